@@ -1,0 +1,136 @@
+// Reads openapi.json into the model the renderer writes from: operations, and the resource tree that
+// `x-oz-method` (`resource.sub.verb`) describes.
+
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+const PLANES = { meta: 'meta', models: 'models', companies: 'companies', mcp: 'mcp', proxy: 'proxy' };
+// Query parameters the SDK fills itself: `format` comes from the per-call options.
+const SDK_QUERY = new Set(['format']);
+
+export const pascal = (s) => s.replace(/(^|[-_.\s])(\w)/g, (_, __, c) => c.toUpperCase());
+const camel = (s) => pascal(s).replace(/^\w/, (c) => c.toLowerCase());
+
+function deref(doc, node) {
+  let n = node;
+  while (n && n.$ref) {
+    const parts = n.$ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    n = parts.reduce((o, k) => o[k], doc);
+  }
+  return n;
+}
+
+const schemaName = (schema) => schema?.$ref?.startsWith('#/components/schemas/') ? schema.$ref.split('/').pop() : undefined;
+
+export function resourcesOf(doc) {
+  const operations = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const sdk = op['x-oz-method'];
+      if (!sdk) throw new Error(`${method.toUpperCase()} ${path}: no x-oz-method`);
+      const segments = sdk.split('.');
+      const verb = segments.pop();
+      const tag = op.tags?.[0];
+      if (!tag || op.tags.length !== 1) throw new Error(`${op.operationId}: needs exactly one tag`);
+      const params = (op.parameters ?? []).map((p) => deref(doc, p));
+      const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => {
+        const p = params.find((x) => x.in === 'path' && x.name === m[1]);
+        if (!p) throw new Error(`${op.operationId}: path parameter ${m[1]} is not described`);
+        return { name: m[1], arg: camel(m[1]), description: p.description ?? '', slashes: p['x-oz-allow-slashes'] === true };
+      });
+      const query = params.filter((p) => p.in === 'query');
+      const userQuery = query.filter((p) => !SDK_QUERY.has(p.name));
+      const security = op.security ?? doc.security ?? [];
+      const schemes = new Set(security.flatMap((s) => Object.keys(s)));
+      const auth = schemes.size === 0 ? 'none' : schemes.has('apiKeyHeader') ? 'bearer-or-api-key' : 'bearer';
+      const ok = op.responses['200'] ?? op.responses['201'];
+      const accepted = op.responses['202'];
+      const jsonOf = (res) => res && deref(doc, res).content?.['application/json']?.schema;
+      const requestBody = op.requestBody ? deref(doc, op.requestBody) : undefined;
+      const bodySchema = requestBody?.content?.['application/json']?.schema;
+      const streamingExt = op['x-oz-streaming'];
+      const streaming = streamingExt === 'always' ? 'always' : streamingExt === 'chat' ? 'chat' : streamingExt === 'execute' ? 'optional' : 'none';
+      const okSchema = jsonOf(ok);
+      const okName = schemaName(okSchema);
+      const listItem = okName && isList(doc, okName) ? schemaName(doc.components.schemas[okName].properties.data.items) : undefined;
+      operations.push({
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        tag,
+        resource: segments,
+        verb,
+        summary: op.summary ?? '',
+        description: op.description ?? '',
+        plane: PLANES[tag] ?? 'execution',
+        auth,
+        idempotent: op['x-oz-idempotent'] === true,
+        wire: query.some((p) => p.name === 'format'),
+        yamlBody: Boolean(requestBody?.content?.['text/yaml']),
+        streaming,
+        paged: Boolean(listItem),
+        listItem,
+        pathParams,
+        userQuery,
+        body: requestBody ? { type: typeOfSchema(bodySchema), required: requestBody.required === true } : undefined,
+        result: okSchema ? typeOfSchema(okSchema) : accepted ? undefined : 'void',
+        pointer: accepted ? typeOfSchema(jsonOf(accepted)) ?? 'undefined' : undefined,
+        streamEvent: streaming === 'none' ? undefined : streamEventOf(doc, ok),
+      });
+    }
+  }
+  operations.sort((a, b) => a.id.localeCompare(b.id));
+
+  // The resource tree: top-level resources, each with its methods and sub-resources.
+  const root = { path: [], children: new Map(), methods: [] };
+  for (const op of operations) {
+    let node = root;
+    for (const seg of op.resource) {
+      if (!node.children.has(seg)) node.children.set(seg, { path: [...node.path, seg], children: new Map(), methods: [], tag: op.tag });
+      node = node.children.get(seg);
+    }
+    if (node.methods.some((m) => m.verb === op.verb)) throw new Error(`${op.resource.join('.')}.${op.verb} is defined twice`);
+    node.methods.push(op);
+  }
+  const files = new Map();
+  const visit = (node) => {
+    for (const child of node.children.values()) {
+      const tag = child.methods[0]?.tag ?? [...child.children.values()][0]?.methods[0]?.tag ?? child.tag;
+      if (!files.has(tag)) files.set(tag, { tag, classes: [] });
+      files.get(tag).classes.push(child);
+      visit(child);
+    }
+  };
+  visit(root);
+  for (const file of files.values()) file.classes.sort((a, b) => b.path.length - a.path.length || a.path.join('.').localeCompare(b.path.join('.')));
+  const schemaNames = Object.keys(doc.components.schemas);
+  for (const node of [...files.values()].flatMap((f) => f.classes)) {
+    const name = className(node);
+    if (schemaNames.includes(name)) throw new Error(`resource class ${name} collides with a schema of the same name`);
+  }
+  return { operations, root, files: [...files.values()].sort((a, b) => a.tag.localeCompare(b.tag)) };
+}
+
+export const className = (node) => node.path.map(pascal).join('');
+
+function isList(doc, name) {
+  const s = doc.components.schemas[name];
+  return s?.properties?.data?.type === 'array' && 'next_cursor' in (s.properties ?? {});
+}
+
+// A TypeScript type expression for a schema: the named alias for a component, `unknown` for an open one.
+function typeOfSchema(schema) {
+  if (!schema) return undefined;
+  const name = schemaName(schema);
+  if (name) return `T.${name}`;
+  if (schema.type === 'object') return 'Record<string, unknown>';
+  if (schema.type === 'string') return 'string';
+  return 'unknown';
+}
+
+function streamEventOf(doc, res) {
+  const media = deref(doc, res)?.content?.['text/event-stream'];
+  const name = schemaName(media?.schema?.contentSchema);
+  if (!name) throw new Error('a streaming operation needs text/event-stream with a contentSchema');
+  return `T.${name}`;
+}

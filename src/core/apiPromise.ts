@@ -1,0 +1,73 @@
+/** The answer of a call with its metadata, as `withResponse()` gives it. */
+export interface WithResponse<T> {
+  data: T;
+  response: Response;
+  /** The `x-request-id` of the answer. */
+  requestId: string | null;
+  /** The `X-Execution-Id` of the answer, on execution answers. */
+  executionId: string | null;
+}
+
+/** What the transport hands an `APIPromise`: the parsed data and the raw answer. */
+export interface ParsedResponse<T> {
+  data: T;
+  response: Response;
+}
+
+/**
+ * A `Promise` of a call's result that can also give the raw `Response` and its metadata
+ * (`withResponse()`, `asResponse()`), like openai-node's `APIPromise`.
+ */
+export class APIPromise<T> extends Promise<T> {
+  readonly #parsed: Promise<ParsedResponse<T>>;
+  #data: Promise<T> | undefined;
+
+  constructor(parsed: Promise<ParsedResponse<T>>) {
+    // The base promise is never used: every reader goes through `then`, which reads `#parsed` lazily.
+    super((resolve) => resolve(undefined as T));
+    this.#parsed = parsed;
+    // A call whose promise nobody reads must not raise an unhandled rejection; readers still see it.
+    parsed.catch(() => undefined);
+  }
+
+  // Derived promises (then/catch/finally) are plain Promises, not APIPromises.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
+  #dataPromise(): Promise<T> {
+    this.#data ??= this.#parsed.then((p) => p.data);
+    return this.#data;
+  }
+
+  override then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#dataPromise().then(onfulfilled, onrejected);
+  }
+
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#dataPromise().catch(onrejected);
+  }
+
+  override finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#dataPromise().finally(onfinally);
+  }
+
+  /** The data with the raw `Response`, `x-request-id` and `X-Execution-Id`. */
+  async withResponse(): Promise<WithResponse<T>> {
+    const { data, response } = await this.#parsed;
+    return {
+      data,
+      response,
+      requestId: response.headers.get('x-request-id'),
+      executionId: response.headers.get('x-execution-id'),
+    };
+  }
+
+  /** The raw `Response` (its body already read). */
+  async asResponse(): Promise<Response> {
+    return (await this.#parsed).response;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * What the transport needs to know about one operation of `openapi.json`. The generated layer writes one
+ * `Operation` per operation; the core reads nothing else from the document.
+ */
+export interface Operation {
+  /** The `operationId`. */
+  readonly id: string;
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The path template, for example `/v1/tools/{tool}/execute`. */
+  readonly path: string;
+  /** The plane the path belongs to; it decides which keys and auth headers are accepted. */
+  readonly plane: Plane;
+  /** Which credentials the operation takes. */
+  readonly auth: 'none' | 'bearer' | 'bearer-or-api-key';
+  /** An execute call: it sends `x-trace-id` and recovers a lost answer through the execution record. */
+  readonly idempotent: boolean;
+  /** The operation answers on the four wires and takes `?format=`. */
+  readonly wire: boolean;
+  /** The request body may be sent as YAML. */
+  readonly yamlBody: boolean;
+  /** `optional`: `stream: true` in the body answers SSE; `always`: always SSE; `chat`: OpenAI chunks. */
+  readonly streaming: 'none' | 'optional' | 'always' | 'chat';
+  /** A list route (`limit`, `cursor`, `next_cursor`). */
+  readonly paged: boolean;
+  /** Path parameters whose value may contain `/` (kept as is, each segment encoded). */
+  readonly slashParams?: readonly string[];
+}
+
+/** The service's planes, as its Authentication section groups them. */
+export type Plane = 'meta' | 'models' | 'execution' | 'companies' | 'mcp' | 'proxy';
+
+/** The parts of one call that vary: path parameters, query parameters and the body. */
+export interface RequestInput {
+  readonly path?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | boolean | null | undefined>>;
+  readonly body?: unknown;
+}

@@ -1,0 +1,43 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS, Oz } from '../../src/index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const doc = JSON.parse(readFileSync(`${root}/openapi.json`, 'utf8')) as {
+  paths: Record<string, Record<string, { operationId: string; 'x-oz-method': string }>>;
+};
+const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, ...op })),
+);
+
+describe('the generated layer', () => {
+  const client = new Oz({ baseURL: 'http://127.0.0.1:1', apiKey: 'ozk_test' });
+
+  it.each(operations)('$method $path has a method at client.$x-oz-method', (op) => {
+    const segments = op['x-oz-method'].split('.');
+    const verb = segments.pop()!;
+    let target: unknown = client;
+    for (const s of segments) target = (target as Record<string, unknown>)[s];
+    expect(typeof (target as Record<string, unknown>)[verb]).toBe('function');
+    const spec = OPERATIONS[op.operationId as keyof typeof OPERATIONS];
+    expect(spec).toMatchObject({ id: op.operationId, method: op.method, path: op.path });
+  });
+
+  it('has no operation that openapi.json does not have', () => {
+    expect(Object.keys(OPERATIONS).sort()).toEqual(operations.map((o) => o.operationId).sort());
+  });
+
+  it('marks every execute call idempotent and every list route paged', () => {
+    const idempotent = Object.values(OPERATIONS).filter((o) => o.idempotent).map((o) => o.id).sort();
+    expect(idempotent).toEqual([
+      'executeAgent', 'executeStoredWorkflow', 'executeStoredWorkflowStream', 'executeTool',
+      'executeWorkflow', 'executeWorkflowStream', 'followupExecution', 'runSchedule',
+    ]);
+    const paged = Object.values(OPERATIONS).filter((o) => o.paged).map((o) => o.id).sort();
+    expect(paged).toEqual([
+      'listAgents', 'listCompanyItems', 'listExecutions', 'listSchedules', 'listTools', 'listTraces',
+      'listWorkflows', 'searchDiscovery',
+    ]);
+  });
+});
