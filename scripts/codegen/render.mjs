@@ -126,9 +126,10 @@ function renderMethod(op, uses) {
   else uses.add('JsonRequestOptions');
   const noStream = streamable ? ' & { stream?: false }' : '';
   if (op.pointer && op.result && op.body) {
-    signatures.push(`${op.verb}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): ${ret(op.pointer)};`);
+    // An async pointer is parsed into its typed object on every wire, markdown and text included.
+    signatures.push(`${op.verb}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): APIPromise<${op.pointer}>;`);
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType} & { async?: false }${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(op.result)};`);
-    signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(`${op.result} | ${op.pointer}`)};`);
+    signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): APIPromise<${op.wire ? `WireResult<${op.result}, O>` : op.result} | ${op.pointer}>;`);
   } else if (streamable) {
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(result)};`);
   }
@@ -139,8 +140,11 @@ function renderMethod(op, uses) {
     const overloads = signatures.map((s) => `  ${s}\n`).join('');
     return `${tsdoc}${overloads}  ${op.verb}(${[...implArgs, `options?: ${implOptions}`].join(', ')}): APIPromise<unknown> {\n${call('request')}  }\n`;
   }
-  const resultType = op.pointer && !op.result ? op.pointer : result;
-  return `${tsdoc}  ${op.verb}${generic}(${[...implArgs, `options?: ${optionsType}`].join(', ')}): ${ret(resultType)} {\n${call('request')}  }\n`;
+  if (op.pointer && !op.result) {
+    // Answers only an async pointer: typed as such on every wire.
+    return `${tsdoc}  ${op.verb}(${[...implArgs, `options?: ${op.wire ? 'RequestOptions' : optionsType}`].join(', ')}): APIPromise<${op.pointer}> {\n${call('request')}  }\n`;
+  }
+  return `${tsdoc}  ${op.verb}${generic}(${[...implArgs, `options?: ${optionsType}`].join(', ')}): ${ret(result)} {\n${call('request')}  }\n`;
 }
 
 export function renderResourcesIndex(model) {

@@ -30,6 +30,8 @@ function calls(client: Oz) {
     result: client.tools.execute('echo', { params: { text: 'hi' } }),
     text: client.tools.execute('echo', { text: 'hi' }, { format: 'text' }),
     pointer: client.tools.execute('slow', { ms: 10, async: true }),
+    pointerText: client.tools.execute('slow', { ms: 10, async: true }, { format: 'text' }),
+    scheduleRun: client.schedules.run('sch_1', { format: 'markdown' }),
     agentStream: client.agents.execute({ agent: 'writer', user_request: 'hi', stream: true }),
     workflowStream: client.workflows.executeStream({ workflow: { name: 'w', tasks: [{ id: 'a', type: 'task', agent: 'writer' }] } }),
     items: client.companies.items.list('acme', { building: 'hq' }),
@@ -51,6 +53,8 @@ describe('types', () => {
     expectTypeOf<Awaited<R['result']>>().toEqualTypeOf<ExecutionResult>();
     expectTypeOf<Awaited<R['text']>>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<R['pointer']>>().toEqualTypeOf<AsyncPointer>();
+    expectTypeOf<Awaited<R['pointerText']>>().toEqualTypeOf<AsyncPointer>();
+    expectTypeOf<Awaited<R['scheduleRun']>>().toEqualTypeOf<AsyncPointer>();
     expectTypeOf<Awaited<R['agentStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();
     expectTypeOf<Awaited<R['workflowStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();
     expectTypeOf<R['items']>().toEqualTypeOf<PagePromise<Item>>();

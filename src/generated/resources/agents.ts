@@ -29,9 +29,9 @@ export class Agents {
    * @param options - Per-call options; each overrides the client's own.
    */
   execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<WireResult<T.AsyncPointer, O>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<T.AsyncPointer>;
   execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult | T.AsyncPointer, O>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
   execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeAgent, { body }, options);
   }

@@ -73,7 +73,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  run<O extends RequestOptions = RequestOptions>(id: string, options?: O): APIPromise<WireResult<T.AsyncPointer, O>> {
+  run(id: string, options?: RequestOptions): APIPromise<T.AsyncPointer> {
     return this.#transport.request(OPERATIONS.runSchedule, { path: { id } }, options);
   }
 }

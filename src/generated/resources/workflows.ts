@@ -52,9 +52,9 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<WireResult<T.AsyncPointer, O>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<T.AsyncPointer>;
   execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult | T.AsyncPointer, O>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
   execute(body: T.WorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeWorkflow, { body }, options);
   }
@@ -70,9 +70,9 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<WireResult<T.AsyncPointer, O>>;
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<T.AsyncPointer>;
   executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult | T.AsyncPointer, O>>;
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
   executeStored(name: string, body?: T.StoredWorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeStoredWorkflow, { path: { name }, body }, options);
   }
