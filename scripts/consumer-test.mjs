@@ -1,0 +1,67 @@
+// A real consumer: `npm pack` this package, install the tarball in a fresh temporary project, then run an ESM
+// script, a CJS script and a TypeScript type-check against the installed package.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'oz-consumer-'));
+const run = (cmd, args, cwd = dir) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+
+try {
+  const tarball = run('npm', ['pack', '--silent', '--pack-destination', dir], root).trim().split('\n').pop();
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'oz-consumer', private: true, version: '0.0.0' }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)]);
+
+  const esm = `import { Oz, OzAPIError } from 'oz-sdk';
+import { createOzServer } from 'oz-sdk/testing';
+const server = createOzServer();
+const client = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
+const item = await client.companies.items.create('acme', { building: 'hq', title: 'From ESM' });
+if (item.step !== 'intake') throw new Error('unexpected step ' + item.step);
+const err = await client.companies.items.create('nope', { building: 'hq', title: 'x' }).catch((e) => e);
+if (!(err instanceof OzAPIError) || err.code !== 'company_not_found') throw new Error('expected company_not_found');
+await server.close();
+console.log('esm ok');
+`;
+  const cjs = `const { Oz } = require('oz-sdk');
+const { createOzServer } = require('oz-sdk/testing');
+(async () => {
+  const server = createOzServer();
+  const client = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
+  const res = await client.tools.execute('echo', { params: { text: 'from cjs' } }, { format: 'text' });
+  if (!res.includes('from cjs')) throw new Error('unexpected answer ' + res);
+  await server.close();
+  console.log('cjs ok');
+})().catch((e) => { console.error(e); process.exit(1); });
+`;
+  const ts = `import { Oz, type Item, type ExecutionResult } from 'oz-sdk';
+import { createOzServer } from 'oz-sdk/testing';
+const server = createOzServer();
+const client = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
+export async function main(): Promise<[Item, ExecutionResult, string]> {
+  const item: Item = await client.companies.items.create('acme', { building: 'hq', title: 'typed' });
+  const result: ExecutionResult = await client.tools.execute('echo', { params: { text: 'x' } });
+  const text: string = await client.tools.execute('echo', { text: 'x' }, { format: 'text' });
+  // @ts-expect-error: title is required
+  await client.companies.items.create('acme', { building: 'hq' });
+  return [item, result, text];
+}
+`;
+  writeFileSync(join(dir, 'esm.mjs'), esm);
+  writeFileSync(join(dir, 'cjs.cjs'), cjs);
+  writeFileSync(join(dir, 'check.ts'), ts);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['check.ts'] }),
+  );
+  process.stdout.write(run('node', ['esm.mjs']));
+  process.stdout.write(run('node', ['cjs.cjs']));
+  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+  console.log('typescript ok');
+  console.log('consumer test: ESM, CJS and TypeScript pass against the packed tarball');
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
