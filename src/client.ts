@@ -1,33 +1,125 @@
-import { Transport } from './core/transport.js';
-import type { FetchLike } from './core/requestOptions.js';
-import { OzError } from './core/errors.js';
+import { OzUsageError } from './core/errors.js';
+import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/logger.js';
+import type { AuthHeader, FetchLike } from './core/requestOptions.js';
+import { isBrowser } from './core/runtime.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
 import { OzResources } from './generated/index.js';
 
-/** Options of an {@link Oz} client. */
+/** Options of an {@link Oz} client. Every one except `dangerouslyAllowBrowser` can also be given per call. */
 export interface ClientOptions {
-  /** The platform key (`ozk_...`). Defaults to `process.env.OZ_API_KEY`. */
-  apiKey?: string;
-  /** The service's base address. Defaults to `process.env.OZ_BASE_URL`; there is no public default. */
-  baseURL?: string;
+  /** The platform key (`ozk_...`). Defaults to `OZ_API_KEY`. Never logged, inspected or serialized. */
+  apiKey?: string | undefined;
+  /** The service's base address. Defaults to `OZ_BASE_URL`; there is no public default. */
+  baseURL?: string | undefined;
+  /** Retries after the first attempt, on connection errors, timeouts, 408, 429 and 500+. Default 2. */
+  maxRetries?: number | undefined;
+  /** Milliseconds per attempt. Default 600000 (10 minutes). */
+  timeout?: number | undefined;
   /** Any Fetch-API function, for example the embedded server's `server.fetch`. Defaults to `globalThis.fetch`. */
-  fetch?: FetchLike;
+  fetch?: FetchLike | undefined;
   /** Headers sent on every call. */
-  defaultHeaders?: Record<string, string>;
+  defaultHeaders?: Record<string, string> | undefined;
+  /** `off`, `error`, `warn` (default), `info` or `debug`. Defaults to `OZ_LOG`, else `warn`. */
+  logLevel?: LogLevel | undefined;
+  /** Where log lines go. Defaults to `console`. */
+  logger?: Logger | undefined;
+  /** `bearer` (default) or `x-api-key`; `x-api-key` is used only where the service accepts it. */
+  authHeader?: AuthHeader | undefined;
+  /** Lets the client run in a browser, where the key is visible to anyone who opens the page. Default false. */
+  dangerouslyAllowBrowser?: boolean | undefined;
 }
 
 const env = (name: string): string | undefined =>
-  typeof process === 'undefined' ? undefined : process.env[name]?.trim() || undefined;
+  typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined;
+
+/** The options of a client with the environment's values filled in. */
+function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: string } {
+  if (isBrowser() && !options.dangerouslyAllowBrowser) {
+    throw new OzUsageError(
+      'The Oz client refuses to run in a browser, where its API key would be exposed to every visitor. ' +
+        'Call Oz from a server; if you really mean it, pass `dangerouslyAllowBrowser: true`.',
+    );
+  }
+  const baseURL = options.baseURL ?? env('OZ_BASE_URL');
+  if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
+  const apiKey = options.apiKey ?? env('OZ_API_KEY');
+  if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY.');
+  let logLevel = options.logLevel;
+  const fromEnv = env('OZ_LOG');
+  if (logLevel === undefined && fromEnv !== undefined) {
+    logLevel = parseLogLevel(fromEnv);
+    if (logLevel === undefined) {
+      filteredLogger(options.logger ?? console, 'warn', [apiKey]).warn(
+        `OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`,
+      );
+    }
+  }
+  return { ...options, baseURL, apiKey, logLevel: logLevel ?? 'warn' };
+}
 
 /**
  * The Oz client: one property per resource of the API (`client.tools.execute(...)`,
  * `client.companies.items.create(...)`), each method generated from openapi.json.
+ *
+ * The key is held in a private field: it never shows in `util.inspect(client)`, `JSON.stringify(client)`, a
+ * log line or an error.
  */
 export class Oz extends OzResources {
+  readonly #options: ClientOptions & { baseURL: string; apiKey: string };
+
   constructor(options: ClientOptions = {}) {
-    const baseURL = options.baseURL ?? env('OZ_BASE_URL');
-    if (!baseURL) throw new OzError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
-    const apiKey = options.apiKey ?? env('OZ_API_KEY');
-    if (!apiKey) throw new OzError('No API key: pass `apiKey` or set OZ_API_KEY.');
-    super(new Transport({ baseURL, apiKey, fetch: options.fetch, defaultHeaders: options.defaultHeaders }));
+    const resolved = resolveOptions(options);
+    super(
+      new Transport({
+        baseURL: resolved.baseURL,
+        apiKey: resolved.apiKey,
+        fetch: resolved.fetch,
+        defaultHeaders: resolved.defaultHeaders,
+        maxRetries: resolved.maxRetries,
+        timeout: resolved.timeout,
+        authHeader: resolved.authHeader,
+        logLevel: resolved.logLevel,
+        logger: resolved.logger,
+      }),
+    );
+    this.#options = resolved;
+  }
+
+  /** A new client with these options over this one's (the key included unless given). */
+  withOptions(options: ClientOptions): Oz {
+    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    return new Oz({ ...this.#options, ...defined });
+  }
+
+  /** The base address calls go to. */
+  get baseURL(): string {
+    return this.#options.baseURL;
+  }
+
+  /** Retries after the first attempt. */
+  get maxRetries(): number {
+    return this.#options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  }
+
+  /** Milliseconds per attempt. */
+  get timeout(): number {
+    return this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** What `JSON.stringify(client)` writes: the settings, the key masked. */
+  toJSON(): Record<string, unknown> {
+    return {
+      baseURL: this.baseURL,
+      apiKey: '[redacted]',
+      maxRetries: this.maxRetries,
+      timeout: this.timeout,
+      authHeader: this.#options.authHeader ?? 'bearer',
+      logLevel: this.#options.logLevel,
+    };
+  }
+
+  /** What `util.inspect(client)` and `console.log(client)` show. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `Oz ${JSON.stringify(this.toJSON())}`;
   }
 }

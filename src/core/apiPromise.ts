@@ -6,6 +6,28 @@ export interface WithResponse<T> {
   requestId: string | null;
   /** The `X-Execution-Id` of the answer, on execution answers. */
   executionId: string | null;
+  /** The key's rate-limit window as the answer states it (`x-ratelimit-*`); each null when absent. */
+  rateLimit: RateLimitInfo;
+}
+
+/** The `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` headers of an answer. */
+export interface RateLimitInfo {
+  /** Requests allowed in the current window for this key. */
+  limit: number | null;
+  /** Requests left in the current window. */
+  remaining: number | null;
+  /** Seconds until the window resets. */
+  reset: number | null;
+}
+
+/** The rate-limit headers of an answer. */
+export function rateLimitOf(headers: Headers): RateLimitInfo {
+  const read = (name: string) => {
+    const value = headers.get(name);
+    const number = value === null || value.trim() === '' ? Number.NaN : Number(value);
+    return Number.isFinite(number) ? number : null;
+  };
+  return { limit: read('x-ratelimit-limit'), remaining: read('x-ratelimit-remaining'), reset: read('x-ratelimit-reset') };
 }
 
 /** What the transport hands an `APIPromise`: the parsed data and the raw answer. */
@@ -55,7 +77,7 @@ export class APIPromise<T> extends Promise<T> {
     return this.#dataPromise().finally(onfinally);
   }
 
-  /** The data with the raw `Response`, `x-request-id` and `X-Execution-Id`. */
+  /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
   async withResponse(): Promise<WithResponse<T>> {
     const { data, response } = await this.#parsed;
     return {
@@ -63,6 +85,7 @@ export class APIPromise<T> extends Promise<T> {
       response,
       requestId: response.headers.get('x-request-id'),
       executionId: response.headers.get('x-execution-id'),
+      rateLimit: rateLimitOf(response.headers),
     };
   }
 

@@ -1,110 +1,353 @@
+import { abortableSleep, abortError } from './abortableSleep.js';
 import { APIPromise, type ParsedResponse } from './apiPromise.js';
-import { OzAPIError, OzConnectionError, OzError, type ErrorBody } from './errors.js';
+import { parsePointerLines } from './asyncPointer.js';
+import { AttemptSignal } from './attemptSignal.js';
+import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
+import {
+  DuplicateExecutionIdError,
+  errorFromText,
+  LegacyKeyError,
+  OzConnectionError,
+  OzTimeoutError,
+  OzUsageError,
+  type OzAPIError,
+} from './errors.js';
+import {
+  EXECUTION_RECORD,
+  isUnfinished,
+  pointerOfRecord,
+  recordAsEvents,
+  recordFailure,
+  resultOnWire,
+  type ExecutionRecordAnswer,
+} from './executionRecovery.js';
+import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type Page } from './pagination.js';
-import type { FetchLike, Format, RequestOptions } from './requestOptions.js';
+import type { AuthHeader, FetchLike, Format, RequestOptions } from './requestOptions.js';
+import { decodeBody } from './responseBody.js';
+import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
+import { nodeUserAgent } from './runtime.js';
 import { Stream } from './stream.js';
-import { WIRE_MEDIA_TYPES } from './wire.js';
+import { newTraceId } from './traceId.js';
+import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
+import { stringifyYaml } from './yaml.js';
+
+/** Retries after the first attempt, by default. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** Milliseconds per attempt, by default (10 minutes). */
+export const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** What a transport is built from: the client's resolved options. */
 export interface TransportConfig {
   baseURL: string;
   apiKey: string;
-  fetch?: FetchLike;
-  defaultHeaders?: Record<string, string>;
+  fetch?: FetchLike | undefined;
+  defaultHeaders?: Record<string, string> | undefined;
+  maxRetries?: number | undefined;
+  timeout?: number | undefined;
+  authHeader?: AuthHeader | undefined;
+  logLevel?: LogLevel | undefined;
+  logger?: Logger | undefined;
+  /** The backoff without `Retry-After` (default 0.5 s doubling to 8 s); tests shrink it. */
+  backoff?: BackoffSchedule | undefined;
+  /** The poll interval of a lost answer's execution when its record sends no `Retry-After` (default 500 ms). */
+  pollIntervalMs?: number | undefined;
 }
 
-/** Sends the calls of the generated resources: URL, auth, body, wire, errors. */
+/** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
+interface Call {
+  readonly op: Operation;
+  readonly mode: 'parse' | 'stream';
+  readonly format: Format;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly body: string | undefined;
+  readonly traceId: string | undefined;
+  readonly asyncRun: boolean;
+  readonly apiKey: string;
+  readonly fetch: FetchLike;
+  readonly maxRetries: number;
+  readonly timeout: number;
+  readonly signal: AbortSignal | undefined;
+  readonly log: Logger;
+  readonly tag: string;
+  readonly options: RequestOptions;
+}
+
+/** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
+interface Answer {
+  readonly response: Response;
+  readonly text: string;
+}
+
+type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
+
+/**
+ * Sends the calls of the generated resources: URL, auth, body, wire, retries, idempotency, typed errors.
+ *
+ * Retries: connection errors, attempt timeouts, 408, 429 and 500+ (never 409, 424 or another 4xx), up to
+ * `maxRetries` times, waiting `Retry-After` (seconds, HTTP date, or `retry-after-ms`) when it is at most 60 s,
+ * else an exponential backoff with jitter; an answer asking for more than 60 s is not retried. Streams are
+ * retried only before their first byte.
+ */
 export class Transport {
   readonly #config: TransportConfig;
+  #calls = 0;
 
   constructor(config: TransportConfig) {
     this.#config = config;
   }
 
-  /** Sends one call and parses its answer on the chosen wire. */
+  /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
   request<T>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T> {
     const streamed = (op.streaming === 'optional' || op.streaming === 'chat') && isStreamBody(input.body);
-    return new APIPromise(this.#send<T>(op, input, options, streamed ? 'stream' : 'parse'));
+    return new APIPromise(this.#run<T>(op, input, options, streamed ? 'stream' : 'parse'));
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
   stream<E>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<E>> {
-    return new APIPromise(this.#send<Stream<E>>(op, input, options, 'stream'));
+    return new APIPromise(this.#run<Stream<E>>(op, input, options, 'stream'));
   }
 
   /** Sends one call of a list route; the answer can be walked across pages. */
   list<Item>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item> {
     const page = (cursor: string | undefined) =>
-      this.#send<Page<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
+      this.#run<Page<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
     return new PagePromise(page(undefined), page);
   }
 
-  async #send<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
-    const url = this.#url(op, input, options);
-    const headers = new Headers(this.#config.defaultHeaders);
-    if (op.auth !== 'none') headers.set('authorization', `Bearer ${this.#config.apiKey}`);
-    const format: Format = options.format ?? 'json';
-    headers.set('accept', mode === 'stream' ? 'text/event-stream' : WIRE_MEDIA_TYPES[format]);
+  async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
+    const call = await this.#prepare(op, input, options, mode);
+    const sent = await this.#send(call);
+    if (sent.kind === 'lost') return (await this.#recover(call, sent.conflict)) as ParsedResponse<T>;
+    return (await this.#parse(call, sent.answer)) as ParsedResponse<T>;
+  }
+
+  async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call> {
+    const config = this.#config;
+    const apiKey = options.apiKey ?? config.apiKey;
+    const log = filteredLogger(options.logger ?? config.logger ?? console, options.logLevel ?? config.logLevel ?? 'warn', [
+      apiKey,
+      config.apiKey,
+    ]);
+    if (options.signal?.aborted) throw abortError(options.signal);
+    const wired = op.wire && mode === 'parse';
+    const format: Format = wired ? (options.format ?? 'json') : 'json';
+    const url = buildURL(options.baseURL ?? config.baseURL, op, input, wired ? options.format : undefined);
+
     let body: string | undefined;
+    let contentType: string | undefined;
     if (input.body !== undefined) {
-      headers.set('content-type', 'application/json');
-      body = JSON.stringify(input.body);
+      if (options.bodyFormat === 'yaml') {
+        if (!op.yamlBody) throw new OzUsageError(`${op.id} (${op.method} ${op.path}) does not take a YAML body; send it as JSON.`);
+        body = await stringifyYaml(input.body);
+        contentType = 'text/yaml';
+      } else {
+        body = JSON.stringify(input.body);
+        contentType = 'application/json';
+      }
     }
+
+    const headers = new Headers();
+    const userAgent = nodeUserAgent();
+    if (userAgent) headers.set('user-agent', userAgent);
+    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) headers.set(name, value);
+    const accept =
+      mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
+    if (mode === 'stream' || (wired && options.format) || !headers.has('accept')) headers.set('accept', accept);
+    if (contentType) headers.set('content-type', contentType);
+    const auth = authHeaderFor(op, apiKey, options.authHeader ?? config.authHeader ?? 'bearer');
+    if (auth) {
+      headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
+      headers.set(auth[0], auth[1]);
+    }
+    const traceId = op.idempotent ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
+    if (traceId !== undefined) headers.set('x-trace-id', traceId);
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (value === null) headers.delete(name);
       else headers.set(name, value);
     }
-    const fetchFn = this.#config.fetch ?? globalThis.fetch;
-    let response: Response;
-    try {
-      response = await fetchFn(url, { method: op.method, headers, body, signal: options.signal ?? null });
-    } catch (cause) {
-      throw new OzConnectionError('The request failed before an answer came.', { cause });
-    }
-    if (!response.ok) throw await errorOf(response);
-    if (mode === 'stream') {
-      return { data: new Stream<T>(response, op.streaming === 'chat' ? 'chat' : 'events') as T, response };
-    }
-    const text = await response.text();
-    if (format === 'markdown' || format === 'text') return { data: text as T, response };
-    if (format === 'yaml') {
-      const yaml = await import('js-yaml');
-      return { data: yaml.load(text, { schema: yaml.JSON_SCHEMA }) as T, response };
-    }
-    return { data: (text === '' ? undefined : JSON.parse(text)) as T, response };
+    // `format` wins over any Accept the caller set.
+    if (wired && options.format) headers.set('accept', accept);
+
+    const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
+    if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
+    this.#calls += 1;
+    return {
+      op,
+      mode,
+      format,
+      url,
+      headers,
+      body,
+      traceId: headers.get('x-trace-id') ?? undefined,
+      asyncRun: isAsyncBody(input.body),
+      apiKey,
+      fetch: options.fetch ?? config.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      maxRetries,
+      timeout,
+      signal: options.signal,
+      log,
+      tag: `[oz ${op.id} #${this.#calls}]`,
+      options,
+    };
   }
 
-  #url(op: Operation, input: RequestInput, options: RequestOptions): string {
-    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-      const value = input.path?.[name];
-      if (value === undefined || value === '') throw new OzError(`Missing path parameter "${name}" of ${op.id}.`);
-      return op.slashParams?.includes(name)
-        ? value.split('/').map(encodeURIComponent).join('/')
-        : encodeURIComponent(value);
-    });
-    const url = new URL(this.#config.baseURL.replace(/\/+$/, '') + path);
-    for (const [name, value] of Object.entries(input.query ?? {})) {
-      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  /** Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. */
+  async #send(call: Call): Promise<Sent> {
+    const backoff = this.#config.backoff ?? DEFAULT_BACKOFF;
+    for (let attempt = 0; ; attempt++) {
+      let answer: Answer;
+      try {
+        answer = await this.#attempt(call, attempt);
+      } catch (error) {
+        if (!(error instanceof OzConnectionError) || attempt >= call.maxRetries) throw this.#final(call, error);
+        const wait = backoffDelay(attempt, backoff);
+        call.log.info(`${call.tag} ${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
+        await abortableSleep(wait, call.signal);
+        continue;
+      }
+      const { response, text } = answer;
+      if (response.ok) return { kind: 'answer', answer };
+
+      const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, [call.apiKey]), response.statusText));
+      if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error instanceof DuplicateExecutionIdError) {
+        return { kind: 'lost', conflict: error };
+      }
+      if (isRetryableStatus(response.status) && attempt < call.maxRetries) {
+        const wait = retryDelay(response.headers, attempt, backoff);
+        if (wait !== undefined) {
+          call.log.info(`${call.tag} ${response.status} ${error.code}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
+          await abortableSleep(wait, call.signal);
+          continue;
+        }
+        call.log.warn(`${call.tag} ${response.status} asks to wait more than ${RETRY_AFTER_CAP_MS / 1000} s (Retry-After); not retrying.`);
+      }
+      throw this.#final(call, error);
     }
-    if (op.wire && options.format) url.searchParams.set('format', options.format);
-    return url.toString();
   }
+
+  /** One attempt: a fetch under the attempt's signal, and the whole body read (a stream's body stays open). */
+  async #attempt(call: Call, attempt: number): Promise<Answer> {
+    const signal = new AttemptSignal(call.signal, call.timeout);
+    const started = Date.now();
+    call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
+      headers: redactHeaders(call.headers),
+    });
+    let bound = false;
+    try {
+      const response = await call.fetch(call.url, { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal });
+      call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+      if (call.mode === 'stream' && response.ok) {
+        bound = true;
+        return { response: signal.bindBody(response), text: '' };
+      }
+      return { response, text: await response.text() };
+    } catch (cause) {
+      throw signal.errorFor(cause);
+    } finally {
+      if (!bound) signal.release();
+    }
+  }
+
+  /** A typed error about to be thrown: logged, and scrubbed of the key. */
+  #final(call: Call, error: unknown): unknown {
+    if (error instanceof Error) {
+      error.message = scrubSecrets(error.message, [call.apiKey]);
+      if (error.stack) error.stack = scrubSecrets(error.stack, [call.apiKey]);
+      call.log.info(`${call.tag} ${call.op.method} ${call.op.path} failed: ${error.message}`);
+    }
+    return error;
+  }
+
+  /** A 401 to a legacy key outside its own plane says why (see {@link LegacyKeyError}). */
+  #withKeyHint(call: Call, error: OzAPIError): OzAPIError {
+    if (error.status !== 401 || call.op.auth === 'none') return error;
+    const keyPlane = isLegacyKeyOffPlane(call.apiKey, call.op.plane);
+    return keyPlane ? new LegacyKeyError(error, keyPlane, call.op.plane) : error;
+  }
+
+  async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
+    if (call.mode === 'stream') {
+      return { data: new Stream(response, call.op.streaming === 'chat' ? 'chat' : 'events'), response };
+    }
+    const contentType = response.headers.get('content-type');
+    if (response.status === 202 && call.op.idempotent) {
+      const wire = wireOfContentType(contentType) ?? call.format;
+      const data = wire === 'markdown' || wire === 'text' ? parsePointerLines(text) : await decodeBody(text, contentType, call.format);
+      return { data, response };
+    }
+    return { data: await decodeBody(text, contentType, call.format), response };
+  }
+
+  /**
+   * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads
+   * that execution (`GET /v1/executions/{id}`), waiting while it is queued or running (its `Retry-After`, else a
+   * short interval, for at most one attempt's `timeout`), and answers its result on the caller's wire.
+   */
+  async #recover(call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
+    const id = call.traceId!;
+    call.log.warn(`${call.tag} The answer was lost and the retry found execution ${id} already started; reading its result.`);
+    const deadline = Date.now() + call.timeout;
+    const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
+    for (;;) {
+      const poll = await this.#prepare(EXECUTION_RECORD, { path: { id } }, pollOptions, 'parse');
+      const sent = await this.#send(poll);
+      if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
+      const { response } = sent.answer;
+      const record = (await decodeBody(sent.answer.text, response.headers.get('content-type'), 'json')) as ExecutionRecordAnswer;
+      const requestId = response.headers.get('x-request-id');
+      if (call.asyncRun) return { data: pointerOfRecord(record), response };
+      if (isUnfinished(record)) {
+        const asked = retryAfterMs(response.headers);
+        const wait = Math.min(asked ?? this.#config.pollIntervalMs ?? 500, RETRY_AFTER_CAP_MS);
+        if (Date.now() + wait > deadline) {
+          throw this.#final(
+            call,
+            new OzTimeoutError(`Execution ${id} is still ${record.status} after ${call.timeout} ms; read it later with client.executions.get().`, {
+              cause: conflict,
+            }),
+          );
+        }
+        await abortableSleep(wait, call.signal);
+        continue;
+      }
+      if (call.mode === 'stream') {
+        if (record.status === 'cancelled') throw this.#final(call, recordFailure(record, requestId));
+        const events = new Response(recordAsEvents(record, requestId), {
+          headers: { 'content-type': 'text/event-stream', 'x-execution-id': id, ...(requestId ? { 'x-request-id': requestId } : {}) },
+        });
+        return { data: new Stream(events, 'events'), response: events };
+      }
+      const failure = recordFailure(record, requestId);
+      if (failure) throw this.#final(call, failure);
+      return { data: resultOnWire(record, call.format, requestId), response };
+    }
+  }
+}
+
+function buildURL(baseURL: string, op: Operation, input: RequestInput, format: Format | undefined): string {
+  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = input.path?.[name];
+    if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
+    return op.slashParams?.includes(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
+  const url = new URL(baseURL.replace(/\/+$/, '') + path);
+  for (const [name, value] of Object.entries(input.query ?? {})) {
+    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  }
+  if (format) url.searchParams.set('format', format);
+  return url.toString();
 }
 
 function isStreamBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 }
 
-async function errorOf(response: Response): Promise<OzAPIError> {
-  const text = await response.text().catch(() => '');
-  let error: ErrorBody | undefined;
-  try {
-    const parsed = JSON.parse(text) as { error?: ErrorBody };
-    error = parsed.error;
-  } catch {
-    error = undefined;
-  }
-  const code = response.headers.get('x-error-code') ?? error?.code ?? `http_${response.status}`;
-  return new OzAPIError(response.status, code, error?.message ?? (text || response.statusText), response.headers, error);
+function isAsyncBody(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { async?: unknown }).async === true;
 }

@@ -18,6 +18,9 @@ export type StreamRequestOptions = Omit<RequestOptions, 'format'>;
 /** Per-call options of a list route: pages can be walked on the json and yaml wires only. */
 export type ListRequestOptions = Omit<RequestOptions, 'format' | 'idempotencyKey'> & { format?: 'json' | 'yaml' };
 
+/** Per-call options of a route that answers JSON only (models plane, meta, MCP, proxy). */
+export type JsonRequestOptions = Omit<RequestOptions, 'format'>;
+
 /** The media type that asks for each wire. */
 export const WIRE_MEDIA_TYPES: Readonly<Record<Format, string>> = {
   json: 'application/json',
@@ -26,5 +29,13 @@ export const WIRE_MEDIA_TYPES: Readonly<Record<Format, string>> = {
   text: 'text/plain',
 };
 
-/** Per-call options of a route that answers JSON only (models plane, meta, MCP, proxy). */
-export type JsonRequestOptions = Omit<RequestOptions, 'format'>;
+/** The wire a `Content-Type` names (the spec's Accept mapping), or undefined for any other type. */
+export function wireOfContentType(contentType: string | null): Format | undefined {
+  const type = contentType?.split(';')[0]?.trim().toLowerCase();
+  if (!type) return undefined;
+  if (type === 'application/json' || type.endsWith('+json')) return 'json';
+  if (type === 'text/yaml' || type === 'application/yaml' || type === 'application/x-yaml') return 'yaml';
+  if (type === 'text/markdown') return 'markdown';
+  if (type === 'text/plain') return 'text';
+  return undefined;
+}

@@ -1,0 +1,25 @@
+import { OzAbortError } from './errors.js';
+
+/** The typed abort error of a signal, carrying its reason. */
+export function abortError(signal: AbortSignal | undefined): OzAbortError {
+  return new OzAbortError('The call was aborted.', { cause: signal?.reason });
+}
+
+/**
+ * Waits `ms`, or rejects with {@link OzAbortError} as soon as `signal` aborts. The listener it adds to the
+ * signal is removed either way.
+ */
+export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

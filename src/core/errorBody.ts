@@ -1,0 +1,92 @@
+import type { ErrorBody } from './errors.js';
+import { wireOfContentType } from './wire.js';
+import { parseYaml } from './yaml.js';
+
+/**
+ * The error object of an error body on any wire, or undefined when the body carries none. json and yaml hold
+ * the envelope `{error: {...}}`; markdown and text are read line by line as the service renders them.
+ */
+export async function readErrorBody(text: string, contentType: string | null): Promise<ErrorBody | undefined> {
+  if (text.trim() === '') return undefined;
+  switch (wireOfContentType(contentType)) {
+    case 'yaml':
+      return envelopeError(await parseYaml(text).catch(() => undefined));
+    case 'markdown':
+      return markdownError(text);
+    case 'text':
+      return textError(text);
+    case 'json':
+    default:
+      return envelopeError(parseJson(text));
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function envelopeError(document: unknown): ErrorBody | undefined {
+  if (typeof document !== 'object' || document === null) return undefined;
+  const error = (document as { error?: unknown }).error;
+  if (typeof error === 'object' && error !== null && typeof (error as ErrorBody).code === 'string') return error as ErrorBody;
+  // OpenAI-style `{error: "message"}` bodies and other shapes keep their text as the message.
+  if (typeof error === 'string') return { code: '', message: error };
+  return undefined;
+}
+
+const splitList = (value: string) =>
+  value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+
+/**
+ * `# Error: <code>`, a blank line, the message; then, when present, a blank line and `- missing: a, b`,
+ * `- contract: ...`, `- hint: ...` lines; then `---` and `execution_id: <id>` when the request created an execution.
+ */
+function markdownError(text: string): ErrorBody | undefined {
+  const lines = text.replace(/\r\n/g, '\n').split('\n');
+  const heading = /^#\s*Error:\s*(\S+)\s*$/.exec(lines[0] ?? '');
+  if (!heading) return undefined;
+  const error: ErrorBody = { code: heading[1]!, message: '' };
+  let end = lines.length;
+  const footer = lines.lastIndexOf('---');
+  if (footer > 0) {
+    for (const line of lines.slice(footer + 1)) {
+      const match = /^execution_id:\s*(\S+)\s*$/.exec(line);
+      if (match) error.execution_id = match[1]!;
+    }
+    if (error.execution_id !== undefined) end = footer;
+  }
+  const body = lines.slice(1, end);
+  while (body.length > 0) {
+    const match = /^- (missing|contract|hint):\s?(.*)$/.exec(body[body.length - 1]!.trimEnd());
+    if (!match && body[body.length - 1]!.trim() !== '') break;
+    body.pop();
+    if (!match) continue;
+    if (match[1] === 'missing') error.missing = splitList(match[2]!);
+    else error[match[1] as 'contract' | 'hint'] = match[2]!.trim();
+  }
+  error.message = body.join('\n').trim();
+  return error;
+}
+
+/** `<code>: <message>`, then `missing: a, b` when fields are missing. */
+function textError(text: string): ErrorBody | undefined {
+  const lines = text.replace(/\r\n/g, '\n').trimEnd().split('\n');
+  const first = /^([a-z][a-z0-9_]*):\s?(.*)$/.exec(lines[0] ?? '');
+  if (!first) return undefined;
+  const error: ErrorBody = { code: first[1]!, message: first[2]! };
+  const rest: string[] = [];
+  for (const line of lines.slice(1)) {
+    const missing = /^missing:\s?(.*)$/.exec(line);
+    if (missing) error.missing = splitList(missing[1]!);
+    else rest.push(line);
+  }
+  if (rest.length > 0) error.message = [error.message, ...rest].join('\n').trim();
+  return error;
+}

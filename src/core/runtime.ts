@@ -1,0 +1,14 @@
+import { API_VERSION, SDK_VERSION } from './version.js';
+
+/** True in a web browser (a `window` with a `document` and a `navigator`), where an API key would be exposed. */
+export function isBrowser(): boolean {
+  const g = globalThis as { window?: { document?: unknown }; navigator?: unknown };
+  return typeof g.window === 'object' && typeof g.window.document === 'object' && typeof g.navigator === 'object';
+}
+
+/** The `User-Agent` the SDK sends in Node (`oz-sdk/1.0.0 (API 2.4.0; node/20.20.0)`), undefined elsewhere. */
+export function nodeUserAgent(): string | undefined {
+  const node = typeof process === 'object' ? process.versions?.node : undefined;
+  if (!node || isBrowser()) return undefined;
+  return `oz-sdk/${SDK_VERSION} (API ${API_VERSION}; node/${node})`;
+}
