@@ -1,9 +1,9 @@
 import { API_VERSION, SDK_VERSION } from './version.js';
 
-/** True in a web browser (a `window` with a `document` and a `navigator`), where an API key would be exposed. */
+/** True in a web browser (a global `window` with a `document`), where an API key would be exposed. */
 export function isBrowser(): boolean {
-  const g = globalThis as { window?: { document?: unknown }; navigator?: unknown };
-  return typeof g.window === 'object' && typeof g.window.document === 'object' && typeof g.navigator === 'object';
+  const g = globalThis as { window?: { document?: unknown } };
+  return typeof g.window === 'object' && g.window !== null && typeof g.window.document === 'object';
 }
 
 /** The `User-Agent` the SDK sends in Node (`oz-sdk/1.0.0 (API 2.4.0; node/20.20.0)`), undefined elsewhere. */

@@ -1,0 +1,42 @@
+import { Transport, type TransportConfig } from '../../../src/core/transport.js';
+import type { Logger } from '../../../src/core/logger.js';
+import { OzResources } from '../../../src/generated/index.js';
+import type { ScriptedServer } from './scriptedServer.js';
+
+/** The platform key the tests use. */
+export const KEY = 'ozk_TestKey0123456789abcdefghijklmnop';
+
+/**
+ * The generated resources over a transport to the scripted server, with a backoff of a few milliseconds so
+ * retries without `Retry-After` stay fast (the production schedule is unit-tested in retryPolicy.test.ts).
+ */
+export function fastClient(server: ScriptedServer, config: Partial<TransportConfig> = {}): OzResources {
+  return new OzResources(
+    new Transport({ baseURL: server.url, apiKey: KEY, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
+  );
+}
+
+/** A logger that keeps every line (message and arguments) it is given. */
+export function recordingLogger(): Logger & { lines: { level: string; message: string; rest: unknown[] }[] } {
+  const lines: { level: string; message: string; rest: unknown[] }[] = [];
+  const at = (level: string) => (message: string, ...rest: unknown[]) => void lines.push({ level, message, rest });
+  return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
+}
+
+/** The error a promise rejects with (fails the test when it resolves). */
+export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
+}
+
+/** An execution result envelope. */
+export const envelope = (content: string, executionId = 'exe_1', requestId = 'req_1') => ({
+  ok: true,
+  content,
+  execution_id: executionId,
+  request_id: requestId,
+});
