@@ -304,7 +304,8 @@ export class Transport {
       if (call.asyncRun) return { data: pointerOfRecord(record), response };
       if (isUnfinished(record)) {
         const asked = retryAfterMs(response.headers);
-        const wait = Math.min(asked ?? this.#config.pollIntervalMs ?? 500, RETRY_AFTER_CAP_MS);
+        // Never spin on `Retry-After: 0`: at least 50 ms between polls, at most the cap.
+        const wait = Math.min(Math.max(asked ?? this.#config.pollIntervalMs ?? 500, 50), RETRY_AFTER_CAP_MS);
         if (Date.now() + wait > deadline) {
           throw this.#final(
             call,

@@ -1,7 +1,9 @@
+import { getEventListeners } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   ConnectionRequiredError,
   DuplicateExecutionIdError,
+  OzAbortError,
   OzExecutionCancelledError,
   OzTimeoutError,
   RouteNotFoundError,
@@ -173,6 +175,17 @@ describe('a lost answer (409 duplicate_execution_id on a retry)', () => {
     expect(error).toBeInstanceOf(OzTimeoutError);
     expect((error as Error).message).toContain('exe_slow');
   });
+
+  it('stops waiting at once when the signal aborts', async () => {
+    const service = onceService({ pending: 1_000_000 });
+    server.fallback = service.answer;
+    const controller = new AbortController();
+    const call = fastClient(server, { pollIntervalMs: 20 }).tools.execute('echo', { text: 'x' }, { signal: controller.signal });
+    while (service.polls() < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+    controller.abort();
+    await expect(call).rejects.toBeInstanceOf(OzAbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  }, 4000);
 
   it('propagates a failure to read the record', async () => {
     const service = onceService();

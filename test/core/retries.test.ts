@@ -143,6 +143,18 @@ describe('retries', () => {
     expect(server.requests).toHaveLength(3);
   });
 
+  it("maps undici's own 300 s headersTimeout to a retried OzTimeoutError that says how to lift it", async () => {
+    let calls = 0;
+    const fetch = async () => {
+      calls += 1;
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) });
+    };
+    const error = await rejectionOf(fastClient(server, { fetch }).tools.execute('echo', body));
+    expect(error).toBeInstanceOf(OzTimeoutError);
+    expect((error as Error).message).toMatch(/headersTimeout .*undici Agent/);
+    expect(calls).toBe(3);
+  });
+
   it.each([
     [400, 'invalid_json', BadRequestError],
     [401, 'unauthorized', UnauthorizedError],

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request as the server received it. */
@@ -24,6 +24,10 @@ export interface ScriptedAnswer {
   delayMs?: number;
   /** Destroy the socket instead of answering: the client sees a reset connection. */
   destroy?: boolean;
+  /** Send the body in parts, each after its own delay (after the headers); `body` is ignored. */
+  parts?: { delayMs?: number; data: string }[];
+  /** With `parts`: destroy the socket after the last part instead of ending the answer (a cut stream). */
+  cutAfterParts?: boolean;
 }
 
 /** An answer, or a function of the request (and its index among all requests) that gives one. */
@@ -74,6 +78,7 @@ export class ScriptedServer {
             if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
           }
           res.writeHead(answer.status ?? 200, headers);
+          if (answer.parts) return void this.#sendParts(res, answer.parts, answer.cutAfterParts ?? false);
           res.end(body);
         };
         if (!answer.delayMs) return respond();
@@ -81,6 +86,17 @@ export class ScriptedServer {
         res.on('close', () => clearTimeout(timer));
       });
     });
+  }
+
+  async #sendParts(res: ServerResponse, parts: { delayMs?: number; data: string }[], cut: boolean): Promise<void> {
+    res.flushHeaders();
+    for (const part of parts) {
+      if (part.delayMs) await new Promise((resolve) => setTimeout(resolve, part.delayMs));
+      if (res.destroyed) return;
+      res.write(part.data);
+    }
+    if (cut) res.socket?.destroy();
+    else res.end();
   }
 
   /** Starts a server on 127.0.0.1 at a free port. */

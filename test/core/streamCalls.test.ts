@@ -1,0 +1,95 @@
+import { getEventListeners } from 'node:events';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OzAbortError, OzConnectionError, type ExecuteStreamEvent } from '../../src/index.js';
+import { envelope, fastClient, rejectionOf } from './support/clients.js';
+import { ScriptedServer } from './support/scriptedServer.js';
+
+let server: ScriptedServer;
+beforeAll(async () => {
+  server = await ScriptedServer.start();
+});
+afterAll(() => server.close());
+beforeEach(() => server.reset());
+
+const sse = { 'content-type': 'text/event-stream', 'x-execution-id': 'exe_s' };
+const token = (delta: string) => `event: token\ndata: ${JSON.stringify({ delta })}\n\n`;
+const result = `event: result\ndata: ${JSON.stringify(envelope('ab', 'exe_s'))}\n\n`;
+
+async function collect(stream: AsyncIterable<ExecuteStreamEvent>): Promise<ExecuteStreamEvent[]> {
+  const events: ExecuteStreamEvent[] = [];
+  for await (const event of stream) events.push(event);
+  return events;
+}
+
+describe('stream calls through the transport', () => {
+  it('asks for SSE without ?format=, sends x-trace-id, and retries before the first byte with the same one', async () => {
+    server.answer({ status: 503, headers: { 'x-error-code': 'not_enabled', 'retry-after': '0' } }, { headers: sse, body: token('a') + token('b') + result });
+    const stream = await fastClient(server).agents.execute({ agent: 'writer', user_request: 'hi', stream: true });
+    expect(await collect(stream)).toEqual([
+      { event: 'token', data: { delta: 'a' } },
+      { event: 'token', data: { delta: 'b' } },
+      { event: 'result', data: envelope('ab', 'exe_s') },
+    ]);
+    expect(server.requests).toHaveLength(2);
+    const [first, second] = server.requests;
+    expect(first!.headers.accept).toBe('text/event-stream');
+    expect(first!.query.has('format')).toBe(false);
+    expect(second!.headers['x-trace-id']).toBe(first!.headers['x-trace-id']);
+    expect(second!.body).toBe(first!.body);
+  });
+
+  it('never retries once the first byte has come: a cut stream fails its iteration', async () => {
+    server.answer({ headers: sse, parts: [{ data: token('a') }, { delayMs: 20, data: 'event: tok' }], cutAfterParts: true }, { headers: sse, body: result });
+    const stream = await fastClient(server).workflows.executeStream({ workflow: { name: 'w', tasks: [] } });
+    const seen: ExecuteStreamEvent[] = [];
+    const error = await rejectionOf(
+      (async () => {
+        for await (const event of stream) seen.push(event);
+      })(),
+    );
+    expect(error).toBeInstanceOf(OzConnectionError);
+    expect(seen).toEqual([{ event: 'token', data: { delta: 'a' } }]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("the attempt timeout covers the wait for the stream's first byte, not the stream", async () => {
+    server.answer({ headers: sse, parts: [{ data: token('a') }, { delayMs: 200, data: token('b') }, { delayMs: 50, data: result }] });
+    const stream = await fastClient(server).workflows.executeStream({ workflow: { name: 'w', tasks: [] } }, { timeout: 100 });
+    expect((await collect(stream)).map((e) => e.event)).toEqual(['token', 'token', 'result']);
+  });
+
+  it('aborting the signal cuts a stream at once with OzAbortError and removes the listener', async () => {
+    server.answer({ headers: sse, parts: [{ data: token('a') }, { delayMs: 10_000, data: result }] });
+    const controller = new AbortController();
+    const stream = await fastClient(server).agents.execute({ agent: 'writer', user_request: 'hi', stream: true }, { signal: controller.signal });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
+    const error = await rejectionOf(
+      (async () => {
+        for await (const event of stream) if (event.event === 'token') controller.abort();
+      })(),
+    );
+    expect(error).toBeInstanceOf(OzAbortError);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  }, 4000);
+
+  it('breaking out of the loop, or reading to the end, removes the listener', async () => {
+    const controller = new AbortController();
+    const client = fastClient(server);
+    server.answer({ headers: sse, parts: [{ data: token('a') }, { delayMs: 10_000, data: result }] });
+    const early = await client.workflows.executeStream({ workflow: { name: 'w', tasks: [] } }, { signal: controller.signal });
+    for await (const event of early) if (event.event === 'token') break;
+    server.answer({ headers: sse, body: token('a') + result });
+    await collect(await client.workflows.executeStream({ workflow: { name: 'w', tasks: [] } }, { signal: controller.signal }));
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  }, 4000);
+
+  it('a chat stream gives the OpenAI chunks until [DONE]', async () => {
+    const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'oz-chat', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] };
+    server.answer({ headers: { 'content-type': 'text/event-stream' }, body: `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n` });
+    const stream = await fastClient(server).chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    const chunks = [];
+    for await (const c of stream) chunks.push(c);
+    expect(chunks).toEqual([chunk]);
+    expect(server.requests[0]!.headers['x-trace-id']).toBeUndefined();
+  });
+});
