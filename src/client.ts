@@ -7,7 +7,11 @@ import { OzResources } from './generated/index.js';
 
 /** Options of an {@link Oz} client. Every one except `dangerouslyAllowBrowser` can also be given per call. */
 export interface ClientOptions {
-  /** The platform key (`ozk_...`). Defaults to `OZ_API_KEY`. Never logged, inspected or serialized. */
+  /**
+   * The platform key (`ozk_...`). Defaults to `OZ_API_KEY`. Never logged, inspected or serialized. A legacy key
+   * (`sk-mdl-`: models plane only; `sk-prx-`: connector proxy only) is sent as given; where the service answers
+   * it 401 on another plane, the call throws `LegacyKeyError`, which says why (decided after the request).
+   */
   apiKey?: string | undefined;
   /** The service's base address. Defaults to `OZ_BASE_URL`; there is no public default. */
   baseURL?: string | undefined;

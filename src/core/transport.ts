@@ -156,7 +156,7 @@ export class Transport {
     for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) headers.set(name, value);
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
-    if (mode === 'stream' || (wired && options.format) || !headers.has('accept')) headers.set('accept', accept);
+    if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
     if (contentType) headers.set('content-type', contentType);
     const auth = authHeaderFor(op, apiKey, options.authHeader ?? config.authHeader ?? 'bearer');
     if (auth) {
