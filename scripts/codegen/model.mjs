@@ -72,7 +72,7 @@ export function resourcesOf(doc) {
         listItem,
         pathParams,
         userQuery,
-        body: requestBody ? { type: typeOfSchema(bodySchema), required: requestBody.required === true } : undefined,
+        body: requestBody ? { type: bodyTypeOf(doc, bodySchema, query.some((p) => p.name === 'format')), required: requestBody.required === true } : undefined,
         result: okSchema ? typeOfSchema(okSchema) : accepted ? undefined : 'void',
         pointer: accepted ? typeOfSchema(jsonOf(accepted)) ?? 'undefined' : undefined,
         streamEvent: streaming === 'none' ? undefined : streamEventOf(doc, ok),
@@ -126,6 +126,13 @@ function typeOfSchema(schema) {
   if (schema.type === 'object') return 'Record<string, unknown>';
   if (schema.type === 'string') return 'string';
   return 'unknown';
+}
+
+// The wire is chosen with the per-call `format` option, which types the result; a `format` in the body would
+// change the answer's type behind the types' back, so the body types leave it out.
+function bodyTypeOf(doc, schema, wire) {
+  const type = typeOfSchema(schema);
+  return wire && deref(doc, schema)?.properties?.format ? `${type} & { format?: never }` : type;
 }
 
 function streamEventOf(doc, res) {

@@ -62,3 +62,8 @@ describe('types', () => {
     expectTypeOf<Awaited<R['chatStream']>>().toEqualTypeOf<Stream<ChatCompletionChunk>>();
   });
 });
+
+export function bodyFormat(client: Oz) {
+  // @ts-expect-error: the wire is chosen with the `format` option, which types the result, not in the body
+  void client.tools.execute('echo', { text: 'hi', format: 'text' });
+}
