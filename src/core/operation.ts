@@ -34,4 +34,9 @@ export interface RequestInput {
   readonly path?: Readonly<Record<string, string>>;
   readonly query?: Readonly<Record<string, string | number | boolean | null | undefined>>;
   readonly body?: unknown;
+  /**
+   * An absolute URL that replaces the base URL and the path template, for an operation served at an address of
+   * its own (the MCP server at `OZ_MCP_URL`). Query parameters are still added.
+   */
+  readonly url?: string;
 }

@@ -332,17 +332,20 @@ export class Transport {
 }
 
 function buildURL(baseURL: string, op: Operation, input: RequestInput, format: Format | undefined): string {
-  const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
-    const value = input.path?.[name];
-    if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
-    return op.slashParams?.includes(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
-  });
-  const url = new URL(baseURL.replace(/\/+$/, '') + path);
+  const url = input.url === undefined ? new URL(baseURL.replace(/\/+$/, '') + pathOf(op, input)) : new URL(input.url);
   for (const [name, value] of Object.entries(input.query ?? {})) {
     if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();
+}
+
+function pathOf(op: Operation, input: RequestInput): string {
+  return op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const value = input.path?.[name];
+    if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
+    return op.slashParams?.includes(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  });
 }
 
 function isStreamBody(body: unknown): boolean {
