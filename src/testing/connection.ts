@@ -1,0 +1,50 @@
+/** Which mount a request came through. */
+export type MountKind = 'fetch' | 'http' | 'msw';
+
+/** Which address the request was sent to: the API's base URL or the separate MCP server's `{mcp_url}`. */
+export type Surface = 'api' | 'mcp';
+
+/**
+ * The mount's side of one request: where it came from and how the mount drops it. The shared handler calls
+ * {@link Connection.drop} (no answer at all) and {@link Connection.cut} (a stream cut mid-way); each mount
+ * does what a broken connection looks like there.
+ */
+export class Connection {
+  /** Set once the handler asked for the connection to be dropped. */
+  dropped = false;
+  private cutHandler: (() => void) | null = null;
+  private wasCut = false;
+
+  constructor(
+    readonly mount: MountKind,
+    readonly surface: Surface,
+    /** The client's address: the socket's over HTTP; the option or `x-oz-mock-client-address` in process. */
+    readonly remoteAddress: string,
+    private readonly destroySocket: (() => void) | null = null,
+  ) {}
+
+  /** Drop the connection without an answer. */
+  drop(): void {
+    this.dropped = true;
+    this.destroySocket?.();
+  }
+
+  /** Cut the connection while a streamed body is under way. */
+  cut(): void {
+    this.wasCut = true;
+    if (this.destroySocket) this.destroySocket();
+    else this.cutHandler?.();
+  }
+
+  /** The mount's way to cut the stream it hands out (in process and msw: error the body). */
+  onCut(handler: () => void): void {
+    this.cutHandler = handler;
+    if (this.wasCut) handler();
+  }
+}
+
+/** `::ffff:127.0.0.1` and `127.0.0.1` are the same client. */
+export function normalizeAddress(address: string | undefined): string {
+  if (!address) return '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}

@@ -1,0 +1,143 @@
+import { authenticate, checkTier } from './auth.js';
+import type { Connection } from './connection.js';
+import { RequestContext } from './context.js';
+import { preflightHeaders } from './cors.js';
+import { OzMockError } from './errors.js';
+import type { FaultSpec } from './faults.js';
+import type { JournalEntry } from './journal.js';
+import type { OperationInfo } from './operations.js';
+import { takeRateLimit } from './rateLimit.js';
+import { parseRequestBody } from './requestBody.js';
+import { toMockError } from './runner.js';
+import type { RouteKind, ServerCore } from './serverCore.js';
+
+/** An operation's behaviour: it answers the request (or throws an `OzMockError`). */
+export type OperationHandler = (ctx: RequestContext) => Response | Promise<Response>;
+
+/** The answer the mounts never deliver: the connection was dropped. */
+const DROPPED = (): Response => new Response(null, { status: 204 });
+
+function splitUrl(url: string): { path: string; query: string } {
+  const start = url.indexOf('/', url.indexOf('//') + 2);
+  const q = url.indexOf('?', start);
+  const end = q < 0 ? url.length : q;
+  const hash = url.indexOf('#', start);
+  return {
+    path: start < 0 ? '/' : url.slice(start, hash >= 0 && hash < end ? hash : end),
+    query: q < 0 ? '' : url.slice(q + 1, hash > q ? hash : url.length),
+  };
+}
+
+function openEntry(ctx: RequestContext, conn: Connection): JournalEntry {
+  const { path, query } = splitUrl(ctx.request.url);
+  const entry: JournalEntry = {
+    requestId: ctx.requestId,
+    operationId: ctx.op?.id ?? null,
+    mount: conn.mount,
+    surface: conn.surface,
+    method: ctx.request.method,
+    path,
+    query,
+    headers: ctx.request.headers,
+    body: null,
+    status: null,
+    executionId: null,
+    fault: null,
+    at: ctx.core.clock.now(),
+  };
+  ctx.core.journal.add(entry);
+  return entry;
+}
+
+function emit(ctx: RequestContext, route: RouteKind, entry: JournalEntry, response: Response): void {
+  if (ctx.core.observers.size === 0) return;
+  const event = { operationId: ctx.op?.id ?? null, route, surface: ctx.conn.surface, request: ctx.request, response: response.clone(), journal: entry };
+  for (const listener of ctx.core.observers) listener(event);
+}
+
+function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockError {
+  return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, fault.retryAfter === undefined ? {} : { retryAfter: fault.retryAfter });
+}
+
+/** Authentication, rate limit, tier, body and wire: what every operation goes through before its handler. */
+async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler): Promise<Response> {
+  if (op.auth !== 'none') {
+    const principal = authenticate(ctx, op);
+    ctx.principal = principal;
+    ctx.rate = takeRateLimit(ctx, principal);
+    checkTier(principal, op);
+  }
+  if (op.body) ctx.body = parseRequestBody(ctx.rawBody ?? '', ctx.request.headers.get('content-type'), !op.wire);
+  // Execute routes that may stream decide in the handler: a stream ignores the wire choice.
+  if (op.wire && op.streaming === 'none') ctx.negotiate();
+  return handler(ctx);
+}
+
+/** Handles one request of an operation: journal, faults, the operation, observers. */
+export async function dispatch(
+  core: ServerCore,
+  op: OperationInfo,
+  handler: OperationHandler,
+  request: Request,
+  conn: Connection,
+  params: Readonly<Record<string, string>>,
+): Promise<Response> {
+  const ctx = new RequestContext(core, op, request, conn, params);
+  const entry = openEntry(ctx, conn);
+  const fault = core.faults.take(entry);
+  let response: Response;
+  try {
+    if (op.body && request.body !== null) {
+      ctx.rawBody = await request.text();
+      entry.body = ctx.rawBody;
+    }
+    if (fault) {
+      entry.fault = fault.type;
+      if (fault.type === 'drop') {
+        conn.drop();
+        return DROPPED();
+      }
+      if (fault.type === 'delay') {
+        await core.clock.sleep(fault.ms);
+        if (request.signal.aborted) {
+          conn.drop();
+          return DROPPED();
+        }
+      }
+      if (fault.type === 'error') throw injectedError(fault);
+      if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
+    }
+    response = await runOperation(ctx, op, handler);
+  } catch (err) {
+    response = ctx.error(toMockError(err));
+  }
+  entry.status = response.status;
+  entry.executionId = ctx.executionId;
+  emit(ctx, 'operation', entry, response);
+  if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
+    void response.body?.cancel().catch(() => undefined);
+    conn.drop();
+    return DROPPED();
+  }
+  return response;
+}
+
+/** Answers a request that matched no operation: a CORS preflight, 405 on the MCP URL's GET, or 404. */
+export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Response> {
+  const ctx = new RequestContext(core, null, request, conn, {});
+  const entry = openEntry(ctx, conn);
+  let response: Response;
+  if (route === 'preflight') {
+    response = new Response(null, { status: 204, headers: { ...ctx.headers(null), ...preflightHeaders(request) } });
+  } else if (route === 'method_not_allowed') {
+    response = ctx.error(
+      new OzMockError(405, 'method_not_allowed', 'This MCP server offers no server-initiated event stream: send JSON-RPC messages with POST.'),
+    );
+    response.headers.set('allow', 'POST, OPTIONS');
+  } else {
+    response = ctx.error(new OzMockError(404, 'not_found', `No route for ${request.method} ${entry.path}.`));
+  }
+  entry.status = response.status;
+  emit(ctx, route, entry, response);
+  return response;
+}

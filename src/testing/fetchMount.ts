@@ -1,0 +1,45 @@
+import type { RequestHandler } from './app.js';
+import { Connection, type MountKind } from './connection.js';
+import type { ResolvedOptions } from './options.js';
+import { guardStreamedBody } from './streamGuard.js';
+
+/** The request header that sets the client address on the in-process and msw mounts. */
+export const CLIENT_ADDRESS_HEADER = 'x-oz-mock-client-address';
+
+/** What undici throws when the connection drops before an answer. */
+export function fetchFailed(): TypeError {
+  return new TypeError('fetch failed', { cause: new Error('other side closed') });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}
+
+/**
+ * Serves one request in process, as `fetch` would over a socket: `{mcp_url}`'s origin reaches the MCP
+ * server; an abort rejects at once (and cancels a streamed body later); a dropped connection rejects with
+ * `TypeError: fetch failed`.
+ */
+export async function serveInProcess(handler: RequestHandler, options: ResolvedOptions, request: Request, mount: MountKind = 'fetch'): Promise<Response> {
+  const signal = request.signal;
+  if (signal.aborted) throw abortReason(signal);
+  const surface = request.url.startsWith(`${new URL(options.mcpUrl).origin}/`) ? 'mcp' : 'api';
+  const conn = new Connection(mount, surface, request.headers.get(CLIENT_ADDRESS_HEADER) ?? options.clientAddress);
+  const pending = handler(request, conn);
+  const response = await new Promise<Response>((resolve, reject) => {
+    const onAbort = () => reject(abortReason(signal));
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
+  if (conn.dropped) throw fetchFailed();
+  return guardStreamedBody(response, signal, conn);
+}

@@ -1,0 +1,52 @@
+import type { Agent } from '../../generated/types.js';
+import type { CatalogAgent } from '../catalog.js';
+import type { RequestContext } from '../context.js';
+import type { OperationHandler } from '../dispatch.js';
+import { invalidParams, notFound } from '../errors.js';
+import { respondWithRun, respondWithStream, takeTraceId } from '../executionFlow.js';
+import { paginate } from '../pagination.js';
+import { checkParams } from '../paramCheck.js';
+
+/** The API's view of an agent. */
+export function agentView(a: CatalogAgent): Agent {
+  return { name: a.name, description: a.description, input_schema: a.inputSchema, streaming: a.streaming };
+}
+
+/** An agent of the catalog by name, or 404 `not_found`. */
+export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
+  const agent = ctx.core.store.catalog.agents.get(name);
+  if (!agent) throw notFound(`No agent named ${name}.`);
+  return agent;
+}
+
+/** Checks the `stream` and `async` flags of an execute body: booleans that exclude each other. */
+export function runFlags(body: Record<string, unknown>): { stream: boolean; async: boolean } {
+  for (const flag of ['stream', 'async'] as const) {
+    if (body[flag] !== undefined && typeof body[flag] !== 'boolean') throw invalidParams(`${flag} must be a boolean.`);
+  }
+  if (body.stream === true && body.async === true) throw invalidParams('stream and async exclude each other.');
+  return { stream: body.stream === true, async: body.async === true };
+}
+
+/** `GET /v1/agents`. */
+export const listAgents: OperationHandler = (ctx) => {
+  const rows = [...ctx.core.store.catalog.agents.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (a) => a.name, agentView) });
+};
+
+/** `GET /v1/agents/{agent}`. */
+export const getAgent: OperationHandler = (ctx) => ctx.reply(200, { kind: 'record', value: agentView(findAgent(ctx, ctx.params.agent!)) });
+
+/** `POST /v1/execute`: the agent call door (`stream: true` answers events; `async: true` a pointer). */
+export const executeAgent: OperationHandler = (ctx) => {
+  const { agent: name, format: _format, stream: _stream, async: _async, ...input } = ctx.body;
+  const flags = runFlags(ctx.body);
+  if (!flags.stream) ctx.negotiate();
+  if (name === undefined || name === null) throw invalidParams('Missing required field: agent.', ['agent']);
+  if (typeof name !== 'string') throw invalidParams('agent must be a string (an agent name).');
+  const agent = findAgent(ctx, name);
+  const traceId = takeTraceId(ctx);
+  checkParams(agent.inputSchema, agent.required, input);
+  const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: flags.async, followupAgent: agent.name };
+  return flags.stream ? respondWithStream(ctx, run, traceId) : respondWithRun(ctx, run, traceId);
+};

@@ -1,0 +1,29 @@
+import type { Connection } from '../../generated/types.js';
+import type { OperationHandler } from '../dispatch.js';
+import { invalidParams } from '../errors.js';
+import type { ConnectionRecord } from '../state.js';
+
+const METHODS: ReadonlySet<string> = new Set(['oauth', 'api_key', 'wallet']);
+
+/** The API's view of a connection. */
+export function connectionView(c: ConnectionRecord): Connection {
+  return { provider: c.provider, method: c.method, url: c.url, status: c.status };
+}
+
+/**
+ * `POST /v1/connections/{provider}/link`. `api_key` (with `api_key`) and `wallet` link at once; `oauth` (the
+ * default) answers `pending` with the URL where the account holder consents; the test completes it with
+ * `server.linkConnection(account, provider)`. Linking a linked connection answers it unchanged.
+ */
+export const linkConnection: OperationHandler = (ctx) => {
+  const provider = ctx.params.provider!;
+  const method = ctx.body.method ?? 'oauth';
+  if (typeof method !== 'string' || !METHODS.has(method)) throw invalidParams('method must be one of: oauth, api_key, wallet.');
+  if (method === 'api_key' && (typeof ctx.body.api_key !== 'string' || ctx.body.api_key === '')) {
+    throw invalidParams('Missing required field: api_key (for method api_key).', ['api_key']);
+  }
+  const existing = ctx.account.connections.get(provider);
+  if (existing?.status === 'linked') return ctx.reply(200, { kind: 'record', value: connectionView(existing) });
+  const record = ctx.core.store.linkConnection(ctx.account.name, provider, method as ConnectionRecord['method'], method === 'oauth' ? 'pending' : 'linked');
+  return ctx.reply(200, { kind: 'record', value: connectionView(record) });
+};

@@ -1,0 +1,81 @@
+import type { ExecutionKind, ExecutionStatus } from '../../generated/types.js';
+import type { RequestContext } from '../context.js';
+import type { OperationHandler } from '../dispatch.js';
+import { invalidParams, notFound } from '../errors.js';
+import { respondWithRun, takeTraceId } from '../executionFlow.js';
+import { executionView } from '../executionViews.js';
+import { paginate } from '../pagination.js';
+import type { ExecutionRecord } from '../state.js';
+
+const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
+const KINDS: ReadonlySet<string> = new Set<ExecutionKind>(['tool', 'agent', 'workflow']);
+
+/** Whether an execution is finished. */
+export function isFinished(r: ExecutionRecord): boolean {
+  return r.status === 'succeeded' || r.status === 'failed' || r.status === 'cancelled';
+}
+
+/** An execution of the caller's account by id, or 404 `not_found`. */
+export function findExecution(ctx: RequestContext, id: string): ExecutionRecord {
+  const r = ctx.core.store.data.executions.get(id);
+  if (!r || r.account !== ctx.account.name) throw notFound(`No execution ${id}.`);
+  return r;
+}
+
+/** `GET /v1/executions`: newest first, by `status` and `kind`. */
+export const listExecutions: OperationHandler = (ctx) => {
+  const status = ctx.query('status');
+  const kind = ctx.query('kind');
+  if (status !== undefined && !STATUSES.has(status)) throw invalidParams('status must be one of: queued, running, succeeded, failed, cancelled.');
+  if (kind !== undefined && !KINDS.has(kind)) throw invalidParams('kind must be one of: tool, agent, workflow.');
+  const account = ctx.account.name;
+  const rows = [...ctx.core.store.data.executions.values()]
+    .filter((r) => r.account === account && (status === undefined || r.status === status) && (kind === undefined || r.kind === kind))
+    .reverse();
+  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (r) => r.id, executionView) });
+};
+
+/** `GET /v1/executions/{id}`: the record; `Retry-After: 1` while it is not finished. */
+export const getExecution: OperationHandler = (ctx) => {
+  const r = findExecution(ctx, ctx.params.id!);
+  ctx.executionId = r.id;
+  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, isFinished(r) ? undefined : { 'retry-after': '1' });
+};
+
+/** `POST /v1/executions/{id}/cancel`: cancels a queued or running execution; a finished one is unchanged. */
+export const cancelExecution: OperationHandler = (ctx) => {
+  const r = findExecution(ctx, ctx.params.id!);
+  ctx.executionId = r.id;
+  if (!isFinished(r)) {
+    const now = ctx.core.clock.now();
+    r.status = 'cancelled';
+    r.updated_at = now;
+    r.finished_at = now;
+    for (const span of r.spans) {
+      if (span.ended_at === null) {
+        span.status = 'error';
+        span.ended_at = now;
+      }
+    }
+  }
+  return ctx.reply(200, { kind: 'execution', value: executionView(r) });
+};
+
+/** `POST /v1/executions/{id}/followup`: a new execution of the run's agent with `user_request`. */
+export const followupExecution: OperationHandler = (ctx) => {
+  const { user_request: request, format: _format, async: asyncFlag, ...extra } = ctx.body;
+  if (request === undefined || request === null) throw invalidParams('Missing required field: user_request.', ['user_request']);
+  if (typeof request !== 'string' || request.length < 1) throw invalidParams('user_request must be a non-empty string.');
+  if (asyncFlag !== undefined && typeof asyncFlag !== 'boolean') throw invalidParams('async must be a boolean.');
+  const previous = findExecution(ctx, ctx.params.id!);
+  if (!isFinished(previous)) throw invalidParams(`Execution ${previous.id} is still ${previous.status}: follow up once it finished.`);
+  const agent = previous.followup_agent === null ? undefined : ctx.core.store.catalog.agents.get(previous.followup_agent);
+  if (!agent) throw invalidParams(`Execution ${previous.id} has no agent to follow up with (a ${previous.kind} run).`);
+  const traceId = takeTraceId(ctx);
+  const input = { ...(previous.kind === 'agent' ? previous.input : {}), ...extra, user_request: request };
+  return respondWithRun(
+    ctx,
+    { kind: 'agent', target: agent.name, input, plan: { type: 'agent', agent, input }, async: asyncFlag === true, followupAgent: agent.name },
+    traceId,
+  );
+};

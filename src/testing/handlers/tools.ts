@@ -1,0 +1,63 @@
+import type { Tool } from '../../generated/types.js';
+import type { CatalogTool } from '../catalog.js';
+import type { RequestContext } from '../context.js';
+import type { OperationHandler } from '../dispatch.js';
+import { connectionRequired, invalidParams, notFound } from '../errors.js';
+import { respondWithRun, takeTraceId } from '../executionFlow.js';
+import { paginate } from '../pagination.js';
+import { checkParams, isPlainObject } from '../paramCheck.js';
+
+/** The API's view of a tool: its card. */
+export function toolView(t: CatalogTool): Tool {
+  return { name: t.name, description: t.description, input_schema: t.inputSchema, required: [...t.required], connection: t.connection };
+}
+
+/** A tool of the catalog by name, or 404 `not_found`. */
+export function findTool(ctx: RequestContext, name: string): CatalogTool {
+  const tool = ctx.core.store.catalog.tools.get(name);
+  if (!tool) throw notFound(`No tool named ${name}.`);
+  return tool;
+}
+
+/** 424 `connection_required` unless the account linked the provider the tool needs. */
+export function requireConnection(ctx: RequestContext, provider: string | null): void {
+  if (provider === null) return;
+  if (ctx.account.connections.get(provider)?.status !== 'linked') throw connectionRequired(provider);
+}
+
+const CONTROL_FIELDS = new Set(['format', 'async', 'params']);
+
+/** The tool fields of an execute body: inside `params`, or at the top level. */
+export function toolParams(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.params !== undefined) {
+    if (!isPlainObject(body.params)) throw invalidParams('params must be an object.');
+    return body.params;
+  }
+  const params: Record<string, unknown> = {};
+  for (const key in body) if (!CONTROL_FIELDS.has(key)) params[key] = body[key];
+  return params;
+}
+
+/** `GET /v1/tools`. */
+export const listTools: OperationHandler = (ctx) => {
+  const rows = [...ctx.core.store.catalog.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (t) => t.name, toolView) });
+};
+
+/** `GET /v1/tools/{tool}`: the card. */
+export const getTool: OperationHandler = (ctx) => ctx.reply(200, { kind: 'record', value: toolView(findTool(ctx, ctx.params.tool!)) });
+
+/** `POST /v1/tools/{tool}/execute`. */
+export const executeTool: OperationHandler = (ctx) => {
+  const tool = findTool(ctx, ctx.params.tool!);
+  const params = toolParams(ctx.body);
+  if (ctx.body.async !== undefined && typeof ctx.body.async !== 'boolean') throw invalidParams('async must be a boolean.');
+  const traceId = takeTraceId(ctx);
+  checkParams(tool.inputSchema, tool.required, params);
+  requireConnection(ctx, tool.connection);
+  return respondWithRun(
+    ctx,
+    { kind: 'tool', target: tool.name, input: params, plan: { type: 'tool', tool, params }, async: ctx.body.async === true, followupAgent: null },
+    traceId,
+  );
+};

@@ -1,0 +1,176 @@
+import type { Workflow, WorkflowTask } from '../../generated/types.js';
+import type { RequestContext } from '../context.js';
+import type { OperationHandler } from '../dispatch.js';
+import { invalidParams, notFound, OzMockError } from '../errors.js';
+import { respondWithRun, respondWithStream, takeTraceId, type RunRequest } from '../executionFlow.js';
+import { paginate } from '../pagination.js';
+import { isPlainObject } from '../paramCheck.js';
+import type { PlannedTask } from '../runner.js';
+import type { WorkflowRecord } from '../state.js';
+import { runFlags } from './agents.js';
+
+/** The API's view of a stored workflow. */
+export function workflowView(w: WorkflowRecord): Workflow {
+  return {
+    id: w.id,
+    name: w.name,
+    description: w.description,
+    tasks: w.tasks,
+    created_at: new Date(w.created_at).toISOString(),
+    updated_at: new Date(w.updated_at).toISOString(),
+  };
+}
+
+const WORKFLOW_FIELDS = new Set(['name', 'description', 'tasks']);
+const TOP_LEVEL_CONTROLS = new Set(['format', 'input', 'inputs', 'async']);
+
+/** The engine's check of a workflow's tasks: ids unique, `type: task`, a known agent each. */
+function planTasks(ctx: RequestContext, tasks: unknown): PlannedTask[] {
+  if (!Array.isArray(tasks) || tasks.length === 0) throw invalidParams('tasks must be a non-empty list.');
+  const seen = new Set<string>();
+  return tasks.map((task, i) => {
+    if (!isPlainObject(task)) throw invalidParams(`tasks[${i}] must be an object.`);
+    const { id, type, agent, ...fields } = task;
+    const missing = (['id', 'type', 'agent'] as const).filter((k) => task[k] === undefined || task[k] === null);
+    if (missing.length) throw invalidParams(`tasks[${i}] is missing: ${missing.join(', ')}.`, missing);
+    if (typeof id !== 'string' || id === '') throw invalidParams(`tasks[${i}].id must be a non-empty string.`);
+    if (seen.has(id)) throw invalidParams(`Task id ${id} appears twice.`);
+    seen.add(id);
+    if (type !== 'task') throw invalidParams(`tasks[${i}].type must be task.`);
+    const found = typeof agent === 'string' ? ctx.core.store.catalog.agents.get(agent) : undefined;
+    if (!found) throw invalidParams(`tasks[${i}].agent names no agent: ${String(agent)}.`);
+    return { id, agent: found, fields };
+  });
+}
+
+/** The engine's check of a workflow definition: only `name`, `description` and `tasks`. */
+function checkDefinition(ctx: RequestContext, def: Record<string, unknown>): { name: string; tasks: PlannedTask[] } {
+  for (const key of Object.keys(def)) if (!WORKFLOW_FIELDS.has(key)) throw invalidParams(`Unknown workflow field: ${key}.`);
+  if (typeof def.name !== 'string' || def.name === '') {
+    throw invalidParams('Missing required field: name.', def.name === undefined ? ['name'] : undefined);
+  }
+  if (def.description !== undefined && def.description !== null && typeof def.description !== 'string') throw invalidParams('description must be a string.');
+  if (def.tasks === undefined) throw invalidParams('Missing required field: tasks.', ['tasks']);
+  return { name: def.name, tasks: planTasks(ctx, def.tasks) };
+}
+
+function runInputs(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.inputs === undefined || body.inputs === null) return {};
+  if (!isPlainObject(body.inputs)) throw invalidParams('inputs must be an object.');
+  return body.inputs;
+}
+
+/**
+ * An inline workflow run: `{workflow: {...}, input, inputs, format, async}` or the workflow itself at the top
+ * level; `format`, `input`, `inputs` (and `async`) are removed before the engine sees the workflow.
+ */
+function inlineRun(ctx: RequestContext, asyncRun: boolean): RunRequest {
+  const body = ctx.body;
+  let def: Record<string, unknown>;
+  if (body.workflow !== undefined) {
+    if (!isPlainObject(body.workflow)) throw invalidParams('workflow must be an object.');
+    def = body.workflow;
+  } else {
+    def = {};
+    for (const key in body) if (!TOP_LEVEL_CONTROLS.has(key) && key !== 'stream') def[key] = body[key];
+  }
+  const { name, tasks } = checkDefinition(ctx, def);
+  const inputs = runInputs(body);
+  return {
+    kind: 'workflow',
+    target: name,
+    input: { input: body.input ?? null, inputs },
+    plan: { type: 'workflow', tasks, input: body.input, inputs },
+    async: asyncRun,
+    workflowId: null,
+    followupAgent: tasks[tasks.length - 1]!.agent.name,
+  };
+}
+
+function findWorkflow(ctx: RequestContext): WorkflowRecord {
+  const name = ctx.params.name!;
+  const found = ctx.core.store.workflowByName(ctx.account.name, name);
+  if (!found) throw notFound(`No stored workflow named ${name}.`);
+  return found;
+}
+
+function storedRun(ctx: RequestContext, asyncRun: boolean): RunRequest {
+  const w = findWorkflow(ctx);
+  const tasks = planTasks(ctx, w.tasks);
+  const inputs = runInputs(ctx.body);
+  return {
+    kind: 'workflow',
+    target: w.name,
+    input: { input: ctx.body.input ?? null, inputs },
+    plan: { type: 'workflow', tasks, input: ctx.body.input, inputs },
+    async: asyncRun,
+    workflowId: w.id,
+    followupAgent: tasks[tasks.length - 1]!.agent.name,
+  };
+}
+
+function asyncFlag(ctx: RequestContext): boolean {
+  return runFlags(ctx.body).async;
+}
+
+/** `POST /v1/workflows/execute`. */
+export const executeWorkflow: OperationHandler = (ctx) => {
+  const run = inlineRun(ctx, asyncFlag(ctx));
+  return respondWithRun(ctx, run, takeTraceId(ctx));
+};
+
+/** `POST /v1/workflows/execute-stream`. */
+export const executeWorkflowStream: OperationHandler = (ctx) => {
+  const run = inlineRun(ctx, false);
+  return respondWithStream(ctx, run, takeTraceId(ctx));
+};
+
+/** `POST /v1/workflows/{name}/execute`. */
+export const executeStoredWorkflow: OperationHandler = (ctx) => {
+  const run = storedRun(ctx, asyncFlag(ctx));
+  return respondWithRun(ctx, run, takeTraceId(ctx));
+};
+
+/** `POST /v1/workflows/{name}/execute-stream`. */
+export const executeStoredWorkflowStream: OperationHandler = (ctx) => {
+  const run = storedRun(ctx, false);
+  return respondWithStream(ctx, run, takeTraceId(ctx));
+};
+
+/** `GET /v1/workflows`: the account's stored workflows by name. */
+export const listWorkflows: OperationHandler = (ctx) => {
+  const account = ctx.account.name;
+  const rows = [...ctx.core.store.data.workflows.values()].filter((w) => w.account === account).sort((a, b) => a.name.localeCompare(b.name));
+  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (w) => w.name, workflowView) });
+};
+
+/** `POST /v1/workflows`: stores a workflow (409 `already_exists` for a name in use). */
+export const createWorkflow: OperationHandler = (ctx) => {
+  const { format: _format, ...def } = ctx.body;
+  const missing = ['name', 'tasks'].filter((k) => def[k] === undefined || def[k] === null);
+  if (missing.length) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+  if (typeof def.name !== 'string' || !/^[a-z0-9][a-z0-9-_]*$/.test(def.name) || def.name.length > 100) {
+    throw invalidParams('name must be 1 to 100 characters of a-z, 0-9, - and _, starting with a letter or digit.');
+  }
+  checkDefinition(ctx, def);
+  if (ctx.core.store.workflowByName(ctx.account.name, def.name)) {
+    throw new OzMockError(409, 'already_exists', `A workflow named ${def.name} exists already.`, { hint: 'Delete it first, or pick another name.' });
+  }
+  const record = ctx.core.store.addWorkflow({
+    account: ctx.account.name,
+    name: def.name,
+    description: typeof def.description === 'string' ? def.description : null,
+    tasks: def.tasks as WorkflowTask[],
+  });
+  return ctx.reply(201, { kind: 'record', value: workflowView(record) });
+};
+
+/** `GET /v1/workflows/{name}`. */
+export const getWorkflow: OperationHandler = (ctx) => ctx.reply(200, { kind: 'record', value: workflowView(findWorkflow(ctx)) });
+
+/** `DELETE /v1/workflows/{name}`. */
+export const deleteWorkflow: OperationHandler = (ctx) => {
+  const w = findWorkflow(ctx);
+  ctx.core.store.data.workflows.delete(w.id);
+  return ctx.reply(200, { kind: 'record', value: { id: w.id, deleted: true } });
+};

@@ -1,0 +1,22 @@
+/**
+ * `oz-sdk/testing`: an embedded, stateful, in-memory Oz server for tests. It serves the whole API of
+ * openapi.json with the service's behaviour, seeded with the contract's demo account, through three mounts:
+ * `server.fetch` (in process), `server.handlers()` (msw) and `server.listen()` (real sockets).
+ *
+ * @packageDocumentation
+ */
+export { createOzServer } from './server.js';
+export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, ItemPatch } from './server.js';
+export type { OzServerOptions } from './options.js';
+export type { OzClock, OzClockOptions } from './clock.js';
+export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './journal.js';
+export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle } from './faults.js';
+export type { ResponseEvent, ResponseListener, RouteKind } from './serverCore.js';
+export type { AgentDefinition, ToolDefinition, PipelineStepDefinition, RunContext } from './catalog.js';
+export type { AccountOptions, KeyOptions, KeyExpiryDays, CreatedKey, CompanyOptions, BuildingOptions, WorkflowOptions } from './store.js';
+export type { DemoKeys } from './demoSeed.js';
+export type { StepFailure } from './itemWalker.js';
+export type { Tier, KeyKind } from './state.js';
+export type { MountKind, Surface } from './connection.js';
+export { OzMockError, type OzMockErrorFields } from './errors.js';
+export { CLIENT_ADDRESS_HEADER } from './fetchMount.js';

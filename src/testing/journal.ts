@@ -1,0 +1,101 @@
+import type { MountKind, Surface } from './connection.js';
+
+/** What a fault did to a request (see `server.faults`). */
+export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
+
+/** One request the server received. */
+export interface JournalEntry {
+  /** The `x-request-id` of the answer. */
+  readonly requestId: string;
+  /** The operation of openapi.json it matched, or `null` (unknown route, preflight). */
+  readonly operationId: string | null;
+  readonly mount: MountKind;
+  readonly surface: Surface;
+  readonly method: string;
+  /** The path, without the query. */
+  readonly path: string;
+  /** The query string, without `?` (empty when none). */
+  readonly query: string;
+  /** The request headers. */
+  readonly headers: Headers;
+  /** The body as sent, or `null` when the route takes none. */
+  body: string | null;
+  /** The answer's status; `null` while under way, or when the connection was dropped before an answer. */
+  status: number | null;
+  /** The execution the answer belongs to (`X-Execution-Id`). */
+  executionId: string | null;
+  /** The fault applied to the request, if any. */
+  fault: FaultType | null;
+  /** The server clock's time when it arrived (ms since the epoch). */
+  readonly at: number;
+}
+
+/** Which entries to pick: every given field must match. */
+export interface JournalFilter {
+  readonly operationId?: string;
+  readonly method?: string;
+  /** An exact path, or a pattern. */
+  readonly path?: string | RegExp;
+  readonly status?: number;
+}
+
+/** The journal of received requests, oldest first, for assertions. */
+export interface OzJournal {
+  /** Every entry kept (the newest `journalLimit` of them). */
+  readonly entries: readonly JournalEntry[];
+  /** The entries that match. */
+  filter(filter: JournalFilter | string): JournalEntry[];
+  /** The newest entry that matches, if any. */
+  last(filter?: JournalFilter | string): JournalEntry | undefined;
+  /** How many entries match. */
+  count(filter?: JournalFilter | string): number;
+  /** Forgets every entry. */
+  clear(): void;
+}
+
+function matches(entry: JournalEntry, filter: JournalFilter): boolean {
+  if (filter.operationId !== undefined && entry.operationId !== filter.operationId) return false;
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false;
+  if (filter.status !== undefined && entry.status !== filter.status) return false;
+  if (filter.path !== undefined) {
+    if (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)) return false;
+  }
+  return true;
+}
+
+/** The journal, bounded to its newest `limit` entries. */
+export class Journal implements OzJournal {
+  private list: JournalEntry[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  get entries(): readonly JournalEntry[] {
+    return this.list;
+  }
+
+  add(entry: JournalEntry): void {
+    if (this.limit <= 0) return;
+    this.list.push(entry);
+    // Trim in batches: one splice per `limit` requests keeps the hot path cheap.
+    if (this.list.length >= this.limit * 2) this.list = this.list.slice(-this.limit);
+  }
+
+  filter(filter: JournalFilter | string): JournalEntry[] {
+    const f = typeof filter === 'string' ? { operationId: filter } : filter;
+    return this.list.filter((e) => matches(e, f));
+  }
+
+  last(filter: JournalFilter | string = {}): JournalEntry | undefined {
+    const f = typeof filter === 'string' ? { operationId: filter } : filter;
+    for (let i = this.list.length - 1; i >= 0; i--) if (matches(this.list[i]!, f)) return this.list[i];
+    return undefined;
+  }
+
+  count(filter: JournalFilter | string = {}): number {
+    return this.filter(filter).length;
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+}

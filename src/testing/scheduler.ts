@@ -1,0 +1,100 @@
+import { connectionRequired, invalidParams, notFound } from './errors.js';
+import type { RunRequest } from './executionFlow.js';
+import { nextCronRun, parseCron } from './cron.js';
+import { newId } from './ids.js';
+import { checkParams, isPlainObject } from './paramCheck.js';
+import { toMockError } from './runner.js';
+import type { ServerCore } from './serverCore.js';
+import type { ScheduleRecord } from './state.js';
+
+/** The run a schedule starts: its target with its input, in the background (checked now). */
+export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
+  const { store } = core;
+  const { kind, name } = s.target;
+  if (kind === 'tool') {
+    const tool = store.catalog.tools.get(name);
+    if (!tool) throw notFound(`The schedule's tool ${name} is gone.`);
+    checkParams(tool.inputSchema, tool.required, s.input);
+    if (tool.connection && store.data.accounts.get(s.account)?.connections.get(tool.connection)?.status !== 'linked') {
+      throw connectionRequired(tool.connection);
+    }
+    return { kind, target: name, input: s.input, plan: { type: 'tool', tool, params: s.input }, async: true, followupAgent: null };
+  }
+  if (kind === 'agent') {
+    const agent = store.catalog.agents.get(name);
+    if (!agent) throw notFound(`The schedule's agent ${name} is gone.`);
+    checkParams(agent.inputSchema, agent.required, s.input);
+    return { kind, target: name, input: s.input, plan: { type: 'agent', agent, input: s.input }, async: true, followupAgent: name };
+  }
+  const w = store.workflowByName(s.account, name);
+  if (!w) throw notFound(`The schedule's workflow ${name} is gone.`);
+  const tasks = w.tasks.map(({ id, type: _type, agent, ...fields }) => {
+    const found = store.catalog.agents.get(agent);
+    if (!found) throw invalidParams(`Workflow ${name} names an agent that is gone: ${agent}.`);
+    return { id, agent: found, fields };
+  });
+  const inputs = isPlainObject(s.input.inputs) ? s.input.inputs : {};
+  return {
+    kind,
+    target: name,
+    input: s.input,
+    plan: { type: 'workflow', tasks, input: s.input.input, inputs },
+    async: true,
+    workflowId: w.id,
+    followupAgent: tasks[tasks.length - 1]!.agent.name,
+  };
+}
+
+/**
+ * Fires enabled schedules when the clock reaches their `next_run_at` (once, however far the clock jumped),
+ * then arms the next run. Its timers are not work: `idle()` does not wait for them.
+ */
+export class Scheduler {
+  constructor(private readonly core: ServerCore) {}
+
+  /** Arms a schedule's next run. */
+  arm(s: ScheduleRecord): void {
+    if (!s.enabled || s.next_run_at === null) return;
+    const generation = this.core.generation;
+    const due = s.next_run_at;
+    this.core.clock.timer(
+      Math.max(0, due - this.core.clock.now()),
+      () => {
+        const current = this.core.store.data.schedules.get(s.id);
+        if (generation !== this.core.generation || current !== s || s.next_run_at !== due) return;
+        this.fire(s);
+      },
+      false,
+    );
+  }
+
+  /** Arms every enabled schedule (after a reset or restore). */
+  armAll(): void {
+    for (const s of this.core.store.data.schedules.values()) this.arm(s);
+  }
+
+  private fire(s: ScheduleRecord): void {
+    const { runner, clock } = this.core;
+    try {
+      const run = scheduleRun(this.core, s);
+      const record = runner.create({
+        account: s.account,
+        kind: run.kind,
+        target: run.target,
+        input: run.input,
+        workflowId: run.workflowId ?? null,
+        taskId: newId('tsk'),
+        followupAgent: run.followupAgent,
+        status: 'queued',
+      });
+      runner.runInBackground(record, run.plan);
+    } catch (err) {
+      const now = clock.now();
+      const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });
+      Object.assign(record, { status: 'failed', error: { ...toMockError(err).toObject(), execution_id: record.id }, finished_at: now, updated_at: now });
+    }
+    const cron = parseCron(s.cron);
+    s.next_run_at = cron ? nextCronRun(cron, s.timezone, clock.now()) : null;
+    this.arm(s);
+  }
+}

@@ -1,0 +1,319 @@
+import type { Execution, Item } from '../generated/types.js';
+import { newKeyValue } from './apiKeys.js';
+import { createRequestHandler, type RequestHandler } from './app.js';
+import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './catalog.js';
+import { ServerClock, type OzClock } from './clock.js';
+import type { Surface } from './connection.js';
+import { seedDemo, type DemoKeys } from './demoSeed.js';
+import { executionView, usd } from './executionViews.js';
+import { Faults, type OzFaults } from './faults.js';
+import { serveInProcess } from './fetchMount.js';
+import { HANDLERS } from './handlers/index.js';
+import { itemView } from './handlers/items.js';
+import { listenHttp, type HttpListener } from './httpMount.js';
+import { ItemWalker, type StepFailure } from './itemWalker.js';
+import { Journal, type OzJournal } from './journal.js';
+import { resolveOptions, type OzServerOptions } from './options.js';
+import { Runner } from './runner.js';
+import { Scheduler } from './scheduler.js';
+import type { ResponseListener, ServerCore } from './serverCore.js';
+import { emptyData, type BuildingRecord, type ConnectionRecord, type ItemRecord, type ServerData } from './state.js';
+import {
+  Store,
+  type AccountOptions,
+  type BuildingOptions,
+  type CompanyOptions,
+  type CreatedKey,
+  type KeyOptions,
+  type WorkflowOptions,
+} from './store.js';
+import { WorkTracker } from './workTracker.js';
+
+/** Options of {@link OzServer.listen}. */
+export interface ListenOptions {
+  /** The API's port; 0 (default) picks a free one. */
+  readonly port?: number;
+  /** The separate MCP server's port; 0 (default) picks a free one. */
+  readonly mcpPort?: number;
+  /** The address to listen on. Default `127.0.0.1`. */
+  readonly host?: string;
+}
+
+/** A server listening on real sockets. */
+export interface OzListener {
+  /** The API's base URL, for example `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** The MCP server's own URL (`{mcp_url}`), for example `http://127.0.0.1:4011/v1`. */
+  readonly mcpUrl: string;
+  readonly port: number;
+  readonly mcpPort: number;
+  /** Stops listening and closes open connections. */
+  close(): Promise<void>;
+}
+
+/** A copy of the whole state, for {@link OzServer.restore}. */
+export interface OzSnapshot {
+  readonly __ozSnapshot: true;
+}
+
+interface SnapshotData extends OzSnapshot {
+  readonly data: ServerData;
+  readonly catalog: Catalog;
+}
+
+/** Changes a test may make to an item (a local building's node finishing it, a steer...). */
+export type ItemPatch = Partial<Pick<Item, 'step' | 'status' | 'attempt' | 'priority' | 'parked_reason' | 'paused' | 'steer' | 'last_output'>>;
+
+/** Drives items where the API has no route: parking, pausing, a local node's work, failing steps. */
+export interface OzItemControls {
+  /** An item as the API shows it. */
+  get(id: string): Item | undefined;
+  /** Parks an item: `step: parked`, `status: parked`, `parked_reason`. Its walk stops. */
+  park(id: string, reason: string): Item;
+  /** Pauses an item (`paused: 1`): it holds where it is. */
+  pause(id: string): Item;
+  /** Resumes a paused item: a cloud building's walk goes on. */
+  resume(id: string): Item;
+  /** Changes fields of an item (for example what a local building's node did). */
+  update(id: string, patch: ItemPatch): Item;
+  /** Makes the next attempts at a pipeline step fail (3 failures make the item `failed`). */
+  failStep(failure: StepFailure): void;
+}
+
+/** An in-memory Oz server: see {@link createOzServer}. */
+export interface OzServer {
+  /** The base URL of the in-process and msw mounts (`http://api.oz.test` unless set). */
+  readonly url: string;
+  /** The MCP server's own URL on the in-process and msw mounts (`http://mcp.oz.test/v1` unless set). */
+  readonly mcpUrl: string;
+  /** The demo account's platform key (same as `keys.apiKey`). */
+  readonly apiKey: string;
+  /** The demo seed's keys (created on `seed: 'demo'` only). */
+  readonly keys: DemoKeys;
+  /** The controllable clock. */
+  readonly clock: OzClock;
+  /** Every request received, for assertions. */
+  readonly journal: OzJournal;
+  /** Fault injection for the next N matching requests. */
+  readonly faults: OzFaults;
+  /** Item controls where the API has no route. */
+  readonly items: OzItemControls;
+  /**
+   * The in-process mount: a Fetch-API function to give a client as its `fetch`. No socket; nothing global is
+   * patched. Requests to {@link OzServer.mcpUrl}'s origin reach the MCP server.
+   */
+  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  /** The one request handler behind every mount, as a `(Request) => Promise<Response>`. */
+  handle(request: Request): Promise<Response>;
+  /** Listens on real sockets (the API and the MCP server's own URL). */
+  listen(options?: ListenOptions): Promise<OzListener>;
+  /** Calls `listener` with every answer the server gives (a clone of it); answers an unsubscribe function. */
+  onResponse(listener: ResponseListener): () => void;
+  /** Resolves once no run, walk or scheduled work step is in flight. */
+  idle(): Promise<void>;
+  /** Back to the seeded state: data, journal, faults and step failures; the clock keeps its time. */
+  reset(): void;
+  /** A copy of the whole state (data and catalog). Throws while work is in flight: await {@link OzServer.idle}. */
+  snapshot(): OzSnapshot;
+  /** Puts a snapshot back (it can be restored again later). Work in flight stops. */
+  restore(snapshot: OzSnapshot): void;
+  /** Stops every listener and timer. */
+  close(): Promise<void>;
+
+  /** Adds an account. */
+  addAccount(options: AccountOptions): void;
+  /** Adds a key; its value is answered this once (only its hash is kept). */
+  addKey(options: KeyOptions): CreatedKey;
+  /** Revokes a key (by id or value): it works for the key cache's time (`keyCacheMs`), then answers 401. */
+  revokeKey(idOrValue: string): void;
+  /** Adds a company with its buildings. */
+  addCompany(options: CompanyOptions): void;
+  /** Adds a building to a company. */
+  addBuilding(account: string, campus: string, building: BuildingOptions): void;
+  /** Adds (or replaces) a tool, with its handler. */
+  addTool(tool: ToolDefinition): void;
+  /** Adds (or replaces) an agent, with its handler. */
+  addAgent(agent: AgentDefinition): void;
+  /** Stores a workflow for an account. */
+  addWorkflow(workflow: WorkflowOptions): void;
+  /** Sets an account connection (default: linked, as if the account holder finished the OAuth consent). */
+  linkConnection(account: string, provider: string, options?: { method?: ConnectionRecord['method']; status?: ConnectionRecord['status'] }): void;
+  /** An execution as the API shows it. */
+  getExecution(id: string): Execution | undefined;
+  /** An account's wallet, in US dollars. */
+  wallet(account: string): { balance_usd: number; spent_usd: number };
+}
+
+function requireItem(data: ServerData, id: string): ItemRecord {
+  const item = data.items.get(id);
+  if (!item) throw new Error(`No item ${id}`);
+  return item;
+}
+
+/**
+ * Creates a fresh, isolated in-memory Oz server: the whole API of openapi.json with the service's behaviour,
+ * seeded with the contract's demo account unless `seed: 'empty'`.
+ *
+ * @example
+ * ```ts
+ * const server = createOzServer();
+ * const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
+ * ```
+ */
+export function createOzServer(options: OzServerOptions = {}): OzServer {
+  const resolved = resolveOptions(options);
+  const clock = new ServerClock(options.clock);
+  const keys: DemoKeys = {
+    apiKey: options.apiKey ?? newKeyValue('platform'),
+    modelsKey: options.modelsKey ?? newKeyValue('models'),
+    proxyKey: options.proxyKey ?? newKeyValue('proxy'),
+    otherApiKey: options.otherApiKey ?? newKeyValue('platform'),
+  };
+  const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit);
+  const core = {
+    options: resolved,
+    clock,
+    store,
+    work: new WorkTracker(),
+    journal: new Journal(resolved.journalLimit),
+    faults: new Faults(),
+    observers: new Set<ResponseListener>(),
+    generation: 0,
+  } as Omit<ServerCore, 'runner' | 'walker' | 'scheduler'> as ServerCore;
+  (core as { runner: Runner }).runner = new Runner(core);
+  (core as { walker: ItemWalker }).walker = new ItemWalker(core);
+  (core as { scheduler: Scheduler }).scheduler = new Scheduler(core);
+
+  const seed = () => {
+    store.data = emptyData();
+    store.catalog = { tools: new Map(), agents: new Map(), steps: new Map() };
+    if (resolved.seed === 'demo') seedDemo(store, keys);
+  };
+  seed();
+
+  const handler: RequestHandler = createRequestHandler(core, HANDLERS);
+  const listeners = new Set<HttpListener>();
+  const handle = (request: Request) => serveInProcess(handler, resolved, request);
+
+  const touchItem = (item: ItemRecord): Item => {
+    item.updated_at = clock.now();
+    return itemView(item);
+  };
+
+  const server: OzServer = {
+    url: resolved.url,
+    mcpUrl: resolved.mcpUrl,
+    apiKey: keys.apiKey,
+    keys,
+    clock,
+    journal: core.journal,
+    faults: core.faults,
+    fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
+    handle,
+    async listen(listenOptions = {}) {
+      const host = listenOptions.host ?? '127.0.0.1';
+      const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host);
+      const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host).catch(async (err: unknown) => {
+        await api.close();
+        throw err;
+      });
+      listeners.add(api).add(mcp);
+      const hostPart = host.includes(':') ? `[${host}]` : host;
+      return {
+        url: `http://${hostPart}:${api.port}`,
+        mcpUrl: `http://${hostPart}:${mcp.port}${new URL(resolved.mcpUrl).pathname}`,
+        port: api.port,
+        mcpPort: mcp.port,
+        close: async () => {
+          listeners.delete(api);
+          listeners.delete(mcp);
+          await Promise.all([api.close(), mcp.close()]);
+        },
+      };
+    },
+    onResponse(listener) {
+      core.observers.add(listener);
+      return () => core.observers.delete(listener);
+    },
+    idle: () => core.work.idle(clock),
+    reset() {
+      core.generation++;
+      seed();
+      core.journal.clear();
+      core.faults.clear();
+      core.walker.clearFailures();
+      core.scheduler.armAll();
+    },
+    snapshot() {
+      if (core.work.busy(clock)) throw new Error('snapshot() while work is in flight: await server.idle() first.');
+      const snap: SnapshotData = { __ozSnapshot: true, data: structuredClone(store.data), catalog: copyCatalog(store.catalog) };
+      return snap;
+    },
+    restore(snapshot) {
+      const snap = snapshot as SnapshotData;
+      core.generation++;
+      store.data = structuredClone(snap.data);
+      store.catalog = copyCatalog(snap.catalog);
+      core.walker.resumeAll();
+      core.scheduler.armAll();
+    },
+    async close() {
+      await Promise.all([...listeners].map((l) => l.close()));
+      listeners.clear();
+      core.generation++;
+      clock.cancelAll();
+    },
+
+    addAccount: (o) => void store.addAccount(o),
+    addKey: (o) => store.addKey(o),
+    revokeKey: (k) => store.revokeKey(k),
+    addCompany: (o) => void store.addCompany(o),
+    addBuilding: (account, campus, b): void => void (store.addBuilding(account, campus, b) satisfies BuildingRecord),
+    addTool: (t) => store.addTool(t),
+    addAgent: (a) => store.addAgent(a),
+    addWorkflow: (w) => void store.addWorkflow(w),
+    linkConnection: (account, provider, o = {}) => void store.linkConnection(account, provider, o.method, o.status),
+    getExecution: (id) => {
+      const r = store.data.executions.get(id);
+      return r ? executionView(r) : undefined;
+    },
+    wallet: (account) => {
+      const w = store.account(account).wallet;
+      return { balance_usd: usd(w.balance_micros), spent_usd: usd(w.spent_micros) };
+    },
+    items: {
+      get: (id) => {
+        const item = store.data.items.get(id);
+        return item ? itemView(item) : undefined;
+      },
+      park: (id, reason) => {
+        const item = requireItem(store.data, id);
+        Object.assign(item, { step: 'parked', status: 'parked', parked_reason: reason });
+        return touchItem(item);
+      },
+      pause: (id) => {
+        const item = requireItem(store.data, id);
+        item.paused = 1;
+        return touchItem(item);
+      },
+      resume: (id) => {
+        const item = requireItem(store.data, id);
+        item.paused = 0;
+        const view = touchItem(item);
+        core.walker.schedule(item);
+        return view;
+      },
+      update: (id, patch) => {
+        const item = requireItem(store.data, id);
+        Object.assign(item, patch);
+        const view = touchItem(item);
+        core.walker.schedule(item);
+        return view;
+      },
+      failStep: (failure) => core.walker.failStep(failure),
+    },
+  };
+  return server;
+}
+
+export type { Surface };

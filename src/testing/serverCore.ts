@@ -1,0 +1,47 @@
+import type { ServerClock } from './clock.js';
+import type { Faults } from './faults.js';
+import type { ItemWalker } from './itemWalker.js';
+import type { Journal, JournalEntry } from './journal.js';
+import type { ResolvedOptions } from './options.js';
+import type { Runner } from './runner.js';
+import type { Scheduler } from './scheduler.js';
+import type { Store } from './store.js';
+import type { Surface } from './connection.js';
+import type { WorkTracker } from './workTracker.js';
+
+/** How a request was routed. */
+export type RouteKind = 'operation' | 'not_found' | 'preflight' | 'method_not_allowed';
+
+/** What {@link OzServer.onResponse} listeners get for every answer the server gives. */
+export interface ResponseEvent {
+  /** The operation of openapi.json, or `null` when the request matched none. */
+  readonly operationId: string | null;
+  /** `operation`, or what answered instead: 404 `not_found`, a CORS preflight, or 405 (GET on the MCP URL). */
+  readonly route: RouteKind;
+  readonly surface: Surface;
+  /** The request (its body already read: see `journal.body`). */
+  readonly request: Request;
+  /** A clone of the answer: reading it does not disturb the client's copy. */
+  readonly response: Response;
+  /** The journal entry of the request. */
+  readonly journal: JournalEntry;
+}
+
+/** A listener of answers. */
+export type ResponseListener = (event: ResponseEvent) => void;
+
+/** Everything a handler can reach. */
+export interface ServerCore {
+  readonly options: ResolvedOptions;
+  readonly clock: ServerClock;
+  readonly store: Store;
+  readonly runner: Runner;
+  readonly walker: ItemWalker;
+  readonly scheduler: Scheduler;
+  readonly work: WorkTracker;
+  readonly journal: Journal;
+  readonly faults: Faults;
+  readonly observers: Set<ResponseListener>;
+  /** Bumped by reset and restore: work started before stops. */
+  generation: number;
+}

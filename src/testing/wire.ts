@@ -1,0 +1,100 @@
+import type { Format } from '../generated/types.js';
+
+/** A response wire. */
+export type Wire = Format;
+
+/** The content type each wire answers with. */
+export const WIRE_CONTENT_TYPES: Readonly<Record<Wire, string>> = {
+  json: 'application/json',
+  yaml: 'text/yaml; charset=utf-8',
+  markdown: 'text/markdown; charset=utf-8',
+  text: 'text/plain; charset=utf-8',
+};
+
+const ACCEPT_TYPES: Readonly<Record<string, Wire>> = {
+  'application/json': 'json',
+  'text/yaml': 'yaml',
+  'application/yaml': 'yaml',
+  'application/x-yaml': 'yaml',
+  'text/markdown': 'markdown',
+  'text/plain': 'text',
+};
+
+/** Whether a value is one of the four wire names. */
+export function isWire(value: unknown): value is Wire {
+  return value === 'json' || value === 'yaml' || value === 'markdown' || value === 'text';
+}
+
+/** The media type essence of a Content-Type or Accept entry: lower case, parameters dropped. */
+export function mediaType(value: string | null): string {
+  if (!value) return '';
+  const semi = value.indexOf(';');
+  return (semi < 0 ? value : value.slice(0, semi)).trim().toLowerCase();
+}
+
+/** Whether a request Content-Type names YAML. */
+export function isYamlType(contentType: string | null): boolean {
+  const t = mediaType(contentType);
+  return t === 'text/yaml' || t === 'application/yaml' || t === 'application/x-yaml';
+}
+
+// Clients send the same few Accept values again and again: parse each once.
+const acceptCache = new Map<string, Wire | null>();
+
+/**
+ * Rule 2 of wire selection: the Accept entry with the highest q naming a known type; ties go to the first
+ * listed; `*\/*`, other ranges and unknown types are skipped; q=0 refuses. Never an error.
+ */
+export function wireFromAccept(accept: string | null): Wire | undefined {
+  if (!accept) return undefined;
+  let cached = acceptCache.get(accept);
+  if (cached === undefined) {
+    cached = parseAccept(accept);
+    if (acceptCache.size > 256) acceptCache.clear();
+    acceptCache.set(accept, cached);
+  }
+  return cached ?? undefined;
+}
+
+function parseAccept(accept: string): Wire | null {
+  let best: Wire | null = null;
+  let bestQ = 0;
+  for (const entry of accept.split(',')) {
+    const parts = entry.split(';');
+    const wire = ACCEPT_TYPES[parts[0]!.trim().toLowerCase()];
+    if (!wire) continue;
+    let q = 1;
+    for (let i = 1; i < parts.length; i++) {
+      const [name, value] = parts[i]!.split('=');
+      if (name?.trim().toLowerCase() === 'q') {
+        const n = Number(value?.trim());
+        q = Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 1;
+      }
+    }
+    if (q > bestQ) {
+      best = wire;
+      bestQ = q;
+    }
+  }
+  return best;
+}
+
+/** Rule 3: a YAML request Content-Type answers yaml, anything else json. */
+export function wireFromContentType(contentType: string | null): Wire {
+  return isYamlType(contentType) ? 'yaml' : 'json';
+}
+
+/** The outcome of rule 1: a valid explicit format, none, or an invalid one (400 `invalid_format`). */
+export type ExplicitFormat = Wire | undefined | { readonly invalid: unknown };
+
+/** Rule 1: `format` in the body wins over `?format=`; any value that is not a wire name is invalid. */
+export function explicitFormat(bodyFormat: unknown, queryFormat: string | undefined): ExplicitFormat {
+  const value = bodyFormat !== undefined ? bodyFormat : queryFormat;
+  if (value === undefined) return undefined;
+  return isWire(value) ? value : { invalid: value };
+}
+
+/** Rules 1 to 3 of wire selection, given an already valid explicit format (or none). */
+export function negotiateWire(explicit: Wire | undefined, accept: string | null, contentType: string | null): Wire {
+  return explicit ?? wireFromAccept(accept) ?? wireFromContentType(contentType);
+}

@@ -1,0 +1,59 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OzListener, OzServer } from '../../src/testing/index.js';
+import { createTestServer } from '../support/ozServer.js';
+
+let server: OzServer;
+let listener: OzListener | undefined;
+afterEach(async () => {
+  await listener?.close();
+  listener = undefined;
+  await server?.close();
+});
+
+describe('listen(): real sockets on 127.0.0.1', () => {
+  it('serves the API on a free port and leaves the global Request and Response alone', async () => {
+    const { Request: BeforeRequest, Response: BeforeResponse } = globalThis;
+    server = createTestServer();
+    listener = await server.listen();
+    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(listener.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(listener.mcpPort).not.toBe(listener.port);
+    const res = await fetch(`${listener.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'over http' }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { content: string }).content).toBe('over http');
+    expect(globalThis.Request).toBe(BeforeRequest);
+    expect(globalThis.Response).toBe(BeforeResponse);
+    expect(server.journal.last('executeTool')).toMatchObject({ mount: 'http', surface: 'api', status: 200 });
+  });
+
+  it('answers 404 not_found for unknown paths and methods, and 204 to a CORS preflight', async () => {
+    server = createTestServer();
+    listener = await server.listen();
+    const unknown = await fetch(`${listener.url}/v2/things`);
+    expect([unknown.status, unknown.headers.get('x-error-code')]).toEqual([404, 'not_found']);
+    const wrongMethod = await fetch(`${listener.url}/v1/tools`, { method: 'PUT', headers: { authorization: `Bearer ${server.apiKey}` } });
+    expect(wrongMethod.status).toBe(404);
+    const preflight = await fetch(`${listener.url}/v1/tools/echo/execute`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://app.example');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(preflight.headers.get('access-control-expose-headers')).toMatch(/x-request-id.*X-Execution-Id.*X-Error-Code/);
+  });
+
+  it('listens on a port given, and close() frees it', async () => {
+    server = createTestServer();
+    const first = await server.listen();
+    const port = first.port;
+    await first.close();
+    listener = await server.listen({ port });
+    expect(listener.port).toBe(port);
+    expect((await fetch(`${listener.url}/health`)).status).toBe(200);
+  });
+});
