@@ -73,8 +73,9 @@ export function resourcesOf(doc) {
         pathParams,
         userQuery,
         body: requestBody ? { type: bodyTypeOf(doc, bodySchema, query.some((p) => p.name === 'format')), required: requestBody.required === true } : undefined,
-        result: okSchema ? typeOfSchema(okSchema) : accepted ? undefined : 'void',
-        pointer: accepted ? typeOfSchema(jsonOf(accepted)) ?? 'undefined' : undefined,
+        // A 202 with a body is an async pointer; a 202 without one (an MCP notification) answers nothing.
+        result: okSchema ? `${typeOfSchema(okSchema)}${accepted && !jsonOf(accepted) ? ' | undefined' : ''}` : accepted ? undefined : 'void',
+        pointer: accepted && jsonOf(accepted) ? typeOfSchema(jsonOf(accepted)) : undefined,
         streamEvent: streaming === 'none' ? undefined : streamEventOf(doc, ok),
       });
     }
