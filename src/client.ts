@@ -3,7 +3,10 @@ import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './cor
 import type { AuthHeader, FetchLike } from './core/requestOptions.js';
 import { isBrowser } from './core/runtime.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
+import type { JsonRequestOptions } from './core/wire.js';
+import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
+import { McpClient } from './mcp/mcpClient.js';
 
 /** Options of an {@link Oz} client. Every one except `dangerouslyAllowBrowser` can also be given per call. */
 export interface ClientOptions {
@@ -29,6 +32,11 @@ export interface ClientOptions {
   logger?: Logger | undefined;
   /** `bearer` (default) or `x-api-key`; `x-api-key` is used only where the service accepts it. */
   authHeader?: AuthHeader | undefined;
+  /**
+   * The MCP server's own address (`{mcp_url}`, ending in `/v1`). Defaults to `OZ_MCP_URL`, else `/v1/mcp` under
+   * `baseURL`.
+   */
+  mcpURL?: string | undefined;
   /** Lets the client run in a browser, where the key is visible to anyone who opens the page. Default false. */
   dangerouslyAllowBrowser?: boolean | undefined;
 }
@@ -58,7 +66,8 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
       );
     }
   }
-  return { ...options, baseURL, apiKey, logLevel: logLevel ?? 'warn' };
+  const mcpURL = options.mcpURL ?? env('OZ_MCP_URL');
+  return { ...options, baseURL, apiKey, mcpURL, logLevel: logLevel ?? 'warn' };
 }
 
 /**
@@ -70,23 +79,30 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
  */
 export class Oz extends OzResources {
   readonly #options: ClientOptions & { baseURL: string; apiKey: string };
+  /** The MCP server: raw JSON-RPC `request` plus `initialize`, `listTools`, `callTool`, `whoami`, `getResult`, `followup`. */
+  declare readonly mcp: McpClient;
 
   constructor(options: ClientOptions = {}) {
     const resolved = resolveOptions(options);
-    super(
-      new Transport({
-        baseURL: resolved.baseURL,
-        apiKey: resolved.apiKey,
-        fetch: resolved.fetch,
-        defaultHeaders: resolved.defaultHeaders,
-        maxRetries: resolved.maxRetries,
-        timeout: resolved.timeout,
-        authHeader: resolved.authHeader,
-        logLevel: resolved.logLevel,
-        logger: resolved.logger,
-      }),
-    );
+    const transport = new Transport({
+      baseURL: resolved.baseURL,
+      apiKey: resolved.apiKey,
+      fetch: resolved.fetch,
+      defaultHeaders: resolved.defaultHeaders,
+      maxRetries: resolved.maxRetries,
+      timeout: resolved.timeout,
+      authHeader: resolved.authHeader,
+      logLevel: resolved.logLevel,
+      logger: resolved.logger,
+    });
+    super(transport);
+    this.mcp = new McpClient(transport, resolved.mcpURL);
     this.#options = resolved;
+  }
+
+  /** Who this key is (user, auth type, tier, key label, rate-limit window), through MCP `svc_whoami`. */
+  whoami(options?: JsonRequestOptions): Promise<WhoAmI> {
+    return this.mcp.whoami(options);
   }
 
   /** A new client with these options over this one's (the key included unless given). */

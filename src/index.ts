@@ -48,3 +48,7 @@ export { Stream, type ServerSentEvent } from './core/stream.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
 export type { JsonRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from './core/wire.js';
 export * from './generated/index.js';
+export { McpClient, MCP_PROTOCOL_VERSION, type McpAnswer, type McpCallOptions, type McpFormat } from './mcp/mcpClient.js';
+export { McpInvalidParamsError, McpMethodNotFoundError, McpToolError, McpToolFencedError, OzMcpError } from './mcp/mcpErrors.js';
+export { signIn, SIGN_IN_CODE_VALIDITY_MS, type SignInOptions, type SignInResult } from './signin/signIn.js';
+export { SignInError, type SignInFailure } from './signin/signInError.js';

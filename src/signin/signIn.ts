@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FetchLike } from '../core/requestOptions.js';
 import { SignInError } from './signInError.js';
@@ -49,7 +48,7 @@ export async function signIn(options: SignInOptions = {}): Promise<SignInResult>
   const dashboard = (options.dashboardURL ?? process.env.OZ_DASHBOARD_URL ?? '').replace(/\/+$/, '');
   if (!dashboard) throw new SignInError('invalid_answer', 'No dashboard URL: pass `dashboardURL` or set OZ_DASHBOARD_URL.');
   if (options.signal?.aborted) throw new SignInError('aborted', 'The sign-in was aborted before it started.');
-  const state = randomBytes(24).toString('base64url');
+  const state = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
   const { createServer } = await import('node:http');
 
   let server: Server | undefined;
