@@ -19,24 +19,25 @@ export class WorkTracker {
 
   /**
    * Resolves once no work is in flight and no work timer is pending. A frozen clock is advanced to each next
-   * timer; a running clock is waited for in real time.
+   * timer (work in flight may be waiting on one); a running clock is waited for in real time.
    */
   async idle(clock: ServerClock): Promise<void> {
     for (;;) {
-      if (this.inflight.size > 0) {
-        await Promise.allSettled([...this.inflight]);
-        continue;
-      }
       const next = clock.nextWorkDue();
-      if (next === null) {
+      if (this.inflight.size === 0 && next === null) {
         // One more turn: settling work may schedule more.
         await new Promise<void>((resolve) => setImmediate(resolve));
         if (this.inflight.size === 0 && clock.nextWorkDue() === null) return;
         continue;
       }
-      const wait = Math.max(0, next - clock.now());
-      if (clock.frozen) await clock.advance(wait);
-      else await new Promise<void>((resolve) => setTimeout(resolve, wait + 1));
+      if (next !== null && clock.frozen) {
+        await clock.advance(Math.max(0, next - clock.now()));
+        continue;
+      }
+      const wait = next === null ? 5 : Math.max(0, next - clock.now()) + 1;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.allSettled([...this.inflight]), new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+      clearTimeout(timer);
     }
   }
 }
