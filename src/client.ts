@@ -6,6 +6,7 @@ import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/trans
 import type { JsonRequestOptions } from './core/wire.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
+import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
 
 /** Options of an {@link Oz} client. Every one except `dangerouslyAllowBrowser` can also be given per call. */
@@ -20,8 +21,13 @@ export interface ClientOptions {
   baseURL?: string | undefined;
   /** Retries after the first attempt, on connection errors, timeouts, 408, 429 and 500+. Default 2. */
   maxRetries?: number | undefined;
-  /** Milliseconds per attempt. Default 600000 (10 minutes). */
+  /** Milliseconds per attempt. Default 600000 (10 minutes). A stream's attempt ends at its first byte. */
   timeout?: number | undefined;
+  /**
+   * Milliseconds a stream may stay silent (not a byte, not a `: ping`) before it is closed with
+   * `OzStreamIdleTimeoutError`. Default 300000 (5 minutes); `Infinity` turns it off.
+   */
+  idleTimeout?: number | undefined;
   /** Any Fetch-API function, for example the embedded server's `server.fetch`. Defaults to `globalThis.fetch`. */
   fetch?: FetchLike | undefined;
   /** Headers sent on every call. */
@@ -81,6 +87,8 @@ export class Oz extends OzResources {
   readonly #options: ClientOptions & { baseURL: string; apiKey: string };
   /** The MCP server: raw JSON-RPC `request` plus `initialize`, `listTools`, `callTool`, `whoami`, `getResult`, `followup`. */
   declare readonly mcp: McpClient;
+  /** The `executions` resource, with `wait()` to poll an execution (or an async pointer) to its end. */
+  declare readonly executions: Executions;
 
   constructor(options: ClientOptions = {}) {
     const resolved = resolveOptions(options);
@@ -91,12 +99,14 @@ export class Oz extends OzResources {
       defaultHeaders: resolved.defaultHeaders,
       maxRetries: resolved.maxRetries,
       timeout: resolved.timeout,
+      idleTimeout: resolved.idleTimeout,
       authHeader: resolved.authHeader,
       logLevel: resolved.logLevel,
       logger: resolved.logger,
     });
     super(transport);
     this.mcp = new McpClient(transport, resolved.mcpURL);
+    this.executions = new Executions(transport);
     this.#options = resolved;
   }
 

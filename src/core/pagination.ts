@@ -1,29 +1,109 @@
+import { abortError } from './abortableSleep.js';
 import { APIPromise, type ParsedResponse } from './apiPromise.js';
+import { OzUsageError } from './errors.js';
 
-/** One page of a list route. */
-export interface Page<Item> {
+/** The body of one page of a list route, as the service sends it. */
+export interface PageBody<Item> {
   data: Item[];
   next_cursor: string | null;
 }
 
-/**
- * A page of a list route that can be awaited as one page, or walked item by item across every page with
- * `for await`.
- */
-export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  readonly #fetchPage: (cursor: string) => Promise<ParsedResponse<Page<Item>>>;
+/** Fetches the page at a cursor with the list call's query and options. */
+export type PageFetcher<Item> = (cursor: string) => Promise<ParsedResponse<PageBody<Item>>>;
 
-  constructor(first: Promise<ParsedResponse<Page<Item>>>, fetchPage: (cursor: string) => Promise<ParsedResponse<Page<Item>>>) {
-    super(first);
+/** The query parameters of the next page: the list call's own, plus this cursor. */
+export interface NextPageParams {
+  cursor: string;
+}
+
+/**
+ * One page of a list route: its `data` and `next_cursor` as sent (so it compares and serializes as the body
+ * does), with ways to the next pages. `for await` over a page walks its items, then every later page's.
+ */
+export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
+  /** The items of this page. */
+  data: Item[];
+  /** The cursor of the next page; null (or empty) on the last page. */
+  next_cursor: string | null;
+  readonly #response: Response;
+  readonly #fetchPage: PageFetcher<Item>;
+  readonly #signal: AbortSignal | undefined;
+
+  constructor(body: PageBody<Item>, response: Response, fetchPage: PageFetcher<Item>, signal?: AbortSignal) {
+    this.data = Array.isArray(body?.data) ? body.data : [];
+    this.next_cursor = body?.next_cursor ?? null;
+    this.#response = response;
     this.#fetchPage = fetchPage;
+    this.#signal = signal;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<Item> {
-    let page: Page<Item> = await this;
+  /** The raw `Response` of this page. */
+  get response(): Response {
+    return this.#response;
+  }
+
+  /** Whether a next page exists (`next_cursor` is a non-empty string). */
+  hasNextPage(): boolean {
+    return this.nextPageParams() !== null;
+  }
+
+  /** The parameters of the next page's request (`{cursor}`), or null on the last page. */
+  nextPageParams(): NextPageParams | null {
+    return typeof this.next_cursor === 'string' && this.next_cursor !== '' ? { cursor: this.next_cursor } : null;
+  }
+
+  /** Fetches the next page with the same query and options. Throws `OzUsageError` on the last page. */
+  async getNextPage(): Promise<Page<Item>> {
+    const next = this.nextPageParams();
+    if (next === null) throw new OzUsageError('This is the last page (next_cursor is null); check hasNextPage() first.');
+    const { data, response } = await this.#fetchPage(next.cursor);
+    return new Page(data, response, this.#fetchPage, this.#signal);
+  }
+
+  /** This page, then every later page, fetched one at a time as the loop asks for them. */
+  async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
+    let page: Page<Item> = this;
     for (;;) {
-      yield* page.data;
-      if (!page.next_cursor) return;
-      page = (await this.#fetchPage(page.next_cursor)).data;
+      yield page;
+      if (!page.hasNextPage()) return;
+      page = await page.getNextPage();
     }
+  }
+
+  /** Every item of this page and the later ones. The call's `signal` stops the walk at once. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    for await (const page of this.iterPages()) {
+      for (const item of page.data) {
+        if (this.#signal?.aborted) throw abortError(this.#signal);
+        yield item;
+      }
+    }
+  }
+}
+
+/**
+ * The first page of a list route, like openai-node's `PagePromise`: `await` it for one {@link Page}
+ * (`data`, `next_cursor`, `hasNextPage()`, `getNextPage()`), or walk every item of every page with
+ * `for await`. Later pages are fetched with the call's query and options as the walk reaches them; aborting
+ * the call's `signal` stops the walk at once with `OzAbortError`.
+ *
+ * @example
+ * for await (const tool of client.tools.list({ limit: 50 })) console.log(tool.name);
+ * const first = await client.tools.list();
+ * if (first.hasNextPage()) await first.getNextPage();
+ */
+export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
+  constructor(first: Promise<ParsedResponse<PageBody<Item>>>, fetchPage: PageFetcher<Item>, signal?: AbortSignal) {
+    super(first.then(({ data, response }) => ({ data: new Page(data, response, fetchPage, signal), response })));
+  }
+
+  /** Every page, starting with this one. */
+  async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
+    yield* (await this).iterPages();
+  }
+
+  /** Every item of every page. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
+    yield* await this;
   }
 }

@@ -17,8 +17,20 @@ export type AuthHeader = 'bearer' | 'x-api-key';
 export interface RequestOptions {
   /** Aborts the call at once, also during a retry wait, with `OzAbortError`. */
   signal?: AbortSignal;
-  /** Milliseconds per attempt (default 600000, 10 minutes). */
+  /** Milliseconds per attempt (default 600000, 10 minutes). A stream's attempt ends at its first byte. */
   timeout?: number;
+  /**
+   * Streams only: milliseconds a stream may stay silent (not a byte, not a `: ping`) before it is closed with
+   * `OzStreamIdleTimeoutError` (default 300000, 5 minutes; `Infinity` turns it off). Node's built-in `fetch`
+   * (undici) also gives up on a body silent for its own `bodyTimeout` (300 s): to wait longer, pass a `fetch`
+   * using an undici `Agent` with a longer `bodyTimeout`.
+   */
+  idleTimeout?: number;
+  /**
+   * Streams only: keep the text of the deltas for `finalText()`, `receivedText` and the interruption error's
+   * `receivedText` (default true). Turn it off for outputs too large to hold in memory.
+   */
+  retainStreamText?: boolean;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /**

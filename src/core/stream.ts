@@ -1,51 +1,317 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
-import { OzError } from './errors.js';
+import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors.js';
+import { SseReader, type SseRead } from './sseReader.js';
+import { OzStreamIdleTimeoutError, OzStreamInterruptedError, type StreamInterruption } from './streamErrors.js';
+import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';
+import { TextBuffer } from './textBuffer.js';
 
-/** One server-sent event as the stream hands it out: its name and its parsed `data`. */
+/** The idle timeout of a stream, by default: 5 minutes without a byte (pings count). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** One server-sent event as an execute stream hands it out: its name and its parsed `data`. */
 export interface ServerSentEvent<Name extends string = string, Data = unknown> {
   event: Name;
   data: Data;
 }
 
+/** How a {@link Stream} reads its response. */
+export interface StreamOptions {
+  /** `events`: execute streams' `{event, data}` items; `chat`: OpenAI chunks until `data: [DONE]`. */
+  mode: StreamMode;
+  /**
+   * Milliseconds a read may wait without a single byte before the stream is closed with
+   * {@link OzStreamIdleTimeoutError} (default 300000, 5 minutes; `Infinity` turns it off).
+   */
+  idleTimeout?: number | undefined;
+  /**
+   * Keep the text of the deltas, for {@link Stream.finalText}, {@link Stream.receivedText} and the
+   * interruption error's `receivedText` (default true). Turn it off for outputs too large to hold in memory.
+   */
+  retainText?: boolean | undefined;
+}
+
+/** The `data` of the `result` event of a stream's events: the execution result envelope (never for chat). */
+export type StreamResult<E> = E extends { event: 'result'; data: infer D } ? D : never;
+
+type State = 'new' | 'reading' | 'teed' | 'ended';
+
+const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+
 /**
- * A live server-sent event stream: an async iterable of typed events. Breaking out of the loop closes the
- * connection.
+ * A live server-sent event stream, like openai-node's `Stream`: an async iterable of typed events, parsed with
+ * eventsource-parser.
+ *
+ * - Execute streams (`stream: true`, `executeStream`) give `{event: 'token', data: {delta}}`, `{event: 'step',
+ *   data: {task_id, status}}`, and end with `{event: 'result', data: <ExecutionResult>}`. A closing `error`
+ *   event is thrown from the iterator as the typed error of its code (`InvalidParamsError`, ...), not yielded.
+ * - Chat streams give OpenAI `chat.completion.chunk` objects until `data: [DONE]`.
+ * - Comments (`: ping`) are skipped, but keep the stream alive for its `idleTimeout`.
+ * - Breaking out of the loop, {@link Stream.close}, or aborting the call's `signal` closes the connection at
+ *   once; the listener the call added to the signal is removed when the stream ends in any way.
+ * - A stream cut before its closing event throws {@link OzStreamInterruptedError} (with `executionId` and
+ *   `receivedText`); one silent for `idleTimeout` throws {@link OzStreamIdleTimeoutError}. A stream is never
+ *   retried after its first byte: the run goes on, read it with `client.executions.wait(error.executionId)`.
+ *
+ * A stream is read once: by a loop, {@link Stream.textDeltas}, {@link Stream.toReadableStream}, or by
+ * {@link Stream.finalResult} / {@link Stream.finalText}, which read it to its end when nothing else does
+ * (and otherwise wait for the loop reading it to end). Split it with {@link Stream.tee} to read it twice.
  */
 export class Stream<E> implements AsyncIterable<E> {
   readonly #response: Response;
-  readonly #mode: 'events' | 'chat';
-  #consumed = false;
+  readonly #mode: StreamMode;
+  readonly #idleTimeout: number;
+  readonly #retainText: boolean;
+  readonly #meta: StreamMeta;
+  readonly #text: TextBuffer | undefined;
+  readonly #outcome: Promise<void>;
+  #settle!: (error?: unknown) => void;
+  #state: State = 'new';
+  #reader: SseReader | undefined;
+  #result: { data: unknown } | undefined;
 
-  /** @param mode `events`: `{event, data}` items; `chat`: OpenAI chunks until `data: [DONE]`. */
-  constructor(response: Response, mode: 'events' | 'chat') {
+  /**
+   * A stream over a `text/event-stream` response (the SDK's calls make them for you). A stream written by
+   * {@link Stream.toReadableStream} can be read again with `new Stream(new Response(readable), { mode })`.
+   */
+  constructor(response: Response, options: StreamOptions) {
+    const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
+    if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     this.#response = response;
-    this.#mode = mode;
+    this.#mode = options.mode;
+    this.#idleTimeout = idleTimeout;
+    this.#retainText = options.retainText ?? true;
+    this.#text = this.#retainText ? new TextBuffer() : undefined;
+    this.#meta = {
+      executionId: response.headers.get('x-execution-id') ?? undefined,
+      requestId: response.headers.get('x-request-id') ?? undefined,
+    };
+    this.#outcome = new Promise<void>((resolve, reject) => {
+      this.#settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
+    });
+    // Nobody may ever ask for the outcome; a failed stream must not raise an unhandled rejection for it.
+    this.#outcome.catch(() => undefined);
   }
 
-  /** The raw `Response` of the stream (its body is read by iteration). */
+  /** The raw `Response` of the stream (its body is read by the stream). */
   get response(): Response {
     return this.#response;
   }
 
-  async *[Symbol.asyncIterator](): AsyncIterator<E> {
-    if (this.#consumed) throw new OzError('A Stream can be iterated only once.');
-    this.#consumed = true;
-    const body = this.#response.body;
-    if (!body) return;
-    const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        if (this.#mode === 'chat') {
-          if (value.data === '[DONE]') return;
-          yield JSON.parse(value.data) as E;
-        } else {
-          yield { event: value.event ?? 'message', data: JSON.parse(value.data) as unknown } as E;
-        }
-      }
-    } finally {
-      await reader.cancel().catch(() => undefined);
+  /** The `x-request-id` of the stream's response. */
+  get requestId(): string | null {
+    return this.#meta.requestId ?? null;
+  }
+
+  /** The `X-Execution-Id` of the stream's response: the run it reports on (null on chat streams). */
+  get executionId(): string | null {
+    return this.#meta.executionId ?? null;
+  }
+
+  /** The text of the deltas received so far; undefined with `retainText: false` (`retainStreamText`). */
+  get receivedText(): string | undefined {
+    return this.#text?.toString();
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<E> {
+    this.#start();
+    return {
+      next: () => this.#next(),
+      return: async () => {
+        await this.#closeEarly();
+        return DONE;
+      },
+    };
+  }
+
+  /**
+   * Only the text deltas: a `token`'s `delta`, or a chat chunk's `choices[0].delta.content` (empty ones are
+   * skipped). Reads the stream; breaking out closes it.
+   *
+   * @example
+   * for await (const text of stream.textDeltas()) process.stdout.write(text);
+   * const result = await stream.finalResult();
+   */
+  async *textDeltas(): AsyncGenerator<string, void, undefined> {
+    for await (const item of this) {
+      const text = textOf(this.#mode, item);
+      if (text !== undefined) yield text;
     }
+  }
+
+  /**
+   * The `result` event's data (the execution result envelope), once the stream has ended. Reads the stream
+   * to its end unless a loop already reads it; rejects with the stream's error (the typed error of an `error`
+   * event, an interruption, an abort). Not for chat streams, which have no result event (use `finalText()`).
+   */
+  async finalResult(): Promise<StreamResult<E>> {
+    if (this.#mode !== 'events') throw new OzUsageError('A chat stream has no result event; use finalText() for its text.');
+    await this.#untilEnded();
+    return this.#result?.data as StreamResult<E>;
+  }
+
+  /**
+   * The whole text of the deltas, once the stream has ended (reading it to its end unless a loop already reads
+   * it). Needs `retainText` (on by default).
+   */
+  async finalText(): Promise<string> {
+    if (!this.#text) throw new OzUsageError('finalText() needs the stream text, which this call did not keep (retainStreamText: false).');
+    await this.#untilEnded();
+    return this.#text.toString();
+  }
+
+  /**
+   * The stream as `text/event-stream` bytes, normalized (`event: token` ... `event: result`; chat chunks then
+   * `data: [DONE]`): serve it as is to a browser, or read it again with
+   * `new Stream(new Response(readable), { mode })`. A closing error is written as an `error` event; an
+   * interruption errors the readable. Cancelling the readable closes this stream.
+   */
+  toReadableStream(): ReadableStream<Uint8Array> {
+    const iterator = this[Symbol.asyncIterator]();
+    const encoder = new TextEncoder();
+    const mode = this.#mode;
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            const { done, value } = await iterator.next();
+            if (!done) return controller.enqueue(encoder.encode(eventText(mode, value)));
+            if (mode === 'chat') controller.enqueue(encoder.encode(CHAT_DONE));
+            controller.close();
+          } catch (error) {
+            if (error instanceof OzAPIError) {
+              controller.enqueue(encoder.encode(errorEventText(error)));
+              controller.close();
+            } else {
+              controller.error(error);
+            }
+          }
+        },
+        async cancel() {
+          await iterator.return?.();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  /**
+   * Two streams over this one's connection, each reading every event (the faster one's events are buffered for
+   * the slower). Call it before reading; this stream is then used up. The connection closes when both are
+   * closed or read to the end, or at once when the call's `signal` aborts.
+   */
+  tee(): [Stream<E>, Stream<E>] {
+    if (this.#state !== 'new') throw new OzUsageError('tee() must be called before the stream is read.');
+    this.#state = 'teed';
+    const options: StreamOptions = { mode: this.#mode, idleTimeout: this.#idleTimeout, retainText: this.#retainText };
+    const { status, statusText, headers } = this.#response;
+    const branch = (body: ReadableStream<Uint8Array> | null) => new Stream<E>(new Response(body, { status, statusText, headers }), options);
+    const body = this.#response.body;
+    if (!body) return [branch(null), branch(null)];
+    const [left, right] = body.tee();
+    return [branch(left), branch(right)];
+  }
+
+  /** Closes the connection now. A loop reading the stream ends; `finalResult()` and `finalText()` reject. */
+  async close(): Promise<void> {
+    await this.#closeEarly();
+  }
+
+  #start(): void {
+    if (this.#state === 'teed') throw new OzUsageError('This stream was split with tee(); read its two branches instead.');
+    if (this.#state !== 'new') throw new OzUsageError('A Stream can be read only once; split it with tee() to read it twice.');
+    this.#state = 'reading';
+    const body = this.#response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    this.#reader = new SseReader(body, this.#idleTimeout);
+  }
+
+  async #next(): Promise<IteratorResult<E>> {
+    for (;;) {
+      if (this.#state !== 'reading') return DONE;
+      let read: SseRead;
+      try {
+        read = await this.#reader!.next();
+      } catch (cause) {
+        if (this.#state !== 'reading') return DONE;
+        throw await this.#fail(this.#readError(cause));
+      }
+      // Closed by the caller while the read waited.
+      if (this.#state !== 'reading') return DONE;
+      if (read.kind === 'idle') throw await this.#fail(new OzStreamIdleTimeoutError(this.#idleTimeout, this.#interruption()));
+      if (read.kind === 'end') {
+        const closing = this.#mode === 'chat' ? '`data: [DONE]`' : 'closing `result` or `error` event';
+        throw await this.#fail(new OzStreamInterruptedError(`The stream ended before its ${closing}.${this.#pollHint()}`, this.#interruption()));
+      }
+      let step;
+      try {
+        step = readStreamEvent<E>(this.#mode, read.message, this.#meta);
+      } catch (error) {
+        throw await this.#fail(error);
+      }
+      switch (step.kind) {
+        case 'skip':
+          continue;
+        case 'error':
+          throw await this.#fail(step.error);
+        case 'done':
+          await this.#end();
+          return DONE;
+        case 'item':
+          if (step.text !== undefined) this.#text?.append(step.text);
+          if (step.closing) {
+            this.#result = resultOf(this.#mode, step.item);
+            await this.#end();
+          }
+          return { done: false, value: step.item };
+      }
+    }
+  }
+
+  /** The stream ended with its closing event: nothing more is read. */
+  async #end(): Promise<void> {
+    this.#state = 'ended';
+    await this.#reader?.cancel();
+    this.#settle();
+  }
+
+  async #fail(error: unknown): Promise<unknown> {
+    this.#state = 'ended';
+    await this.#reader?.cancel();
+    this.#settle(error);
+    return error;
+  }
+
+  async #closeEarly(): Promise<void> {
+    const state = this.#state;
+    if (state === 'ended' || state === 'teed') return;
+    this.#state = 'ended';
+    this.#settle(new OzUsageError('The stream was closed before its end (a loop broke out, or close() was called).'));
+    if (state === 'new') await this.#response.body?.cancel().catch(() => undefined);
+    else await this.#reader?.cancel();
+  }
+
+  async #untilEnded(): Promise<void> {
+    if (this.#state === 'new') {
+      const iterator = this[Symbol.asyncIterator]();
+      while (!(await iterator.next()).done);
+    }
+    if (this.#state === 'teed') throw new OzUsageError('This stream was split with tee(); read its two branches instead.');
+    await this.#outcome;
+  }
+
+  /** The typed error of a failed body read: an abort stays one; anything else cut the stream. */
+  #readError(cause: unknown): unknown {
+    if (cause instanceof OzAbortError) return cause;
+    if (cause instanceof OzTimeoutError) {
+      return new OzStreamIdleTimeoutError(this.#idleTimeout, this.#interruption(), { cause, message: cause.message });
+    }
+    return new OzStreamInterruptedError(`The stream was cut before its end.${this.#pollHint()}`, this.#interruption(), { cause });
+  }
+
+  #interruption(): StreamInterruption {
+    return { executionId: this.#meta.executionId, requestId: this.#meta.requestId, receivedText: this.#text?.toString() };
+  }
+
+  #pollHint(): string {
+    const id = this.#meta.executionId;
+    return id ? ` The run goes on: read its outcome with client.executions.wait('${id}').` : '';
   }
 }

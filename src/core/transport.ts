@@ -12,6 +12,7 @@ import {
   OzUsageError,
   type OzAPIError,
 } from './errors.js';
+import { withPointerWait } from './executionPoller.js';
 import {
   EXECUTION_RECORD,
   isUnfinished,
@@ -23,12 +24,13 @@ import {
 } from './executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
-import { PagePromise, type Page } from './pagination.js';
+import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, Format, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { Stream } from './stream.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
 import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
 import { stringifyYaml } from './yaml.js';
@@ -54,6 +56,8 @@ export interface TransportConfig {
   backoff?: BackoffSchedule | undefined;
   /** The poll interval of a lost answer's execution when its record sends no `Retry-After` (default 500 ms). */
   pollIntervalMs?: number | undefined;
+  /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
+  idleTimeout?: number | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -70,6 +74,7 @@ interface Call {
   readonly fetch: FetchLike;
   readonly maxRetries: number;
   readonly timeout: number;
+  readonly idleTimeout: number;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
   readonly tag: string;
@@ -114,8 +119,8 @@ export class Transport {
   /** Sends one call of a list route; the answer can be walked across pages. */
   list<Item>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item> {
     const page = (cursor: string | undefined) =>
-      this.#run<Page<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
-    return new PagePromise(page(undefined), page);
+      this.#run<PageBody<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
+    return new PagePromise(page(undefined), page, options.signal);
   }
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
@@ -176,6 +181,8 @@ export class Transport {
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
     if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
+    const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
+    if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     this.#calls += 1;
     return {
       op,
@@ -190,6 +197,7 @@ export class Transport {
       fetch: options.fetch ?? config.fetch ?? ((input, init) => globalThis.fetch(input, init)),
       maxRetries,
       timeout,
+      idleTimeout,
       signal: options.signal,
       log,
       tag: `[oz ${op.id} #${this.#calls}]`,
@@ -273,13 +281,13 @@ export class Transport {
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
     if (call.mode === 'stream') {
-      return { data: new Stream(response, call.op.streaming === 'chat' ? 'chat' : 'events'), response };
+      return { data: new Stream(response, streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events')), response };
     }
     const contentType = response.headers.get('content-type');
     if (response.status === 202 && call.op.idempotent) {
       const wire = wireOfContentType(contentType) ?? call.format;
       const data = wire === 'markdown' || wire === 'text' ? parsePointerLines(text) : await decodeBody(text, contentType, call.format);
-      return { data, response };
+      return { data: withPointerWait(data, this, call.options), response };
     }
     return { data: await decodeBody(text, contentType, call.format), response };
   }
@@ -301,7 +309,7 @@ export class Transport {
       const { response } = sent.answer;
       const record = (await decodeBody(sent.answer.text, response.headers.get('content-type'), 'json')) as ExecutionRecordAnswer;
       const requestId = response.headers.get('x-request-id');
-      if (call.asyncRun) return { data: pointerOfRecord(record), response };
+      if (call.asyncRun) return { data: withPointerWait(pointerOfRecord(record), this, call.options), response };
       if (isUnfinished(record)) {
         const asked = retryAfterMs(response.headers);
         // Never spin on `Retry-After: 0`: at least 50 ms between polls, at most the cap.
@@ -322,7 +330,7 @@ export class Transport {
         const events = new Response(recordAsEvents(record, requestId), {
           headers: { 'content-type': 'text/event-stream', 'x-execution-id': id, ...(requestId ? { 'x-request-id': requestId } : {}) },
         });
-        return { data: new Stream(events, 'events'), response: events };
+        return { data: new Stream(events, streamOptions(call, 'events')), response: events };
       }
       const failure = recordFailure(record, requestId);
       if (failure) throw this.#final(call, failure);
@@ -346,6 +354,10 @@ function pathOf(op: Operation, input: RequestInput): string {
     if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
     return op.slashParams?.includes(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value);
   });
+}
+
+function streamOptions(call: Call, mode: StreamMode): StreamOptions {
+  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText };
 }
 
 function isStreamBody(body: unknown): boolean {
