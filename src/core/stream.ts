@@ -67,6 +67,7 @@ export class Stream<E> implements AsyncIterable<E> {
   #state: State = 'new';
   #reader: SseReader | undefined;
   #result: { data: unknown } | undefined;
+  #closed = false;
 
   /**
    * A stream over a `text/event-stream` response (the SDK's calls make them for you). A stream written by
@@ -81,8 +82,8 @@ export class Stream<E> implements AsyncIterable<E> {
     this.#retainText = options.retainText ?? true;
     this.#text = this.#retainText ? new TextBuffer() : undefined;
     this.#meta = {
-      executionId: response.headers.get('x-execution-id') ?? undefined,
-      requestId: response.headers.get('x-request-id') ?? undefined,
+      executionId: response.headers.get('x-execution-id') || undefined,
+      requestId: response.headers.get('x-request-id') || undefined,
     };
     this.#outcome = new Promise<void>((resolve, reject) => {
       this.#settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
@@ -207,7 +208,7 @@ export class Stream<E> implements AsyncIterable<E> {
     const body = this.#response.body;
     if (!body) return [branch(null), branch(null)];
     const [left, right] = body.tee();
-    return [branch(left), branch(right)];
+    return [branch(detached(left)), branch(detached(right))];
   }
 
   /** Closes the connection now. A loop reading the stream ends; `finalResult()` and `finalText()` reject. */
@@ -217,6 +218,7 @@ export class Stream<E> implements AsyncIterable<E> {
 
   #start(): void {
     if (this.#state === 'teed') throw new OzUsageError('This stream was split with tee(); read its two branches instead.');
+    if (this.#closed) throw new OzUsageError('This stream was closed before it was read.');
     if (this.#state !== 'new') throw new OzUsageError('A Stream can be read only once; split it with tee() to read it twice.');
     this.#state = 'reading';
     const body = this.#response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
@@ -283,6 +285,7 @@ export class Stream<E> implements AsyncIterable<E> {
     const state = this.#state;
     if (state === 'ended' || state === 'teed') return;
     this.#state = 'ended';
+    this.#closed = state === 'new';
     this.#settle(new OzUsageError('The stream was closed before its end (a loop broke out, or close() was called).'));
     if (state === 'new') await this.#response.body?.cancel().catch(() => undefined);
     else await this.#reader?.cancel();
@@ -314,4 +317,25 @@ export class Stream<E> implements AsyncIterable<E> {
     const id = this.#meta.executionId;
     return id ? ` The run goes on: read its outcome with client.executions.wait('${id}').` : '';
   }
+}
+
+/**
+ * A tee branch whose `cancel()` settles at once: a branch of `ReadableStream.tee()` settles its cancel only when
+ * the other branch is cancelled too, which would hold a loop that breaks out of one branch.
+ */
+function detached(branch: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const reader = branch.getReader();
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel(reason) {
+        void reader.cancel(reason).catch(() => undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
