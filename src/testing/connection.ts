@@ -29,14 +29,13 @@ export class Connection {
     this.destroySocket?.();
   }
 
-  /** Cut the connection while a streamed body is under way. */
+  /** Cut the connection while a streamed body is under way: what was sent before still arrives. */
   cut(): void {
     this.wasCut = true;
-    if (this.destroySocket) this.destroySocket();
-    else this.cutHandler?.();
+    this.cutHandler?.();
   }
 
-  /** The mount's way to cut the stream it hands out (in process and msw: error the body). */
+  /** The mount's way to cut the stream it hands out (in process and msw: error the body; HTTP: close the socket). */
   onCut(handler: () => void): void {
     this.cutHandler = handler;
     if (this.wasCut) handler();

@@ -51,8 +51,9 @@ function openEntry(ctx: RequestContext, conn: Connection): JournalEntry {
 
 function emit(ctx: RequestContext, route: RouteKind, entry: JournalEntry, response: Response): void {
   if (ctx.core.observers.size === 0) return;
-  const event = { operationId: ctx.op?.id ?? null, route, surface: ctx.conn.surface, request: ctx.request, response: response.clone(), journal: entry };
-  for (const listener of ctx.core.observers) listener(event);
+  for (const listener of ctx.core.observers) {
+    listener({ operationId: ctx.op?.id ?? null, route, surface: ctx.conn.surface, request: ctx.request, response: response.clone(), journal: entry });
+  }
 }
 
 function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockError {
@@ -98,7 +99,8 @@ export async function dispatch(
         return DROPPED();
       }
       if (fault.type === 'delay') {
-        await core.clock.sleep(fault.ms);
+        // Counted from the request's arrival, so a test's advance() right after the call covers it.
+        await core.clock.sleep(fault.ms - (core.clock.now() - entry.at));
         if (request.signal.aborted) {
           conn.drop();
           return DROPPED();

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestHandler } from './app.js';
 import { Connection, normalizeAddress, type Surface } from './connection.js';
+import { guardStreamedBody } from './streamGuard.js';
 
 /** A running HTTP listener. */
 export interface HttpListener {
@@ -18,8 +19,12 @@ export interface HttpListener {
 export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string): Promise<HttpListener> {
   const listener = getRequestListener(
     (request, env) => {
-      const socket = (env as HttpBindings).incoming.socket;
-      return handler(request, new Connection('http', surface, normalizeAddress(socket.remoteAddress), () => socket.destroy()));
+      const { incoming, outgoing } = env as HttpBindings;
+      const socket = incoming.socket;
+      const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), () => socket.destroy());
+      // A cut stream: the head and what was sent go out, then the socket closes without the body's end.
+      const endCut = () => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
+      return handler(request, conn).then((response) => guardStreamedBody(response, null, conn, endCut));
     },
     { overrideGlobalObjects: false },
   );

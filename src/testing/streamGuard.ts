@@ -6,11 +6,16 @@ export function terminated(): TypeError {
 }
 
 /**
- * Hands a streamed body to an in-process client as a real connection would: the request's abort errors it
- * (reads reject with the abort reason) and cancels the server's side; a cut connection errors it with
- * `TypeError: terminated` after what was sent before the cut. Fully buffered bodies pass unchanged.
+ * Hands a streamed body to the client as a real connection would: the request's abort errors it (reads
+ * reject with the abort reason) and cancels the server's side; a cut connection ends it with `endCut` after
+ * what was sent before the cut (in process: `TypeError: terminated`). Fully buffered bodies pass unchanged.
  */
-export function guardStreamedBody(response: Response, signal: AbortSignal, conn: Connection): Response {
+export function guardStreamedBody(
+  response: Response,
+  signal: AbortSignal | null,
+  conn: Connection,
+  endCut: (controller: ReadableStreamDefaultController<Uint8Array>) => void = (c) => c.error(terminated()),
+): Response {
   const source = response.body;
   if (!source || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
   const reader = source.getReader();
@@ -18,7 +23,7 @@ export function guardStreamedBody(response: Response, signal: AbortSignal, conn:
   let cut = false;
   let finished = false;
   const onAbort = () => {
-    if (finished) return;
+    if (finished || !signal) return;
     finished = true;
     try {
       controller.error(signal.reason);
@@ -37,8 +42,8 @@ export function guardStreamedBody(response: Response, signal: AbortSignal, conn:
         if (finished) return;
         if (!done) return c.enqueue(value);
         finished = true;
-        signal.removeEventListener('abort', onAbort);
-        if (cut) c.error(terminated());
+        signal?.removeEventListener('abort', onAbort);
+        if (cut) endCut(c);
         else c.close();
       } catch (err) {
         if (!finished) c.error(err);
@@ -47,12 +52,12 @@ export function guardStreamedBody(response: Response, signal: AbortSignal, conn:
     },
     cancel(reason) {
       finished = true;
-      signal.removeEventListener('abort', onAbort);
+      signal?.removeEventListener('abort', onAbort);
       return reader.cancel(reason);
     },
   });
-  if (signal.aborted) onAbort();
-  else signal.addEventListener('abort', onAbort, { once: true });
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   conn.onCut(() => {
     cut = true;
   });
