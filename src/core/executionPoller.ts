@@ -39,7 +39,7 @@ export interface WaitOptions<Record = ExecutionRecordAnswer> {
    * Called with every record read, the last (finished) one included; the wait waits for a promise it returns,
    * and fails with what it throws.
    */
-  onProgress?: ((record: Record) => void | Promise<void>) | undefined;
+  onProgress?: ((record: Record) => unknown) | undefined;
 }
 
 /**
