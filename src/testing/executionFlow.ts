@@ -80,19 +80,27 @@ export async function respondWithRun(ctx: RequestContext, run: RunRequest, trace
       value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
     });
   }
-  let outcome = core.runner.execute(record, run.plan, { paced: false });
-  if (outcome instanceof Promise) {
-    const settled = await withTimeout(core, outcome);
-    if (settled === TIMEOUT) {
-      throw new OzMockError(504, 'timeout', `The run did not finish within ${core.options.syncTimeoutMs} ms; it goes on.`, {
-        hint: 'Poll GET /v1/executions/{id} for its outcome.',
-        retryAfter: 1,
-      });
-    }
-    outcome = settled;
-  }
+  const outcome = await runSync(core, record, run);
   if (!outcome.ok) throw outcome.error;
   return ctx.reply(200, { kind: 'result', value: resultView(record, ctx.requestId) });
+}
+
+/**
+ * Runs an execution in the request and answers its outcome; past `syncTimeoutMs` the outcome is 504
+ * `timeout` (the run goes on).
+ */
+export async function runSync(core: ServerCore, record: ExecutionRecord, run: RunRequest): Promise<RunOutcome> {
+  const outcome = core.runner.execute(record, run.plan, { paced: false });
+  if (!(outcome instanceof Promise)) return outcome;
+  const settled = await withTimeout(core, outcome);
+  if (settled !== TIMEOUT) return settled;
+  return {
+    ok: false,
+    error: new OzMockError(504, 'timeout', `The run did not finish within ${core.options.syncTimeoutMs} ms; it goes on.`, {
+      hint: 'Poll GET /v1/executions/{id} for its outcome.',
+      retryAfter: 1,
+    }),
+  };
 }
 
 /**

@@ -20,8 +20,8 @@ export function randomAlnum(length: number): string {
   return out;
 }
 
-/** The id prefixes of contract.md, plus `spn_` for trace spans and `cur_` never (cursors are ids). */
-export type IdPrefix = 'itm' | 'exe' | 'wfl' | 'tsk' | 'sch' | 'req' | 'key' | 'spn' | 'cmp' | 'chatcmpl';
+/** The id prefixes of contract.md, plus `spn_` for trace spans. */
+export type IdPrefix = 'itm' | 'exe' | 'wfl' | 'tsk' | 'sch' | 'req' | 'key' | 'spn';
 
 /** A prefixed random id, for example `itm_3fZ09qLw1m2K8sTt0aBcDe9X`. */
 export function newId(prefix: IdPrefix): string {

@@ -1,12 +1,12 @@
 import type { OperationHandler } from '../dispatch.js';
-import { OzMockError } from '../errors.js';
-import { OPERATIONS } from '../operations.js';
 import { executeAgent, getAgent, listAgents } from './agents.js';
 import { linkConnection } from './connections.js';
 import { searchDiscovery } from './discovery.js';
 import { cancelExecution, followupExecution, getExecution, listExecutions } from './executions.js';
 import { createCompanyItem, getCompanyItem, listCompanyItems } from './items.js';
+import { mcpRequest } from './mcp.js';
 import { getHealth, getOpenAPI } from './meta.js';
+import { createChatCompletion, createEmbedding, listModels } from './models.js';
 import { proxyRequest } from './proxy.js';
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, runSchedule } from './schedules.js';
 import { executeTool, getTool, listTools } from './tools.js';
@@ -22,15 +22,14 @@ import {
   listWorkflows,
 } from './workflows.js';
 
-const notYet: OperationHandler = (ctx) => {
-  throw new OzMockError(500, 'internal_error', `${ctx.op?.id ?? 'this route'} is not served yet.`);
-};
-
 /** Every operation's handler, by operationId. */
 export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
-  ...Object.fromEntries(OPERATIONS.map((op) => [op.id, notYet])),
   getHealth,
   getOpenAPI,
+  listModels,
+  createChatCompletion,
+  createEmbedding,
+  mcpRequest,
   listTools,
   getTool,
   executeTool,

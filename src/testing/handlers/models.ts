@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import type { ChatCompletion, ChatCompletionChunk, EmbeddingResponse, ModelList } from '../../generated/types.js';
+import type { RequestContext } from '../context.js';
+import type { OperationHandler } from '../dispatch.js';
+import { OzMockError } from '../errors.js';
+import { randomAlnum } from '../ids.js';
+import { isPlainObject } from '../paramCheck.js';
+import { tokenize } from '../runner.js';
+
+/** The models of the models plane. */
+export const MODELS = [
+  { id: 'oz-chat', kind: 'chat' },
+  { id: 'oz-embed', kind: 'embedding' },
+] as const;
+
+/** 2026-01-01T00:00:00Z: when the mock's models were "created". */
+const MODELS_CREATED = 1_767_225_600;
+/** What one token costs on the models plane (micro-dollars), drawn from the account's wallet. */
+export const TOKEN_MICROS = 2;
+/** The default length of an embedding vector. */
+export const EMBEDDING_DIMENSIONS = 16;
+
+const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
+
+function invalid(message: string, param: string | null): OzMockError {
+  return new OzMockError(422, 'invalid_params', message, { param });
+}
+
+function model(ctx: RequestContext, kind: 'chat' | 'embedding'): string {
+  const name = ctx.body.model;
+  if (name === undefined || name === null) throw new OzMockError(422, 'invalid_params', 'Missing required field: model.', { missing: ['model'], param: 'model' });
+  if (typeof name !== 'string') throw invalid('model must be a string.', 'model');
+  const found = MODELS.find((m) => m.id === name);
+  if (!found) throw new OzMockError(404, 'not_found', `The model ${name} does not exist.`, { param: 'model' });
+  if (found.kind !== kind) throw invalid(`${name} is not a ${kind === 'chat' ? 'chat' : 'embedding'} model.`, 'model');
+  return name;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((p) => (isPlainObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
+  return '';
+}
+
+function countWords(text: string): number {
+  return text.split(/\s+/).filter(Boolean).length;
+}
+
+function optionalNumber(body: Record<string, unknown>, name: string, check: (n: number) => boolean, rule: string): number | null {
+  const v = body[name];
+  if (v === undefined || v === null) return null;
+  if (typeof v !== 'number' || !check(v)) throw invalid(`${name} must be ${rule}.`, name);
+  return v;
+}
+
+/** `GET /v1/models` (OpenAI's shape). */
+export const listModels: OperationHandler = (ctx) => {
+  const list: ModelList = { object: 'list', data: MODELS.map((m) => ({ id: m.id, object: 'model', created: MODELS_CREATED, owned_by: 'oz' })) };
+  return ctx.json(200, list);
+};
+
+/**
+ * `POST /v1/chat/completions` (OpenAI's shapes): oz-chat answers `Hello from oz-chat. You said: <the last user
+ * message>`, cut at `max_tokens`; `stream: true` answers `chat.completion.chunk` events then `data: [DONE]`.
+ */
+export const createChatCompletion: OperationHandler = (ctx) => {
+  const b = ctx.body;
+  const name = model(ctx, 'chat');
+  if (!Array.isArray(b.messages) || b.messages.length === 0) {
+    throw new OzMockError(422, 'invalid_params', 'messages must be a non-empty list.', { param: 'messages', ...(b.messages === undefined ? { missing: ['messages'] } : {}) });
+  }
+  for (const [i, m] of b.messages.entries()) {
+    if (!isPlainObject(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) throw invalid(`messages[${i}].role must be one of: system, developer, user, assistant, tool.`, `messages[${i}].role`);
+    if (!('content' in m) || !(m.content === null || typeof m.content === 'string' || Array.isArray(m.content))) throw invalid(`messages[${i}].content must be a string, a list or null.`, `messages[${i}].content`);
+  }
+  const max = optionalNumber(b, 'max_completion_tokens', (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1') ?? optionalNumber(b, 'max_tokens', (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1');
+  optionalNumber(b, 'temperature', (n) => n >= 0 && n <= 2, 'from 0 to 2');
+  optionalNumber(b, 'n', (n) => n === 1, '1');
+  if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalid('stream must be a boolean.', 'stream');
+  const messages = b.messages as Array<{ role: string; content: unknown }>;
+  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
+  const all = tokenize(`Hello from ${name}. You said: ${textOf(lastUser?.content)}`);
+  const tokens = max === null ? all : all.slice(0, max);
+  const finish = tokens.length < all.length ? 'length' : 'stop';
+  const content = tokens.join('');
+  const promptTokens = messages.reduce((n, m) => n + countWords(textOf(m.content)), 0);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: tokens.length, total_tokens: promptTokens + tokens.length };
+  ctx.core.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
+  const id = `chatcmpl-${randomAlnum(24)}`;
+  const created = Math.floor(ctx.core.clock.now() / 1000);
+
+  if (b.stream !== true) {
+    const completion: ChatCompletion = {
+      id,
+      object: 'chat.completion',
+      created,
+      model: name,
+      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: finish, logprobs: null }],
+      usage,
+      system_fingerprint: 'fp_oz_mock',
+    };
+    return ctx.json(200, completion);
+  }
+
+  const includeUsage = isPlainObject(b.stream_options) && b.stream_options.include_usage === true;
+  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: 'stop' | 'length' | null): string => {
+    const c: ChatCompletionChunk = { id, object: 'chat.completion.chunk', created, model: name, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] };
+    if (includeUsage) c.usage = null;
+    return JSON.stringify(c);
+  };
+  const stream = ctx.openStream();
+  const clock = ctx.core.clock;
+  void ctx.core.work.track(
+    (async () => {
+      stream.send(null, chunk({ role: 'assistant', content: '' }, null));
+      for (const token of tokens) {
+        await clock.sleep(ctx.core.options.timing.tokenMs);
+        if (!stream.isOpen) return;
+        stream.send(null, chunk({ content: token }, null));
+      }
+      stream.send(null, chunk({}, finish));
+      if (includeUsage) stream.send(null, JSON.stringify({ id, object: 'chat.completion.chunk', created, model: name, choices: [], usage }));
+      stream.send(null, '[DONE]');
+      stream.close();
+    })(),
+  );
+  return ctx.stream(stream);
+};
+
+/** A deterministic unit vector for a text: hashes of the text, as numbers from -1 to 1, normalized. */
+export function embed(text: string, dimensions: number): number[] {
+  const values: number[] = [];
+  for (let block = 0; values.length < dimensions; block++) {
+    const digest = createHash('sha256').update(`${block}:${text}`).digest();
+    for (let i = 0; i + 1 < digest.length && values.length < dimensions; i += 2) values.push(digest.readUInt16BE(i) / 32767.5 - 1);
+  }
+  const norm = Math.sqrt(values.reduce((s, v) => s + v * v, 0)) || 1;
+  return values.map((v) => Math.fround(v / norm));
+}
+
+/** `POST /v1/embeddings` (OpenAI's shape): oz-embed's deterministic vectors, as floats or base64. */
+export const createEmbedding: OperationHandler = (ctx) => {
+  const b = ctx.body;
+  const name = model(ctx, 'embedding');
+  const inputs = typeof b.input === 'string' ? [b.input] : b.input;
+  if (!Array.isArray(inputs) || inputs.length === 0 || inputs.some((s) => typeof s !== 'string')) {
+    throw new OzMockError(422, 'invalid_params', 'input must be a string or a non-empty list of strings.', { param: 'input', ...(b.input === undefined ? { missing: ['input'] } : {}) });
+  }
+  const encoding = b.encoding_format ?? 'float';
+  if (encoding !== 'float' && encoding !== 'base64') throw invalid('encoding_format must be float or base64.', 'encoding_format');
+  const dimensions = optionalNumber(b, 'dimensions', (n) => Number.isInteger(n) && n >= 1 && n <= 4096, 'an integer from 1 to 4096') ?? EMBEDDING_DIMENSIONS;
+  const tokens = (inputs as string[]).reduce((n, s) => n + countWords(s), 0);
+  ctx.core.store.charge(ctx.account, tokens * TOKEN_MICROS);
+  const answer: EmbeddingResponse = {
+    object: 'list',
+    model: name,
+    data: (inputs as string[]).map((text, index) => {
+      const vector = embed(text, dimensions);
+      return {
+        object: 'embedding',
+        index,
+        embedding: encoding === 'float' ? vector : Buffer.from(new Float32Array(vector).buffer).toString('base64'),
+      };
+    }),
+    usage: { prompt_tokens: tokens, total_tokens: tokens },
+  };
+  return ctx.json(200, answer);
+};

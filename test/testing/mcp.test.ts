@@ -1,0 +1,184 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { OzListener, OzServer } from '../../src/testing/index.js';
+import { createTestServer } from '../support/ozServer.js';
+import { readEvents } from './sseEvents.js';
+
+let server: OzServer;
+let listener: OzListener | undefined;
+afterEach(async () => {
+  await listener?.close();
+  listener = undefined;
+  await server?.close();
+});
+
+interface RpcAnswer {
+  jsonrpc: string;
+  id: string | number | null;
+  result?: Record<string, unknown> & { content?: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean; tools?: Array<{ name: string }> };
+  error?: { code: number; message: string; data?: unknown };
+}
+
+let nextId = 1;
+async function rpc(method: string, params?: unknown, options: { url?: string; key?: string; headers?: Record<string, string> } = {}): Promise<{ res: Response; body: RpcAnswer }> {
+  const res = await server.fetch(options.url ?? `${server.url}/v1/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${options.key ?? server.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+    body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
+  });
+  return { res, body: res.status === 200 && res.headers.get('content-type') === 'application/json' ? ((await res.json()) as RpcAnswer) : ({} as RpcAnswer) };
+}
+
+describe('the MCP server (in process)', () => {
+  it('initializes, pings and lists the service tools and one tool per agent', async () => {
+    server = createTestServer();
+    const init = await rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    expect(init.body.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'oz-mock' }, capabilities: { tools: {} } });
+    expect((await rpc('ping')).body.result).toEqual({});
+    const list = await rpc('tools/list');
+    expect(list.body.result!.tools!.map((t) => t.name)).toEqual(['svc_whoami', 'svc_get_result', 'svc_followup', 'writer', 'approver']);
+  });
+
+  it('answers a notification with 202 and no body', async () => {
+    server = createTestServer();
+    const res = await server.fetch(`${server.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
+    expect(res.status).toBe(202);
+    expect(await res.text()).toBe('');
+  });
+
+  it('answers -32601 for an unknown method and -32600 for a message that is not JSON-RPC', async () => {
+    server = createTestServer();
+    expect((await rpc('resources/list')).body.error).toMatchObject({ code: -32601 });
+    const res = await server.fetch(`${server.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, method: 'ping' }) });
+    expect(((await res.json()) as RpcAnswer).error).toMatchObject({ code: -32600 });
+    const bad = await server.fetch(`${server.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    expect([bad.status, bad.headers.get('x-error-code')]).toEqual([400, 'invalid_json']);
+  });
+
+  it('svc_whoami answers markdown by default, and JSON text plus structuredContent with format: json', async () => {
+    server = createTestServer();
+    const md = await rpc('tools/call', { name: 'svc_whoami', arguments: {} });
+    expect(md.body.result!.content![0]!.text).toMatch(/^# whoami\n\n- user: demo\n- auth_type: platform_key\n- tier: pro\n- key_label: demo key\n- rate_limit: \d+ of 100000 left/);
+    expect(md.body.result!.structuredContent).toBeUndefined();
+    const json = await rpc('tools/call', { name: 'svc_whoami', arguments: { format: 'json' } });
+    const who = json.body.result!.structuredContent!;
+    expect(who).toMatchObject({ user: 'demo', auth_type: 'platform_key', tier: 'pro', key_label: 'demo key', rate_limit: { limit: 100000 } });
+    expect(JSON.parse(json.body.result!.content![0]!.text)).toEqual(who);
+  });
+
+  it('runs an agent tool, gets its result, and follows up', async () => {
+    server = createTestServer();
+    const run = await rpc('tools/call', { name: 'writer', arguments: { user_request: 'a limerick' } });
+    const text = run.body.result!.content![0]!.text;
+    const id = /execution_id: (\S+)/.exec(text)![1]!;
+    expect(text).toBe(`Here is a draft for: a limerick\n\n---\nexecution_id: ${id}\n`);
+    const got = await rpc('tools/call', { name: 'svc_get_result', arguments: { execution_id: id, format: 'json' } });
+    expect(got.body.result!.structuredContent).toMatchObject({ id, status: 'succeeded', content: 'Here is a draft for: a limerick' });
+    const follow = await rpc('tools/call', { name: 'svc_followup', arguments: { execution_id: id, user_request: 'funnier', format: 'json' } });
+    expect(follow.body.result!.structuredContent).toMatchObject({ ok: true, content: 'Here is a draft for: funnier' });
+    const missing = await rpc('tools/call', { name: 'svc_get_result', arguments: { execution_id: 'exe_nope' } });
+    expect(missing.body.result).toMatchObject({ isError: true });
+    expect(missing.body.result!.content![0]!.text).toMatch(/^# Error: not_found/);
+  });
+
+  it('reports a failed agent run as a tool error (isError), not a JSON-RPC error', async () => {
+    server = createTestServer();
+    const res = await rpc('tools/call', { name: 'approver', arguments: { user_request: 'ship' } });
+    expect(res.body.result!.isError).toBe(true);
+    expect(res.body.result!.content![0]!.text).toMatch(/^# Error: approval_required\n/);
+  });
+
+  it('answers -32602 for bad params: unknown tool, missing arguments, a bad format', async () => {
+    server = createTestServer();
+    expect((await rpc('tools/call', { name: 'ghost', arguments: {} })).body.error).toMatchObject({ code: -32602 });
+    expect((await rpc('tools/call', { name: 'writer', arguments: {} })).body.error).toMatchObject({ code: -32602, data: { missing: ['user_request'] } });
+    expect((await rpc('tools/call', { name: 'svc_whoami', arguments: { format: 'xml' } })).body.error).toMatchObject({ code: -32602 });
+    expect((await rpc('tools/call', {})).body.error).toMatchObject({ code: -32602 });
+  });
+
+  it('hides tools outside a key’s fence and answers -32602 for a call to one', async () => {
+    server = createTestServer();
+    const { key } = server.addKey({ account: 'demo', tools: ['writer', 'svc_whoami'] });
+    const list = await rpc('tools/list', undefined, { key });
+    expect(list.body.result!.tools!.map((t) => t.name)).toEqual(['svc_whoami', 'writer']);
+    const call = await rpc('tools/call', { name: 'approver', arguments: { user_request: 'x' } }, { key });
+    expect(call.body.error).toMatchObject({ code: -32602, message: expect.stringMatching(/fence/) });
+    expect((await rpc('tools/call', { name: 'writer', arguments: { user_request: 'x' } }, { key })).body.result!.isError).toBeUndefined();
+  });
+
+  it('answers one SSE message event when Accept prefers text/event-stream', async () => {
+    server = createTestServer();
+    const res = await server.fetch(`${server.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream, application/json;q=0.5' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'ping' }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const { events } = await readEvents(res);
+    expect(events.map((e) => [e.event, JSON.parse(e.data)])).toEqual([['message', { jsonrpc: '2.0', id: 'a', result: {} }]]);
+  });
+
+  it('takes X-API-Key with an ozk_ key, and answers 401 for a legacy key', async () => {
+    server = createTestServer();
+    const viaHeader = await server.fetch(`${server.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(viaHeader.status).toBe(200);
+    expect((await rpc('ping', undefined, { key: server.keys.modelsKey })).res.status).toBe(401);
+  });
+
+  it('serves the same server at its own URL (mcpUrl), with 405 for GET and 404 elsewhere on that host', async () => {
+    server = createTestServer();
+    expect(server.mcpUrl).toBe('http://mcp.oz.test/v1');
+    const res = await rpc('tools/list', undefined, { url: server.mcpUrl });
+    expect(res.body.result!.tools).toHaveLength(5);
+    expect(server.journal.last('mcpRequest')).toMatchObject({ surface: 'mcp', path: '/v1' });
+    const get = await server.fetch(server.mcpUrl, { headers: { accept: 'text/event-stream' } });
+    expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
+    expect((await server.fetch('http://mcp.oz.test/v1/tools', { headers: { authorization: `Bearer ${server.apiKey}` } })).status).toBe(404);
+    expect((await server.fetch(`${server.url}/v1/mcp`)).status).toBe(405);
+  });
+});
+
+describe('the official MCP client (StreamableHTTPClientTransport) over real HTTP', () => {
+  for (const where of ['mcpUrl', '/v1/mcp'] as const) {
+    it(`connects, lists tools and calls them at ${where}`, async () => {
+      server = createTestServer();
+      listener = await server.listen();
+      const url = where === 'mcpUrl' ? listener.mcpUrl : `${listener.url}/v1/mcp`;
+      const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${server.apiKey}` } } });
+      const errors: unknown[] = [];
+      const client = new Client({ name: 'oz-test', version: '1.0.0' });
+      client.onerror = (e) => errors.push(e);
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(['svc_whoami', 'svc_get_result', 'svc_followup', 'writer', 'approver']);
+      const result = await client.callTool({ name: 'writer', arguments: { user_request: 'over mcp' } });
+      expect((result.content as Array<{ text: string }>)[0]!.text).toMatch(/^Here is a draft for: over mcp\n\n---\nexecution_id: exe_/);
+      const who = await client.callTool({ name: 'svc_whoami', arguments: { format: 'json' } });
+      expect(who.structuredContent).toMatchObject({ user: 'demo', auth_type: 'platform_key' });
+      await new Promise((r) => setTimeout(r, 20));
+      await client.close();
+      expect(errors).toEqual([]);
+      expect(server.journal.filter({ method: 'GET' }).map((e) => e.status)).toEqual([405]);
+    });
+  }
+
+  it('rejects a call outside the key’s fence with -32602', async () => {
+    server = createTestServer();
+    listener = await server.listen();
+    const { key } = server.addKey({ account: 'demo', tools: ['svc_whoami'] });
+    const client = new Client({ name: 'oz-test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(listener.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['svc_whoami']);
+    await expect(client.callTool({ name: 'writer', arguments: { user_request: 'x' } })).rejects.toMatchObject({ code: -32602 });
+    await client.close();
+  });
+});
