@@ -1,0 +1,63 @@
+/**
+ * The servers of the benchmarks, each in a process of its own so that the client measured and the server it
+ * calls do not share one event loop (the machine has 2 cores: one for each side). Started by
+ * `serverProcess.ts`; answers its addresses on the IPC channel and exits when the channel closes.
+ *
+ *   node --import tsx bench/benchServer.ts oz     the embedded Oz server, on 127.0.0.1 (random port)
+ *   node --import tsx bench/benchServer.ts hono   a bare hono app on @hono/node-server's `serve()`, answering a
+ *                                                 fixed JSON (the size of an `echo` result) to any request
+ */
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
+import { createOzServer } from '../src/testing/index.js';
+
+/** What a bench server sends its parent once it listens. */
+export interface BenchServerReady {
+  readonly url: string;
+  readonly apiKey: string;
+}
+
+/** The body of the bare handler: the shape and size of a `tools.execute('echo')` answer. */
+export const FIXED_JSON = {
+  ok: true,
+  content: 'hello',
+  execution_id: 'exe_0123456789abcdefghijklmnopqrstuv',
+  request_id: 'req_0123456789abcdefghijklmn',
+};
+
+async function startOz(): Promise<{ ready: BenchServerReady; close: () => Promise<void> }> {
+  // The default rate limit (100000 requests a minute per key) would answer 429 in the middle of the latency and
+  // throughput runs, which send more than that: lifted here, nothing else changed.
+  const server = createOzServer({ rateLimit: { limit: 1e9 } });
+  const listener = await server.listen({ host: '127.0.0.1' });
+  return {
+    ready: { url: listener.url, apiKey: server.apiKey },
+    close: async () => {
+      await listener.close();
+      await server.close();
+    },
+  };
+}
+
+async function startHono(): Promise<{ ready: BenchServerReady; close: () => Promise<void> }> {
+  const app = new Hono();
+  app.all('*', (c) => c.json(FIXED_JSON));
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return {
+    ready: { url: `http://127.0.0.1:${port}`, apiKey: 'none' },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+const kind = process.argv[2];
+if (!process.send) throw new Error('benchServer.ts runs as a child of the benchmarks (it needs an IPC channel).');
+const started = kind === 'oz' ? await startOz() : kind === 'hono' ? await startHono() : undefined;
+if (!started) throw new Error(`Unknown bench server kind: ${kind}`);
+process.once('disconnect', () => {
+  void started.close().finally(() => process.exit(0));
+});
+process.send({ ready: started.ready });

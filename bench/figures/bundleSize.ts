@@ -1,0 +1,83 @@
+/**
+ * The core bundle: what an application bundling the SDK with esbuild ships (minified, ESM, code splitting on, so
+ * that modules imported only on first use, js-yaml here, go to chunks of their own and are not counted), gzipped
+ * at level 9. The SDK is bundled from its built `dist/index.js` (without `oz-sdk/testing`), openai-node from its
+ * package entry; only the entry chunk and the chunks it imports statically are counted.
+ */
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { builtEntry } from '../builtEntry.js';
+import type { FigureContext } from '../figureContext.js';
+import { FIGURE_NAMES } from '../figureNames.js';
+import { formatBytes, formatRatio, judged, type FigureRow } from '../figureRow.js';
+
+const LIMIT = 0.35;
+
+interface BundleSize {
+  readonly minified: number;
+  readonly gzipped: number;
+  /** Bytes of minified chunks loaded only on first use (dynamic imports). */
+  readonly lazy: number;
+}
+
+async function bundleSize(entry: string): Promise<BundleSize> {
+  const result = await esbuild.build({
+    entryPoints: { entry },
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'es2022',
+    splitting: true,
+    outdir: '/bench-out',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const outputs = result.metafile.outputs;
+  const files = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
+  const byKey = (key: string) => [...files].find(([path]) => path.endsWith(key.replace(/^.*bench-out/, '')))?.[1];
+  const entryKey = Object.keys(outputs).find((key) => outputs[key]!.entryPoint !== undefined)!;
+  const initial = new Set<string>();
+  const visit = (key: string) => {
+    if (initial.has(key)) return;
+    initial.add(key);
+    for (const imported of outputs[key]!.imports) if (imported.kind === 'import-statement' && outputs[imported.path]) visit(imported.path);
+  };
+  visit(entryKey);
+  let minified = 0;
+  let gzipped = 0;
+  let lazy = 0;
+  for (const key of Object.keys(outputs)) {
+    if (!key.endsWith('.js')) continue;
+    const contents = byKey(key);
+    if (!contents) throw new Error(`esbuild output ${key} not found`);
+    if (initial.has(key)) {
+      minified += contents.length;
+      gzipped += gzipSync(contents, { level: 9 }).length;
+    } else {
+      lazy += contents.length;
+    }
+  }
+  return { minified, gzipped, lazy };
+}
+
+export async function bundleSizeRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const entry = await builtEntry(ctx);
+  ctx.log('bundle: esbuild --bundle --minify --splitting of oz-sdk and openai');
+  const oz = await bundleSize(entry.file);
+  const openai = await bundleSize(fileURLToPath(import.meta.resolve('openai')));
+  const ratio = oz.gzipped / openai.gzipped;
+  return [
+    {
+      name: FIGURE_NAMES.bundleSize,
+      ours: `${formatBytes(oz.gzipped)} gz, ${formatBytes(oz.minified)} min`,
+      anchor: `openai ${formatBytes(openai.gzipped)} gz, ${formatBytes(openai.minified)} min`,
+      result: formatRatio(ratio),
+      target: `<= ${LIMIT.toFixed(2)}`,
+      met: judged(ctx.mode.smoke, ratio <= LIMIT),
+      how: `esbuild 0.28 bundle+minify+splitting (ESM, platform node), gzip -9 of the entry and its static chunks; lazy chunks not counted (oz: ${formatBytes(oz.lazy)} min, js-yaml); ${entry.note}`,
+    },
+  ];
+}

@@ -1,0 +1,51 @@
+/**
+ * The in-process mount: the SDK calling the embedded server through `server.fetch` (no socket), against the same
+ * request handed to the server's handler directly (`server.handle(new Request(...))`, the answer parsed as
+ * JSON). The difference of the medians is what the SDK and the mount add to each call.
+ */
+import { Oz } from '../../src/index.js';
+import { createOzServer } from '../../src/testing/index.js';
+import { compareLatency, median } from '../latencyComparison.js';
+import type { FigureContext } from '../figureContext.js';
+import { FIGURE_NAMES } from '../figureNames.js';
+import { formatMs, judged, type FigureRow } from '../figureRow.js';
+
+const LIMIT_US = 20;
+
+export async function inProcessMountRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const server = createOzServer({ rateLimit: { limit: 1e9 } });
+  try {
+    const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
+    const body = { text: 'hello' };
+    const target = `${server.url}/v1/tools/echo/execute`;
+    const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
+    ctx.log('in-process: tools.execute through server.fetch vs server.handle');
+    const comparison = await compareLatency(ctx.mode, [
+      { name: 'sdk', fn: () => oz.tools.execute('echo', body) },
+      {
+        name: 'handler',
+        fn: async () => {
+          const response = await server.handle(new Request(target, { method: 'POST', headers, body: JSON.stringify(body) }));
+          if (!response.ok) throw new Error(`handler answered ${response.status}`);
+          return response.json();
+        },
+      },
+    ]);
+    const sdk = comparison.roundsMs.get('sdk')!;
+    const handler = comparison.roundsMs.get('handler')!;
+    const overheadUs = median(sdk.map((value, i) => (value - handler[i]!) * 1000));
+    return [
+      {
+        name: FIGURE_NAMES.inProcessMount,
+        ours: formatMs(comparison.medianMs.get('sdk')!),
+        anchor: `server.handle ${formatMs(comparison.medianMs.get('handler')!)}`,
+        result: `${overheadUs.toFixed(1)} µs/call`,
+        target: `<= ${LIMIT_US} µs/call`,
+        met: judged(ctx.mode.smoke, overheadUs <= LIMIT_US),
+        how: `oz.tools.execute('echo') with fetch: server.fetch, minus the same request to server.handle; ${ctx.mode.rounds} rounds, median of per-round differences of medians`,
+      },
+    ];
+  } finally {
+    await server.close();
+  }
+}

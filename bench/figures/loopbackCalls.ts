@@ -1,0 +1,95 @@
+/**
+ * One non-streamed call over loopback HTTP to the embedded server (in its own process), through the SDK and
+ * through its anchors, measured side by side in the same rounds: a raw `fetch` of the same request (the same
+ * method, URL, body and auth, `accept` and `content-type` headers, the body read and parsed as JSON), a bare
+ * openapi-fetch client over the generated `paths`, and, for chat completions, the official `openai` client. Every
+ * client uses Node's global `fetch` (undici) and its keep-alive pool.
+ */
+import OpenAI from 'openai';
+import createClient from 'openapi-fetch';
+import { Oz } from '../../src/index.js';
+import type { paths } from '../../src/generated/openapi.js';
+import { compareLatency, medianRatio, type Contender } from '../latencyComparison.js';
+import type { FigureContext } from '../figureContext.js';
+import { FIGURE_NAMES } from '../figureNames.js';
+import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
+
+const CHAT_BODY = { model: 'oz-chat', messages: [{ role: 'user' as const, content: 'Say hello to the benchmark.' }] };
+
+async function rawJson(url: string, init: RequestInit): Promise<unknown> {
+  const response = await fetch(url, init);
+  if (!response.ok) throw new Error(`${init.method} ${url} answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+function ensure<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`${what} answered no data`);
+  return value;
+}
+
+export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const { url, apiKey } = ctx.oz;
+  const oz = new Oz({ baseURL: url, apiKey });
+  const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey });
+  const bare = createClient<paths>({ baseUrl: url, headers: { authorization: `Bearer ${apiKey}` } });
+  const jsonHeaders = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
+
+  const toolBody = { text: 'hello' };
+  ctx.log('loopback: tools.execute (SDK, raw fetch, openapi-fetch)');
+  const tools = await compareLatency(ctx.mode, [
+    { name: 'sdk', fn: () => oz.tools.execute('echo', toolBody) },
+    { name: 'fetch', fn: () => rawJson(`${url}/v1/tools/echo/execute`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(toolBody) }) },
+    {
+      name: 'openapi-fetch',
+      fn: async () => ensure((await bare.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: toolBody })).data, 'openapi-fetch'),
+    },
+  ] satisfies Contender[]);
+
+  const itemBody = { building: 'hq', title: 'Benchmark item' };
+  ctx.log('loopback: companies.items.create (SDK, raw fetch, openapi-fetch)');
+  const items = await compareLatency(ctx.mode, [
+    { name: 'sdk', fn: () => oz.companies.items.create('acme', itemBody) },
+    { name: 'fetch', fn: () => rawJson(`${url}/v1/companies/acme/items`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(itemBody) }) },
+    {
+      name: 'openapi-fetch',
+      fn: async () => ensure((await bare.POST('/v1/companies/{campus}/items', { params: { path: { campus: 'acme' } }, body: itemBody })).data, 'openapi-fetch'),
+    },
+  ] satisfies Contender[]);
+
+  ctx.log('loopback: chat.completions.create (SDK, openai, raw fetch)');
+  const chat = await compareLatency(ctx.mode, [
+    { name: 'sdk', fn: () => oz.chat.completions.create(CHAT_BODY) },
+    { name: 'openai', fn: () => openai.chat.completions.create(CHAT_BODY) },
+    { name: 'fetch', fn: () => rawJson(`${url}/v1/chat/completions`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(CHAT_BODY) }) },
+  ] satisfies Contender[]);
+
+  const smoke = ctx.mode.smoke;
+  const ms = (c: typeof tools, name: string) => c.medianMs.get(name)!;
+  const row = (name: string, c: typeof tools, anchor: string, anchorLabel: string, limit: number, note: string): FigureRow => {
+    const ratio = medianRatio(c, 'sdk', anchor);
+    return {
+      name,
+      ours: formatMs(ms(c, 'sdk')),
+      anchor: `${anchorLabel} ${formatMs(ms(c, anchor))}`,
+      result: formatRatio(ratio),
+      target: `<= ${limit.toFixed(2)}`,
+      met: judged(smoke, ratio <= limit),
+      how: note,
+    };
+  };
+  const rounds = `${ctx.mode.rounds} rounds, median of per-round medians (${c(tools)} samples per contender)`;
+  return [
+    row(FIGURE_NAMES.toolsVsFetch, tools, 'fetch', 'raw fetch', 1.1, `POST /v1/tools/echo/execute over 127.0.0.1; ${rounds}`),
+    row(FIGURE_NAMES.itemsVsFetch, items, 'fetch', 'raw fetch', 1.1, `POST /v1/companies/acme/items (building hq); ${rounds}`),
+    {
+      ...row(FIGURE_NAMES.chatVsOpenAI, chat, 'openai', 'openai', 0.85, `POST /v1/chat/completions, oz-chat, not streamed; ${rounds}`),
+      anchor: `openai ${formatMs(ms(chat, 'openai'))} (raw fetch ${formatMs(ms(chat, 'fetch'))}; ours/fetch ${formatRatio(medianRatio(chat, 'sdk', 'fetch'))})`,
+    },
+    row(FIGURE_NAMES.toolsVsOpenapiFetch, tools, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the tools.execute row; ${rounds}`),
+    row(FIGURE_NAMES.itemsVsOpenapiFetch, items, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the items.create row; ${rounds}`),
+  ];
+}
+
+function c(comparison: { samples: ReadonlyMap<string, number> }): number {
+  return Math.min(...comparison.samples.values());
+}

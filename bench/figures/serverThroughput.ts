@@ -1,0 +1,61 @@
+/**
+ * The embedded server over HTTP: requests per second for items create and tool execute, against a bare hono app on
+ * @hono/node-server answering a fixed JSON, each server in its own process (one core), loaded by the raw-socket
+ * load generator of `loadGenerator.ts` in this process (the other core) with several keep-alive connections for
+ * a bounded time. Rounds rotate the order of the three runs; the figure is the median of per-round ratios.
+ */
+import { generateLoad, type LoadRequest } from '../loadGenerator.js';
+import type { FigureContext } from '../figureContext.js';
+import { FIGURE_NAMES } from '../figureNames.js';
+import { formatRatio, judged, type FigureRow } from '../figureRow.js';
+import { median } from '../latencyComparison.js';
+import { startServerProcess } from '../serverProcess.js';
+
+const LIMIT = 0.5;
+const CONNECTIONS = 8;
+
+export async function serverThroughputRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const hono = await startServerProcess('hono');
+  try {
+    const headers = { authorization: `Bearer ${ctx.oz.apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
+    const toolRequest: LoadRequest = { method: 'POST', path: '/v1/tools/echo/execute', headers, body: JSON.stringify({ text: 'hello' }) };
+    const runs = [
+      { name: 'hono', url: hono.url, request: toolRequest },
+      { name: 'items', url: ctx.oz.url, request: { ...toolRequest, path: '/v1/companies/acme/items', body: JSON.stringify({ building: 'hq', title: 'Load item' }) } },
+      { name: 'tools', url: ctx.oz.url, request: toolRequest },
+    ];
+    const seconds = ctx.mode.loadSeconds;
+    ctx.log(`throughput: ${ctx.mode.loadRounds} rounds of ${seconds} s per server, ${CONNECTIONS} keep-alive connections`);
+    // Warm-up: the servers' code paths get compiled before anything is counted.
+    for (const run of runs) await generateLoad(run.url, run.request, { connections: CONNECTIONS, seconds: Math.min(seconds, 0.5) });
+    const rates = new Map<string, number[]>(runs.map((run) => [run.name, []]));
+    for (let round = 0; round < ctx.mode.loadRounds; round++) {
+      const shift = round % runs.length;
+      for (const run of [...runs.slice(shift), ...runs.slice(0, shift)]) {
+        const result = await generateLoad(run.url, run.request, { connections: CONNECTIONS, seconds });
+        if (result.failed > 0 || result.ok === 0) throw new Error(`${run.name}: ${result.ok} answers 2xx, ${result.failed} other`);
+        rates.get(run.name)!.push(result.perSecond);
+      }
+    }
+    const bare = rates.get('hono')!;
+    const row = (name: string, what: string, key: string): FigureRow => {
+      const ours = rates.get(key)!;
+      const ratio = median(ours.map((rate, i) => rate / bare[i]!));
+      return {
+        name,
+        ours: `${Math.round(median(ours)).toLocaleString('en')} req/s`,
+        anchor: `bare hono ${Math.round(median(bare)).toLocaleString('en')} req/s`,
+        result: `${formatRatio(ratio)} of its rate`,
+        target: `>= ${LIMIT.toFixed(2)}`,
+        met: judged(ctx.mode.smoke, ratio >= LIMIT),
+        how: `${what}; ${CONNECTIONS} keep-alive connections, ${ctx.mode.loadRounds} rounds of ${seconds} s, server and load generator in separate processes`,
+      };
+    };
+    return [
+      row(FIGURE_NAMES.serverItems, 'POST /v1/companies/acme/items (building hq)', 'items'),
+      row(FIGURE_NAMES.serverTools, 'POST /v1/tools/echo/execute', 'tools'),
+    ];
+  } finally {
+    await hono.stop();
+  }
+}

@@ -1,0 +1,68 @@
+import { Bench } from 'tinybench';
+import type { BenchMode } from './benchMode.js';
+
+/** One of the functions compared: one call of it is one sample. */
+export interface Contender {
+  readonly name: string;
+  readonly fn: () => Promise<unknown>;
+}
+
+/** What a comparison found, per contender: the median over the rounds of each round's median latency. */
+export interface LatencyComparison {
+  /** Milliseconds per call, by contender name. */
+  readonly medianMs: ReadonlyMap<string, number>;
+  /** Every round's median, by contender name (for the ratios of one round). */
+  readonly roundsMs: ReadonlyMap<string, readonly number[]>;
+  /** Samples taken, by contender name, over all rounds. */
+  readonly samples: ReadonlyMap<string, number>;
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * Runs the contenders side by side with tinybench: `mode.rounds` rounds, each one a fresh `Bench` with a warm-up,
+ * `mode.taskMs` and at least `mode.iterations` samples per contender; the order of the contenders rotates from
+ * round to round, so a slow drift of the machine (another process, a GC, the server's growing state) falls on
+ * all of them alike. Each contender is called once before the first round, so a broken one fails at once.
+ */
+export async function compareLatency(mode: BenchMode, contenders: readonly Contender[]): Promise<LatencyComparison> {
+  for (const c of contenders) await c.fn();
+  const rounds = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const samples = new Map<string, number>(contenders.map((c) => [c.name, 0]));
+  for (let round = 0; round < mode.rounds; round++) {
+    const bench = new Bench({
+      time: mode.taskMs,
+      iterations: mode.iterations,
+      warmup: true,
+      warmupTime: mode.warmupMs,
+      warmupIterations: mode.warmupIterations,
+      throws: true,
+    });
+    const shift = round % contenders.length;
+    for (const c of [...contenders.slice(shift), ...contenders.slice(0, shift)]) bench.add(c.name, c.fn, { async: true });
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (result.state !== 'completed') throw new Error(`Benchmark task ${task.name} did not complete: ${result.state}`);
+      rounds.get(task.name)!.push(result.latency.p50);
+      samples.set(task.name, samples.get(task.name)! + result.latency.samplesCount);
+    }
+  }
+  return {
+    medianMs: new Map([...rounds].map(([name, values]) => [name, median(values)])),
+    roundsMs: rounds,
+    samples,
+  };
+}
+
+/** The median over the rounds of `a / b`, each ratio taken within one round. */
+export function medianRatio(comparison: LatencyComparison, a: string, b: string): number {
+  const as = comparison.roundsMs.get(a) ?? [];
+  const bs = comparison.roundsMs.get(b) ?? [];
+  return median(as.map((value, i) => value / bs[i]!));
+}

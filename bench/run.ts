@@ -1,0 +1,81 @@
+/**
+ * `npm run bench`: measures the SDK and its embedded server side by side with their anchors (issue 7), prints the
+ * table, and writes `bench/RESULTS.md`. `--smoke` (or `BENCH_SMOKE=1`) starts every benchmark with tiny counts
+ * and only prints (for CI: it checks that every benchmark still runs, never how fast).
+ *
+ *   node --import tsx bench/run.ts [--smoke]
+ *
+ * Everything runs on 127.0.0.1 and every loop is bounded (tinybench's time budgets, fixed round counts, load
+ * runs of a fixed duration).
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchModeOf } from './benchMode.js';
+import type { FigureContext } from './figureContext.js';
+import type { FigureRow } from './figureRow.js';
+import { bundleSizeRows } from './figures/bundleSize.js';
+import { coldImportRows } from './figures/coldImport.js';
+import { executionWaitRows } from './figures/executionWait.js';
+import { inProcessMountRows } from './figures/inProcessMount.js';
+import { loopbackCallRows } from './figures/loopbackCalls.js';
+import { serverThroughputRows } from './figures/serverThroughput.js';
+import { sseRows } from './figures/sseParsing.js';
+import { streamMemoryRows } from './figures/streamMemory.js';
+import { loadAverage, machineInfo } from './machine.js';
+import { resultsMarkdown, textTable } from './resultsReport.js';
+import { startServerProcess } from './serverProcess.js';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const mode = benchModeOf(args, process.env);
+const command = process.env['npm_lifecycle_event']
+  ? `npm run ${process.env['npm_lifecycle_event']}`
+  : ['node --import tsx bench/run.ts', ...args].join(' ');
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
+  ['loopback calls', loopbackCallRows],
+  ['in-process mount', inProcessMountRows],
+  ['SSE parsing', sseRows],
+  ['executions.wait', executionWaitRows],
+  ['server throughput', serverThroughputRows],
+  ['stream memory', streamMemoryRows],
+  ['cold import', coldImportRows],
+  ['bundle size', bundleSizeRows],
+];
+
+const started = performance.now();
+const loadStart = loadAverage();
+log(`${mode.smoke ? 'smoke run (tiny counts, nothing judged)' : 'full run'}; starting the embedded server in a child process`);
+const oz = await startServerProcess('oz');
+const ctx: FigureContext = { mode, root, oz, log };
+const rows: FigureRow[] = [];
+const failed: string[] = [];
+try {
+  for (const [name, figure] of figures) {
+    try {
+      rows.push(...(await figure(ctx)));
+    } catch (error) {
+      failed.push(name);
+      log(`${name} FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    }
+  }
+} finally {
+  await oz.stop();
+}
+const seconds = (performance.now() - started) / 1000;
+
+console.log(`\noz-sdk benchmarks${mode.smoke ? ' (smoke: tiny counts, not a measurement)' : ''}\n`);
+console.log(textTable(rows));
+if (failed.length > 0) console.log(`\nFailed: ${failed.join(', ')}`);
+
+if (!mode.smoke) {
+  const findingsFile = join(root, 'bench', 'findings.md');
+  const findings = existsSync(findingsFile) ? readFileSync(findingsFile, 'utf8') : '';
+  const markdown = resultsMarkdown({ rows, machine: machineInfo(root), mode, command, seconds, load: { start: loadStart, end: loadAverage() }, findings });
+  writeFileSync(join(root, 'bench', 'RESULTS.md'), markdown);
+  console.log('\nWrote bench/RESULTS.md');
+}
+console.log(`\nDone in ${seconds.toFixed(1)} s.`);
+process.exit(failed.length > 0 ? 1 : 0);
