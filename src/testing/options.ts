@@ -60,6 +60,7 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
   const mcpUrl = (options.mcpUrl ?? 'http://mcp.oz.test/v1').replace(/\/+$/, '');
   const url = (options.url ?? 'http://api.oz.test').replace(/\/+$/, '');
   if (new URL(mcpUrl).origin === new URL(url).origin) throw new Error('url and mcpUrl need different origins (host or port)');
+  if (new URL(url).pathname !== '/') throw new Error('url must be an origin (no path): the routes of the API start at /v1');
   return {
     seed: options.seed ?? 'demo',
     timing: {

@@ -11,6 +11,8 @@ import { serveInProcess } from './fetchMount.js';
 import { HANDLERS } from './handlers/index.js';
 import { itemView } from './handlers/items.js';
 import { listenHttp, type HttpListener } from './httpMount.js';
+import { mswHandlers, type MswHandlerOptions } from './mswMount.js';
+import type { HttpHandler } from 'msw';
 import { ItemWalker, type StepFailure } from './itemWalker.js';
 import { Journal, type OzJournal } from './journal.js';
 import { resolveOptions, type OzServerOptions } from './options.js';
@@ -105,6 +107,11 @@ export interface OzServer {
   readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
   /** The one request handler behind every mount, as a `(Request) => Promise<Response>`. */
   handle(request: Request): Promise<Response>;
+  /**
+   * The msw mount: handlers for msw 2's `setupServer(...server.handlers())` (msw is an optional peer,
+   * loaded only here). They intercept {@link OzServer.url} and {@link OzServer.mcpUrl}, or the URLs given.
+   */
+  handlers(options?: MswHandlerOptions): HttpHandler[];
   /** Listens on real sockets (the API and the MCP server's own URL). */
   listen(options?: ListenOptions): Promise<OzListener>;
   /** Calls `listener` with every answer the server gives (a clone of it); answers an unsubscribe function. */
@@ -210,6 +217,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     faults: core.faults,
     fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
     handle,
+    handlers: (handlerOptions) => mswHandlers(handler, resolved, handlerOptions),
     async listen(listenOptions = {}) {
       const host = listenOptions.host ?? '127.0.0.1';
       const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host);
