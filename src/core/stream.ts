@@ -44,7 +44,8 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  *   data: {task_id, status}}`, and end with `{event: 'result', data: <ExecutionResult>}`. A closing `error`
  *   event is thrown from the iterator as the typed error of its code (`InvalidParamsError`, ...), not yielded.
  * - Chat streams give OpenAI `chat.completion.chunk` objects until `data: [DONE]`.
- * - Comments (`: ping`) are skipped, but keep the stream alive for its `idleTimeout`.
+ * - Comments (`: ping`) are skipped, but keep the stream alive for its `idleTimeout`. Events of kinds this SDK
+ *   does not know are skipped too.
  * - Breaking out of the loop, {@link Stream.close}, or aborting the call's `signal` closes the connection at
  *   once; the listener the call added to the signal is removed when the stream ends in any way.
  * - A stream cut before its closing event throws {@link OzStreamInterruptedError} (with `executionId` and
@@ -53,7 +54,8 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
  *
  * A stream is read once: by a loop, {@link Stream.textDeltas}, {@link Stream.toReadableStream}, or by
  * {@link Stream.finalResult} / {@link Stream.finalText}, which read it to its end when nothing else does
- * (and otherwise wait for the loop reading it to end). Split it with {@link Stream.tee} to read it twice.
+ * (and otherwise wait for the loop reading it to end: await them after that loop, not inside it). Split it
+ * with {@link Stream.tee} to read it twice.
  */
 export class Stream<E> implements AsyncIterable<E> {
   readonly #response: Response;
