@@ -34,9 +34,12 @@ export class WorkTracker {
         await clock.advance(Math.max(0, next - clock.now()));
         continue;
       }
+      // Wait for the work in flight or the next timer, whichever comes first (never a bare microtask turn:
+      // with nothing in flight that would spin without letting the timer fire).
       const wait = next === null ? 5 : Math.max(0, next - clock.now()) + 1;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([Promise.allSettled([...this.inflight]), new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]);
+      const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)));
+      await (this.inflight.size > 0 ? Promise.race([Promise.allSettled([...this.inflight]), elapsed]) : elapsed);
       clearTimeout(timer);
     }
   }
