@@ -1,10 +1,17 @@
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+// One `getRandomValues` serves 128 ids: a call per id (a system call) showed as a tenth of a call's client time.
+const pool = new Uint8Array(32 * 128);
+let offset = pool.length;
 
 /** A fresh `x-trace-id`: `exe_` and 32 random characters, the shape of the service's execution ids. */
 export function newTraceId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  if (offset + 32 > pool.length) {
+    crypto.getRandomValues(pool);
+    offset = 0;
+  }
   let id = 'exe_';
   // 256 % 62 leaves a slight bias; uniqueness, not uniformity, is what matters here.
-  for (const byte of bytes) id += ALPHABET[byte % ALPHABET.length];
+  for (let i = offset; i < offset + 32; i++) id += ALPHABET[pool[i]! % ALPHABET.length];
+  offset += 32;
   return id;
 }
