@@ -77,6 +77,8 @@ interface Call {
   readonly idleTimeout: number;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
+  /** Whether debug lines are written: their headers are only gathered then. */
+  readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
 }
@@ -99,10 +101,12 @@ type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPI
  */
 export class Transport {
   readonly #config: TransportConfig;
+  readonly #log: Logger;
   #calls = 0;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', [config.apiKey]);
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
@@ -133,10 +137,12 @@ export class Transport {
   async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call> {
     const config = this.#config;
     const apiKey = options.apiKey ?? config.apiKey;
-    const log = filteredLogger(options.logger ?? config.logger ?? console, options.logLevel ?? config.logLevel ?? 'warn', [
-      apiKey,
-      config.apiKey,
-    ]);
+    const level = options.logLevel ?? config.logLevel ?? 'warn';
+    // The client's own logger serves every call that brings no logger, level or key of its own.
+    const log =
+      options.logger === undefined && options.logLevel === undefined && options.apiKey === undefined
+        ? this.#log
+        : filteredLogger(options.logger ?? config.logger ?? console, level, [apiKey, config.apiKey]);
     if (options.signal?.aborted) throw abortError(options.signal);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
@@ -200,6 +206,7 @@ export class Transport {
       idleTimeout,
       signal: options.signal,
       log,
+      debug: level === 'debug',
       tag: `[oz ${op.id} #${this.#calls}]`,
       options,
     };
@@ -243,13 +250,15 @@ export class Transport {
   async #attempt(call: Call, attempt: number): Promise<Answer> {
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = Date.now();
-    call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
-      headers: redactHeaders(call.headers),
-    });
+    if (call.debug) {
+      call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
+        headers: redactHeaders(call.headers),
+      });
+    }
     let bound = false;
     try {
       const response = await call.fetch(call.url, { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal });
-      call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+      if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
       if (call.mode === 'stream' && response.ok) {
         bound = true;
         return { response: signal.bindBody(response), text: '' };
