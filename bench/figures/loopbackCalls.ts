@@ -7,7 +7,7 @@
  */
 import OpenAI from 'openai';
 import createClient from 'openapi-fetch';
-import { Oz } from '../../src/index.js';
+import { API_VERSION, Oz, SDK_VERSION } from '../../src/index.js';
 import type { paths } from '../../src/generated/openapi.js';
 import { compareLatency, medianRatio, type Contender } from '../latencyComparison.js';
 import type { FigureContext } from '../figureContext.js';
@@ -32,13 +32,22 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
   const oz = new Oz({ baseURL: url, apiKey });
   const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey });
   const bare = createClient<paths>({ baseUrl: url, headers: { authorization: `Bearer ${apiKey}` } });
-  const jsonHeaders = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json', accept: 'application/json' };
+  // The raw fetch sends what the SDK sends (see `Transport`): the same headers, and on execute calls a fresh
+  // `x-trace-id` (made here from a counter, the cheapest unique id), so the server does the same work for both.
+  const jsonHeaders = {
+    authorization: `Bearer ${apiKey}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': `oz-sdk/${SDK_VERSION} (API ${API_VERSION}; node/${process.versions.node})`,
+  };
+  let traces = 0;
+  const traced = () => ({ ...jsonHeaders, 'x-trace-id': `exe_bench${process.pid}x${++traces}` });
 
   const toolBody = { text: 'hello' };
   ctx.log('loopback: tools.execute (SDK, raw fetch, openapi-fetch)');
   const tools = await compareLatency(ctx.mode, [
     { name: 'sdk', fn: () => oz.tools.execute('echo', toolBody) },
-    { name: 'fetch', fn: () => rawJson(`${url}/v1/tools/echo/execute`, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(toolBody) }) },
+    { name: 'fetch', fn: () => rawJson(`${url}/v1/tools/echo/execute`, { method: 'POST', headers: traced(), body: JSON.stringify(toolBody) }) },
     {
       name: 'openapi-fetch',
       fn: async () => ensure((await bare.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: toolBody })).data, 'openapi-fetch'),
