@@ -56,6 +56,7 @@ export {
   type PointerWait,
   type PollRequestOptions,
   type WaitOptions,
+  type Waitable,
 } from './core/executionPoller.js';
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';

@@ -49,6 +49,7 @@ export function renderResourceFile(file) {
   if (uses.has('PagePromise')) out += "import type { PagePromise } from '../../core/pagination.js';\n";
   if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/stream.js';\n";
+  if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executionPoller.js';\n";
   out += "import type { Transport } from '../../core/transport.js';\n";
   const wire = ['JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/wire.js';\n`;
@@ -127,9 +128,10 @@ function renderMethod(op, uses) {
   const noStream = streamable ? ' & { stream?: false }' : '';
   if (op.pointer && op.result && op.body) {
     // An async pointer is parsed into its typed object on every wire, markdown and text included.
-    signatures.push(`${op.verb}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): APIPromise<${op.pointer}>;`);
+    uses.add('Waitable');
+    signatures.push(`${op.verb}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): APIPromise<Waitable<${op.pointer}>>;`);
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType} & { async?: false }${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(op.result)};`);
-    signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): APIPromise<${op.wire ? `WireResult<${op.result}, O>` : op.result} | ${op.pointer}>;`);
+    signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): APIPromise<${op.wire ? `WireResult<${op.result}, O>` : op.result} | Waitable<${op.pointer}>>;`);
   } else if (streamable) {
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(result)};`);
   }
@@ -142,7 +144,8 @@ function renderMethod(op, uses) {
   }
   if (op.pointer && !op.result) {
     // Answers only an async pointer: typed as such on every wire.
-    return `${tsdoc}  ${op.verb}(${[...implArgs, `options?: ${op.wire ? 'RequestOptions' : optionsType}`].join(', ')}): APIPromise<${op.pointer}> {\n${call('request')}  }\n`;
+    uses.add('Waitable');
+    return `${tsdoc}  ${op.verb}(${[...implArgs, `options?: ${op.wire ? 'RequestOptions' : optionsType}`].join(', ')}): APIPromise<Waitable<${op.pointer}>> {\n${call('request')}  }\n`;
   }
   return `${tsdoc}  ${op.verb}${generic}(${[...implArgs, `options?: ${optionsType}`].join(', ')}): ${ret(result)} {\n${call('request')}  }\n`;
 }

@@ -133,6 +133,9 @@ export async function waitForExecution<Record extends ExecutionRecordAnswer = Ex
 /** A `wait()` as pointers returned by execute calls carry it (not enumerable: not in JSON or `toEqual`). */
 export type PointerWait = (options?: WaitOptions) => Promise<ExecutionResultAnswer>;
 
+/** An async pointer returned by an execute call: the pointer's fields plus a non-enumerable `wait()`. */
+export type Waitable<P> = P & { readonly wait: PointerWait };
+
 /**
  * Gives an async pointer returned by an execute call a non-enumerable `wait(options?)`, which polls its
  * execution with the call's key, base address, `fetch` and headers. It does not show in `JSON.stringify`,

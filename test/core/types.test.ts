@@ -13,6 +13,7 @@ import {
   type Format,
   type Item,
   type RateLimitInfo,
+  type Waitable,
   type WithResponse,
 } from '../../src/index.js';
 
@@ -56,9 +57,9 @@ describe('core types', () => {
     expectTypeOf<Awaited<R['text']>>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<R['none']>>().toEqualTypeOf<ExecutionResult>();
     expectTypeOf<Awaited<R['union']>>().toEqualTypeOf<ExecutionResult | string>();
-    expectTypeOf<Awaited<R['pointerMarkdown']>>().toEqualTypeOf<AsyncPointer>();
-    expectTypeOf<Awaited<R['pointerYaml']>>().toEqualTypeOf<AsyncPointer>();
-    expectTypeOf<Awaited<R['maybePointer']>>().toEqualTypeOf<string | AsyncPointer>();
+    expectTypeOf<Awaited<R['pointerMarkdown']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
+    expectTypeOf<Awaited<R['pointerYaml']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
+    expectTypeOf<Awaited<R['maybePointer']>>().toEqualTypeOf<string | Waitable<AsyncPointer>>();
     expectTypeOf<Awaited<R['itemText']>>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<R['itemYamlBody']>>().toEqualTypeOf<Item>();
     expectTypeOf<Awaited<R['withResponse']>>().toEqualTypeOf<WithResponse<string>>();

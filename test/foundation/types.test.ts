@@ -1,7 +1,7 @@
 // Type tests: `tsc --noEmit` (part of `npm test`) fails when a line marked @ts-expect-error compiles, or when an
 // expectTypeOf assertion does not hold. The calls sit in a function that never runs.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { AsyncPointer, ExecutionResult, Item, ItemKind, PagePromise, Stream, ExecuteStreamEvent, ChatCompletion, ChatCompletionChunk } from '../../src/index.js';
+import type { AsyncPointer, ExecutionResult, Item, ItemKind, PagePromise, Stream, ExecuteStreamEvent, ChatCompletion, ChatCompletionChunk, Waitable } from '../../src/index.js';
 import { Oz } from '../../src/index.js';
 
 function calls(client: Oz) {
@@ -52,9 +52,9 @@ describe('types', () => {
     expectTypeOf<Awaited<R['itemYaml']>>().toEqualTypeOf<Item>();
     expectTypeOf<Awaited<R['result']>>().toEqualTypeOf<ExecutionResult>();
     expectTypeOf<Awaited<R['text']>>().toEqualTypeOf<string>();
-    expectTypeOf<Awaited<R['pointer']>>().toEqualTypeOf<AsyncPointer>();
-    expectTypeOf<Awaited<R['pointerText']>>().toEqualTypeOf<AsyncPointer>();
-    expectTypeOf<Awaited<R['scheduleRun']>>().toEqualTypeOf<AsyncPointer>();
+    expectTypeOf<Awaited<R['pointer']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
+    expectTypeOf<Awaited<R['pointerText']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
+    expectTypeOf<Awaited<R['scheduleRun']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
     expectTypeOf<Awaited<R['agentStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();
     expectTypeOf<Awaited<R['workflowStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();
     expectTypeOf<R['items']>().toEqualTypeOf<PagePromise<Item>>();

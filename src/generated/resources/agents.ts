@@ -3,6 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
+import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
@@ -29,9 +30,9 @@ export class Agents {
    * @param options - Per-call options; each overrides the client's own.
    */
   execute(body: T.AgentExecuteRequest & { format?: never } & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { async: true } & { stream?: false }, options?: O): APIPromise<T.AsyncPointer>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
   execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   execute(body: T.AgentExecuteRequest & { format?: never }, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeAgent, { body }, options);
   }

@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
+import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
@@ -42,9 +43,9 @@ export class Executions {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never } & { async: true }, options?: O): APIPromise<T.AsyncPointer>;
+  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
   followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
+  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   followup(id: string, body: T.FollowupRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.followupExecution, { path: { id }, body }, options);
   }

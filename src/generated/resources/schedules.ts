@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
+import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
@@ -73,7 +74,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  run(id: string, options?: RequestOptions): APIPromise<T.AsyncPointer> {
+  run(id: string, options?: RequestOptions): APIPromise<Waitable<T.AsyncPointer>> {
     return this.#transport.request(OPERATIONS.runSchedule, { path: { id } }, options);
   }
 }

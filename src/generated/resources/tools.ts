@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
+import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
@@ -28,9 +29,9 @@ export class Tools {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<T.AsyncPointer>;
+  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
   execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
+  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   execute(tool: string, body: T.ToolExecuteRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeTool, { path: { tool }, body }, options);
   }

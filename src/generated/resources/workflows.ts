@@ -3,6 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
+import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
@@ -52,9 +53,9 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<T.AsyncPointer>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
   execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   execute(body: T.WorkflowExecuteRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeWorkflow, { body }, options);
   }
@@ -70,9 +71,9 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<T.AsyncPointer>;
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
   executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | T.AsyncPointer>;
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   executeStored(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeStoredWorkflow, { path: { name }, body }, options);
   }
