@@ -18,9 +18,19 @@ export function keyKindOf(value: string): KeyKind | null {
   return null;
 }
 
+// Hashing each request's key shows on the hot path; like the service's key cache, remember recent ones.
+// Records keep only hashes: this memo lives outside the server's state and is never snapshotted.
+const recentHashes = new Map<string, string>();
+
 /** The stored hash of a key value (only the hash is kept, as the service does). */
 export function hashKey(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  let hash = recentHashes.get(value);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(value).digest('hex');
+    if (recentHashes.size >= 1024) recentHashes.clear();
+    recentHashes.set(value, hash);
+  }
+  return hash;
 }
 
 /** Whether a value has the shape of a platform key: `ozk_` then 32 characters of [A-Za-z0-9]. */

@@ -1,3 +1,5 @@
+import { compileParamCheck, type ParamCheck } from './paramCheck.js';
+
 /** What a tool's or agent's handler gets besides its input. */
 export interface RunContext {
   /** The account the run belongs to. */
@@ -59,6 +61,8 @@ export interface CatalogTool {
   readonly required: readonly string[];
   readonly connection: string | null;
   readonly handler: ToolDefinition['handler'];
+  /** Card validation of the params, compiled once. */
+  readonly check: ParamCheck;
 }
 
 /** The normalized agent the server keeps. */
@@ -69,6 +73,8 @@ export interface CatalogAgent {
   readonly required: readonly string[];
   readonly streaming: boolean;
   readonly handler: AgentDefinition['handler'];
+  /** Card validation of the input, compiled once. */
+  readonly check: ParamCheck;
 }
 
 /** Tools, agents and pipeline step handlers: what holds functions, so it is shared by snapshots, not copied. */
@@ -82,28 +88,32 @@ export interface Catalog {
 /** A catalog tool from a definition. */
 export function toCatalogTool(def: ToolDefinition): CatalogTool {
   const required = [...(def.required ?? [])];
+  const inputSchema = { type: 'object', properties: {}, required, ...def.inputSchema };
   return {
     name: def.name,
     description: def.description ?? `The ${def.name} tool.`,
-    inputSchema: { type: 'object', properties: {}, required, ...def.inputSchema },
+    inputSchema,
     required,
     connection: def.connection ?? null,
     handler: def.handler,
+    check: compileParamCheck(inputSchema, required),
   };
 }
 
 /** A catalog agent from a definition. */
 export function toCatalogAgent(def: AgentDefinition): CatalogAgent {
   const required = [...(def.required ?? ['user_request'])];
+  const inputSchema = def.inputSchema
+    ? { type: 'object', ...def.inputSchema }
+    : { type: 'object', properties: { user_request: { type: 'string', description: 'What to ask the agent.' } }, required };
   return {
     name: def.name,
     description: def.description ?? `The ${def.name} agent.`,
-    inputSchema: def.inputSchema
-      ? { type: 'object', ...def.inputSchema }
-      : { type: 'object', properties: { user_request: { type: 'string', description: 'What to ask the agent.' } }, required },
+    inputSchema,
     required,
     streaming: def.streaming ?? true,
     handler: def.handler,
+    check: compileParamCheck(inputSchema, required),
   };
 }
 

@@ -26,6 +26,9 @@ export interface RateState {
 
 const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
+/** The answers that are event streams: the mounts guard only these (no header lookup per answer). */
+export const STREAMED_RESPONSES = new WeakSet<Response>();
+
 /** One request on its way through the server: who asked, what was sent, and how to answer. */
 export class RequestContext {
   readonly requestId = newId('req');
@@ -46,6 +49,8 @@ export class RequestContext {
   /** Whether the answer is an event stream. */
   streamed = false;
   private searchParams: URLSearchParams | null = null;
+  /** The request's Content-Type (read once). */
+  readonly contentType: string | null;
 
   constructor(
     readonly core: ServerCore,
@@ -53,7 +58,9 @@ export class RequestContext {
     readonly request: Request,
     readonly conn: Connection,
     readonly params: Readonly<Record<string, string>>,
-  ) {}
+  ) {
+    this.contentType = request.headers.get('content-type');
+  }
 
   /** The caller (after authentication). */
   get principalOrThrow(): Principal {
@@ -71,7 +78,8 @@ export class RequestContext {
     if (!this.searchParams) {
       const url = this.request.url;
       const q = url.indexOf('?');
-      this.searchParams = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+      if (q < 0) return undefined;
+      this.searchParams = new URLSearchParams(url.slice(q + 1));
     }
     return this.searchParams.get(name) ?? undefined;
   }
@@ -84,7 +92,7 @@ export class RequestContext {
     if (explicit !== undefined && !isWire(explicit)) {
       throw new OzMockError(400, 'invalid_format', 'format must be one of: json, yaml, markdown, text');
     }
-    this.wire = negotiateWire(explicit, this.request.headers.get('accept'), this.request.headers.get('content-type'));
+    this.wire = negotiateWire(explicit, this.request.headers.get('accept'), this.contentType);
     return this.wire;
   }
 
@@ -95,7 +103,7 @@ export class RequestContext {
     const q = this.query('format');
     const b = this.body.format;
     const explicit = isWire(b) ? b : b === undefined && isWire(q) ? q : undefined;
-    return negotiateWire(explicit, this.request.headers.get('accept'), this.request.headers.get('content-type'));
+    return negotiateWire(explicit, this.request.headers.get('accept'), this.contentType);
   }
 
   /** The headers every answer carries, plus the content type. */
@@ -151,7 +159,9 @@ export class RequestContext {
     const body = stream.body;
     const headers = this.headers('text/event-stream; charset=utf-8');
     headers['cache-control'] = 'no-cache';
-    return new Response(body, { status: 200, headers });
+    const response = new Response(body, { status: 200, headers });
+    STREAMED_RESPONSES.add(response);
+    return response;
   }
 
   /** An error envelope on the error's wire, with `X-Error-Code` (and OpenAI's `type` on the models plane). */

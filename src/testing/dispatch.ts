@@ -68,7 +68,7 @@ async function runOperation(ctx: RequestContext, op: OperationInfo, handler: Ope
     ctx.rate = takeRateLimit(ctx, principal);
     checkTier(principal, op);
   }
-  if (op.body) ctx.body = parseRequestBody(ctx.rawBody ?? '', ctx.request.headers.get('content-type'), !op.wire);
+  if (op.body) ctx.body = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire);
   // Execute routes that may stream decide in the handler: a stream ignores the wire choice.
   if (op.wire && op.streaming === 'none') ctx.negotiate();
   return handler(ctx);

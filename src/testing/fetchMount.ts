@@ -15,18 +15,9 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
 
-/**
- * Serves one request in process, as `fetch` would over a socket: `{mcp_url}`'s origin reaches the MCP
- * server; an abort rejects at once (and cancels a streamed body later); a dropped connection rejects with
- * `TypeError: fetch failed`.
- */
-export async function serveInProcess(handler: RequestHandler, options: ResolvedOptions, request: Request, mount: MountKind = 'fetch'): Promise<Response> {
-  const signal = request.signal;
-  if (signal.aborted) throw abortReason(signal);
-  const surface = request.url.startsWith(`${new URL(options.mcpUrl).origin}/`) ? 'mcp' : 'api';
-  const conn = new Connection(mount, surface, request.headers.get(CLIENT_ADDRESS_HEADER) ?? options.clientAddress);
-  const pending = handler(request, conn);
-  const response = await new Promise<Response>((resolve, reject) => {
+/** The answer, or a rejection with the abort reason as soon as the signal aborts. */
+function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  return new Promise<Response>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     pending.then(
@@ -40,6 +31,27 @@ export async function serveInProcess(handler: RequestHandler, options: ResolvedO
       },
     );
   });
+}
+
+/**
+ * Serves one request in process, as `fetch` would over a socket: `{mcp_url}`'s origin reaches the MCP
+ * server; an abort rejects at once (and cancels a streamed body later); a dropped connection rejects with
+ * `TypeError: fetch failed`.
+ */
+export async function serveInProcess(
+  handler: RequestHandler,
+  options: ResolvedOptions,
+  request: Request,
+  mount: MountKind = 'fetch',
+  abortable = true,
+): Promise<Response> {
+  const signal = request.signal;
+  if (signal.aborted) throw abortReason(signal);
+  const surface = request.url.startsWith(options.mcpOrigin) ? 'mcp' : 'api';
+  const conn = new Connection(mount, surface, request.headers.get(CLIENT_ADDRESS_HEADER) ?? options.clientAddress);
+  const pending = handler(request, conn);
+  // A request made without a signal cannot abort: no listener to add and remove.
+  const response = abortable ? await untilAborted(pending, signal) : await pending;
   if (conn.dropped) throw fetchFailed();
   return guardStreamedBody(response, signal, conn);
 }

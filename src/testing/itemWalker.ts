@@ -24,18 +24,25 @@ export interface StepFailure {
  */
 export class ItemWalker {
   private readonly failures = new Map<string, number>();
+  /**
+   * Items waiting for their next step, in due order: every step waits the same `stepMs`, so appending keeps
+   * the order, and one clock timer serves them all (no timer per item on the hot path of item creation).
+   */
+  private queue: Array<{ readonly id: string; readonly dueAt: number; readonly generation: number }> = [];
+  private head = 0;
+  private readonly queued = new Set<string>();
+  private armed = false;
 
   constructor(private readonly core: ServerCore) {}
 
   /** Schedules the item's next step if it walks (cloud building, active, not paused). */
   schedule(item: ItemRecord): void {
-    if (item.status !== 'active' || item.paused === 1) return;
+    if (item.status !== 'active' || item.paused === 1 || this.queued.has(item.id)) return;
     const building = this.core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
     if (building?.kind !== 'cloud') return;
-    const generation = this.core.generation;
-    this.core.clock.timer(this.core.options.timing.stepMs, () => {
-      if (generation === this.core.generation) void this.core.work.track(this.step(item.id, generation));
-    });
+    this.queued.add(item.id);
+    this.queue.push({ id: item.id, dueAt: this.core.clock.now() + this.core.options.timing.stepMs, generation: this.core.generation });
+    this.arm();
   }
 
   /** Makes the next attempts at a step fail. */
@@ -49,59 +56,111 @@ export class ItemWalker {
     this.failures.clear();
   }
 
-  /** Re-schedules every walking item (after a restore). */
+  /** Drops the walks of replaced data and re-schedules every walking item (after a reset or restore). */
   resumeAll(): void {
+    this.queue = [];
+    this.head = 0;
+    this.queued.clear();
+    this.armed = false;
     for (const item of this.core.store.data.items.values()) this.schedule(item);
   }
 
-  private async step(id: string, generation: number): Promise<void> {
+  private arm(): void {
+    if (this.armed || this.head >= this.queue.length) return;
+    this.armed = true;
+    const next = this.queue[this.head]!;
+    this.core.clock.timer(Math.max(0, next.dueAt - this.core.clock.now()), () => {
+      this.armed = false;
+      this.tick();
+    });
+  }
+
+  /** Steps every item that is due. */
+  private tick(): void {
+    const now = this.core.clock.now();
+    while (this.head < this.queue.length && this.queue[this.head]!.dueAt <= now) {
+      const entry = this.queue[this.head++]!;
+      this.queued.delete(entry.id);
+      if (entry.generation !== this.core.generation) continue;
+      const stepped = this.step(entry.id, entry.generation);
+      if (stepped) void this.core.work.track(stepped);
+    }
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    this.arm();
+  }
+
+  /** One step of an item; a promise only while an office's handler works asynchronously. */
+  private step(id: string, generation: number): Promise<void> | undefined {
     const { data, catalog } = this.core.store;
     const item = data.items.get(id);
-    if (!item || item.status !== 'active' || item.paused === 1) return;
+    if (!item || item.status !== 'active' || item.paused === 1) return undefined;
     const building = data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
-    if (!building || building.kind !== 'cloud') return;
+    if (!building || building.kind !== 'cloud') return undefined;
     const steps = building.pipeline;
     if (item.step === 'intake') {
       item.step = steps[0]!.id;
       item.attempt = 0;
       this.touch(item);
       this.schedule(item);
-      return;
+      return undefined;
     }
     const index = steps.findIndex((s) => s.id === item.step);
-    if (index < 0) return;
+    if (index < 0) return undefined;
     const stepId = steps[index]!.id;
     const input = item.last_output ?? (item.body ? `${item.title}\n\n${item.body}` : item.title);
-    let output: string;
-    try {
-      const failureKey = `${item.campus}/${item.building}/${stepId}`;
-      const failing = this.failures.get(failureKey) ?? 0;
-      if (failing > 0) {
-        this.failures.set(failureKey, failing - 1);
-        throw new Error(`step ${stepId} failed`);
-      }
-      const handler = catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId));
-      output = handler ? String(await handler(input, { id: item.id, title: item.title, attempt: item.attempt })) : `${stepId}: ${input}`;
-    } catch {
-      // A reset or restore replaced the data while the office worked: this walk is over.
-      if (generation !== this.core.generation || item.status !== 'active') return;
-      item.attempt++;
-      this.charge(item);
-      if (item.attempt >= MAX_ATTEMPTS) item.status = 'failed';
-      this.touch(item);
-      this.schedule(item);
-      return;
+    const failureKey = `${item.campus}/${item.building}/${stepId}`;
+    const failing = this.failures.get(failureKey) ?? 0;
+    if (failing > 0) {
+      this.failures.set(failureKey, failing - 1);
+      this.failAttempt(item);
+      return undefined;
     }
-    if (generation !== this.core.generation || item.status !== 'active' || item.step !== stepId) return;
+    const handler = catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId));
+    let output: string | Promise<string>;
+    try {
+      output = handler ? handler(input, { id: item.id, title: item.title, attempt: item.attempt }) : `${stepId}: ${input}`;
+    } catch {
+      this.failAttempt(item);
+      return undefined;
+    }
+    if (typeof output === 'string') {
+      this.advance(item, stepId, index, steps.length, steps[index + 1]?.id, output);
+      return undefined;
+    }
+    return Promise.resolve(output).then(
+      (out) => {
+        // A reset or restore replaced the data while the office worked: this walk is over.
+        if (generation === this.core.generation) this.advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out));
+      },
+      () => {
+        if (generation === this.core.generation) this.failAttempt(item);
+      },
+    );
+  }
+
+  private advance(item: ItemRecord, stepId: string, index: number, count: number, nextStep: string | undefined, output: string): void {
+    if (item.status !== 'active' || item.step !== stepId) return;
     this.charge(item);
     item.last_output = output;
     item.attempt = 0;
-    if (index + 1 < steps.length) {
-      item.step = steps[index + 1]!.id;
+    if (index + 1 < count) {
+      item.step = nextStep!;
     } else {
       item.step = 'done';
       item.status = 'done';
     }
+    this.touch(item);
+    this.schedule(item);
+  }
+
+  private failAttempt(item: ItemRecord): void {
+    if (item.status !== 'active') return;
+    item.attempt++;
+    this.charge(item);
+    if (item.attempt >= MAX_ATTEMPTS) item.status = 'failed';
     this.touch(item);
     this.schedule(item);
   }

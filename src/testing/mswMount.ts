@@ -35,7 +35,7 @@ export function mswHandlers(handler: RequestHandler, options: ResolvedOptions, o
   const { http } = loadMsw();
   const url = (overrides.url ?? options.url).replace(/\/+$/, '');
   const mcpUrl = (overrides.mcpUrl ?? options.mcpUrl).replace(/\/+$/, '');
-  const resolved: ResolvedOptions = { ...options, url, mcpUrl };
+  const resolved: ResolvedOptions = { ...options, url, mcpUrl, mcpOrigin: `${new URL(mcpUrl).origin}/` };
   const serve = async ({ request }: { request: Request }): Promise<Response> => {
     try {
       return await serveInProcess(handler, resolved, request, 'msw');

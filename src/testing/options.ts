@@ -53,6 +53,8 @@ export interface ResolvedOptions {
   readonly journalLimit: number;
   readonly url: string;
   readonly mcpUrl: string;
+  /** `mcpUrl`'s origin and a slash: requests starting with it reach the MCP server in process. */
+  readonly mcpOrigin: string;
 }
 
 /** Fills in the defaults. */
@@ -75,5 +77,6 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
     journalLimit: options.journalLimit ?? 10_000,
     url,
     mcpUrl,
+    mcpOrigin: `${new URL(mcpUrl).origin}/`,
   };
 }

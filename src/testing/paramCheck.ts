@@ -9,21 +9,30 @@ const TYPE_CHECKS: Readonly<Record<string, (v: unknown) => boolean>> = {
   array: (v) => Array.isArray(v),
 };
 
+/** A compiled card validation: throws 422 `invalid_params` for the first problem of an input. */
+export type ParamCheck = (params: Record<string, unknown>) => void;
+
 /**
- * Card validation of a tool's or agent's input: absent required fields answer 422 `invalid_params` with
- * `missing`; a field whose `properties` entry names a `type` it does not have answers 422 naming it.
+ * Compiles card validation of a tool's or agent's input once: absent required fields answer 422
+ * `invalid_params` with `missing`; a field whose `properties` entry names a `type` it does not have answers
+ * 422 naming it.
  */
-export function checkParams(schema: Readonly<Record<string, unknown>>, required: readonly string[], params: Record<string, unknown>): void {
-  const missing = required.filter((name) => params[name] === undefined || params[name] === null);
-  if (missing.length) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
-  const properties = schema.properties as Record<string, { type?: unknown }> | undefined;
-  if (!properties) return;
+export function compileParamCheck(schema: Readonly<Record<string, unknown>>, required: readonly string[]): ParamCheck {
+  const properties = (schema.properties ?? {}) as Record<string, { type?: unknown }>;
+  const typed: Array<[string, string, (v: unknown) => boolean]> = [];
   for (const [name, prop] of Object.entries(properties)) {
-    const value = params[name];
-    if (value === undefined || typeof prop?.type !== 'string') continue;
-    const check = TYPE_CHECKS[prop.type];
-    if (check && !check(value)) throw invalidParams(`Field ${name} must be ${prop.type === 'integer' ? 'an' : 'a'} ${prop.type}.`);
+    const check = typeof prop?.type === 'string' ? TYPE_CHECKS[prop.type] : undefined;
+    if (check) typed.push([name, prop.type as string, check]);
   }
+  return (params) => {
+    let missing: string[] | undefined;
+    for (const name of required) if (params[name] === undefined || params[name] === null) (missing ??= []).push(name);
+    if (missing) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+    for (const [name, type, check] of typed) {
+      const value = params[name];
+      if (value !== undefined && !check(value)) throw invalidParams(`Field ${name} must be ${type === 'integer' ? 'an' : 'a'} ${type}.`);
+    }
+  };
 }
 
 /** Whether a value is a plain object (a JSON object, not an array or null). */

@@ -9,7 +9,7 @@ import { parseYaml } from './yamlWire.js';
  * answers 400 `invalid_json`.
  */
 export function parseRequestBody(raw: string, contentType: string | null, jsonOnly: boolean): Record<string, unknown> {
-  if (raw.trim() === '') return {};
+  if (raw === '' || !/\S/.test(raw)) return {};
   let value: unknown;
   const type = mediaType(contentType);
   if (!jsonOnly && isYamlType(contentType)) {

@@ -148,7 +148,8 @@ export class Runner {
     const now = this.core.clock.now();
     record.status = 'running';
     record.updated_at = now;
-    record.spans.push(this.span(null, `${record.kind} ${record.target}`, now, { kind: record.kind, target: record.target }));
+    // The root span's id follows from the execution's (one random id less per run).
+    record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
   }
 
   private span(parent: string | null, name: string, now: number, attributes: Record<string, unknown>): SpanRecord {

@@ -2,7 +2,7 @@ import { connectionRequired, invalidParams, notFound } from './errors.js';
 import type { RunRequest } from './executionFlow.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { newId } from './ids.js';
-import { checkParams, isPlainObject } from './paramCheck.js';
+import { isPlainObject } from './paramCheck.js';
 import { toMockError } from './runner.js';
 import type { ServerCore } from './serverCore.js';
 import type { ScheduleRecord } from './state.js';
@@ -14,7 +14,7 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
   if (kind === 'tool') {
     const tool = store.catalog.tools.get(name);
     if (!tool) throw notFound(`The schedule's tool ${name} is gone.`);
-    checkParams(tool.inputSchema, tool.required, s.input);
+    tool.check(s.input);
     if (tool.connection && store.data.accounts.get(s.account)?.connections.get(tool.connection)?.status !== 'linked') {
       throw connectionRequired(tool.connection);
     }
@@ -23,7 +23,7 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
   if (kind === 'agent') {
     const agent = store.catalog.agents.get(name);
     if (!agent) throw notFound(`The schedule's agent ${name} is gone.`);
-    checkParams(agent.inputSchema, agent.required, s.input);
+    agent.check(s.input);
     return { kind, target: name, input: s.input, plan: { type: 'agent', agent, input: s.input }, async: true, followupAgent: name };
   }
   const w = store.workflowByName(s.account, name);

@@ -215,7 +215,10 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     clock,
     journal: core.journal,
     faults: core.faults,
-    fetch: (input, init) => handle(input instanceof Request && init === undefined ? input : new Request(input, init)),
+    fetch: (input, init) => {
+      if (input instanceof Request && init === undefined) return handle(input);
+      return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
+    },
     handle,
     handlers: (handlerOptions) => mswHandlers(handler, resolved, handlerOptions),
     async listen(listenOptions = {}) {

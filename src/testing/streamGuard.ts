@@ -1,4 +1,5 @@
 import type { Connection } from './connection.js';
+import { STREAMED_RESPONSES } from './context.js';
 
 /** What undici throws when a connection closes under a response body. */
 export function terminated(): TypeError {
@@ -17,7 +18,7 @@ export function guardStreamedBody(
   endCut: (controller: ReadableStreamDefaultController<Uint8Array>) => void = (c) => c.error(terminated()),
 ): Response {
   const source = response.body;
-  if (!source || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response;
+  if (!source || !STREAMED_RESPONSES.has(response)) return response;
   const reader = source.getReader();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cut = false;

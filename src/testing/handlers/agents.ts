@@ -5,7 +5,6 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, respondWithStream, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
-import { checkParams } from '../paramCheck.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {
@@ -46,7 +45,7 @@ export const executeAgent: OperationHandler = (ctx) => {
   if (typeof name !== 'string') throw invalidParams('agent must be a string (an agent name).');
   const agent = findAgent(ctx, name);
   const traceId = takeTraceId(ctx);
-  checkParams(agent.inputSchema, agent.required, input);
+  agent.check(input);
   const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: flags.async, followupAgent: agent.name };
   return flags.stream ? respondWithStream(ctx, run, traceId) : respondWithRun(ctx, run, traceId);
 };

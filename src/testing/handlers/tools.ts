@@ -5,7 +5,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { connectionRequired, invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
-import { checkParams, isPlainObject } from '../paramCheck.js';
+import { isPlainObject } from '../paramCheck.js';
 
 /** The API's view of a tool: its card. */
 export function toolView(t: CatalogTool): Tool {
@@ -53,7 +53,7 @@ export const executeTool: OperationHandler = (ctx) => {
   const params = toolParams(ctx.body);
   if (ctx.body.async !== undefined && typeof ctx.body.async !== 'boolean') throw invalidParams('async must be a boolean.');
   const traceId = takeTraceId(ctx);
-  checkParams(tool.inputSchema, tool.required, params);
+  tool.check(params);
   requireConnection(ctx, tool.connection);
   return respondWithRun(
     ctx,
