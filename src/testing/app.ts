@@ -48,5 +48,10 @@ export function createRequestHandler(core: ServerCore, handlers: Readonly<Record
     return answerUnrouted(core, 'not_found', request, conn);
   };
 
-  return (request, conn) => (conn.surface === 'mcp' ? mcpSurface(request, conn) : Promise.resolve(app.fetch(request, { conn })));
+  return (request, conn) => {
+    if (conn.surface === 'mcp') return mcpSurface(request, conn);
+    // hono would answer HEAD with the GET route; the spec has every method without a route answer 404.
+    if (request.method === 'HEAD') return answerUnrouted(core, 'not_found', request, conn);
+    return Promise.resolve(app.fetch(request, { conn }));
+  };
 }

@@ -23,6 +23,11 @@ export interface ToolDefinition {
   readonly required?: readonly string[];
   /** The account connection the tool needs (424 `connection_required` until linked). Default: none. */
   readonly connection?: string | null;
+  /**
+   * A credential the tool needs: a provider whose key (`api_key`) or wallet (`wallet`) the account must link
+   * first (424 `credential_required` with `connect` until then). Default: none.
+   */
+  readonly credential?: { readonly provider: string; readonly method: 'api_key' | 'wallet' } | null;
   /** Runs the tool: its answer is the result's markdown `content`. Throw an `OzMockError` to fail the run. */
   readonly handler: (params: Record<string, unknown>, context: RunContext) => string | Promise<string>;
 }
@@ -60,6 +65,7 @@ export interface CatalogTool {
   readonly inputSchema: Record<string, unknown>;
   readonly required: readonly string[];
   readonly connection: string | null;
+  readonly credential: { readonly provider: string; readonly method: 'api_key' | 'wallet' } | null;
   readonly handler: ToolDefinition['handler'];
   /** Card validation of the params, compiled once. */
   readonly check: ParamCheck;
@@ -95,6 +101,7 @@ export function toCatalogTool(def: ToolDefinition): CatalogTool {
     inputSchema,
     required,
     connection: def.connection ?? null,
+    credential: def.credential ?? null,
     handler: def.handler,
     check: compileParamCheck(inputSchema, required),
   };

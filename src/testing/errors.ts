@@ -80,3 +80,11 @@ export function connectionRequired(provider: string, method: ConnectInfo['method
     hint: `Link it with POST /v1/connections/${provider}/link, then retry.`,
   });
 }
+
+/** 424 `credential_required` for a provider's key or wallet, with `connect`. */
+export function credentialRequired(provider: string, method: 'api_key' | 'wallet'): OzMockError {
+  return new OzMockError(424, 'credential_required', `This call needs the account's ${provider} ${method === 'wallet' ? 'wallet' : 'key'}.`, {
+    connect: { provider, method, link: `POST /v1/connections/${provider}/link` },
+    hint: `Link it with POST /v1/connections/${provider}/link (method ${method}), then retry.`,
+  });
+}

@@ -1,9 +1,10 @@
-import { connectionRequired, invalidParams, notFound } from './errors.js';
+import { invalidParams, notFound } from './errors.js';
 import type { RunRequest } from './executionFlow.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { newId } from './ids.js';
 import { isPlainObject } from './paramCheck.js';
 import { toMockError } from './runner.js';
+import { requireToolLinks } from './toolLinks.js';
 import type { ServerCore } from './serverCore.js';
 import type { ScheduleRecord } from './state.js';
 
@@ -15,9 +16,7 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
     const tool = store.catalog.tools.get(name);
     if (!tool) throw notFound(`The schedule's tool ${name} is gone.`);
     tool.check(s.input);
-    if (tool.connection && store.data.accounts.get(s.account)?.connections.get(tool.connection)?.status !== 'linked') {
-      throw connectionRequired(tool.connection);
-    }
+    requireToolLinks(store.data.accounts.get(s.account), tool);
     return { kind, target: name, input: s.input, plan: { type: 'tool', tool, params: s.input }, async: true, followupAgent: null };
   }
   if (kind === 'agent') {

@@ -194,6 +194,7 @@ describe('traces', () => {
     const run = await callJson<ExecutionResult>(server, 'POST', '/v1/workflows/draft-and-review/execute', { body: { input: 'topic' } });
     const trace = await callJson<Trace>(server, 'GET', `/v1/traces/${run.body.execution_id}`);
     expect(trace.body.execution_id).toBe(run.body.execution_id);
+    expect(trace.headers.get('x-execution-id')).toBe(run.body.execution_id);
     const [root, draft, review] = trace.body.spans;
     expect(root).toMatchObject({ parent_id: null, name: 'workflow draft-and-review', status: 'ok' });
     expect(draft).toMatchObject({ parent_id: root!.id, name: 'task draft', status: 'ok', attributes: { agent: 'writer' } });

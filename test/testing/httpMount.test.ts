@@ -37,6 +37,8 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     expect([unknown.status, unknown.headers.get('x-error-code')]).toEqual([404, 'not_found']);
     const wrongMethod = await fetch(`${listener.url}/v1/tools`, { method: 'PUT', headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(wrongMethod.status).toBe(404);
+    const head = await fetch(`${listener.url}/v1/tools`, { method: 'HEAD', headers: { authorization: `Bearer ${server.apiKey}` } });
+    expect([head.status, head.headers.get('x-error-code')]).toEqual([404, 'not_found']);
     const preflight = await fetch(`${listener.url}/v1/tools/echo/execute`, {
       method: 'OPTIONS',
       headers: { origin: 'https://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },

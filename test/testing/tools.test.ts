@@ -75,6 +75,17 @@ describe('tools', () => {
     expect(second.body.content).toContain('ada@example.com');
   });
 
+  it('answers 424 credential_required with connect until a tool’s credential is linked', async () => {
+    server = createTestServer();
+    server.addTool({ name: 'geocode', credential: { provider: 'maps', method: 'api_key' }, handler: () => 'somewhere' });
+    const first = await execute('geocode', {});
+    expect([first.status, first.headers.get('x-error-code')]).toEqual([424, 'credential_required']);
+    expect(first.body.error.connect).toEqual({ provider: 'maps', method: 'api_key', link: 'POST /v1/connections/maps/link' });
+    expect(first.headers.get('x-execution-id')).toBeNull();
+    await callJson(server, 'POST', '/v1/connections/maps/link', { body: { method: 'api_key', api_key: 'k' } });
+    expect((await execute('geocode', {})).body.content).toBe('somewhere');
+  });
+
   it('fails the run with the handler’s OzMockError or 500 internal_error, naming the execution', async () => {
     server = createTestServer();
     server.addTool({ name: 'picky', handler: () => { throw new OzMockError(409, 'approval_required', 'Not yet.'); } });

@@ -2,10 +2,11 @@ import type { Tool } from '../../generated/types.js';
 import type { CatalogTool } from '../catalog.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
-import { connectionRequired, invalidParams, notFound } from '../errors.js';
+import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
 import { isPlainObject } from '../paramCheck.js';
+import { requireToolLinks } from '../toolLinks.js';
 
 /** The API's view of a tool: its card. */
 export function toolView(t: CatalogTool): Tool {
@@ -17,12 +18,6 @@ export function findTool(ctx: RequestContext, name: string): CatalogTool {
   const tool = ctx.core.store.catalog.tools.get(name);
   if (!tool) throw notFound(`No tool named ${name}.`);
   return tool;
-}
-
-/** 424 `connection_required` unless the account linked the provider the tool needs. */
-export function requireConnection(ctx: RequestContext, provider: string | null): void {
-  if (provider === null) return;
-  if (ctx.account.connections.get(provider)?.status !== 'linked') throw connectionRequired(provider);
 }
 
 const CONTROL_FIELDS = new Set(['format', 'async', 'params']);
@@ -54,7 +49,7 @@ export const executeTool: OperationHandler = (ctx) => {
   if (ctx.body.async !== undefined && typeof ctx.body.async !== 'boolean') throw invalidParams('async must be a boolean.');
   const traceId = takeTraceId(ctx);
   tool.check(params);
-  requireConnection(ctx, tool.connection);
+  requireToolLinks(ctx.account, tool);
   return respondWithRun(
     ctx,
     { kind: 'tool', target: tool.name, input: params, plan: { type: 'tool', tool, params }, async: ctx.body.async === true, followupAgent: null },

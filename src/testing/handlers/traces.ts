@@ -14,5 +14,6 @@ export const listTraces: OperationHandler = (ctx) => {
 export const getTrace: OperationHandler = (ctx) => {
   const r = ctx.core.store.data.executions.get(ctx.params.execution_id!);
   if (!r || r.account !== ctx.account.name) throw notFound(`No trace for execution ${ctx.params.execution_id}.`);
+  ctx.executionId = r.id;
   return ctx.reply(200, { kind: 'record', value: traceView(r) });
 };
