@@ -1,7 +1,7 @@
 // A real consumer: `npm pack` this package, install the tarball in a fresh temporary project, then run an ESM
 // script, a CJS script and a TypeScript type-check against the installed package.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,9 +11,14 @@ const dir = mkdtempSync(join(tmpdir(), 'oz-consumer-'));
 const run = (cmd, args, cwd = dir) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
 try {
-  const tarball = run('npm', ['pack', '--silent', '--pack-destination', dir], root).trim().split('\n').pop();
+  // CI has just built dist/; build here only when it is missing, and pack what is there.
+  if (!existsSync(join(root, 'dist/index.js'))) run('npm', ['run', 'build'], root);
+  const tarball = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], root).trim().split('\n').pop();
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'oz-consumer', private: true, version: '0.0.0' }));
-  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)]);
+  // msw is an optional peer of oz-sdk/testing, whose types mention it; a consumer that type-checks libraries
+  // (skipLibCheck false, as here) installs it, as the README says.
+  const msw = JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8')).version;
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball), `msw@${msw}`]);
 
   const esm = `import { Oz, OzAPIError } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
