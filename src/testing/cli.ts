@@ -77,6 +77,18 @@ async function main(): Promise<void> {
     process.stderr.write(`oz-mock: cannot listen: ${(err as Error).message}\n`);
     process.exit(1);
   }
+  // Handlers first: the printed URL tells a caller it may signal us now.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    void listener
+      .close()
+      .then(() => server.close())
+      .then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
   if (values.log) {
     server.onResponse((e) => process.stdout.write(`${e.journal.method} ${e.journal.path} ${e.response.status} ${e.operationId ?? ''}\n`));
   }
@@ -104,18 +116,6 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
-
-  let stopping = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    void listener
-      .close()
-      .then(() => server.close())
-      .then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 void main();

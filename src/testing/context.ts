@@ -1,7 +1,7 @@
 import type { ErrorObject } from '../generated/types.js';
 import type { Connection } from './connection.js';
 import { EXPOSED_HEADERS } from './cors.js';
-import { OzMockError } from './errors.js';
+import { INVALID_FORMAT_MESSAGE, OzMockError } from './errors.js';
 import { newId } from './ids.js';
 import type { OperationInfo } from './operations.js';
 import { renderPayload, type Payload } from './render.js';
@@ -90,7 +90,7 @@ export class RequestContext {
     const bodyFormat = this.body.format;
     const explicit = bodyFormat !== undefined ? bodyFormat : this.query('format');
     if (explicit !== undefined && !isWire(explicit)) {
-      throw new OzMockError(400, 'invalid_format', 'format must be one of: json, yaml, markdown, text');
+      throw new OzMockError(400, 'invalid_format', INVALID_FORMAT_MESSAGE);
     }
     this.wire = negotiateWire(explicit, this.request.headers.get('accept'), this.contentType);
     return this.wire;

@@ -9,6 +9,13 @@ const TYPE_CHECKS: Readonly<Record<string, (v: unknown) => boolean>> = {
   array: (v) => Array.isArray(v),
 };
 
+/** 422 `invalid_params` listing the absent ones among `names` (`null` counts as absent), if any. */
+export function requireFields(body: Readonly<Record<string, unknown>>, names: readonly string[]): void {
+  let missing: string[] | undefined;
+  for (const name of names) if (body[name] === undefined || body[name] === null) (missing ??= []).push(name);
+  if (missing) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+}
+
 /** A compiled card validation: throws 422 `invalid_params` for the first problem of an input. */
 export type ParamCheck = (params: Record<string, unknown>) => void;
 
@@ -25,9 +32,7 @@ export function compileParamCheck(schema: Readonly<Record<string, unknown>>, req
     if (check) typed.push([name, prop.type as string, check]);
   }
   return (params) => {
-    let missing: string[] | undefined;
-    for (const name of required) if (params[name] === undefined || params[name] === null) (missing ??= []).push(name);
-    if (missing) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+    requireFields(params, required);
     for (const [name, type, check] of typed) {
       const value = params[name];
       if (value !== undefined && !check(value)) throw invalidParams(`Field ${name} must be ${type === 'integer' ? 'an' : 'a'} ${type}.`);

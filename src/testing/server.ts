@@ -3,7 +3,6 @@ import { newKeyValue } from './apiKeys.js';
 import { createRequestHandler, type RequestHandler } from './app.js';
 import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './catalog.js';
 import { ServerClock, type OzClock } from './clock.js';
-import type { Surface } from './connection.js';
 import { seedDemo, type DemoKeys } from './demoSeed.js';
 import { executionView, usd } from './executionViews.js';
 import { Faults, type OzFaults } from './faults.js';
@@ -327,4 +326,3 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
   return server;
 }
 
-export type { Surface };

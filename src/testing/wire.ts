@@ -84,16 +84,6 @@ export function wireFromContentType(contentType: string | null): Wire {
   return isYamlType(contentType) ? 'yaml' : 'json';
 }
 
-/** The outcome of rule 1: a valid explicit format, none, or an invalid one (400 `invalid_format`). */
-export type ExplicitFormat = Wire | undefined | { readonly invalid: unknown };
-
-/** Rule 1: `format` in the body wins over `?format=`; any value that is not a wire name is invalid. */
-export function explicitFormat(bodyFormat: unknown, queryFormat: string | undefined): ExplicitFormat {
-  const value = bodyFormat !== undefined ? bodyFormat : queryFormat;
-  if (value === undefined) return undefined;
-  return isWire(value) ? value : { invalid: value };
-}
-
 /** Rules 1 to 3 of wire selection, given an already valid explicit format (or none). */
 export function negotiateWire(explicit: Wire | undefined, accept: string | null, contentType: string | null): Wire {
   return explicit ?? wireFromAccept(accept) ?? wireFromContentType(contentType);

@@ -5,6 +5,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, respondWithStream, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
+import { requireFields } from '../paramCheck.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {
@@ -41,7 +42,7 @@ export const executeAgent: OperationHandler = (ctx) => {
   const { agent: name, format: _format, stream: _stream, async: _async, ...input } = ctx.body;
   const flags = runFlags(ctx.body);
   if (!flags.stream) ctx.negotiate();
-  if (name === undefined || name === null) throw invalidParams('Missing required field: agent.', ['agent']);
+  requireFields(ctx.body, ['agent']);
   if (typeof name !== 'string') throw invalidParams('agent must be a string (an agent name).');
   const agent = findAgent(ctx, name);
   const traceId = takeTraceId(ctx);

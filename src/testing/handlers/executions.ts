@@ -5,6 +5,7 @@ import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { executionView } from '../executionViews.js';
 import { paginate } from '../pagination.js';
+import { requireFields } from '../paramCheck.js';
 import type { ExecutionRecord } from '../state.js';
 
 const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
@@ -64,7 +65,7 @@ export const cancelExecution: OperationHandler = (ctx) => {
 /** `POST /v1/executions/{id}/followup`: a new execution of the run's agent with `user_request`. */
 export const followupExecution: OperationHandler = (ctx) => {
   const { user_request: request, format: _format, async: asyncFlag, ...extra } = ctx.body;
-  if (request === undefined || request === null) throw invalidParams('Missing required field: user_request.', ['user_request']);
+  requireFields(ctx.body, ['user_request']);
   if (typeof request !== 'string' || request.length < 1) throw invalidParams('user_request must be a non-empty string.');
   if (asyncFlag !== undefined && typeof asyncFlag !== 'boolean') throw invalidParams('async must be a boolean.');
   const previous = findExecution(ctx, ctx.params.id!);

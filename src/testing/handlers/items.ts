@@ -5,6 +5,7 @@ import { invalidParams, notFound, OzMockError } from '../errors.js';
 import { usd } from '../executionViews.js';
 import { newId } from '../ids.js';
 import { paginate } from '../pagination.js';
+import { requireFields } from '../paramCheck.js';
 import type { CompanyRecord, ItemRecord } from '../state.js';
 
 const KINDS: ReadonlySet<string> = new Set<ItemKind>(['feature', 'bugfix', 'docs', 'research', 'content', 'task']);
@@ -56,8 +57,7 @@ function absent(value: unknown): boolean {
 export const createCompanyItem: OperationHandler = (ctx) => {
   const co = company(ctx);
   const b = ctx.body;
-  const missing = ['building', 'title'].filter((k) => absent(b[k]));
-  if (missing.length) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+  requireFields(b, ['building', 'title']);
   if (typeof b.building !== 'string') throw invalidParams('building must be a string (a building slug).');
   if (typeof b.title !== 'string' || b.title.length < 1 || b.title.length > 300) throw invalidParams('title must be a string of 1 to 300 characters.');
   if (!absent(b.body) && (typeof b.body !== 'string' || b.body.length > 65536)) throw invalidParams('body must be a string of at most 65536 characters.');

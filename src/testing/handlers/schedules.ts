@@ -6,7 +6,7 @@ import { invalidParams, notFound } from '../errors.js';
 import { createExecution, takeTraceId } from '../executionFlow.js';
 import { newId } from '../ids.js';
 import { paginate } from '../pagination.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject, requireFields } from '../paramCheck.js';
 import type { ScheduleRecord } from '../state.js';
 import { scheduleRun } from '../scheduler.js';
 
@@ -43,8 +43,7 @@ export const listSchedules: OperationHandler = (ctx) => {
 /** `POST /v1/schedules`: validates the cron, the time zone and the target; answers 201. */
 export const createSchedule: OperationHandler = (ctx) => {
   const b = ctx.body;
-  const missing = ['name', 'cron', 'target'].filter((k) => b[k] === undefined || b[k] === null);
-  if (missing.length) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+  requireFields(b, ['name', 'cron', 'target']);
   if (typeof b.name !== 'string' || b.name.length < 1 || b.name.length > 100) throw invalidParams('name must be a string of 1 to 100 characters.');
   const cron = typeof b.cron === 'string' ? parseCron(b.cron) : null;
   if (!cron) throw invalidParams('cron must be a five-field cron expression.');

@@ -4,7 +4,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound, OzMockError } from '../errors.js';
 import { respondWithRun, respondWithStream, takeTraceId, type RunRequest } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject, requireFields } from '../paramCheck.js';
 import type { PlannedTask } from '../runner.js';
 import type { WorkflowRecord } from '../state.js';
 import { runFlags } from './agents.js';
@@ -46,11 +46,9 @@ function planTasks(ctx: RequestContext, tasks: unknown): PlannedTask[] {
 /** The engine's check of a workflow definition: only `name`, `description` and `tasks`. */
 function checkDefinition(ctx: RequestContext, def: Record<string, unknown>): { name: string; tasks: PlannedTask[] } {
   for (const key of Object.keys(def)) if (!WORKFLOW_FIELDS.has(key)) throw invalidParams(`Unknown workflow field: ${key}.`);
-  if (typeof def.name !== 'string' || def.name === '') {
-    throw invalidParams('Missing required field: name.', def.name === undefined ? ['name'] : undefined);
-  }
+  requireFields(def, ['name', 'tasks']);
+  if (typeof def.name !== 'string' || def.name === '') throw invalidParams('name must be a non-empty string.');
   if (def.description !== undefined && def.description !== null && typeof def.description !== 'string') throw invalidParams('description must be a string.');
-  if (def.tasks === undefined) throw invalidParams('Missing required field: tasks.', ['tasks']);
   return { name: def.name, tasks: planTasks(ctx, def.tasks) };
 }
 
@@ -147,8 +145,7 @@ export const listWorkflows: OperationHandler = (ctx) => {
 /** `POST /v1/workflows`: stores a workflow (409 `already_exists` for a name in use). */
 export const createWorkflow: OperationHandler = (ctx) => {
   const { format: _format, ...def } = ctx.body;
-  const missing = ['name', 'tasks'].filter((k) => def[k] === undefined || def[k] === null);
-  if (missing.length) throw invalidParams(`Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing);
+  requireFields(def, ['name', 'tasks']);
   if (typeof def.name !== 'string' || !/^[a-z0-9][a-z0-9-_]*$/.test(def.name) || def.name.length > 100) {
     throw invalidParams('name must be 1 to 100 characters of a-z, 0-9, - and _, starting with a letter or digit.');
   }
