@@ -36,17 +36,25 @@ export class SseReader {
     this.#parser = createParser({ onEvent: (message) => void this.#queue.push(message) });
   }
 
+  /**
+   * The next event already parsed, without waiting (undefined when none is queued): a chunk holds many events,
+   * and handing them out without a promise each is most of a fast stream's cost.
+   */
+  take(): EventSourceMessage | undefined {
+    if (this.#head >= this.#queue.length) return undefined;
+    const message = this.#queue[this.#head++]!;
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    }
+    return message;
+  }
+
   /** The next event, `end` when the body ended (an unfinished last event is dropped), or `idle`. */
   async next(): Promise<SseRead> {
     for (;;) {
-      if (this.#head < this.#queue.length) {
-        const message = this.#queue[this.#head++]!;
-        if (this.#head === this.#queue.length) {
-          this.#queue = [];
-          this.#head = 0;
-        }
-        return { kind: 'event', message };
-      }
+      const message = this.take();
+      if (message) return { kind: 'event', message };
       if (this.#idle) return { kind: 'idle' };
       if (this.#ended || this.#cancelled) return { kind: 'end' };
       const { done, value } = await this.#read();

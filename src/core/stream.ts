@@ -1,4 +1,5 @@
 import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors.js';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { SseReader, type SseRead } from './sseReader.js';
 import { OzStreamIdleTimeoutError, OzStreamInterruptedError, type StreamInterruption } from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';
@@ -35,6 +36,7 @@ export type StreamResult<E> = E extends { event: 'result'; data: infer D } ? D :
 type State = 'new' | 'reading' | 'teed' | 'ended';
 
 const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+const SKIPPED = Symbol('skipped');
 
 /**
  * A live server-sent event stream, like openai-node's `Stream`: an async iterable of typed events, parsed with
@@ -227,7 +229,22 @@ export class Stream<E> implements AsyncIterable<E> {
     this.#reader = new SseReader(body, this.#idleTimeout);
   }
 
-  async #next(): Promise<IteratorResult<E>> {
+  /**
+   * The next item. Events already parsed (a chunk holds many) are handed out without an async step: on a fast
+   * stream, the promise machinery of one async call per event cost more than parsing the event.
+   */
+  #next(): Promise<IteratorResult<E>> {
+    for (;;) {
+      if (this.#state !== 'reading') return Promise.resolve(DONE);
+      const message = this.#reader!.take();
+      if (message === undefined) return this.#nextRead();
+      const handled = this.#handle(message);
+      if (handled !== SKIPPED) return handled;
+    }
+  }
+
+  /** The next item once the body gives more bytes. */
+  async #nextRead(): Promise<IteratorResult<E>> {
     for (;;) {
       if (this.#state !== 'reading') return DONE;
       let read: SseRead;
@@ -244,29 +261,43 @@ export class Stream<E> implements AsyncIterable<E> {
         const closing = this.#mode === 'chat' ? '`data: [DONE]`' : 'closing `result` or `error` event';
         throw await this.#fail(new OzStreamInterruptedError(`The stream ended before its ${closing}.${this.#pollHint()}`, this.#interruption()));
       }
-      let step;
-      try {
-        step = readStreamEvent<E>(this.#mode, read.message, this.#meta);
-      } catch (error) {
-        throw await this.#fail(error);
-      }
-      switch (step.kind) {
-        case 'skip':
-          continue;
-        case 'error':
-          throw await this.#fail(step.error);
-        case 'done':
-          await this.#end();
-          return DONE;
-        case 'item':
-          if (step.text !== undefined) this.#text?.append(step.text);
-          if (step.closing) {
-            this.#result = resultOf(this.#mode, step.item);
-            await this.#end();
-          }
-          return { done: false, value: step.item };
-      }
+      const handled = this.#handle(read.message);
+      if (handled !== SKIPPED) return handled;
     }
+  }
+
+  /** What one event means for the iterator: an item, the end, an error, or nothing (`SKIPPED`). */
+  #handle(message: EventSourceMessage): Promise<IteratorResult<E>> | typeof SKIPPED {
+    let step;
+    try {
+      step = readStreamEvent<E>(this.#mode, message, this.#meta);
+    } catch (error) {
+      return this.#failWith(error);
+    }
+    switch (step.kind) {
+      case 'skip':
+        return SKIPPED;
+      case 'error':
+        return this.#failWith(step.error);
+      case 'done':
+        return this.#endWith(DONE);
+      case 'item':
+        if (step.text !== undefined) this.#text?.append(step.text);
+        if (step.closing) {
+          this.#result = resultOf(this.#mode, step.item);
+          return this.#endWith({ done: false, value: step.item });
+        }
+        return Promise.resolve({ done: false, value: step.item });
+    }
+  }
+
+  async #failWith(error: unknown): Promise<never> {
+    throw await this.#fail(error);
+  }
+
+  async #endWith(result: IteratorResult<E>): Promise<IteratorResult<E>> {
+    await this.#end();
+    return result;
   }
 
   /** The stream ended with its closing event: nothing more is read. */
