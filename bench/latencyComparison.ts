@@ -1,4 +1,4 @@
-import { Bench } from 'tinybench';
+import { Bench, type TimestampProvider } from 'tinybench';
 import type { BenchMode } from './benchMode.js';
 
 /** One of the functions compared: one call of it is one sample. */
@@ -17,6 +17,23 @@ export interface LatencyComparison {
   readonly samples: ReadonlyMap<string, number>;
 }
 
+/**
+ * How a sample is timed. `wall`: elapsed time (`performance.now`), for calls that wait on another process.
+ * `cpu`: this process's CPU time (user + system, `process.cpuUsage()`), for work done entirely in this process:
+ * on a machine shared with other processes, the time this process is not scheduled does not count.
+ */
+export type BenchClock = 'wall' | 'cpu';
+
+const CPU_CLOCK: TimestampProvider = {
+  name: 'process.cpuUsage',
+  fn: () => {
+    const usage = process.cpuUsage();
+    return (usage.user + usage.system) / 1000;
+  },
+  toMs: (value) => Number(value),
+  fromMs: (value) => value,
+};
+
 export function median(values: readonly number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -30,7 +47,7 @@ export function median(values: readonly number[]): number {
  * round to round, so a slow drift of the machine (another process, a GC, the server's growing state) falls on
  * all of them alike. Each contender is called once before the first round, so a broken one fails at once.
  */
-export async function compareLatency(mode: BenchMode, contenders: readonly Contender[]): Promise<LatencyComparison> {
+export async function compareLatency(mode: BenchMode, contenders: readonly Contender[], clock: BenchClock = 'wall'): Promise<LatencyComparison> {
   for (const c of contenders) await c.fn();
   const rounds = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   const samples = new Map<string, number>(contenders.map((c) => [c.name, 0]));
@@ -42,6 +59,7 @@ export async function compareLatency(mode: BenchMode, contenders: readonly Conte
       warmupTime: mode.warmupMs,
       warmupIterations: mode.warmupIterations,
       throws: true,
+      ...(clock === 'cpu' ? { timestampProvider: CPU_CLOCK } : {}),
     });
     const shift = round % contenders.length;
     for (const c of [...contenders.slice(shift), ...contenders.slice(0, shift)]) bench.add(c.name, c.fn, { async: true });
