@@ -17,12 +17,16 @@ export class AttemptSignal {
   readonly #timeoutMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
-  readonly #onCallerAbort = () => this.#controller.abort(this.#caller?.reason);
+  // Made only when there is a caller's signal to listen to (most calls have none).
+  readonly #onCallerAbort: (() => void) | undefined;
 
   constructor(caller: AbortSignal | undefined, timeoutMs: number) {
     this.#caller = caller;
     this.#timeoutMs = timeoutMs;
-    caller?.addEventListener('abort', this.#onCallerAbort, { once: true });
+    if (caller) {
+      this.#onCallerAbort = () => this.#controller.abort(caller.reason);
+      caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
     this.#timer = setTimeout(() => {
       this.#timedOut = true;
       this.#controller.abort(new OzTimeoutError(`The attempt timed out after ${timeoutMs} ms.`));
@@ -43,7 +47,7 @@ export class AttemptSignal {
   /** Stops the timer and removes the listener from the caller's signal. */
   release(): void {
     this.stopTimer();
-    this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
 
   /**

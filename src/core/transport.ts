@@ -200,7 +200,7 @@ export class Transport {
       traceId: headers.get('x-trace-id') ?? undefined,
       asyncRun: isAsyncBody(input.body),
       apiKey,
-      fetch: options.fetch ?? config.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+      fetch: options.fetch ?? config.fetch ?? globalFetch,
       maxRetries,
       timeout,
       idleTimeout,
@@ -398,6 +398,9 @@ function pathOf(op: Operation, input: RequestInput): string {
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {
   return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText };
 }
+
+// Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
+const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
 function isStreamBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
