@@ -3,14 +3,14 @@
  * calls do not share one event loop (the machine has 2 cores: one for each side). Started by
  * `serverProcess.ts`; answers its addresses on the IPC channel and exits when the channel closes.
  *
- *   node --import tsx bench/benchServer.ts oz     the embedded Oz server, on 127.0.0.1 (random port)
+ *   node --import tsx bench/benchServer.ts oz <url of the built oz-sdk/testing>
+ *                                                 the embedded Oz server, on 127.0.0.1 (random port)
  *   node --import tsx bench/benchServer.ts hono   a bare hono app on @hono/node-server's `serve()`, answering a
  *                                                 fixed JSON (the size of an `echo` result) to any request
  */
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
-import { createOzServer } from '../src/testing/index.js';
 
 /** What a bench server sends its parent once it listens. */
 export interface BenchServerReady {
@@ -26,7 +26,8 @@ export const FIXED_JSON = {
   request_id: 'req_0123456789abcdefghijklmn',
 };
 
-async function startOz(): Promise<{ ready: BenchServerReady; close: () => Promise<void> }> {
+async function startOz(testingSpecifier: string): Promise<{ ready: BenchServerReady; close: () => Promise<void> }> {
+  const { createOzServer } = (await import(testingSpecifier)) as typeof import('../src/testing/index.js');
   // The default rate limit (100000 requests a minute per key) would answer 429 in the middle of the latency and
   // throughput runs, which send more than that: lifted here, nothing else changed.
   const server = createOzServer({ rateLimit: { limit: 1e9 } });
@@ -55,7 +56,7 @@ async function startHono(): Promise<{ ready: BenchServerReady; close: () => Prom
 
 const kind = process.argv[2];
 if (!process.send) throw new Error('benchServer.ts runs as a child of the benchmarks (it needs an IPC channel).');
-const started = kind === 'oz' ? await startOz() : kind === 'hono' ? await startHono() : undefined;
+const started = kind === 'oz' && process.argv[3] ? await startOz(process.argv[3]) : kind === 'hono' ? await startHono() : undefined;
 if (!started) throw new Error(`Unknown bench server kind: ${kind}`);
 process.once('disconnect', () => {
   void started.close().finally(() => process.exit(0));

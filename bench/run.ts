@@ -25,6 +25,7 @@ import { streamMemoryRows } from './figures/streamMemory.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { resultsMarkdown, textTable } from './resultsReport.js';
 import { startServerProcess } from './serverProcess.js';
+import { builtPackage, importPackage } from './builtPackage.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -47,9 +48,12 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
 
 const started = performance.now();
 const loadStart = loadAverage();
-log(`${mode.smoke ? 'smoke run (tiny counts, nothing judged)' : 'full run'}; starting the embedded server in a child process`);
-const oz = await startServerProcess('oz');
-const ctx: FigureContext = { mode, root, oz, log };
+log(mode.smoke ? 'smoke run (tiny counts, nothing judged)' : 'full run');
+const pkg = await builtPackage(root, mode.smoke, log);
+const modules = await importPackage(pkg);
+log(`measuring ${pkg.note}; starting the embedded server in a child process`);
+const oz = await startServerProcess('oz', pkg.testingSpecifier);
+const ctx: FigureContext = { mode, root, pkg, modules, oz, log };
 const rows: FigureRow[] = [];
 const failed: string[] = [];
 try {

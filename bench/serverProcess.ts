@@ -11,9 +11,12 @@ export interface ServerProcess extends BenchServerReady {
 
 const ENTRY = fileURLToPath(new URL('./benchServer.ts', import.meta.url));
 
-/** Starts `benchServer.ts <kind>` and waits until it listens (at most 30 s). */
-export async function startServerProcess(kind: 'oz' | 'hono'): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ENTRY, kind], {
+/**
+ * Starts `benchServer.ts <kind>` and waits until it listens (at most 30 s). The embedded server comes from the
+ * built `oz-sdk/testing` at `testingSpecifier`.
+ */
+export async function startServerProcess(kind: 'oz' | 'hono', testingSpecifier = ''): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ENTRY, kind, testingSpecifier], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<BenchServerReady>((resolve, reject) => {

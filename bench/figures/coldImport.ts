@@ -9,7 +9,6 @@
  * is the ratio of the medians of the two differences.
  */
 import { spawnSync } from 'node:child_process';
-import { builtEntry } from '../builtEntry.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
 import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
@@ -33,10 +32,9 @@ function timeProcess(root: string, code: string): { mark: number; wall: number }
 }
 
 export async function coldImportRows(ctx: FigureContext): Promise<FigureRow[]> {
-  const entry = await builtEntry(ctx);
   const contenders = [
     { name: 'bare', code: PRINT_NOW },
-    { name: 'oz', code: importCode(entry.specifier) },
+    { name: 'oz', code: importCode(ctx.pkg.indexSpecifier) },
     { name: 'openai', code: importCode('openai') },
   ];
   ctx.log(`cold import: ${ctx.mode.coldRuns} processes each of node -e 0, import('oz-sdk'), import('openai')`);
@@ -65,7 +63,7 @@ export async function coldImportRows(ctx: FigureContext): Promise<FigureRow[]> {
       target: `<= ${LIMIT.toFixed(2)}`,
       met: judged(ctx.mode.smoke, ratio <= LIMIT),
       how:
-        `median of ${ctx.mode.coldRuns} new processes each: performance.now() when node -e "import('oz-sdk')" resolved (${entry.note}), ` +
+        `median of ${ctx.mode.coldRuns} new processes each: performance.now() when node -e "import('oz-sdk')" resolved (${ctx.pkg.note}), ` +
         `less the same mark of a bare node -e; the outside wall times are shown in brackets`,
     },
   ];

@@ -5,7 +5,7 @@
  * The latency is the wait's resolution less the record's `finished_at` (the server's clock: the same machine
  * clock, ms resolution); the interval of a run is the time between its last two polls (`onProgress`).
  */
-import { Oz } from '../../src/index.js';
+import type { Oz } from '../../src/index.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
 import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
@@ -28,7 +28,7 @@ async function sampleWait(oz: Oz, runMs: number): Promise<WaitSample> {
 }
 
 export async function executionWaitRows(ctx: FigureContext): Promise<FigureRow[]> {
-  const oz = new Oz({ baseURL: ctx.oz.url, apiKey: ctx.oz.apiKey });
+  const oz = new ctx.modules.sdk.Oz({ baseURL: ctx.oz.url, apiKey: ctx.oz.apiKey });
   const runs = ctx.mode.waitRuns;
   // Lengths spread over one 1 s interval (plus a first poll that must still see the run going).
   const lengths = Array.from({ length: runs }, (_, i) => 200 + Math.round((i * 1000) / runs));

@@ -4,8 +4,6 @@
  * JSON). The difference of the medians is what the SDK and the mount add to each call. Timed in this process's
  * CPU time (see `BenchClock`): client and server both run here, and the machine is shared.
  */
-import { Oz } from '../../src/index.js';
-import { createOzServer } from '../../src/testing/index.js';
 import { compareLatency, median } from '../latencyComparison.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
@@ -14,7 +12,8 @@ import { formatMs, judged, type FigureRow } from '../figureRow.js';
 const LIMIT_US = 20;
 
 export async function inProcessMountRows(ctx: FigureContext): Promise<FigureRow[]> {
-  const server = createOzServer({ rateLimit: { limit: 1e9 } });
+  const { Oz } = ctx.modules.sdk;
+  const server = ctx.modules.testing.createOzServer({ rateLimit: { limit: 1e9 } });
   try {
     const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
     const body = { text: 'hello' };

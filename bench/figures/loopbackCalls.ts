@@ -7,7 +7,6 @@
  */
 import OpenAI from 'openai';
 import createClient from 'openapi-fetch';
-import { API_VERSION, Oz, SDK_VERSION } from '../../src/index.js';
 import type { paths } from '../../src/generated/openapi.js';
 import { compareLatency, medianRatio, type Contender } from '../latencyComparison.js';
 import type { FigureContext } from '../figureContext.js';
@@ -29,6 +28,7 @@ function ensure<T>(value: T | undefined, what: string): T {
 
 export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]> {
   const { url, apiKey } = ctx.oz;
+  const { API_VERSION, Oz, SDK_VERSION } = ctx.modules.sdk;
   const oz = new Oz({ baseURL: url, apiKey });
   const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey });
   const bare = createClient<paths>({ baseUrl: url, headers: { authorization: `Bearer ${apiKey}` } });

@@ -12,7 +12,6 @@
  */
 import { createParser } from 'eventsource-parser';
 import { Stream as OpenAIStream } from 'openai/streaming';
-import { Stream } from '../../src/index.js';
 import { compareLatency, medianRatio } from '../latencyComparison.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
@@ -98,6 +97,7 @@ function expectCount(what: string, got: number, want: number): void {
 }
 
 export async function sseRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const { Stream } = ctx.modules.sdk;
   const tokens = ctx.mode.sseTokens;
   const events = chunksOf(executeStreamBytes(tokens));
   const chat = chunksOf(chatStreamBytes(tokens));
