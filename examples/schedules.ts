@@ -19,6 +19,7 @@ const schedule = await oz.schedules.create({
   timezone: 'Europe/Paris',
   target: { kind: 'agent', name: 'writer' },
   input: { user_request: 'the morning digest' },
+  enabled: true,
 });
 console.log(schedule.id, schedule.next_run_at); // sch_... 2026-11-23T08:00:00.000Z (09:00 in Paris)
 // #endregion
