@@ -5,7 +5,7 @@ import type { Transport } from '../core/transport.js';
 import { SDK_VERSION } from '../core/version.js';
 import type { JsonRequestOptions } from '../core/wire.js';
 import { Mcp, OPERATIONS } from '../generated/index.js';
-import type { ExecutionResult, JsonRpcRequest, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../generated/index.js';
+import type { Execution, ExecutionResult, JsonRpcRequest, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../generated/index.js';
 import { McpToolError, mcpErrorFor } from './mcpErrors.js';
 
 /** The MCP protocol revision this client speaks. */
@@ -96,9 +96,9 @@ export class McpClient extends Mcp {
     return this.#answer<WhoAmI, { format: 'json' }>('svc_whoami', {}, { ...options, format: 'json' });
   }
 
-  /** The result of an execution (`svc_get_result`): markdown by default, the typed envelope with `format: 'json'`. */
-  getResult<O extends McpCallOptions = McpCallOptions>(executionId: string, options?: O): Promise<McpAnswer<ExecutionResult, O>> {
-    return this.#answer<ExecutionResult, O>('svc_get_result', { execution_id: executionId }, options);
+  /** An execution and its result (`svc_get_result`): markdown by default, the typed record with `format: 'json'`. */
+  getResult<O extends McpCallOptions = McpCallOptions>(executionId: string, options?: O): Promise<McpAnswer<Execution, O>> {
+    return this.#answer<Execution, O>('svc_get_result', { execution_id: executionId }, options);
   }
 
   /** A follow-up request on a finished execution (`svc_followup`): markdown by default, typed with `format: 'json'`. */
