@@ -4,14 +4,19 @@
  *
  *   node --import tsx examples/client-options.ts
  *
- * Uses the embedded Oz server unless OZ_BASE_URL is set.
+ * With OZ_BASE_URL and OZ_API_KEY set, it talks to that Oz service. Without them it first starts an embedded Oz
+ * server on a free local port and points those variables at it, as `npx oz-mock` would.
  */
 import { inspect } from 'node:util';
 import { Oz, type Logger } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
 
 const server = process.env.OZ_BASE_URL ? undefined : createOzServer();
-const fetch = server?.fetch ?? globalThis.fetch;
+if (server) {
+  const listener = await server.listen();
+  process.env.OZ_BASE_URL = listener.url;
+  process.env.OZ_API_KEY = server.apiKey;
+}
 const lines: string[] = [];
 const myLogger: Logger = {
   error: (message) => lines.push(`error ${message}`),
@@ -22,14 +27,13 @@ const myLogger: Logger = {
 
 // #region options
 const oz = new Oz({
-  apiKey: server?.apiKey ?? process.env.OZ_API_KEY, // default: OZ_API_KEY
-  baseURL: server?.url ?? process.env.OZ_BASE_URL, // default: OZ_BASE_URL (there is no public default)
+  apiKey: process.env.OZ_API_KEY, // the default
+  baseURL: process.env.OZ_BASE_URL, // the default; the service has no public address to fall back on
   maxRetries: 3, // default 2
   timeout: 30_000, // ms per attempt, default 600000 (10 minutes)
   defaultHeaders: { 'x-team': 'billing' },
   logLevel: 'info', // default: OZ_LOG, else 'warn'
   logger: myLogger, // default: console
-  fetch, // default: globalThis.fetch
 });
 // #endregion
 
@@ -55,7 +59,7 @@ console.log(lines[0]); // debug [oz executeTool #2] POST http://.../v1/tools/ech
 console.log(inspect(oz)); // Oz {"baseURL":"...","apiKey":"[redacted]","maxRetries":3,...}
 // #endregion
 
-const key = server?.apiKey ?? process.env.OZ_API_KEY ?? '';
+const key = process.env.OZ_API_KEY ?? '';
 console.log(`the key appears in ${lines.filter((line) => line.includes(key)).length} log lines, and in JSON: ${JSON.stringify(oz).includes(key)}`);
 console.log('x-team on the call that removed it:', server?.journal.filter('executeTool')[0]?.headers.get('x-team') ?? null); // null
 await server?.close();

@@ -52,10 +52,12 @@ try {
 // The embedded server stands in for the account holder's consent.
 server.linkConnection('demo', 'crm');
 // #region connect-retry
+// Once the account holder has consented (connection.status is 'linked'), the same call goes through.
 console.log((await lookup()).content); // CRM contact for ada@example.com: found, customer since 2024.
 // #endregion
 
 // #region retries
+// The embedded server's faults make the failures here (see "Testing your code").
 // Two 500s, then success: the SDK retried twice (the default) with the same x-trace-id, so the run happened once.
 server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', retryAfter: 0, times: 2 });
 const retried = await oz.tools.execute('echo', { text: 'third time lucky' });

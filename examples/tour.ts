@@ -78,7 +78,7 @@ async function runWorkflowAsync(): Promise<void> {
       },
     })
     .finally(() => clearInterval(ticker));
-  out(` (${polls} polls, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  out(`(${polls} polls, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   out(`   result: ${short(done.content)}`);
 }
 

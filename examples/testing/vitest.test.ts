@@ -18,7 +18,7 @@ afterAll(() => server.close());
 // #endregion
 
 describe('triageTicket', () => {
-  // #region tests
+  // #region test-connected
   it('opens an item and looks the customer up when the CRM is connected', async () => {
     server.linkConnection('demo', 'crm');
     const triage = await triageTicket(oz, { email: 'ada@example.com', subject: 'Export fails' });
@@ -27,6 +27,7 @@ describe('triageTicket', () => {
     expect(server.items.get(triage.itemId)).toMatchObject({ campus: 'acme', building: 'hq', kind: 'bugfix' });
     expect(JSON.parse(server.journal.last('executeTool')!.body!)).toEqual({ query: 'ada@example.com' });
   });
+  // #endregion
 
   it('goes on without the customer when the account has no CRM connection', async () => {
     const triage = await triageTicket(oz, { email: 'ada@example.com', subject: 'Export fails' });
@@ -35,6 +36,7 @@ describe('triageTicket', () => {
     expect(server.journal.last('executeTool')?.status).toBe(424);
   });
 
+  // #region test-fault
   it('survives one 502 from the company service (the SDK retries it)', async () => {
     server.faults.add({ operationId: 'createCompanyItem', type: 'error', status: 502, code: 'upstream_error', retryAfter: 0 });
     const triage = await triageTicket(oz, { email: 'ada@example.com', subject: 'Export fails' });
@@ -42,11 +44,11 @@ describe('triageTicket', () => {
     expect(triage.itemId).toMatch(/^itm_/);
     expect(server.journal.filter('createCompanyItem').map((entry) => entry.status)).toEqual([502, 201]);
   });
+  // #endregion
 
   it('fails with a typed error when the company service stays down', async () => {
     server.faults.add({ operationId: 'createCompanyItem', type: 'error', status: 502, code: 'upstream_error', retryAfter: 0, times: 3 });
 
     await expect(triageTicket(oz, { email: 'ada@example.com', subject: 'Export fails' })).rejects.toBeInstanceOf(UpstreamError);
   });
-  // #endregion
 });
