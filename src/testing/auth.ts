@@ -11,9 +11,8 @@ const LEGACY_PLANE = { models: 'models', proxy: 'proxy' } as const;
  * the key's plane, expiry (each request), revocation (after the key cache's time) and the address fence.
  */
 export function authenticate(ctx: RequestContext, op: OperationInfo): Principal {
-  const headers = ctx.request.headers;
-  const authorization = headers.get('authorization');
-  const apiKeyHeader = headers.get('x-api-key');
+  const authorization = ctx.header('authorization');
+  const apiKeyHeader = ctx.header('x-api-key');
   if (op.plane === 'models' && apiKeyHeader !== null) {
     throw unauthorized('X-API-Key is not accepted on the models plane: send Authorization: Bearer <key>.');
   }

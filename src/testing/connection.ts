@@ -1,8 +1,34 @@
+/** What a fully buffered answer is made of. */
+export interface AnswerParts {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string | null;
+}
+
 /** Which mount a request came through. */
 export type MountKind = 'fetch' | 'http' | 'msw';
 
 /** Which address the request was sent to: the API's base URL or the separate MCP server's `{mcp_url}`. */
 export type Surface = 'api' | 'mcp';
+
+/**
+ * How the handler reads a request's headers and body: each mount's cheapest way (over HTTP straight from
+ * Node's request, so no Fetch-API `Request` is built for them).
+ */
+export interface RequestReader {
+  /** A header's value (several joined by `, `), or `null`. */
+  header(name: string): string | null;
+  /** The body's text (empty when none was sent). */
+  text(): Promise<string>;
+}
+
+/** The reader of a Fetch-API `Request`. */
+export function fetchRequestReader(request: Request): RequestReader {
+  return {
+    header: (name) => request.headers.get(name),
+    text: () => (request.body === null ? Promise.resolve('') : request.text()),
+  };
+}
 
 /**
  * The mount's side of one request: where it came from and how the mount drops it. The shared handler calls
@@ -12,6 +38,11 @@ export type Surface = 'api' | 'mcp';
 export class Connection {
   /** Set once the handler asked for the connection to be dropped. */
   dropped = false;
+  /**
+   * The buffered answer, when the mount writes it itself (HTTP with no observer): then no Fetch-API
+   * `Response` is made at all, and the handler hands back a placeholder.
+   */
+  answer: AnswerParts | null = null;
   private cutHandler: (() => void) | null = null;
   private wasCut = false;
 
@@ -20,6 +51,8 @@ export class Connection {
     readonly surface: Surface,
     /** The client's address: the socket's over HTTP; the option or `x-oz-mock-client-address` in process. */
     readonly remoteAddress: string,
+    /** How to read the request's headers and body. */
+    readonly reader: RequestReader,
     private readonly destroySocket: (() => void) | null = null,
   ) {}
 

@@ -29,6 +29,14 @@ const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, 
 /** The answers that are event streams: the mounts guard only these (no header lookup per answer). */
 export const STREAMED_RESPONSES = new WeakSet<Response>();
 
+/** The placeholder a handler hands back when the mount writes the answer from {@link Connection.answer}. */
+export const WRITTEN_BY_MOUNT = new Response(null, { status: 204 });
+
+/** The status of an answer (its placeholder stands for the answer on the connection). */
+export function answerStatus(response: Response, conn: Connection): number {
+  return response === WRITTEN_BY_MOUNT && conn.answer ? conn.answer.status : response.status;
+}
+
 /** One request on its way through the server: who asked, what was sent, and how to answer. */
 export class RequestContext {
   readonly requestId = newId('req');
@@ -59,7 +67,12 @@ export class RequestContext {
     readonly conn: Connection,
     readonly params: Readonly<Record<string, string>>,
   ) {
-    this.contentType = request.headers.get('content-type');
+    this.contentType = conn.reader.header('content-type');
+  }
+
+  /** A request header's value, or `null`. */
+  header(name: string): string | null {
+    return this.conn.reader.header(name);
   }
 
   /** The caller (after authentication). */
@@ -92,7 +105,7 @@ export class RequestContext {
     if (explicit !== undefined && !isWire(explicit)) {
       throw new OzMockError(400, 'invalid_format', INVALID_FORMAT_MESSAGE);
     }
-    this.wire = negotiateWire(explicit, this.request.headers.get('accept'), this.contentType);
+    this.wire = negotiateWire(explicit, this.header('accept'), this.contentType);
     return this.wire;
   }
 
@@ -103,7 +116,7 @@ export class RequestContext {
     const q = this.query('format');
     const b = this.body.format;
     const explicit = isWire(b) ? b : b === undefined && isWire(q) ? q : undefined;
-    return negotiateWire(explicit, this.request.headers.get('accept'), this.contentType);
+    return negotiateWire(explicit, this.header('accept'), this.contentType);
   }
 
   /** The headers every answer carries, plus the content type. */
@@ -116,7 +129,7 @@ export class RequestContext {
       h['x-ratelimit-reset'] = String(this.rate.reset);
     }
     if (this.executionId) h['x-execution-id'] = this.executionId;
-    if (this.request.headers.has('origin')) {
+    if (this.header('origin') !== null) {
       h['access-control-allow-origin'] = '*';
       h['access-control-expose-headers'] = EXPOSED_HEADERS;
     }
@@ -128,19 +141,31 @@ export class RequestContext {
     const wire = this.wire ?? this.negotiate();
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
     if (extra) Object.assign(headers, extra);
-    return new Response(renderPayload(payload, wire), { status, headers });
+    return this.buffered(status, headers, renderPayload(payload, wire));
+  }
+
+  /**
+   * A buffered answer. Over HTTP its parts go on the connection and the mount writes them to the socket;
+   * a `Response` is built only when someone else needs one (observers, the in-process and msw mounts).
+   */
+  buffered(status: number, headers: Record<string, string>, body: string | null): Response {
+    if (this.conn.mount === 'http') {
+      this.conn.answer = { status, headers, body };
+      if (this.core.observers.size === 0) return WRITTEN_BY_MOUNT;
+    }
+    return new Response(body, { status, headers });
   }
 
   /** A JSON answer (models plane, meta, MCP, proxy). */
   json(status: number, value: unknown, extra?: Record<string, string>): Response {
     const headers = this.headers('application/json');
     if (extra) Object.assign(headers, extra);
-    return new Response(JSON.stringify(value), { status, headers });
+    return this.buffered(status, headers, JSON.stringify(value));
   }
 
   /** An answer without a body. */
   empty(status: number): Response {
-    return new Response(null, { status, headers: this.headers(null) });
+    return this.buffered(status, this.headers(null), null);
   }
 
   /** A new event stream for this request (it honours a `cut` fault and the request's abort). */
@@ -165,7 +190,7 @@ export class RequestContext {
   }
 
   /** An error envelope on the error's wire, with `X-Error-Code` (and OpenAI's `type` on the models plane). */
-  error(err: OzMockError): Response {
+  error(err: OzMockError, extra?: Record<string, string>): Response {
     const object = err.toObject() as ErrorObject;
     if (this.executionId && this.createdExecution) object.execution_id = this.executionId;
     if (this.op?.plane === 'models') {
@@ -176,8 +201,9 @@ export class RequestContext {
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
     headers['x-error-code'] = err.code;
     if (err.fields.retryAfter !== undefined) headers['retry-after'] = String(err.fields.retryAfter);
+    if (extra) Object.assign(headers, extra);
     const payload: Payload = { kind: 'error', value: object, executionId: this.createdExecution ? this.executionId : null };
-    return new Response(renderPayload(payload, wire), { status: err.status, headers });
+    return this.buffered(err.status, headers, renderPayload(payload, wire));
   }
 }
 

@@ -3,12 +3,11 @@ export const EXPOSED_HEADERS =
   'x-request-id, X-Execution-Id, X-Error-Code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, Retry-After';
 
 /** The headers of a 204 answer to a CORS preflight (`OPTIONS`), from any origin. */
-export function preflightHeaders(request: Request): Record<string, string> {
+export function preflightHeaders(header: (name: string) => string | null): Record<string, string> {
   return {
-    'access-control-allow-origin': request.headers.get('origin') ?? '*',
+    'access-control-allow-origin': header('origin') ?? '*',
     'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
-    'access-control-allow-headers':
-      request.headers.get('access-control-request-headers') ?? 'authorization, x-api-key, content-type, accept, x-trace-id',
+    'access-control-allow-headers': header('access-control-request-headers') ?? 'authorization, x-api-key, content-type, accept, x-trace-id',
     'access-control-expose-headers': EXPOSED_HEADERS,
     'access-control-max-age': '600',
     vary: 'origin, access-control-request-headers',

@@ -1,6 +1,6 @@
 import { authenticate, checkTier } from './auth.js';
 import type { Connection } from './connection.js';
-import { RequestContext } from './context.js';
+import { answerStatus, RequestContext } from './context.js';
 import { preflightHeaders } from './cors.js';
 import { OzMockError } from './errors.js';
 import type { FaultSpec } from './faults.js';
@@ -28,23 +28,40 @@ function splitUrl(url: string): { path: string; query: string } {
   };
 }
 
+/** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
+class JournalRecord implements JournalEntry {
+  readonly requestId: string;
+  readonly operationId: string | null;
+  readonly mount: Connection['mount'];
+  readonly surface: Connection['surface'];
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  body: string | null = null;
+  status: number | null = null;
+  executionId: string | null = null;
+  fault: JournalEntry['fault'] = null;
+  readonly at: number;
+
+  constructor(private readonly request: Request, ctx: RequestContext, conn: Connection) {
+    const { path, query } = splitUrl(request.url);
+    this.requestId = ctx.requestId;
+    this.operationId = ctx.op?.id ?? null;
+    this.mount = conn.mount;
+    this.surface = conn.surface;
+    this.method = request.method;
+    this.path = path;
+    this.query = query;
+    this.at = ctx.core.clock.now();
+  }
+
+  get headers(): Headers {
+    return this.request.headers;
+  }
+}
+
 function openEntry(ctx: RequestContext, conn: Connection): JournalEntry {
-  const { path, query } = splitUrl(ctx.request.url);
-  const entry: JournalEntry = {
-    requestId: ctx.requestId,
-    operationId: ctx.op?.id ?? null,
-    mount: conn.mount,
-    surface: conn.surface,
-    method: ctx.request.method,
-    path,
-    query,
-    headers: ctx.request.headers,
-    body: null,
-    status: null,
-    executionId: null,
-    fault: null,
-    at: ctx.core.clock.now(),
-  };
+  const entry = new JournalRecord(ctx.request, ctx, conn);
   ctx.core.journal.add(entry);
   return entry;
 }
@@ -88,8 +105,8 @@ export async function dispatch(
   const fault = core.faults.take(entry);
   let response: Response;
   try {
-    if (op.body && request.body !== null) {
-      ctx.rawBody = await request.text();
+    if (op.body) {
+      ctx.rawBody = await conn.reader.text();
       entry.body = ctx.rawBody;
     }
     if (fault) {
@@ -113,7 +130,7 @@ export async function dispatch(
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
-  entry.status = response.status;
+  entry.status = answerStatus(response, conn);
   entry.executionId = ctx.executionId;
   emit(ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
@@ -130,16 +147,16 @@ export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind,
   const entry = openEntry(ctx, conn);
   let response: Response;
   if (route === 'preflight') {
-    response = new Response(null, { status: 204, headers: { ...ctx.headers(null), ...preflightHeaders(request) } });
+    response = ctx.buffered(204, { ...ctx.headers(null), ...preflightHeaders((name) => ctx.header(name)) }, null);
   } else if (route === 'method_not_allowed') {
     response = ctx.error(
       new OzMockError(405, 'method_not_allowed', 'This MCP server offers no server-initiated event stream: send JSON-RPC messages with POST.'),
+      { allow: 'POST, OPTIONS' },
     );
-    response.headers.set('allow', 'POST, OPTIONS');
   } else {
     response = ctx.error(new OzMockError(404, 'not_found', `No route for ${request.method} ${entry.path}.`));
   }
-  entry.status = response.status;
+  entry.status = answerStatus(response, conn);
   emit(ctx, route, entry, response);
   return response;
 }

@@ -24,7 +24,7 @@ export interface RunRequest {
  * answers 409 `duplicate_execution_id` (with `X-Execution-Id`). Call it before anything is written.
  */
 export function takeTraceId(ctx: RequestContext): string | null {
-  const traceId = ctx.request.headers.get('x-trace-id');
+  const traceId = ctx.header('x-trace-id');
   if (traceId === null) return null;
   if (traceId.length < 1 || traceId.length > 128) throw invalidParams('x-trace-id must be 1 to 128 characters.');
   if (ctx.core.store.data.executions.has(traceId)) {

@@ -1,5 +1,5 @@
 import type { RequestHandler } from './app.js';
-import { Connection, type MountKind } from './connection.js';
+import { Connection, fetchRequestReader, type MountKind } from './connection.js';
 import type { ResolvedOptions } from './options.js';
 import { guardStreamedBody } from './streamGuard.js';
 
@@ -48,7 +48,8 @@ export async function serveInProcess(
   const signal = request.signal;
   if (signal.aborted) throw abortReason(signal);
   const surface = request.url.startsWith(options.mcpOrigin) ? 'mcp' : 'api';
-  const conn = new Connection(mount, surface, request.headers.get(CLIENT_ADDRESS_HEADER) ?? options.clientAddress);
+  const reader = fetchRequestReader(request);
+  const conn = new Connection(mount, surface, reader.header(CLIENT_ADDRESS_HEADER) ?? options.clientAddress, reader);
   const pending = handler(request, conn);
   // A request made without a signal cannot abort: no listener to add and remove.
   const response = abortable ? await untilAborted(pending, signal) : await pending;

@@ -1,9 +1,35 @@
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestHandler } from './app.js';
-import { Connection, normalizeAddress, type Surface } from './connection.js';
+import { Connection, normalizeAddress, type RequestReader, type Surface } from './connection.js';
 import { guardStreamedBody } from './streamGuard.js';
+
+/**
+ * Reads headers and body from Node's request itself: `@hono/node-server` would build a full Fetch-API
+ * `Request` (with its abort signals and a web stream) the first time the body is read.
+ */
+class IncomingReader implements RequestReader {
+  constructor(private readonly incoming: IncomingMessage) {}
+
+  header(name: string): string | null {
+    const value = this.incoming.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  text(): Promise<string> {
+    const incoming = this.incoming;
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+      incoming.once('error', reject);
+    });
+  }
+}
+
+/** Tells `@hono/node-server` the answer was written already (it only reads its headers). */
+const ALREADY_SENT = new Response(null, { headers: { 'x-hono-already-sent': '1' } });
 
 /** A running HTTP listener. */
 export interface HttpListener {
@@ -21,10 +47,22 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     (request, env) => {
       const { incoming, outgoing } = env as HttpBindings;
       const socket = incoming.socket;
-      const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), () => socket.destroy());
-      // A cut stream: the head and what was sent go out, then the socket closes without the body's end.
-      const endCut = () => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
-      return handler(request, conn).then((response) => guardStreamedBody(response, null, conn, endCut));
+      const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy());
+      return handler(request, conn).then((response) => {
+        const parts = conn.answer;
+        if (!parts || conn.dropped) {
+          // A cut stream: the head and what was sent go out, then the socket closes without the body's end.
+          const endCut = (): unknown => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
+          return guardStreamedBody(response, null, conn, endCut);
+        }
+        // A buffered answer goes to the socket without a Response in between; a string body leaves in the
+        // same write as the head.
+        const { body, headers } = parts;
+        if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+        outgoing.writeHead(parts.status, headers);
+        outgoing.end(body ?? undefined);
+        return ALREADY_SENT;
+      });
     },
     { overrideGlobalObjects: false },
   );

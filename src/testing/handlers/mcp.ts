@@ -220,7 +220,7 @@ export const mcpRequest: OperationHandler = async (ctx) => {
       response = { jsonrpc: '2.0', id, error: err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data } };
     }
   }
-  if (!prefersEventStream(ctx.request.headers.get('accept'))) return ctx.json(200, response);
+  if (!prefersEventStream(ctx.header('accept'))) return ctx.json(200, response);
   const stream = ctx.openStream();
   stream.send('message', JSON.stringify(response));
   stream.close();

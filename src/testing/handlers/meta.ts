@@ -7,4 +7,4 @@ const OPENAPI_TEXT = JSON.stringify(OPENAPI_DOCUMENT);
 export const getHealth: OperationHandler = (ctx) => ctx.json(200, { status: 'ok' });
 
 /** `GET /v1/openapi.json`: the machine-readable description, no key. */
-export const getOpenAPI: OperationHandler = (ctx) => new Response(OPENAPI_TEXT, { status: 200, headers: ctx.headers('application/json') });
+export const getOpenAPI: OperationHandler = (ctx) => ctx.buffered(200, ctx.headers('application/json'), OPENAPI_TEXT);
