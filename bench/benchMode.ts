@@ -29,11 +29,13 @@ export interface BenchMode {
 
 const FULL: BenchMode = {
   smoke: false,
-  rounds: 5,
-  taskMs: 1000,
-  iterations: 20,
-  warmupMs: 300,
-  warmupIterations: 50,
+  // Many short rounds rather than a few long ones: on a machine shared with other processes, load comes and goes
+  // within seconds, and the median of many per-round ratios shrugs off the rounds it hit.
+  rounds: 15,
+  taskMs: 300,
+  iterations: 10,
+  warmupMs: 100,
+  warmupIterations: 10,
   coldRuns: 25,
   loadRounds: 3,
   loadSeconds: 3,
