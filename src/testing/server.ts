@@ -18,7 +18,7 @@ import { resolveOptions, type OzServerOptions } from './options.js';
 import { Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import type { ResponseListener, ServerCore } from './serverCore.js';
-import { emptyData, type BuildingRecord, type ConnectionRecord, type ItemRecord, type ServerData } from './state.js';
+import { emptyData, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
 import {
   Store,
   type AccountOptions,
@@ -54,6 +54,7 @@ export interface OzListener {
 
 /** A copy of the whole state, for {@link OzServer.restore}. */
 export interface OzSnapshot {
+  /** Brands the opaque snapshot (its content is the server's business). */
   readonly __ozSnapshot: true;
 }
 
@@ -143,7 +144,7 @@ export interface OzServer {
   /** Stores a workflow for an account. */
   addWorkflow(workflow: WorkflowOptions): void;
   /** Sets an account connection (default: linked, as if the account holder finished the OAuth consent). */
-  linkConnection(account: string, provider: string, options?: { method?: ConnectionRecord['method']; status?: ConnectionRecord['status'] }): void;
+  linkConnection(account: string, provider: string, options?: { method?: 'oauth' | 'api_key' | 'wallet'; status?: 'pending' | 'linked' }): void;
   /** An execution as the API shows it. */
   getExecution(id: string): Execution | undefined;
   /** An account's wallet, in US dollars. */
