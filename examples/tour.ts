@@ -29,7 +29,7 @@ async function createAndWatchItem(): Promise<void> {
     if (next.step !== item.step) process.stdout.write(` → ${next.step}`);
     item = next;
   }
-  out(`  (${item.status} in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  out(` (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   out(`   last output: ${item.last_output}`);
 }
 

@@ -26,7 +26,7 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
   'tour.ts': {
     lines: [
       /^1\. Create an item in acme\/hq/m,
-      /^ {3}walking: intake → plan → build → review → done {2}\(done in [\d.]+ s\)$/m,
+      /^ {3}walking: intake → plan → build → review → done \([\d.]+ s\)$/m,
       /^ {3}last output: review: build: plan: Ship the release notes$/m,
       /^ {3}markdown {2}"hello, Oz\\n\\n---\\nexecution_id: exe_\w+\\n"$/m,
       /^ {3}text {6}"hello, Oz"$/m,
