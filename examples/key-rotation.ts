@@ -14,25 +14,25 @@ const server = createOzServer();
 const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
 console.log('before:', (await oz.whoami()).key_label); // demo key
 
-// 1. Create the new key (in the dashboard; here the embedded server stands in). Its value is shown once.
+// #region rotate
+// 1. Create a new key in the dashboard's keys tab (here the embedded server stands in). Its value is shown once.
 const created = server.addKey({ account: 'demo', name: 'production 2026-12', expiresInDays: 365 });
 
-// #region rotate
 // 2. Switch to the new key: withOptions() gives a client with the same settings and another key.
 const rotated = oz.withOptions({ apiKey: created.key });
 
 // 3. Confirm the new key works, and is the one you meant, before revoking the old one.
 const me = await rotated.whoami();
 console.log('after:', me.key_label, me.tier); // production 2026-12 pro
-// #endregion
 
-// 4. Revoke the old key (in the dashboard; here the embedded server stands in).
+// 4. Revoke the old key in the dashboard (here the embedded server stands in).
 server.revokeKey(server.apiKey);
-console.log('old key right after revoking:', (await oz.whoami()).key_label); // still works: the key cache holds it
+console.log('old key right after revoking:', (await oz.whoami()).key_label); // demo key: the key cache still holds it
+// #endregion
 
 // #region revoked
 // About two minutes later the revocation has reached every node: the old key answers 401.
-await server.clock.advance(2 * 60_000 + 1);
+await server.clock.advance(2 * 60_000 + 1); // the embedded server's clock skips the wait
 try {
   await oz.tools.execute('echo', { text: 'old key' });
 } catch (error) {

@@ -4,31 +4,41 @@
  *
  *   node --import tsx examples/sign-in.ts
  *
- * With OZ_DASHBOARD_URL set, this signs in against that dashboard (open the printed URL in a browser). Without
- * it, a small dashboard stand-in at the bottom of this file plays the dashboard (its two routes,
- * `/api/cli/authorize` and `/api/cli/token`) and the user's browser, and mints the key on the embedded server.
+ * With OZ_DASHBOARD_URL set (and OZ_BASE_URL for the service), this signs in against that dashboard: open the
+ * printed URL in a browser. Without it, a small dashboard stand-in at the bottom of this file plays the dashboard
+ * (its two routes, `/api/cli/authorize` and `/api/cli/token`) and the user's browser, and mints the key on an
+ * embedded Oz server: the embedded server does not serve the dashboard's routes.
  */
 import { createServer, type Server } from 'node:http';
 import { Oz, signIn, SignInError } from 'oz-sdk';
 import { createOzServer, type OzServer } from 'oz-sdk/testing';
 
+// Without a real dashboard: the stand-in, and an embedded Oz server on a local port for the new key to open.
 const server = process.env.OZ_DASHBOARD_URL ? undefined : createOzServer();
 const dashboard = server ? await startDashboardStandIn(server) : undefined;
+if (server && dashboard) {
+  process.env.OZ_DASHBOARD_URL = dashboard.url;
+  process.env.OZ_BASE_URL = (await server.listen()).url;
+}
+
+/** Shows the user the URL to open. With the stand-in, its "browser" opens it; a person does that in a real one. */
+async function showToUser(url: string): Promise<void> {
+  console.log(`Open this URL to sign in: ${url.replace(/state=[^&]+/, 'state=…')}`);
+  await dashboard?.signInInBrowser(url);
+}
 
 // #region sign-in
 try {
   const { key, name, expires_at, tier } = await signIn({
-    dashboardURL: dashboard?.url ?? process.env.OZ_DASHBOARD_URL,
-    // Where the user is sent; by default the URL is printed to stderr. `openBrowser: true` also opens it.
-    onAuthorizeURL: async (url) => {
-      console.log(`Open this URL to sign in: ${url.replace(/state=[^&]+/, 'state=…')}`);
-      await dashboard?.signInInBrowser(url); // the stand-in's "browser"; a person does this in a real one
-    },
-    timeout: 5 * 60_000,
+    dashboardURL: process.env.OZ_DASHBOARD_URL, // the default
+    // Called with the URL the user must open. Default: print it to stderr; `openBrowser: true` also opens it.
+    onAuthorizeURL: (url) => showToUser(url),
+    timeout: 5 * 60_000, // the default
   });
   console.log(`Signed in: key "${name}" (${key.slice(0, 8)}…), tier ${tier}, expires ${expires_at ?? 'never'}`);
-  // Store the key safely (it is shown this once), then use it:
-  const oz = new Oz({ apiKey: key, baseURL: server?.url, fetch: server?.fetch });
+
+  // Store the key safely: it is shown this once. Then use it.
+  const oz = new Oz({ apiKey: key }); // OZ_BASE_URL from the environment
   console.log('whoami:', (await oz.whoami()).key_label);
 } catch (error) {
   if (error instanceof SignInError) console.error(`Sign-in failed (${error.reason}): ${error.message}`);
