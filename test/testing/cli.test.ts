@@ -36,6 +36,28 @@ async function waitFor(started: Started, pattern: RegExp): Promise<RegExpMatchAr
   throw new Error(`no ${pattern} in: ${started.output()}`);
 }
 
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A port that is free, with the next one free too (other tests listen on random ports meanwhile). */
+async function freePortPair(): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    if (port < 65535 && (await canListen(port + 1))) return port;
+  }
+  throw new Error('no two free ports in a row');
+}
+
 function curl(args: string[]): Promise<string> {
   return new Promise((resolve, reject) => execFile('curl', ['-s', ...args], (err, stdout) => (err ? reject(err) : resolve(stdout))));
 }
@@ -75,12 +97,7 @@ describe('the oz-mock command', () => {
   });
 
   it('uses --port and --port + 1 for the MCP URL by default', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const p = (probe.address() as { port: number }).port;
-        probe.close(() => resolve(p));
-      });
-    });
+    const port = await freePortPair();
     const s = start(['--port', String(port), '--json']);
     const [line] = await waitFor(s, /\{.*\}\n/);
     expect(JSON.parse(line!)).toMatchObject({ url: `http://127.0.0.1:${port}`, mcpUrl: `http://127.0.0.1:${port + 1}/v1` });
