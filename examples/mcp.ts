@@ -30,10 +30,10 @@ console.log(called.content[0]?.text); // Here is a draft for: ...\n\n---\nexecut
 // #endregion
 
 // #region results
-// Read an execution's result, or ask a follow-up on it: markdown, or the typed envelope with format: 'json'.
+// Read an execution's result, or ask a follow-up on it: markdown, or typed with format: 'json'.
 const run = await oz.agents.execute({ agent: 'writer', user_request: 'a product name' });
 const asMarkdown = await oz.mcp.getResult(run.execution_id); // a string
-const asJson = await oz.mcp.getResult(run.execution_id, { format: 'json' }); // ExecutionResult
+const asJson = await oz.mcp.getResult(run.execution_id, { format: 'json' }); // the Execution record
 console.log(asMarkdown.split('\n')[0], '|', asJson.content);
 const followup = await oz.mcp.followup(run.execution_id, 'make it shorter', { format: 'json' });
 console.log(followup.content);
