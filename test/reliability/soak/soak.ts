@@ -1,0 +1,326 @@
+/**
+ * The fault soak: several concurrent clients make mixed calls over real HTTP to an embedded server that
+ * injects random faults, then the server's executions are reconciled with what every caller recorded.
+ *
+ * Used by `soak.test.ts` (a few seconds inside `npm test`) and by `run.ts` (`npm run soak`, minutes).
+ */
+import { Oz, OzError, OzStreamInterruptedError } from '../../../src/index.js';
+import type { FaultSpec, OzServer } from '../../../src/testing/index.js';
+import { createTestServer, takeViolations } from '../../support/ozServer.js';
+
+/** How long and how hard to soak. */
+export interface SoakOptions {
+  /** Stop issuing calls after this many (default 2000). */
+  readonly calls?: number;
+  /** Stop issuing calls after this many milliseconds (default none). */
+  readonly durationMs?: number;
+  /** Concurrent clients (default 6), each with `concurrency` calls in flight (default 4). */
+  readonly clients?: number;
+  readonly concurrency?: number;
+  /** Probability that a call gets a fault armed before it (default 0.3). */
+  readonly faultRate?: number;
+  /** Seed of the pseudo-random choices (calls, faults). */
+  readonly seed?: number;
+}
+
+type Kind = 'tool' | 'agent' | 'agentStream' | 'workflow' | 'workflowStream' | 'item';
+const KINDS: readonly Kind[] = ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item'];
+const OPERATION: Record<Kind, string> = {
+  tool: 'executeTool',
+  agent: 'executeAgent',
+  agentStream: 'executeAgent',
+  workflow: 'executeStoredWorkflow',
+  workflowStream: 'executeStoredWorkflowStream',
+  item: 'createCompanyItem',
+};
+
+/** What one caller recorded about one call. */
+interface CallRecord {
+  readonly kind: Kind;
+  readonly traceId: string;
+  readonly marker: string;
+  outcome: 'result' | 'recovered' | 'typed-error' | 'untyped-error';
+  error?: string;
+  /** The execution id the caller got back (result or recovery). */
+  executionId?: string;
+  /** The item id the caller got back. */
+  itemId?: string;
+}
+
+/** The figures of a soak. */
+export interface SoakFigures {
+  calls: number;
+  byKind: Record<string, number>;
+  results: number;
+  /** Calls that threw a typed error (after their retries). */
+  typedErrors: number;
+  /** Calls that threw something that is not an `OzError`: must be 0. */
+  untypedErrors: number;
+  /** Cut streams whose result was read through `executions.wait(error.executionId)`. */
+  recoveredStreams: number;
+  /** Calls that threw after their run had started on the server, recovered afterwards with `executions.wait`. */
+  recoveredAfterThrow: number;
+  /** Lost answers the client itself recovered (a retry answered 409 duplicate_execution_id). */
+  recoveredDuplicates: number;
+  /** Requests the server received, and how many were retries (the second or later attempt of a call). */
+  requests: number;
+  retries: number;
+  faults: Record<string, number>;
+  /** A run that succeeded on the server whose result no caller got or could recover: must be 0. */
+  lost: number;
+  /** A call whose input ran more than once on the server: must be 0. */
+  doubled: number;
+  /** Items created twice by one call (items create has no idempotency key, and a lost answer is retried). */
+  itemDuplicates: number;
+  /** Results whose content does not match the run the caller asked for: must be 0. */
+  mismatched: number;
+  /** Answers that broke openapi.json (checked by createTestServer): must be 0. */
+  violations: number;
+  elapsedMs: number;
+  problems: string[];
+}
+
+/** A small seeded generator (mulberry32), so a soak can be replayed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pickFault(rand: () => number, kind: Kind): FaultSpec {
+  const operationId = OPERATION[kind];
+  const streaming = kind === 'agentStream' || kind === 'workflowStream';
+  const r = rand();
+  if (streaming && r < 0.3) return { operationId, type: 'cut', afterEvents: Math.floor(rand() * 6) };
+  if (r < 0.4) return { operationId, type: 'error', status: 500, code: 'internal_error', retryAfter: 0 };
+  if (r < 0.5) return { operationId, type: 'error', status: 429, code: 'rate_limited', retryAfter: rand() < 0.9 ? 0 : 1 };
+  if (r < 0.65) return { operationId, type: 'drop' };
+  if (r < 0.85) return { operationId, type: 'lose' };
+  return { operationId, type: 'delay', ms: 20 + Math.floor(rand() * 200) };
+}
+
+/** The content a run of this kind answers for this marker (the demo seed's echo tool and writer agent). */
+function expectedContent(kind: Kind, marker: string): string | null {
+  if (kind === 'tool') return marker;
+  if (kind === 'agent' || kind === 'agentStream') return `Here is a draft for: ${marker}`;
+  return null;
+}
+
+async function oneCall(client: Oz, kind: Kind, traceId: string, marker: string): Promise<{ content?: string; executionId?: string; itemId?: string }> {
+  const options = { idempotencyKey: traceId };
+  switch (kind) {
+    case 'tool': {
+      const r = (await client.tools.execute('echo', { text: marker }, options)) as { content: string; execution_id: string };
+      return { content: r.content, executionId: r.execution_id };
+    }
+    case 'agent': {
+      const r = (await client.agents.execute({ agent: 'writer', user_request: marker }, options)) as { content: string; execution_id: string };
+      return { content: r.content, executionId: r.execution_id };
+    }
+    case 'agentStream': {
+      const stream = await client.agents.execute({ agent: 'writer', user_request: marker, stream: true }, options);
+      const r = await stream.finalResult();
+      const data = r as unknown as { content?: string; execution_id?: string; data?: { content: string; execution_id: string } };
+      const envelope = data.data ?? data;
+      return { content: envelope.content, executionId: envelope.execution_id ?? stream.executionId ?? undefined };
+    }
+    case 'workflow': {
+      const r = (await client.workflows.executeStored('draft-and-review', { input: marker }, options)) as { content: string; execution_id: string };
+      return { content: r.content, executionId: r.execution_id };
+    }
+    case 'workflowStream': {
+      const stream = await client.workflows.executeStoredStream('draft-and-review', { input: marker }, options);
+      const r = await stream.finalResult();
+      const data = r as unknown as { content?: string; execution_id?: string; data?: { content: string; execution_id: string } };
+      const envelope = data.data ?? data;
+      return { content: envelope.content, executionId: envelope.execution_id ?? stream.executionId ?? undefined };
+    }
+    case 'item': {
+      const r = (await client.companies.items.create('acme', { building: 'hq', title: marker }, options)) as { id: string; title: string };
+      return { content: r.title, itemId: r.id };
+    }
+  }
+}
+
+/** Runs a soak against a fresh embedded server listening on 127.0.0.1, and reconciles it. */
+export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
+  const total = options.calls ?? 2000;
+  const deadline = options.durationMs === undefined ? Infinity : Date.now() + options.durationMs;
+  const clients = options.clients ?? 6;
+  const concurrency = options.concurrency ?? 4;
+  const faultRate = options.faultRate ?? 0.3;
+  const rand = random(options.seed ?? 9);
+  const started = Date.now();
+
+  const server: OzServer = createTestServer({ journalLimit: 1_000_000, timing: { stepMs: 2, tokenMs: 1 } });
+  const listener = await server.listen({ port: 0, mcpPort: 0, host: '127.0.0.1' });
+  const records: CallRecord[] = [];
+  const problems: string[] = [];
+  let issued = 0;
+  let mismatched = 0;
+  let recoveredStreams = 0;
+  try {
+    const workers: Promise<void>[] = [];
+    for (let c = 0; c < clients; c++) {
+      const client = new Oz({ baseURL: listener.url, apiKey: server.apiKey, maxRetries: 2, logLevel: 'off' });
+      for (let w = 0; w < concurrency; w++) {
+        workers.push(
+          (async () => {
+            while (issued < total && Date.now() < deadline) {
+              const n = issued++;
+              const kind = KINDS[Math.floor(rand() * KINDS.length)]!;
+              const traceId = `soak-${c}-${w}-${n}`;
+              const marker = `m${n} c${c}`;
+              const record: CallRecord = { kind, traceId, marker, outcome: 'result' };
+              records.push(record);
+              if (rand() < faultRate) server.faults.add(pickFault(rand, kind));
+              try {
+                const got = await oneCall(client, kind, traceId, marker);
+                record.executionId = got.executionId;
+                record.itemId = got.itemId;
+                const expected = kind === 'item' ? marker : expectedContent(kind, marker);
+                if (expected !== null && got.content !== expected) {
+                  mismatched++;
+                  problems.push(`${traceId} ${kind}: content ${JSON.stringify(got.content)} is not ${JSON.stringify(expected)}`);
+                }
+              } catch (error) {
+                if (!(error instanceof OzError)) {
+                  record.outcome = 'untyped-error';
+                  record.error = String(error);
+                  problems.push(`${traceId} ${kind}: untyped ${String(error)}`);
+                  continue;
+                }
+                record.outcome = 'typed-error';
+                record.error = `${error.name}: ${error.message}`;
+                // A cut stream says where its run is: read its result there, as a caller would.
+                if (error instanceof OzStreamInterruptedError && error.executionId !== undefined) {
+                  try {
+                    const result = await client.executions.wait(error.executionId, { interval: 10, timeout: 30_000 });
+                    record.outcome = 'recovered';
+                    record.executionId = result.execution_id;
+                    recoveredStreams++;
+                    const expected = expectedContent(kind, marker);
+                    if (expected !== null && result.content !== expected) {
+                      mismatched++;
+                      problems.push(`${traceId} ${kind}: recovered ${JSON.stringify(result.content)} is not ${JSON.stringify(expected)}`);
+                    }
+                  } catch (waitError) {
+                    problems.push(`${traceId} ${kind}: wait after a cut stream failed: ${String(waitError)}`);
+                  }
+                }
+              }
+            }
+          })(),
+        );
+      }
+    }
+    await Promise.all(workers);
+    server.faults.clear();
+    await server.idle();
+
+    // Reconcile: every run of the server against the callers' records.
+    const reader = new Oz({ baseURL: listener.url, apiKey: server.apiKey, logLevel: 'off' });
+    const executions = [...server.snapshot().data.executions.values()];
+    const rootsByMarker = new Map<string, number>();
+    for (const e of executions) {
+      if (e.task_id !== null) continue; // a workflow's task runs belong to their workflow's run
+      const marker = String(e.input.text ?? e.input.user_request ?? e.input.input ?? '');
+      rootsByMarker.set(marker, (rootsByMarker.get(marker) ?? 0) + 1);
+    }
+    const itemsByTitle = new Map<string, number>();
+    for (const item of server.snapshot().data.items.values()) itemsByTitle.set(item.title, (itemsByTitle.get(item.title) ?? 0) + 1);
+
+    let lost = 0;
+    let doubled = 0;
+    let itemDuplicates = 0;
+    let recoveredAfterThrow = 0;
+    for (const r of records) {
+      if (r.kind === 'item') {
+        const n = itemsByTitle.get(r.marker) ?? 0;
+        if (n > 1) itemDuplicates += n - 1;
+        if (r.outcome === 'result' && n === 0) {
+          lost++;
+          problems.push(`${r.traceId}: item answered but not stored`);
+        }
+        continue;
+      }
+      const runs = rootsByMarker.get(r.marker) ?? 0;
+      if (runs > 1) {
+        doubled++;
+        problems.push(`${r.traceId} ${r.kind}: ran ${runs} times`);
+      }
+      const run = server.getExecution(r.traceId);
+      if (r.outcome === 'result' || r.outcome === 'recovered') {
+        if (r.executionId !== r.traceId) problems.push(`${r.traceId} ${r.kind}: answered execution ${String(r.executionId)}, not its trace id`);
+        if (run === undefined) {
+          lost++;
+          problems.push(`${r.traceId} ${r.kind}: answered but no execution on the server`);
+        }
+        continue;
+      }
+      // The call threw. If its run happened, the caller must be able to get its result by the trace id.
+      if (run === undefined) continue;
+      try {
+        const result = await reader.executions.wait(r.traceId, { interval: 10, timeout: 30_000 });
+        const expected = expectedContent(r.kind, r.marker);
+        if (expected !== null && result.content !== expected) {
+          mismatched++;
+          problems.push(`${r.traceId}: recovered ${JSON.stringify(result.content)} is not ${JSON.stringify(expected)}`);
+        }
+        recoveredAfterThrow++;
+      } catch (error) {
+        lost++;
+        problems.push(`${r.traceId} ${r.kind}: ran (${run.status}) but cannot be recovered: ${String(error)}`);
+      }
+    }
+
+    const entries = server.journal.entries.filter((e) => e.operationId !== null && Object.values(OPERATION).includes(e.operationId));
+    const faults: Record<string, number> = {};
+    const attemptsByTrace = new Map<string, number>();
+    let recoveredDuplicates = 0;
+    for (const e of entries) {
+      if (e.fault !== null) {
+        const key = e.fault === 'error' ? `error ${e.status ?? ''}`.trim() : e.fault;
+        faults[key] = (faults[key] ?? 0) + 1;
+      }
+      const trace = e.headers.get('x-trace-id');
+      if (trace !== null) attemptsByTrace.set(trace, (attemptsByTrace.get(trace) ?? 0) + 1);
+      if (e.status === 409 && e.fault === null) recoveredDuplicates++;
+    }
+    let retries = 0;
+    for (const n of attemptsByTrace.values()) retries += n - 1;
+    const byKind: Record<string, number> = {};
+    for (const r of records) byKind[r.kind] = (byKind[r.kind] ?? 0) + 1;
+    const violations = await takeViolations(5000);
+    for (const v of violations.slice(0, 10)) problems.push(`openapi violation: ${JSON.stringify(v).slice(0, 300)}`);
+
+    return {
+      calls: records.length,
+      byKind,
+      results: records.filter((r) => r.outcome === 'result').length,
+      typedErrors: records.filter((r) => r.outcome === 'typed-error').length,
+      untypedErrors: records.filter((r) => r.outcome === 'untyped-error').length,
+      recoveredStreams,
+      recoveredAfterThrow,
+      recoveredDuplicates,
+      requests: entries.length,
+      retries,
+      faults,
+      lost,
+      doubled,
+      itemDuplicates,
+      mismatched,
+      violations: violations.length,
+      elapsedMs: Date.now() - started,
+      problems,
+    };
+  } finally {
+    await listener.close();
+    await server.close();
+  }
+}
