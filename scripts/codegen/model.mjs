@@ -72,7 +72,9 @@ export function resourcesOf(doc) {
         listItem,
         pathParams,
         userQuery,
-        body: requestBody ? { type: bodyTypeOf(doc, bodySchema, query.some((p) => p.name === 'format')), required: requestBody.required === true } : undefined,
+        body: requestBody ? { type: typeOfSchema(bodySchema), required: requestBody.required === true } : undefined,
+        // types.ts writes this body's type with `format?: never`: the per-call option chooses (and types) the wire.
+        formatFreeBody: query.some((p) => p.name === 'format') && deref(doc, bodySchema)?.properties?.format ? schemaName(bodySchema) : undefined,
         // A 202 with a body is an async pointer; a 202 without one (an MCP notification) answers nothing.
         result: okSchema ? `${typeOfSchema(okSchema)}${accepted && !jsonOf(accepted) ? ' | undefined' : ''}` : accepted ? undefined : 'void',
         pointer: accepted && jsonOf(accepted) ? typeOfSchema(jsonOf(accepted)) : undefined,
@@ -109,7 +111,8 @@ export function resourcesOf(doc) {
     const name = className(node);
     if (schemaNames.includes(name)) throw new Error(`resource class ${name} collides with a schema of the same name`);
   }
-  return { operations, root, files: [...files.values()].sort((a, b) => a.tag.localeCompare(b.tag)) };
+  const formatFreeBodies = new Set(operations.map((o) => o.formatFreeBody).filter(Boolean));
+  return { operations, root, formatFreeBodies, files: [...files.values()].sort((a, b) => a.tag.localeCompare(b.tag)) };
 }
 
 export const className = (node) => node.path.map(pascal).join('');
@@ -129,12 +132,7 @@ function typeOfSchema(schema) {
   return 'unknown';
 }
 
-// The wire is chosen with the per-call `format` option, which types the result; a `format` in the body would
-// change the answer's type behind the types' back, so the body types leave it out.
-function bodyTypeOf(doc, schema, wire) {
-  const type = typeOfSchema(schema);
-  return wire && deref(doc, schema)?.properties?.format ? `${type} & { format?: never }` : type;
-}
+
 
 function streamEventOf(doc, res) {
   const media = deref(doc, res)?.content?.['text/event-stream'];

@@ -12,8 +12,13 @@ export function renderTypes(spec, model) {
   let out = "import type { components, operations } from './openapi.js';\n\n";
   for (const [name, schema] of Object.entries(spec.components.schemas)) {
     const text = schema.description ?? `The \`${name}\` schema of openapi.json.`;
-    out += doc([escapeDoc(text)], '');
-    out += `export type ${name} = components['schemas']['${name}'];\n`;
+    if (model.formatFreeBodies.has(name)) {
+      out += doc([escapeDoc(text), '', 'The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.'], '');
+      out += `export type ${name} = components['schemas']['${name}'] & { format?: never };\n`;
+    } else {
+      out += doc([escapeDoc(text)], '');
+      out += `export type ${name} = components['schemas']['${name}'];\n`;
+    }
   }
   for (const op of model.operations.filter((o) => o.userQuery.length > 0)) {
     out += `\n${doc([`Query parameters of \`${[...op.resource, op.verb].join('.')}\` (\`${op.method} ${op.path}\`).`], '')}`;

@@ -946,7 +946,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @default true */
-            enabled: boolean;
+            enabled?: boolean;
             format?: components["schemas"]["Format"];
         };
         /** @enum {string} */

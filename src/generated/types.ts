@@ -47,8 +47,10 @@ export type ItemStatus = components['schemas']['ItemStatus'];
 export type Item = components['schemas']['Item'];
 /**
  * The `ItemCreateRequest` schema of openapi.json.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type ItemCreateRequest = components['schemas']['ItemCreateRequest'];
+export type ItemCreateRequest = components['schemas']['ItemCreateRequest'] & { format?: never };
 /**
  * The `ItemList` schema of openapi.json.
  */
@@ -79,8 +81,10 @@ export type Execution = components['schemas']['Execution'];
 export type ExecutionList = components['schemas']['ExecutionList'];
 /**
  * The `FollowupRequest` schema of openapi.json.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type FollowupRequest = components['schemas']['FollowupRequest'];
+export type FollowupRequest = components['schemas']['FollowupRequest'] & { format?: never };
 /**
  * The `Tool` schema of openapi.json.
  */
@@ -91,8 +95,10 @@ export type Tool = components['schemas']['Tool'];
 export type ToolList = components['schemas']['ToolList'];
 /**
  * Tool fields inside `params`, or directly at the top level.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type ToolExecuteRequest = components['schemas']['ToolExecuteRequest'];
+export type ToolExecuteRequest = components['schemas']['ToolExecuteRequest'] & { format?: never };
 /**
  * The `Agent` schema of openapi.json.
  */
@@ -103,8 +109,10 @@ export type Agent = components['schemas']['Agent'];
 export type AgentList = components['schemas']['AgentList'];
 /**
  * The agent name, the agent's own fields (for example `user_request`), and optionally `format`, `stream`, `async`.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type AgentExecuteRequest = components['schemas']['AgentExecuteRequest'];
+export type AgentExecuteRequest = components['schemas']['AgentExecuteRequest'] & { format?: never };
 /**
  * The `WorkflowTask` schema of openapi.json.
  */
@@ -123,16 +131,22 @@ export type Workflow = components['schemas']['Workflow'];
 export type WorkflowList = components['schemas']['WorkflowList'];
 /**
  * `{workflow: {name, tasks}, input, inputs, format, async}`; a body that is itself `{name, tasks, ...}` is accepted too. `format`, `input` and `inputs` are removed before the engine sees the workflow.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type WorkflowExecuteRequest = components['schemas']['WorkflowExecuteRequest'];
+export type WorkflowExecuteRequest = components['schemas']['WorkflowExecuteRequest'] & { format?: never };
 /**
  * The `StoredWorkflowExecuteRequest` schema of openapi.json.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type StoredWorkflowExecuteRequest = components['schemas']['StoredWorkflowExecuteRequest'];
+export type StoredWorkflowExecuteRequest = components['schemas']['StoredWorkflowExecuteRequest'] & { format?: never };
 /**
  * The `WorkflowCreateRequest` schema of openapi.json.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type WorkflowCreateRequest = components['schemas']['WorkflowCreateRequest'];
+export type WorkflowCreateRequest = components['schemas']['WorkflowCreateRequest'] & { format?: never };
 /**
  * The `Deleted` schema of openapi.json.
  */
@@ -151,8 +165,10 @@ export type Schedule = components['schemas']['Schedule'];
 export type ScheduleList = components['schemas']['ScheduleList'];
 /**
  * The `ScheduleCreateRequest` schema of openapi.json.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type ScheduleCreateRequest = components['schemas']['ScheduleCreateRequest'];
+export type ScheduleCreateRequest = components['schemas']['ScheduleCreateRequest'] & { format?: never };
 /**
  * The `DiscoveryKind` schema of openapi.json.
  */
@@ -183,8 +199,10 @@ export type TraceList = components['schemas']['TraceList'];
 export type Connection = components['schemas']['Connection'];
 /**
  * The `ConnectionLinkRequest` schema of openapi.json.
+ *
+ * The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.
  */
-export type ConnectionLinkRequest = components['schemas']['ConnectionLinkRequest'];
+export type ConnectionLinkRequest = components['schemas']['ConnectionLinkRequest'] & { format?: never };
 /**
  * The upstream's answer, passed through.
  */

@@ -1,7 +1,7 @@
 // Type tests: `tsc --noEmit` (part of `npm test`) fails when a line marked @ts-expect-error compiles, or when an
 // expectTypeOf assertion does not hold. The calls sit in a function that never runs.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { AsyncPointer, ExecutionResult, Item, ItemKind, PagePromise, Stream, ExecuteStreamEvent, ChatCompletion, ChatCompletionChunk, Waitable } from '../../src/index.js';
+import type { AsyncPointer, ExecutionResult, Item, ItemKind, PagePromise, Stream, ExecuteStreamEvent, ChatCompletion, ChatCompletionChunk, Waitable, WorkflowExecuteRequest, ToolExecuteRequest } from '../../src/index.js';
 import { Oz } from '../../src/index.js';
 
 function calls(client: Oz) {
@@ -66,4 +66,12 @@ describe('types', () => {
 export function bodyFormat(client: Oz) {
   // @ts-expect-error: the wire is chosen with the `format` option, which types the result, not in the body
   void client.tools.execute('echo', { text: 'hi', format: 'text' });
+}
+
+export function exportedBodyTypes(client: Oz, body: WorkflowExecuteRequest, tool: ToolExecuteRequest) {
+  // The exported request-body types are exactly what the methods take.
+  void client.workflows.execute(body);
+  void client.tools.execute('echo', tool);
+  // A field with a default in openapi.json (`enabled`) stays optional in request bodies.
+  void client.schedules.create({ name: 'nightly', cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' } });
 }

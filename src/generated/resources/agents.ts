@@ -29,11 +29,11 @@ export class Agents {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute(body: T.AgentExecuteRequest & { format?: never } & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { format?: never } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest & { format?: never }, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
+  execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeAgent, { body }, options);
   }
 

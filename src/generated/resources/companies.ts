@@ -28,7 +28,7 @@ export class CompaniesItems {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = RequestOptions>(campus: string, body: T.ItemCreateRequest & { format?: never }, options?: O): APIPromise<WireResult<T.Item, O>> {
+  create<O extends RequestOptions = RequestOptions>(campus: string, body: T.ItemCreateRequest, options?: O): APIPromise<WireResult<T.Item, O>> {
     return this.#transport.request(OPERATIONS.createCompanyItem, { path: { campus }, body }, options);
   }
 

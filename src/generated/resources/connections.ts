@@ -25,7 +25,7 @@ export class Connections {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  link<O extends RequestOptions = RequestOptions>(provider: string, body?: T.ConnectionLinkRequest & { format?: never }, options?: O): APIPromise<WireResult<T.Connection, O>> {
+  link<O extends RequestOptions = RequestOptions>(provider: string, body?: T.ConnectionLinkRequest, options?: O): APIPromise<WireResult<T.Connection, O>> {
     return this.#transport.request(OPERATIONS.linkConnection, { path: { provider }, body }, options);
   }
 }

@@ -43,10 +43,10 @@ export class Executions {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  followup(id: string, body: T.FollowupRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
+  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  followup(id: string, body: T.FollowupRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.followupExecution, { path: { id }, body }, options);
   }
 

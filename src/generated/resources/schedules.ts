@@ -26,7 +26,7 @@ export class Schedules {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = RequestOptions>(body: T.ScheduleCreateRequest & { format?: never }, options?: O): APIPromise<WireResult<T.Schedule, O>> {
+  create<O extends RequestOptions = RequestOptions>(body: T.ScheduleCreateRequest, options?: O): APIPromise<WireResult<T.Schedule, O>> {
     return this.#transport.request(OPERATIONS.createSchedule, { body }, options);
   }
 

@@ -29,10 +29,10 @@ export class Tools {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(tool: string, body: T.ToolExecuteRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
+  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute(tool: string, body: T.ToolExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeTool, { path: { tool }, body }, options);
   }
 

@@ -27,7 +27,7 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = RequestOptions>(body: T.WorkflowCreateRequest & { format?: never }, options?: O): APIPromise<WireResult<T.Workflow, O>> {
+  create<O extends RequestOptions = RequestOptions>(body: T.WorkflowCreateRequest, options?: O): APIPromise<WireResult<T.Workflow, O>> {
     return this.#transport.request(OPERATIONS.createWorkflow, { body }, options);
   }
 
@@ -53,10 +53,10 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(body: T.WorkflowExecuteRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute(body: T.WorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeWorkflow, { body }, options);
   }
 
@@ -71,10 +71,10 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { format?: never } & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never } & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  executeStored(name: string, body?: T.StoredWorkflowExecuteRequest & { format?: never }, options?: RequestOptions): APIPromise<unknown> {
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  executeStored(name: string, body?: T.StoredWorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeStoredWorkflow, { path: { name }, body }, options);
   }
 
