@@ -67,6 +67,13 @@ export async function signIn(options: SignInOptions = {}): Promise<SignInResult>
           res.writeHead(400, { 'content-type': 'text/plain' }).end('This sign-in link does not match; return to the terminal.\n');
           return;
         }
+        // The dashboard's way (OAuth's) to say the user refused: with our state, so it is the answer we wait for.
+        const refused = url.searchParams.get('error');
+        if (refused !== null) {
+          res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end('Sign-in refused. You can close this window.\n');
+          reject(new SignInError('denied', `The dashboard refused the sign-in (${refused.slice(0, 64)}).`));
+          return;
+        }
         const got = url.searchParams.get('code');
         if (!got) {
           res.writeHead(400, { 'content-type': 'text/plain' }).end('The callback carries no code.\n');

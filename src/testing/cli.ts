@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   }
   const { keys } = server;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, seed, apiKey: keys.apiKey, modelsKey: keys.modelsKey, proxyKey: keys.proxyKey, otherApiKey: keys.otherApiKey })}\n`);
+    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, apiKey: keys.apiKey, modelsKey: keys.modelsKey, proxyKey: keys.proxyKey, otherApiKey: keys.otherApiKey })}\n`);
   } else {
     const demo = seed === 'demo';
     process.stdout.write(
@@ -102,6 +102,7 @@ async function main(): Promise<void> {
         `oz-mock: the Oz API 2.4.0 in memory (seed: ${seed})`,
         `  OZ_BASE_URL=${listener.url}`,
         `  OZ_MCP_URL=${listener.mcpUrl}`,
+        `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
         ...(demo
           ? [
               `  OZ_API_KEY=${keys.apiKey}   (account demo, tier pro)`,

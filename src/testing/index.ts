@@ -9,6 +9,7 @@ export { createOzServer } from './server.js';
 export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, ItemPatch } from './server.js';
 export type { OzServerOptions } from './options.js';
 export type { OzClock, OzClockOptions } from './clock.js';
+export type { OzDashboard } from './dashboard.js';
 export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './journal.js';
 export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle } from './faults.js';
 export type { ResponseEvent, ResponseListener, RouteKind } from './serverCore.js';

@@ -3,6 +3,7 @@ import { newKeyValue } from './apiKeys.js';
 import { createRequestHandler, type RequestHandler } from './app.js';
 import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './catalog.js';
 import { ServerClock, type OzClock } from './clock.js';
+import { Dashboard, DASHBOARD_PATH, withDashboard, type OzDashboard } from './dashboard.js';
 import { seedDemo, type DemoKeys } from './demoSeed.js';
 import { executionView, usd } from './executionViews.js';
 import { Faults, type OzFaults } from './faults.js';
@@ -48,6 +49,8 @@ export interface OzListener {
   readonly mcpUrl: string;
   readonly port: number;
   readonly mcpPort: number;
+  /** The dashboard's URL on this listener (`{url}/dashboard`): see {@link OzDashboard}. */
+  readonly dashboardUrl: string;
   /** Stops listening and closes open connections. */
   close(): Promise<void>;
 }
@@ -94,6 +97,10 @@ export interface OzServer {
   readonly keys: DemoKeys;
   /** The controllable clock. */
   readonly clock: OzClock;
+  /** The dashboard's URL on the in-process and msw mounts (`{url}/dashboard`), for the command-line sign-in. */
+  readonly dashboardUrl: string;
+  /** The dashboard the server plays for the command-line sign-in: who signs in, the keys it makes. */
+  readonly dashboard: OzDashboard;
   /** Every request received, for assertions. */
   readonly journal: OzJournal;
   /** Fault injection for the next N matching requests. */
@@ -198,7 +205,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
   };
   seed();
 
-  const handler: RequestHandler = createRequestHandler(core, HANDLERS);
+  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock);
+  const handler: RequestHandler = withDashboard(createRequestHandler(core, HANDLERS), dashboard);
   const listeners = new Set<HttpListener>();
   const handle = (request: Request) => serveInProcess(handler, resolved, request);
 
@@ -213,6 +221,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     apiKey: keys.apiKey,
     keys,
     clock,
+    dashboardUrl: dashboard.url,
+    dashboard,
     journal: core.journal,
     faults: core.faults,
     fetch: (input, init) => {
@@ -235,6 +245,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
         mcpUrl: `http://${hostPart}:${mcp.port}${new URL(resolved.mcpUrl).pathname}`,
         port: api.port,
         mcpPort: mcp.port,
+        dashboardUrl: `http://${hostPart}:${api.port}${DASHBOARD_PATH}`,
         close: async () => {
           listeners.delete(api);
           listeners.delete(mcp);
@@ -250,6 +261,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     reset() {
       core.generation++;
       seed();
+      dashboard.reset();
       core.journal.clear();
       core.faults.clear();
       core.walker.clearFailures();
