@@ -225,15 +225,21 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
 
     // Reconcile: every run of the server against the callers' records.
     const reader = new Oz({ baseURL: listener.url, apiKey: server.apiKey, logLevel: 'off' });
-    const executions = [...server.snapshot().data.executions.values()];
-    const rootsByMarker = new Map<string, number>();
-    for (const e of executions) {
-      if (e.task_id !== null) continue; // a workflow's task runs belong to their workflow's run
-      const marker = String(e.input.text ?? e.input.user_request ?? e.input.input ?? '');
-      rootsByMarker.set(marker, (rootsByMarker.get(marker) ?? 0) + 1);
+    // Every run the server holds, through its public API (task runs of a workflow belong to their workflow's run).
+    const rootIds: string[] = [];
+    for await (const e of reader.executions.list({ limit: 100 })) if (e.task_id === null) rootIds.push(e.id);
+    const traceIds = new Set(records.map((r) => r.traceId));
+    for (const id of rootIds) {
+      if (!traceIds.has(id)) problems.push(`execution ${id} does not carry the trace id of any call (a retry that ran under a new id)`);
     }
     const itemsByTitle = new Map<string, number>();
-    for (const item of server.snapshot().data.items.values()) itemsByTitle.set(item.title, (itemsByTitle.get(item.title) ?? 0) + 1);
+    for await (const item of reader.companies.items.list('acme', { limit: 100 })) itemsByTitle.set(item.title, (itemsByTitle.get(item.title) ?? 0) + 1);
+    // Runs started per trace id: the requests of a call whose answer was a 2xx (delivered, lost or cut).
+    const runsByTrace = new Map<string, number>();
+    for (const e of server.journal.entries) {
+      const trace = e.headers.get('x-trace-id');
+      if (trace !== null && e.method === 'POST' && e.status !== null && e.status >= 200 && e.status < 300) runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
+    }
 
     let lost = 0;
     let doubled = 0;
@@ -249,7 +255,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
         }
         continue;
       }
-      const runs = rootsByMarker.get(r.marker) ?? 0;
+      const runs = runsByTrace.get(r.traceId) ?? 0;
       if (runs > 1) {
         doubled++;
         problems.push(`${r.traceId} ${r.kind}: ran ${runs} times`);
