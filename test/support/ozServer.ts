@@ -14,7 +14,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import yaml from 'js-yaml';
 import openapi from '../../openapi.json' with { type: 'json' };
 import { createOzServer, type OzServer, type OzServerOptions, type ResponseEvent } from '../../src/testing/index.js';
-import { withPendingChanges } from './openapiPending.js';
+import { validationView } from './openapiView.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,7 +26,7 @@ interface ResponseSpec {
 
 const addFormats = ((formatsModule as unknown as { default?: typeof formatsModule }).default ?? formatsModule) as unknown as (ajv: Ajv2020) => void;
 
-const DOC = withPendingChanges(openapi as unknown as Json) as Json & {
+const DOC = validationView(openapi as unknown as Json) as Json & {
   paths: Record<string, Record<string, Json & { operationId?: string; security?: unknown[]; responses: Record<string, ResponseSpec & { $ref?: string }> }>>;
   components: Json & { responses: Record<string, ResponseSpec>; headers: Record<string, { schema?: { type?: string } }> };
   'x-oz-preflight': ResponseSpec & { status: number };
@@ -134,7 +134,7 @@ export async function checkResponse(event: ResponseEvent): Promise<string[]> {
     if (status !== preflight.status) problems.push(`preflight answered ${status}, not ${preflight.status}`);
   } else if (event.route === 'method_not_allowed') {
     spec = resolveResponse(DOC.paths['/v1/mcp']!.get!.responses['405']!);
-    pointer = 'mcpOpenStream/405';
+    pointer = 'mcpNotAllowed/405';
     if (status !== 405) problems.push(`GET on the MCP URL answered ${status}, not 405`);
   } else {
     spec = DOC.components.responses.NotFound;
