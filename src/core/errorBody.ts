@@ -1,4 +1,4 @@
-import type { ErrorBody } from './errors.js';
+import type { ConnectInfo, ErrorBody } from './errors.js';
 import { wireOfContentType } from './wire.js';
 import { parseYaml } from './yaml.js';
 
@@ -32,10 +32,30 @@ function parseJson(text: string): unknown {
 function envelopeError(document: unknown): ErrorBody | undefined {
   if (typeof document !== 'object' || document === null) return undefined;
   const error = (document as { error?: unknown }).error;
-  if (typeof error === 'object' && error !== null && typeof (error as ErrorBody).code === 'string') return error as ErrorBody;
+  if (typeof error === 'object' && error !== null && !Array.isArray(error) && typeof (error as ErrorBody).code === 'string') {
+    return withTypedFields(error as Record<string, unknown>);
+  }
   // OpenAI-style `{error: "message"}` bodies and other shapes keep their text as the message.
   if (typeof error === 'string') return { code: '', message: error };
   return undefined;
+}
+
+/**
+ * The envelope's error object with its documented fields kept only when they have their documented types: a
+ * body from a proxy or a broken server must not put an object where `OzAPIError.missing` promises `string[]`.
+ */
+function withTypedFields(error: Record<string, unknown>): ErrorBody {
+  const typed: ErrorBody = { ...error, code: error.code as string, message: typeof error.message === 'string' ? error.message : '' };
+  for (const field of ['contract', 'hint', 'execution_id'] as const) {
+    if (typeof error[field] !== 'string') delete typed[field];
+  }
+  if (!Array.isArray(error.missing) || !error.missing.every((name) => typeof name === 'string')) delete typed.missing;
+  const connect = error.connect as Partial<Record<keyof ConnectInfo, unknown>> | null | undefined;
+  const validConnect =
+    typeof connect === 'object' && connect !== null && typeof connect.provider === 'string' && typeof connect.link === 'string' &&
+    (connect.method === 'oauth' || connect.method === 'api_key' || connect.method === 'wallet');
+  if (!validConnect) delete typed.connect;
+  return typed;
 }
 
 const splitList = (value: string) =>
