@@ -69,7 +69,7 @@ describe('fences and planes on every operation of openapi.json', () => {
           const headers: Record<string, string> = { accept: op.id === 'mcpRequest' ? 'application/json, text/event-stream' : 'application/json' };
           const key = keys[kind];
           if (key !== null) headers[header === 'bearer' ? 'authorization' : 'x-api-key'] = header === 'bearer' ? `Bearer ${key}` : key;
-          const hasBody = op.method !== 'GET' && op.method !== 'DELETE' && op.method !== 'HEAD';
+          const hasBody = op.method !== 'GET' && op.method !== 'DELETE';
           if (hasBody) headers['content-type'] = 'application/json';
           const res = await server.fetch(`${server.url}${path}`, { method: op.method, headers, body: hasBody ? '{}' : undefined });
           await res.arrayBuffer();
