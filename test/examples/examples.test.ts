@@ -182,7 +182,7 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
   },
   'sign-in.ts': {
     lines: [
-      /^Open this URL to sign in: http:\/\/127\.0\.0\.1:\d+\/api\/cli\/authorize\?port=\d+&state=…$/m,
+      /^Open this URL to sign in: http:\/\/127\.0\.0\.1:\d+\/dashboard\/api\/cli\/authorize\?port=\d+&state=…$/m,
       /^Signed in: key "cli sign-in" \(ozk_\w{4}…\), tier pro, expires \d{4}-\d\d-\d\dT/m,
       /^whoami: cli sign-in$/m,
     ],
