@@ -25,6 +25,11 @@ export function formatRatio(ratio: number): string {
   return `${ratio.toFixed(2)}x`;
 }
 
+/** A ratio with the spread of the rounds it is the median of (their first and third quartiles). */
+export function formatSpread(ratio: number, [q1, q3]: readonly [number, number]): string {
+  return `${formatRatio(ratio)} (rounds ${q1.toFixed(2)}-${q3.toFixed(2)})`;
+}
+
 export function formatBytes(bytes: number): string {
   return `${bytes.toLocaleString('en')} B (${(bytes / 1024).toFixed(1)} kB)`;
 }

@@ -78,9 +78,24 @@ export async function compareLatency(mode: BenchMode, contenders: readonly Conte
   };
 }
 
+/** The first and third quartiles of `values`: how much the rounds disagree. */
+export function quartiles(values: readonly number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => {
+    const pos = (sorted.length - 1) * q;
+    const low = Math.floor(pos);
+    return sorted[low]! + (sorted[Math.min(low + 1, sorted.length - 1)]! - sorted[low]!) * (pos - low);
+  };
+  return [at(0.25), at(0.75)];
+}
+
+/** The per-round ratios `a / b`. */
+export function roundRatios(comparison: LatencyComparison, a: string, b: string): number[] {
+  const bs = comparison.roundsMs.get(b) ?? [];
+  return (comparison.roundsMs.get(a) ?? []).map((value, i) => value / bs[i]!);
+}
+
 /** The median over the rounds of `a / b`, each ratio taken within one round. */
 export function medianRatio(comparison: LatencyComparison, a: string, b: string): number {
-  const as = comparison.roundsMs.get(a) ?? [];
-  const bs = comparison.roundsMs.get(b) ?? [];
-  return median(as.map((value, i) => value / bs[i]!));
+  return median(roundRatios(comparison, a, b));
 }

@@ -8,10 +8,10 @@
 import OpenAI from 'openai';
 import createClient from 'openapi-fetch';
 import type { paths } from '../../src/generated/openapi.js';
-import { compareLatency, medianRatio, type Contender } from '../latencyComparison.js';
+import { compareLatency, medianRatio, quartiles, roundRatios, type Contender } from '../latencyComparison.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
-import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
+import { formatMs, formatRatio, formatSpread, judged, type FigureRow } from '../figureRow.js';
 
 const CHAT_BODY = { model: 'oz-chat', messages: [{ role: 'user' as const, content: 'Say hello to the benchmark.' }] };
 
@@ -80,7 +80,7 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
       name,
       ours: formatMs(ms(c, 'sdk')),
       anchor: `${anchorLabel} ${formatMs(ms(c, anchor))}`,
-      result: formatRatio(ratio),
+      result: formatSpread(ratio, quartiles(roundRatios(c, 'sdk', anchor))),
       target: `<= ${limit.toFixed(2)}`,
       met: judged(smoke, ratio <= limit),
       how: note,

@@ -7,8 +7,8 @@
 import { generateLoad, type LoadRequest } from '../loadGenerator.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
-import { formatRatio, judged, type FigureRow } from '../figureRow.js';
-import { median } from '../latencyComparison.js';
+import { formatSpread, judged, type FigureRow } from '../figureRow.js';
+import { median, quartiles } from '../latencyComparison.js';
 import { startServerProcess } from '../serverProcess.js';
 
 const LIMIT = 0.5;
@@ -40,12 +40,13 @@ export async function serverThroughputRows(ctx: FigureContext): Promise<FigureRo
     const bare = rates.get('hono')!;
     const row = (name: string, what: string, key: string): FigureRow => {
       const ours = rates.get(key)!;
-      const ratio = median(ours.map((rate, i) => rate / bare[i]!));
+      const ratios = ours.map((rate, i) => rate / bare[i]!);
+      const ratio = median(ratios);
       return {
         name,
         ours: `${Math.round(median(ours)).toLocaleString('en')} req/s`,
         anchor: `bare hono ${Math.round(median(bare)).toLocaleString('en')} req/s`,
-        result: `${formatRatio(ratio)} of its rate`,
+        result: `${formatSpread(ratio, quartiles(ratios))} of its rate`,
         target: `>= ${LIMIT.toFixed(2)}`,
         met: judged(ctx.mode.smoke, ratio >= LIMIT),
         how: `${what}; ${CONNECTIONS} keep-alive connections, ${ctx.mode.loadRounds} rounds of ${seconds} s, server and load generator in separate processes`,

@@ -12,10 +12,10 @@
  */
 import { createParser } from 'eventsource-parser';
 import { Stream as OpenAIStream } from 'openai/streaming';
-import { compareLatency, medianRatio } from '../latencyComparison.js';
+import { compareLatency, medianRatio, quartiles, roundRatios } from '../latencyComparison.js';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
-import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
+import { formatMs, formatRatio, formatSpread, judged, type FigureRow } from '../figureRow.js';
 
 const CHUNK_BYTES = 16 * 1024;
 
@@ -174,7 +174,7 @@ export async function sseRows(ctx: FigureContext): Promise<FigureRow[]> {
       name: FIGURE_NAMES.sseVsParser,
       ours: speed(execute.medianMs.get('sdk')!, tokens + 1),
       anchor: `eventsource-parser ${speed(execute.medianMs.get('eventsource-parser')!, tokens + 1)}; a bare for-await iterator over it: ${formatRatio(floor)} of its speed`,
-      result: `${formatRatio(vsParser)} of its speed`,
+      result: `${formatSpread(vsParser, quartiles(roundRatios(execute, 'eventsource-parser', 'sdk')))} of its speed`,
       target: '>= 0.80',
       met: judged(smoke, vsParser >= 0.8),
       how: `${tokens.toLocaleString('en')} token events + result, same bytes in 16 KiB chunks; Stream for-await vs reader+TextDecoder+createParser+JSON.parse; process CPU time`,
@@ -183,7 +183,7 @@ export async function sseRows(ctx: FigureContext): Promise<FigureRow[]> {
       name: FIGURE_NAMES.sseVsOpenAI,
       ours: speed(chunks.medianMs.get('sdk')!, tokens + 2),
       anchor: `openai Stream ${speed(chunks.medianMs.get('openai')!, tokens + 2)}`,
-      result: `${formatRatio(vsOpenAI)} of its speed`,
+      result: `${formatSpread(vsOpenAI, quartiles(roundRatios(chunks, 'openai', 'sdk')))} of its speed`,
       target: '>= 1.00',
       met: judged(smoke, vsOpenAI >= 1),
       how: `${tokens.toLocaleString('en')} chat.completion.chunk events + [DONE], same bytes; Stream (chat) vs openai/streaming Stream.fromSSEResponse; process CPU time`,
