@@ -7,8 +7,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const doc = JSON.parse(readFileSync(`${root}/openapi.json`, 'utf8')) as {
   paths: Record<string, Record<string, { operationId: string; 'x-oz-method': string }>>;
 };
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+// Only HTTP methods are operations; `x-` keys of a path item are extensions.
 const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
-  Object.entries(item).map(([method, op]) => ({ method: method.toUpperCase(), path, ...op })),
+  Object.entries(item)
+    .filter(([method]) => METHODS.includes(method))
+    .map(([method, op]) => ({ method: method.toUpperCase(), path, ...op })),
 );
 
 describe('the generated layer', () => {
