@@ -632,6 +632,9 @@ export interface components {
          * @example rate_limited
          * @example internal_error
          * @example timeout
+         * @example already_exists
+         * @example execution_cancelled
+         * @example method_not_allowed
          */
         ErrorCode: string;
         /** @description Where a missing connection or credential is made (424 errors). */
@@ -1358,7 +1361,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description A semantic conflict: `approval_required`, or `duplicate_execution_id` when an `x-trace-id` was already used. Never retried. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when an `x-trace-id` was already used; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
