@@ -21,8 +21,9 @@ export function formatMs(ms: number): string {
   return ms < 10 ? `${(ms * 1000).toFixed(ms < 0.1 ? 1 : 0)} µs` : `${ms.toFixed(1)} ms`;
 }
 
+/** Three decimals: a ratio is judged exactly, and 0.85 must not print for 0.8503 against a target of 0.85. */
 export function formatRatio(ratio: number): string {
-  return `${ratio.toFixed(2)}x`;
+  return `${ratio.toFixed(3)}x`;
 }
 
 /** A ratio with the spread of the rounds it is the median of (their first and third quartiles). */
