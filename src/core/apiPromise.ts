@@ -1,6 +1,8 @@
 /** The answer of a call with its metadata, as `withResponse()` gives it. */
 export interface WithResponse<T> {
+  /** The call's result, as awaiting the promise gives it. */
   data: T;
+  /** The raw `Response` (its body already read, except for streams). */
   response: Response;
   /** The `x-request-id` of the answer. */
   requestId: string | null;

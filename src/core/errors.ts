@@ -23,13 +23,21 @@ export interface ConnectInfo {
 
 /** The `error` object of the service's error envelope. */
 export interface ErrorBody {
+  /** The error code, equal to the answer's `X-Error-Code`. */
   code: string;
+  /** A human-readable message. */
   message: string;
+  /** Names of absent fields (`invalid_params`). */
   missing?: string[];
+  /** The contract the request broke. */
   contract?: string;
+  /** What to do next. */
   hint?: string;
+  /** The execution this error belongs to. */
   execution_id?: string;
+  /** Where a missing connection or credential is made (424 errors). */
   connect?: ConnectInfo;
+  /** Further fields the service may add. */
   [field: string]: unknown;
 }
 

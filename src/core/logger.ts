@@ -3,9 +3,13 @@ export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
 /** Where the SDK writes its log lines; `console` fits, as do pino and winston loggers. */
 export interface Logger {
+  /** A call failed for good. */
   error(message: string, ...rest: unknown[]): void;
+  /** Something the caller should know: a recovery, a `Retry-After` over the cap, a bad `OZ_LOG`. */
   warn(message: string, ...rest: unknown[]): void;
+  /** Retries and final failures. */
   info(message: string, ...rest: unknown[]): void;
+  /** Every request and answer (credential headers redacted). */
   debug(message: string, ...rest: unknown[]): void;
 }
 

@@ -5,6 +5,7 @@
 export interface Operation {
   /** The `operationId`. */
   readonly id: string;
+  /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The path template, for example `/v1/tools/{tool}/execute`. */
   readonly path: string;
@@ -31,8 +32,11 @@ export type Plane = 'meta' | 'models' | 'execution' | 'companies' | 'mcp' | 'pro
 
 /** The parts of one call that vary: path parameters, query parameters and the body. */
 export interface RequestInput {
+  /** Values of the path template's parameters, by name. */
   readonly path?: Readonly<Record<string, string>>;
+  /** Query parameters; `undefined` and `null` values are left out. */
   readonly query?: Readonly<Record<string, string | number | boolean | null | undefined>>;
+  /** The request body, sent as JSON (or YAML with `bodyFormat: 'yaml'`). */
   readonly body?: unknown;
   /**
    * An absolute URL that replaces the base URL and the path template, for an operation served at an address of

@@ -10,7 +10,9 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
 /** One server-sent event as an execute stream hands it out: its name and its parsed `data`. */
 export interface ServerSentEvent<Name extends string = string, Data = unknown> {
+  /** The event's name (`token`, `step`, `result`, `error`). */
   event: Name;
+  /** The event's `data`, parsed from JSON. */
   data: Data;
 }
 

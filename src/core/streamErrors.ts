@@ -20,8 +20,11 @@ export interface StreamInterruption {
  */
 export class OzStreamInterruptedError extends OzConnectionError implements StreamInterruption {
   override name = 'OzStreamInterruptedError';
+  /** The stream's execution: poll it with `client.executions.wait(executionId)`, the run goes on. */
   readonly executionId: string | undefined;
+  /** The `x-request-id` of the stream's answer. */
   readonly requestId: string | undefined;
+  /** The text received before the cut (undefined with `retainStreamText: false`). */
   readonly receivedText: string | undefined;
 
   constructor(message: string, interruption: StreamInterruption, options?: ErrorOptions) {
