@@ -86,19 +86,17 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
       how: note,
     };
   };
-  const rounds = `${ctx.mode.rounds} rounds, median of per-round medians (${c(tools)} samples per contender)`;
+  const rounds = (comparison: typeof tools) =>
+    `${ctx.mode.rounds} rounds, median of per-round ratios (at least ${Math.min(...comparison.samples.values())} samples per contender)`;
   return [
-    row(FIGURE_NAMES.toolsVsFetch, tools, 'fetch', 'raw fetch', 1.1, `POST /v1/tools/echo/execute over 127.0.0.1; ${rounds}`),
-    row(FIGURE_NAMES.itemsVsFetch, items, 'fetch', 'raw fetch', 1.1, `POST /v1/companies/acme/items (building hq); ${rounds}`),
+    row(FIGURE_NAMES.toolsVsFetch, tools, 'fetch', 'raw fetch', 1.1, `POST /v1/tools/echo/execute over 127.0.0.1; ${rounds(tools)}`),
+    row(FIGURE_NAMES.itemsVsFetch, items, 'fetch', 'raw fetch', 1.1, `POST /v1/companies/acme/items (building hq); ${rounds(items)}`),
     {
-      ...row(FIGURE_NAMES.chatVsOpenAI, chat, 'openai', 'openai', 0.85, `POST /v1/chat/completions, oz-chat, not streamed; ${rounds}`),
+      ...row(FIGURE_NAMES.chatVsOpenAI, chat, 'openai', 'openai', 0.85, `POST /v1/chat/completions, oz-chat, not streamed; ${rounds(chat)}`),
       anchor: `openai ${formatMs(ms(chat, 'openai'))} (raw fetch ${formatMs(ms(chat, 'fetch'))}; ours/fetch ${formatRatio(medianRatio(chat, 'sdk', 'fetch'))})`,
     },
-    row(FIGURE_NAMES.toolsVsOpenapiFetch, tools, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the tools.execute row; ${rounds}`),
-    row(FIGURE_NAMES.itemsVsOpenapiFetch, items, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the items.create row; ${rounds}`),
+    row(FIGURE_NAMES.toolsVsOpenapiFetch, tools, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the tools.execute row; ${rounds(tools)}`),
+    row(FIGURE_NAMES.itemsVsOpenapiFetch, items, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the items.create row; ${rounds(items)}`),
   ];
 }
 
-function c(comparison: { samples: ReadonlyMap<string, number> }): number {
-  return Math.min(...comparison.samples.values());
-}

@@ -49,7 +49,9 @@ export async function serverThroughputRows(ctx: FigureContext): Promise<FigureRo
         result: `${formatSpread(ratio, quartiles(ratios))} of its rate`,
         target: `>= ${LIMIT.toFixed(2)}`,
         met: judged(ctx.mode.smoke, ratio >= LIMIT),
-        how: `${what}; ${CONNECTIONS} keep-alive connections, ${ctx.mode.loadRounds} rounds of ${seconds} s, server and load generator in separate processes`,
+        how:
+          `${what}; ${CONNECTIONS} keep-alive connections, ${ctx.mode.loadRounds} rounds of ${seconds} s, each server and the load generator ` +
+          `in processes of their own; the bare hono app runs on @hono/node-server's serve() with its defaults, answering a fixed JSON`,
       };
     };
     return [
