@@ -85,12 +85,5 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   return items;
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-export async function rejectionOf(promise: PromiseLike<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, but the promise resolved');
-}
+// One helper for both suites: the error a promise rejects with.
+export { rejectionOf } from '../../core/support/clients.js';
