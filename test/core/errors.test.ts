@@ -1,5 +1,5 @@
 import { dump } from 'js-yaml';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   apiErrorFor,
   ApprovalRequiredError,
@@ -37,12 +37,7 @@ import {
 import { fastClient, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 type Class = abstract new (...args: never[]) => OzAPIError;
 

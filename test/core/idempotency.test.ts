@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ConnectionRequiredError,
   DuplicateExecutionIdError,
@@ -12,12 +12,7 @@ import {
 import { envelope, fastClient, KEY, recordingLogger, rejectionOf } from './support/clients.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 const record = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
   id,

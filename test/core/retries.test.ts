@@ -1,5 +1,5 @@
 import { getEventListeners } from 'node:events';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApprovalRequiredError,
   BadRequestError,
@@ -19,12 +19,7 @@ import {
 import { envelope, fastClient, KEY, recordingLogger, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 const errorAnswer = (status: number, code: string, headers: Record<string, string> = {}) => ({
   status,

@@ -1,15 +1,10 @@
 import { getEventListeners } from 'node:events';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OzAbortError, OzConnectionError, type ExecuteStreamEvent } from '../../src/index.js';
 import { envelope, fastClient, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 const sse = { 'content-type': 'text/event-stream', 'x-execution-id': 'exe_s' };
 const token = (delta: string) => `event: token\ndata: ${JSON.stringify({ delta })}\n\n`;

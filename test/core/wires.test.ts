@@ -1,15 +1,10 @@
 import { load } from 'js-yaml';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Oz, OzUsageError, type Format } from '../../src/index.js';
 import { envelope, fastClient, KEY, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 const item = { id: 'itm_1', title: 'Ship it', created_at: '2026-11-21T12:00:00.000Z', tier: null };
 

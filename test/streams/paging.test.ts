@@ -1,17 +1,12 @@
 import { getEventListeners } from 'node:events';
 import yaml from 'js-yaml';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InternalError, Oz, OzAbortError, OzUsageError, Page, PagePromise } from '../../src/index.js';
 import { KEY } from '../core/support/clients.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../core/support/scriptedServer.js';
 import { collect, rejectionOf } from './support/sse.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 const client = () => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', maxRetries: 0 });
 

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import yaml from 'js-yaml';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   InvalidParamsError,
   Oz,
@@ -19,12 +19,7 @@ import { KEY } from '../core/support/clients.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../core/support/scriptedServer.js';
 import { rejectionOf } from './support/sse.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = ScriptedServer.forSuite();
 
 const ID = 'exe_poll1';
 const client = (options: ConstructorParameters<typeof Oz>[0] = {}) => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', ...options });

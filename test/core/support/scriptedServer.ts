@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -102,9 +103,25 @@ export class ScriptedServer {
   /** Starts a server on 127.0.0.1 at a free port. */
   static async start(): Promise<ScriptedServer> {
     const server = new ScriptedServer();
-    await new Promise<void>((resolve) => server.#server.listen(0, '127.0.0.1', resolve));
-    server.#url = `http://127.0.0.1:${(server.#server.address() as AddressInfo).port}`;
+    await server.#listen();
     return server;
+  }
+
+  /**
+   * One server for a test file: started before its tests, reset before each test, closed after them (the
+   * vitest hooks are registered here, so each file does not write them again).
+   */
+  static forSuite(): ScriptedServer {
+    const server = new ScriptedServer();
+    beforeAll(() => server.#listen());
+    afterAll(() => server.close());
+    beforeEach(() => server.reset());
+    return server;
+  }
+
+  async #listen(): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+    this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
   }
 
   /** `http://127.0.0.1:<port>`. */
