@@ -8,7 +8,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness check; needs no key. */
+        /**
+         * Liveness check; needs no key.
+         * @description Answers `{"status": "ok"}` while the service runs. Needs no key; use it for liveness probes.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -25,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The machine-readable description of the API; needs no key. */
+        /**
+         * The machine-readable description of the API; needs no key.
+         * @description Answers this OpenAPI 3.1 document as JSON. Needs no key.
+         */
         get: operations["getOpenAPI"];
         put?: never;
         post?: never;
@@ -102,7 +108,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the tools. */
+        /**
+         * List the tools.
+         * @description The tools of the catalog, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listTools"];
         put?: never;
         post?: never;
@@ -119,7 +128,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one tool's card: its input schema, required fields and needed connection. */
+        /**
+         * Get one tool's card: its input schema, required fields and needed connection.
+         * @description One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["getTool"];
         put?: never;
         post?: never;
@@ -156,7 +168,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the agents. */
+        /**
+         * List the agents.
+         * @description The agents, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listAgents"];
         put?: never;
         post?: never;
@@ -173,7 +188,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get one agent. */
+        /**
+         * Get one agent.
+         * @description One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["getAgent"];
         put?: never;
         post?: never;
@@ -232,7 +250,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Execute an inline workflow, answering server-sent events. */
+        /**
+         * Execute an inline workflow, answering server-sent events.
+         * @description Runs the workflow given in the body (`{workflow: {name, tasks}, input, inputs}`, or the workflow object itself) and streams it. The wire choice is ignored: the answer is always `text/event-stream` with `token` and `step` events, then exactly one closing `result` or `error` event; comment lines (`: ping`) may come at any time. `x-request-id` and `X-Execution-Id` are sent as headers before the first event. An error found before the stream starts (unknown workflow, invalid body) answers as an ordinary JSON error.
+         */
         post: operations["executeWorkflowStream"];
         delete?: never;
         options?: never;
@@ -247,10 +268,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the stored workflows. */
+        /**
+         * List the stored workflows.
+         * @description The stored workflows, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listWorkflows"];
         put?: never;
-        /** Store a workflow. */
+        /**
+         * Store a workflow.
+         * @description Stores a workflow under its `name`; answers 201 with the stored workflow. A name already stored answers 409 `already_exists`. Safe to retry with the same `x-trace-id`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         post: operations["createWorkflow"];
         delete?: never;
         options?: never;
@@ -265,11 +292,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a stored workflow. */
+        /**
+         * Get a stored workflow.
+         * @description One stored workflow with its tasks. An unknown name answers 404 `workflow_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["getWorkflow"];
         put?: never;
         post?: never;
-        /** Delete a stored workflow. */
+        /**
+         * Delete a stored workflow.
+         * @description Deletes a stored workflow; answers `{id, deleted: true}`. Runs already started are not affected. An unknown name answers 404 `workflow_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         delete: operations["deleteWorkflow"];
         options?: never;
         head?: never;
@@ -305,7 +338,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Execute a stored workflow, answering server-sent events. */
+        /**
+         * Execute a stored workflow, answering server-sent events.
+         * @description Runs the stored workflow named in the path with the body's `input`/`inputs` and streams it. The wire choice is ignored: the answer is always `text/event-stream` with `token` and `step` events, then exactly one closing `result` or `error` event; comment lines (`: ping`) may come at any time. `x-request-id` and `X-Execution-Id` are sent as headers before the first event. An error found before the stream starts (unknown workflow, invalid body) answers as an ordinary JSON error.
+         */
         post: operations["executeStoredWorkflowStream"];
         delete?: never;
         options?: never;
@@ -320,10 +356,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the schedules. */
+        /**
+         * List the schedules.
+         * @description The account's schedules, in the order they were created. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listSchedules"];
         put?: never;
-        /** Create a schedule. */
+        /**
+         * Create a schedule.
+         * @description Creates a schedule that runs a tool, agent or workflow (`target`) on a five-field `cron` expression in `timezone` (default UTC); answers 201 with `next_run_at`. An invalid cron or timezone answers 422 `invalid_params`. Safe to retry with the same `x-trace-id`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         post: operations["createSchedule"];
         delete?: never;
         options?: never;
@@ -338,11 +380,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a schedule. */
+        /**
+         * Get a schedule.
+         * @description One schedule with its `next_run_at`. An unknown id answers 404 `schedule_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["getSchedule"];
         put?: never;
         post?: never;
-        /** Delete a schedule. */
+        /**
+         * Delete a schedule.
+         * @description Deletes a schedule; runs already started are not affected. An unknown id answers 404 `schedule_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         delete: operations["deleteSchedule"];
         options?: never;
         head?: never;
@@ -358,7 +406,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a schedule now; answers the async pointer. */
+        /**
+         * Run a schedule now; answers the async pointer.
+         * @description Starts the schedule's target now, whatever its cron, and answers 202 with the async pointer; poll `GET /v1/executions/{id}` for the result. An `x-trace-id` becomes the execution id (a replay answers 409 `duplicate_execution_id`). Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         post: operations["runSchedule"];
         delete?: never;
         options?: never;
@@ -373,7 +424,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List executions, newest first. */
+        /**
+         * List executions, newest first.
+         * @description The account's executions, newest first, optionally filtered by `status` and `kind`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listExecutions"];
         put?: never;
         post?: never;
@@ -450,7 +504,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Search agents, tools and workflows, best match first. */
+        /**
+         * Search agents, tools and workflows, best match first.
+         * @description Ranks agents, tools and workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["searchDiscovery"];
         put?: never;
         post?: never;
@@ -467,7 +524,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List traces, newest first. */
+        /**
+         * List traces, newest first.
+         * @description The traces of the account's executions, newest first: one span tree per execution. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listTraces"];
         put?: never;
         post?: never;
@@ -484,7 +544,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the trace of an execution. */
+        /**
+         * Get the trace of an execution.
+         * @description The span tree of one execution (`spans` with `parent_id`, timing, status and attributes). An unknown execution answers 404 `execution_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["getTrace"];
         put?: never;
         post?: never;
@@ -503,7 +566,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Make a missing account connection (the link a 424 error gives). */
+        /**
+         * Make a missing account connection (the link a 424 error gives).
+         * @description Links the account to a provider. `method` is `oauth` (the default: answers `status: pending` with the `url` where the account holder consents), `api_key` (with `api_key`) or `wallet` (both link at once: `status: linked`); linking a linked connection answers it unchanged. Calls answering 424 `connection_required` name this route in `connect`. Safe to retry with the same `x-trace-id`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         post: operations["linkConnection"];
         delete?: never;
         options?: never;
@@ -518,7 +584,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List a company's items, newest first. */
+        /**
+         * List a company's items, newest first.
+         * @description The items of a company (campus), newest first, optionally filtered by `building` and `status`. An unknown or foreign campus answers 404 `company_not_found`; a tier without companies answers 503 `not_enabled`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["listCompanyItems"];
         put?: never;
         /**
@@ -539,7 +608,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an item. */
+        /**
+         * Get an item.
+         * @description One item of a company, with its step, status, attempts, cost and last output. An unknown item answers 404 `item_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         */
         get: operations["getCompanyItem"];
         put?: never;
         post?: never;
@@ -1021,9 +1093,7 @@ export interface components {
         ChatMessage: {
             /** @enum {string} */
             role: "system" | "developer" | "user" | "assistant" | "tool";
-            content: string | null | {
-                [key: string]: unknown;
-            }[];
+            content: string | null | components["schemas"]["JsonObject"][];
             name?: string;
         } & {
             [key: string]: unknown;
@@ -1032,9 +1102,8 @@ export interface components {
             model: string;
             messages: components["schemas"]["ChatMessage"][];
             stream?: boolean;
-            stream_options?: {
-                include_usage?: boolean;
-            } | null;
+            /** @description Options of a streamed completion; only with `stream: true`. */
+            stream_options?: components["schemas"]["ChatCompletionStreamOptions"] | null;
             max_tokens?: number | null;
             max_completion_tokens?: number | null;
             temperature?: number | null;
@@ -1042,6 +1111,10 @@ export interface components {
             user?: string;
         } & {
             [key: string]: unknown;
+        };
+        /** @description Options of a streamed chat completion (`stream: true`). */
+        ChatCompletionStreamOptions: {
+            include_usage?: boolean;
         };
         Usage: {
             prompt_tokens: number;
@@ -1054,20 +1127,24 @@ export interface components {
             object: "chat.completion";
             created: number;
             model: string;
-            choices: {
-                index: number;
-                message: {
-                    /** @constant */
-                    role: "assistant";
-                    content: string | null;
-                    refusal?: string | null;
-                };
-                /** @enum {string} */
-                finish_reason: "stop" | "length";
-                logprobs?: null;
-            }[];
+            choices: components["schemas"]["ChatCompletionChoice"][];
             usage?: components["schemas"]["Usage"];
             system_fingerprint?: string | null;
+        };
+        /** @description One choice of a chat completion. */
+        ChatCompletionChoice: {
+            index: number;
+            message: components["schemas"]["ChatCompletionMessage"];
+            /** @enum {string} */
+            finish_reason: "stop" | "length";
+            logprobs?: null;
+        };
+        /** @description The assistant's message of a choice. */
+        ChatCompletionMessage: {
+            /** @constant */
+            role: "assistant";
+            content: string | null;
+            refusal?: string | null;
         };
         ChatCompletionChunk: {
             id: string;
@@ -1075,18 +1152,22 @@ export interface components {
             object: "chat.completion.chunk";
             created: number;
             model: string;
-            choices: {
-                index: number;
-                delta: {
-                    /** @constant */
-                    role?: "assistant";
-                    content?: string | null;
-                };
-                /** @enum {string|null} */
-                finish_reason: "stop" | "length" | null;
-                logprobs?: null;
-            }[];
+            choices: components["schemas"]["ChatCompletionChunkChoice"][];
             usage?: components["schemas"]["Usage"] | null;
+        };
+        /** @description One choice of a chat completion chunk. */
+        ChatCompletionChunkChoice: {
+            index: number;
+            delta: components["schemas"]["ChatCompletionChunkDelta"];
+            /** @enum {string|null} */
+            finish_reason: "stop" | "length" | null;
+            logprobs?: null;
+        };
+        /** @description What a chunk adds to the message. */
+        ChatCompletionChunkDelta: {
+            /** @constant */
+            role?: "assistant";
+            content?: string | null;
         };
         EmbeddingRequest: {
             model: string;
@@ -1109,30 +1190,52 @@ export interface components {
             object: "list";
             data: components["schemas"]["Embedding"][];
             model: string;
-            usage: {
-                prompt_tokens: number;
-                total_tokens: number;
-            };
+            usage: components["schemas"]["EmbeddingUsage"];
+        };
+        /** @description Tokens counted for an embeddings request. */
+        EmbeddingUsage: {
+            prompt_tokens: number;
+            total_tokens: number;
         };
         StreamTokenEvent: {
             /** @description A fragment of output. */
             delta: string;
         };
         /** @description One event of an execute stream: its `event` name and its parsed `data`. */
-        ExecuteStreamEvent: {
-            /** @constant */
+        ExecuteStreamEvent: components["schemas"]["ExecuteStreamTokenEvent"] | components["schemas"]["ExecuteStreamStepEvent"] | components["schemas"]["ExecuteStreamResultEvent"] | components["schemas"]["ExecuteStreamErrorEvent"];
+        /** @description A `token` event: one delta of the text as it is produced. */
+        ExecuteStreamTokenEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "token";
             data: components["schemas"]["StreamTokenEvent"];
-        } | {
-            /** @constant */
+        };
+        /** @description A `step` event (workflows): a task started or ended. */
+        ExecuteStreamStepEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "step";
             data: components["schemas"]["StreamStepEvent"];
-        } | {
-            /** @constant */
+        };
+        /** @description The closing `result` event: the execution result envelope. */
+        ExecuteStreamResultEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "result";
             data: components["schemas"]["ExecutionResult"];
-        } | {
-            /** @constant */
+        };
+        /** @description The closing `error` event: the error envelope. */
+        ExecuteStreamErrorEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             event: "error";
             data: components["schemas"]["ErrorEnvelope"];
         };
@@ -1142,15 +1245,17 @@ export interface components {
             status: "started" | "succeeded" | "failed";
         };
         JsonRpcId: string | number;
+        /** @description Any JSON object. */
+        JsonObject: {
+            [key: string]: unknown;
+        };
         JsonRpcRequest: {
             /** @constant */
             jsonrpc: "2.0";
             id?: components["schemas"]["JsonRpcId"];
             /** @description `initialize`, `notifications/initialized`, `ping`, `tools/list` or `tools/call`. */
             method: string;
-            params?: components["schemas"]["McpCallToolParams"] | {
-                [key: string]: unknown;
-            };
+            params?: components["schemas"]["McpCallToolParams"] | components["schemas"]["JsonObject"];
         };
         JsonRpcError: {
             /** @description -32700 parse error, -32600 invalid request, -32601 unknown method, -32602 bad params or a tool outside the key's fence, -32603 internal. */
@@ -1162,9 +1267,7 @@ export interface components {
             /** @constant */
             jsonrpc: "2.0";
             id: components["schemas"]["JsonRpcId"] | null;
-            result?: components["schemas"]["McpInitializeResult"] | components["schemas"]["McpToolsListResult"] | components["schemas"]["McpCallToolResult"] | {
-                [key: string]: unknown;
-            };
+            result?: components["schemas"]["McpInitializeResult"] | components["schemas"]["McpToolsListResult"] | components["schemas"]["McpCallToolResult"] | components["schemas"]["JsonObject"];
             error?: components["schemas"]["JsonRpcError"];
         };
         McpTool: {
@@ -1180,36 +1283,40 @@ export interface components {
         };
         McpCallToolParams: {
             name: string;
-            arguments?: {
-                user_request?: string;
-                execution_id?: string;
-                /** @enum {string} */
-                format?: "markdown" | "json";
-            } & {
-                [key: string]: unknown;
-            };
+            arguments?: components["schemas"]["McpToolArguments"];
+        };
+        /** @description A tool's arguments: `user_request` for agent tools, `execution_id` for the result tools, and `format`. */
+        McpToolArguments: {
+            user_request?: string;
+            execution_id?: string;
+            /** @enum {string} */
+            format?: "markdown" | "json";
+        } & {
+            [key: string]: unknown;
         };
         McpCallToolResult: {
-            content: {
-                /** @constant */
-                type: "text";
-                text: string;
-            }[];
-            structuredContent?: components["schemas"]["WhoAmI"] | components["schemas"]["ExecutionResult"] | {
-                [key: string]: unknown;
-            };
+            content: components["schemas"]["McpTextContent"][];
+            structuredContent?: components["schemas"]["WhoAmI"] | components["schemas"]["ExecutionResult"] | components["schemas"]["JsonObject"];
             isError?: boolean;
+        };
+        /** @description A text block of a tool result. */
+        McpTextContent: {
+            /** @constant */
+            type: "text";
+            text: string;
         };
         McpInitializeResult: {
             protocolVersion: string;
             capabilities: {
                 [key: string]: unknown;
             };
-            serverInfo: {
-                name: string;
-                version: string;
-            };
+            serverInfo: components["schemas"]["McpServerInfo"];
             instructions?: string;
+        };
+        /** @description The MCP server's name and version. */
+        McpServerInfo: {
+            name: string;
+            version: string;
         };
         WhoAmI: {
             /** @description The account. */
@@ -1218,12 +1325,14 @@ export interface components {
             auth_type: "platform_key" | "legacy_key";
             tier: string;
             key_label: string | null;
-            rate_limit: {
-                limit: number;
-                remaining: number;
-                /** Format: date-time */
-                reset_at: string;
-            };
+            rate_limit: components["schemas"]["RateLimitStatus"];
+        };
+        /** @description The key's rate limit now. */
+        RateLimitStatus: {
+            limit: number;
+            remaining: number;
+            /** Format: date-time */
+            reset_at: string;
         };
     };
     responses: {
@@ -1875,6 +1984,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ToolExecuteRequest"];
                 "text/yaml": components["schemas"]["ToolExecuteRequest"];
+                "application/yaml": components["schemas"]["ToolExecuteRequest"];
+                "application/x-yaml": components["schemas"]["ToolExecuteRequest"];
             };
         };
         responses: {
@@ -2023,6 +2134,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["AgentExecuteRequest"];
                 "text/yaml": components["schemas"]["AgentExecuteRequest"];
+                "application/yaml": components["schemas"]["AgentExecuteRequest"];
+                "application/x-yaml": components["schemas"]["AgentExecuteRequest"];
             };
         };
         responses: {
@@ -2090,6 +2203,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["WorkflowExecuteRequest"];
                 "text/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                "application/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                "application/x-yaml": components["schemas"]["WorkflowExecuteRequest"];
             };
         };
         responses: {
@@ -2153,6 +2268,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["WorkflowExecuteRequest"];
                 "text/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                "application/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                "application/x-yaml": components["schemas"]["WorkflowExecuteRequest"];
             };
         };
         responses: {
@@ -2238,6 +2355,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["WorkflowCreateRequest"];
                 "text/yaml": components["schemas"]["WorkflowCreateRequest"];
+                "application/yaml": components["schemas"]["WorkflowCreateRequest"];
+                "application/x-yaml": components["schemas"]["WorkflowCreateRequest"];
             };
         };
         responses: {
@@ -2368,6 +2487,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["StoredWorkflowExecuteRequest"];
                 "text/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                "application/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                "application/x-yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
             };
         };
         responses: {
@@ -2434,6 +2555,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["StoredWorkflowExecuteRequest"];
                 "text/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                "application/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                "application/x-yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
             };
         };
         responses: {
@@ -2519,6 +2642,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ScheduleCreateRequest"];
                 "text/yaml": components["schemas"]["ScheduleCreateRequest"];
+                "application/yaml": components["schemas"]["ScheduleCreateRequest"];
+                "application/x-yaml": components["schemas"]["ScheduleCreateRequest"];
             };
         };
         responses: {
@@ -2822,6 +2947,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["FollowupRequest"];
                 "text/yaml": components["schemas"]["FollowupRequest"];
+                "application/yaml": components["schemas"]["FollowupRequest"];
+                "application/x-yaml": components["schemas"]["FollowupRequest"];
             };
         };
         responses: {
@@ -3015,6 +3142,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ConnectionLinkRequest"];
                 "text/yaml": components["schemas"]["ConnectionLinkRequest"];
+                "application/yaml": components["schemas"]["ConnectionLinkRequest"];
+                "application/x-yaml": components["schemas"]["ConnectionLinkRequest"];
             };
         };
         responses: {
@@ -3110,6 +3239,8 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ItemCreateRequest"];
                 "text/yaml": components["schemas"]["ItemCreateRequest"];
+                "application/yaml": components["schemas"]["ItemCreateRequest"];
+                "application/x-yaml": components["schemas"]["ItemCreateRequest"];
             };
         };
         responses: {

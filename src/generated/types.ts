@@ -224,6 +224,10 @@ export type ChatMessage = components['schemas']['ChatMessage'];
  */
 export type ChatCompletionRequest = components['schemas']['ChatCompletionRequest'];
 /**
+ * Options of a streamed chat completion (`stream: true`).
+ */
+export type ChatCompletionStreamOptions = components['schemas']['ChatCompletionStreamOptions'];
+/**
  * The `Usage` schema of openapi.json.
  */
 export type Usage = components['schemas']['Usage'];
@@ -232,9 +236,25 @@ export type Usage = components['schemas']['Usage'];
  */
 export type ChatCompletion = components['schemas']['ChatCompletion'];
 /**
+ * One choice of a chat completion.
+ */
+export type ChatCompletionChoice = components['schemas']['ChatCompletionChoice'];
+/**
+ * The assistant's message of a choice.
+ */
+export type ChatCompletionMessage = components['schemas']['ChatCompletionMessage'];
+/**
  * The `ChatCompletionChunk` schema of openapi.json.
  */
 export type ChatCompletionChunk = components['schemas']['ChatCompletionChunk'];
+/**
+ * One choice of a chat completion chunk.
+ */
+export type ChatCompletionChunkChoice = components['schemas']['ChatCompletionChunkChoice'];
+/**
+ * What a chunk adds to the message.
+ */
+export type ChatCompletionChunkDelta = components['schemas']['ChatCompletionChunkDelta'];
 /**
  * The `EmbeddingRequest` schema of openapi.json.
  */
@@ -248,6 +268,10 @@ export type Embedding = components['schemas']['Embedding'];
  */
 export type EmbeddingResponse = components['schemas']['EmbeddingResponse'];
 /**
+ * Tokens counted for an embeddings request.
+ */
+export type EmbeddingUsage = components['schemas']['EmbeddingUsage'];
+/**
  * The `StreamTokenEvent` schema of openapi.json.
  */
 export type StreamTokenEvent = components['schemas']['StreamTokenEvent'];
@@ -256,6 +280,22 @@ export type StreamTokenEvent = components['schemas']['StreamTokenEvent'];
  */
 export type ExecuteStreamEvent = components['schemas']['ExecuteStreamEvent'];
 /**
+ * A `token` event: one delta of the text as it is produced.
+ */
+export type ExecuteStreamTokenEvent = components['schemas']['ExecuteStreamTokenEvent'];
+/**
+ * A `step` event (workflows): a task started or ended.
+ */
+export type ExecuteStreamStepEvent = components['schemas']['ExecuteStreamStepEvent'];
+/**
+ * The closing `result` event: the execution result envelope.
+ */
+export type ExecuteStreamResultEvent = components['schemas']['ExecuteStreamResultEvent'];
+/**
+ * The closing `error` event: the error envelope.
+ */
+export type ExecuteStreamErrorEvent = components['schemas']['ExecuteStreamErrorEvent'];
+/**
  * The `StreamStepEvent` schema of openapi.json.
  */
 export type StreamStepEvent = components['schemas']['StreamStepEvent'];
@@ -263,6 +303,10 @@ export type StreamStepEvent = components['schemas']['StreamStepEvent'];
  * The `JsonRpcId` schema of openapi.json.
  */
 export type JsonRpcId = components['schemas']['JsonRpcId'];
+/**
+ * Any JSON object.
+ */
+export type JsonObject = components['schemas']['JsonObject'];
 /**
  * The `JsonRpcRequest` schema of openapi.json.
  */
@@ -288,17 +332,33 @@ export type McpToolsListResult = components['schemas']['McpToolsListResult'];
  */
 export type McpCallToolParams = components['schemas']['McpCallToolParams'];
 /**
+ * A tool's arguments: `user_request` for agent tools, `execution_id` for the result tools, and `format`.
+ */
+export type McpToolArguments = components['schemas']['McpToolArguments'];
+/**
  * The `McpCallToolResult` schema of openapi.json.
  */
 export type McpCallToolResult = components['schemas']['McpCallToolResult'];
+/**
+ * A text block of a tool result.
+ */
+export type McpTextContent = components['schemas']['McpTextContent'];
 /**
  * The `McpInitializeResult` schema of openapi.json.
  */
 export type McpInitializeResult = components['schemas']['McpInitializeResult'];
 /**
+ * The MCP server's name and version.
+ */
+export type McpServerInfo = components['schemas']['McpServerInfo'];
+/**
  * The `WhoAmI` schema of openapi.json.
  */
 export type WhoAmI = components['schemas']['WhoAmI'];
+/**
+ * The key's rate limit now.
+ */
+export type RateLimitStatus = components['schemas']['RateLimitStatus'];
 
 /**
  * Query parameters of `agents.list` (`GET /v1/agents`).

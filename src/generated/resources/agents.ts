@@ -40,6 +40,8 @@ export class Agents {
   /**
    * Get one agent.
    *
+   * One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/agents/{agent}`
    *
    * @param agent - Agent name.
@@ -51,6 +53,8 @@ export class Agents {
 
   /**
    * List the agents.
+   *
+   * The agents, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/agents`
    *

@@ -35,6 +35,8 @@ export class CompaniesItems {
   /**
    * Get an item.
    *
+   * One item of a company, with its step, status, attempts, cost and last output. An unknown item answers 404 `item_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/companies/{campus}/items/{id}`
    *
    * @param campus - Company slug, never a row id.
@@ -47,6 +49,8 @@ export class CompaniesItems {
 
   /**
    * List a company's items, newest first.
+   *
+   * The items of a company (campus), newest first, optionally filtered by `building` and `status`. An unknown or foreign campus answers 404 `company_not_found`; a tier without companies answers 503 `not_enabled`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/companies/{campus}/items`
    *

@@ -19,6 +19,8 @@ export class Connections {
   /**
    * Make a missing account connection (the link a 424 error gives).
    *
+   * Links the account to a provider. `method` is `oauth` (the default: answers `status: pending` with the `url` where the account holder consents), `api_key` (with `api_key`) or `wallet` (both link at once: `status: linked`); linking a linked connection answers it unchanged. Calls answering 424 `connection_required` name this route in `connect`. Safe to retry with the same `x-trace-id`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `POST /v1/connections/{provider}/link`
    *
    * @param provider - Connection provider (for example `crm`).

@@ -67,6 +67,8 @@ export class Executions {
   /**
    * List executions, newest first.
    *
+   * The account's executions, newest first, optionally filtered by `status` and `kind`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/executions`
    *
    * @param query - Query parameters.

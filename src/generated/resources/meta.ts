@@ -18,6 +18,8 @@ export class Meta {
   /**
    * Liveness check; needs no key.
    *
+   * Answers `{"status": "ok"}` while the service runs. Needs no key; use it for liveness probes.
+   *
    * `GET /health`
    *
    * @param options - Per-call options; each overrides the client's own.
@@ -28,6 +30,8 @@ export class Meta {
 
   /**
    * The machine-readable description of the API; needs no key.
+   *
+   * Answers this OpenAPI 3.1 document as JSON. Needs no key.
    *
    * `GET /v1/openapi.json`
    *

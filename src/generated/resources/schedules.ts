@@ -21,6 +21,8 @@ export class Schedules {
   /**
    * Create a schedule.
    *
+   * Creates a schedule that runs a tool, agent or workflow (`target`) on a five-field `cron` expression in `timezone` (default UTC); answers 201 with `next_run_at`. An invalid cron or timezone answers 422 `invalid_params`. Safe to retry with the same `x-trace-id`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `POST /v1/schedules`
    *
    * @param body - The request body.
@@ -32,6 +34,8 @@ export class Schedules {
 
   /**
    * Delete a schedule.
+   *
+   * Deletes a schedule; runs already started are not affected. An unknown id answers 404 `schedule_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `DELETE /v1/schedules/{id}`
    *
@@ -45,6 +49,8 @@ export class Schedules {
   /**
    * Get a schedule.
    *
+   * One schedule with its `next_run_at`. An unknown id answers 404 `schedule_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/schedules/{id}`
    *
    * @param id - Schedule id (`sch_...`).
@@ -57,6 +63,8 @@ export class Schedules {
   /**
    * List the schedules.
    *
+   * The account's schedules, in the order they were created. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/schedules`
    *
    * @param query - Query parameters.
@@ -68,6 +76,8 @@ export class Schedules {
 
   /**
    * Run a schedule now; answers the async pointer.
+   *
+   * Starts the schedule's target now, whatever its cron, and answers 202 with the async pointer; poll `GET /v1/executions/{id}` for the result. An `x-trace-id` becomes the execution id (a replay answers 409 `duplicate_execution_id`). Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `POST /v1/schedules/{id}/run`
    *

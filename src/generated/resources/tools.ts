@@ -39,6 +39,8 @@ export class Tools {
   /**
    * Get one tool's card: its input schema, required fields and needed connection.
    *
+   * One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/tools/{tool}`
    *
    * @param tool - Tool name.
@@ -50,6 +52,8 @@ export class Tools {
 
   /**
    * List the tools.
+   *
+   * The tools of the catalog, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/tools`
    *

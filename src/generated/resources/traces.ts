@@ -20,6 +20,8 @@ export class Traces {
   /**
    * Get the trace of an execution.
    *
+   * The span tree of one execution (`spans` with `parent_id`, timing, status and attributes). An unknown execution answers 404 `execution_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/traces/{execution_id}`
    *
    * @param executionId - Execution id.
@@ -31,6 +33,8 @@ export class Traces {
 
   /**
    * List traces, newest first.
+   *
+   * The traces of the account's executions, newest first: one span tree per execution. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/traces`
    *

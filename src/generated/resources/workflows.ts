@@ -22,6 +22,8 @@ export class Workflows {
   /**
    * Store a workflow.
    *
+   * Stores a workflow under its `name`; answers 201 with the stored workflow. A name already stored answers 409 `already_exists`. Safe to retry with the same `x-trace-id`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `POST /v1/workflows`
    *
    * @param body - The request body.
@@ -33,6 +35,8 @@ export class Workflows {
 
   /**
    * Delete a stored workflow.
+   *
+   * Deletes a stored workflow; answers `{id, deleted: true}`. Runs already started are not affected. An unknown name answers 404 `workflow_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `DELETE /v1/workflows/{name}`
    *
@@ -81,6 +85,8 @@ export class Workflows {
   /**
    * Execute a stored workflow, answering server-sent events.
    *
+   * Runs the stored workflow named in the path with the body's `input`/`inputs` and streams it. The wire choice is ignored: the answer is always `text/event-stream` with `token` and `step` events, then exactly one closing `result` or `error` event; comment lines (`: ping`) may come at any time. `x-request-id` and `X-Execution-Id` are sent as headers before the first event. An error found before the stream starts (unknown workflow, invalid body) answers as an ordinary JSON error.
+   *
    * `POST /v1/workflows/{name}/execute-stream`
    *
    * @param name - Stored workflow name.
@@ -94,6 +100,8 @@ export class Workflows {
   /**
    * Execute an inline workflow, answering server-sent events.
    *
+   * Runs the workflow given in the body (`{workflow: {name, tasks}, input, inputs}`, or the workflow object itself) and streams it. The wire choice is ignored: the answer is always `text/event-stream` with `token` and `step` events, then exactly one closing `result` or `error` event; comment lines (`: ping`) may come at any time. `x-request-id` and `X-Execution-Id` are sent as headers before the first event. An error found before the stream starts (unknown workflow, invalid body) answers as an ordinary JSON error.
+   *
    * `POST /v1/workflows/execute-stream`
    *
    * @param body - The request body.
@@ -106,6 +114,8 @@ export class Workflows {
   /**
    * Get a stored workflow.
    *
+   * One stored workflow with its tasks. An unknown name answers 404 `workflow_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   *
    * `GET /v1/workflows/{name}`
    *
    * @param name - Stored workflow name.
@@ -117,6 +127,8 @@ export class Workflows {
 
   /**
    * List the stored workflows.
+   *
+   * The stored workflows, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/workflows`
    *
