@@ -112,8 +112,14 @@ async function readSse(response: Response): Promise<EventSourceMessage[]> {
   return events;
 }
 
+/** What `checkResponse` reads of an answer: a server's `ResponseEvent`, or an answer received over the network. */
+export type CheckedAnswer = Pick<ResponseEvent, 'operationId' | 'route' | 'response'> & {
+  readonly request: { readonly signal: AbortSignal };
+  readonly journal: { readonly fault: unknown };
+};
+
 /** Checks one answer against openapi.json; answers the problems found. */
-export async function checkResponse(event: ResponseEvent): Promise<string[]> {
+export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
   const problems: string[] = [];
   const res = event.response;
   const status = res.status;
