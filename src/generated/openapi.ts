@@ -650,29 +650,29 @@ export interface paths {
         };
         /**
          * Send a GET through the connector proxy to the provider (metered).
-         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
          */
         get: operations["proxyGet"];
         /**
          * Send a PUT through the connector proxy to the provider (metered).
-         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
          */
         put: operations["proxyPut"];
         /**
          * Send a POST through the connector proxy to the provider (metered).
-         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
          */
         post: operations["proxyPost"];
         /**
          * Send a DELETE through the connector proxy to the provider (metered).
-         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
          */
         delete: operations["proxyDelete"];
         options?: never;
         head?: never;
         /**
          * Send a PATCH through the connector proxy to the provider (metered).
-         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+         * @description Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
          */
         patch: operations["proxyPatch"];
         trace?: never;
@@ -1710,7 +1710,7 @@ export interface components {
         ItemId: string;
         /** @description Connection provider (for example `crm`). */
         Provider: string;
-        /** @description The upstream path, passed through; it may contain `/`. */
+        /** @description The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. */
         ProxyPath: string;
     };
     requestBodies: never;
@@ -1750,6 +1750,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Health"];
                 };
             };
@@ -1772,6 +1777,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Oz API",
+                     *         "version": "2.4.0"
+                     *       },
+                     *       "paths": {
+                     *         "/health": {
+                     *           "get": {
+                     *             "operationId": "getHealth"
+                     *           }
+                     *         }
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["OpenAPIDocument"];
                 };
             };
@@ -1797,6 +1818,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "oz-chat",
+                     *           "object": "model",
+                     *           "created": 1767225600,
+                     *           "owned_by": "oz"
+                     *         },
+                     *         {
+                     *           "id": "oz-embed",
+                     *           "object": "model",
+                     *           "created": 1767225600,
+                     *           "owned_by": "oz"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["ModelList"];
                 };
             };
@@ -1818,6 +1858,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "oz-chat",
+                 *       "messages": [
+                 *         {
+                 *           "role": "user",
+                 *           "content": "Say hello."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["ChatCompletionRequest"];
             };
         };
@@ -1832,7 +1883,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "chatcmpl-vSArJcj9Y1PbnW0bLoFtTBJ8",
+                     *       "object": "chat.completion",
+                     *       "created": 1795380423,
+                     *       "model": "oz-chat",
+                     *       "choices": [
+                     *         {
+                     *           "index": 0,
+                     *           "message": {
+                     *             "role": "assistant",
+                     *             "content": "Hello from oz-chat. You said: Say hello.",
+                     *             "refusal": null
+                     *           },
+                     *           "finish_reason": "stop",
+                     *           "logprobs": null
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 2,
+                     *         "completion_tokens": 7,
+                     *         "total_tokens": 9
+                     *       },
+                     *       "system_fingerprint": "fp_oz_mock"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ChatCompletion"];
+                    /**
+                     * @example data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null,"logprobs":null}],"usage":null}
+                     *
+                     *     data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":null,"logprobs":null}],"usage":null}
+                     *
+                     *     data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"from "},"finish_reason":null,"logprobs":null}],"usage":null}
+                     *
+                     *     data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[],"usage":{"prompt_tokens":2,"completion_tokens":7,"total_tokens":9}}
+                     *
+                     *     data: [DONE]
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -1855,6 +1943,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "model": "oz-embed",
+                 *       "input": [
+                 *         "one",
+                 *         "two"
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["EmbeddingRequest"];
             };
         };
@@ -1869,6 +1966,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "model": "oz-embed",
+                     *       "data": [
+                     *         {
+                     *           "object": "embedding",
+                     *           "index": 0,
+                     *           "embedding": [
+                     *             0.1965,
+                     *             0.3266,
+                     *             -0.3086,
+                     *             0.3426
+                     *           ]
+                     *         },
+                     *         {
+                     *           "object": "embedding",
+                     *           "index": 1,
+                     *           "embedding": [
+                     *             -0.0422,
+                     *             0.2061,
+                     *             -0.231,
+                     *             0.2396
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "usage": {
+                     *         "prompt_tokens": 2,
+                     *         "total_tokens": 2
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["EmbeddingResponse"];
                 };
             };
@@ -1908,7 +2037,101 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "crm_lookup",
+                     *           "description": "Looks a contact up in the CRM; needs the account connection crm.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "query": {
+                     *                 "type": "string",
+                     *                 "description": "A name or an e-mail address."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "query"
+                     *             ]
+                     *           },
+                     *           "required": [
+                     *             "query"
+                     *           ],
+                     *           "connection": "crm"
+                     *         },
+                     *         {
+                     *           "name": "echo",
+                     *           "description": "Answers its text back.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "text": {
+                     *                 "type": "string",
+                     *                 "description": "The text to answer back."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "text"
+                     *             ]
+                     *           },
+                     *           "required": [
+                     *             "text"
+                     *           ],
+                     *           "connection": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": "echo"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ToolList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "crm_lookup",
+                     *           "description": "Looks a contact up in the CRM; needs the account connection crm.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "query": {
+                     *                 "type": "string",
+                     *                 "description": "A name or an e-mail address."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "query"
+                     *             ]
+                     *           },
+                     *           "required": [
+                     *             "query"
+                     *           ],
+                     *           "connection": "crm"
+                     *         },
+                     *         {
+                     *           "name": "echo",
+                     *           "description": "Answers its text back.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "text": {
+                     *                 "type": "string",
+                     *                 "description": "The text to answer back."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "text"
+                     *             ]
+                     *           },
+                     *           "required": [
+                     *             "text"
+                     *           ],
+                     *           "connection": null
+                     *         }
+                     *       ],
+                     *       "next_cursor": "echo"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ToolList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -1949,7 +2172,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "echo",
+                     *       "description": "Answers its text back.",
+                     *       "input_schema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "text": {
+                     *             "type": "string",
+                     *             "description": "The text to answer back."
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "text"
+                     *         ]
+                     *       },
+                     *       "required": [
+                     *         "text"
+                     *       ],
+                     *       "connection": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tool"];
+                    /**
+                     * @example {
+                     *       "name": "echo",
+                     *       "description": "Answers its text back.",
+                     *       "input_schema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "text": {
+                     *             "type": "string",
+                     *             "description": "The text to answer back."
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "text"
+                     *         ]
+                     *       },
+                     *       "required": [
+                     *         "text"
+                     *       ],
+                     *       "connection": null
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Tool"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -1982,9 +2249,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "text": "hello"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ToolExecuteRequest"];
+                /**
+                 * @example {
+                 *       "text": "hello"
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["ToolExecuteRequest"];
+                /**
+                 * @example {
+                 *       "text": "hello"
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["ToolExecuteRequest"];
+                /**
+                 * @example {
+                 *       "text": "hello"
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["ToolExecuteRequest"];
             };
         };
@@ -2000,7 +2287,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "hello",
+                     *       "execution_id": "exe_qY3nhSw7xRqUNCuFdEeWYQ1x",
+                     *       "request_id": "req_hUpkmp1mY0lE7oji0zm3ClWk"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExecutionResult"];
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "hello",
+                     *       "execution_id": "exe_qY3nhSw7xRqUNCuFdEeWYQ1x",
+                     *       "request_id": "req_hUpkmp1mY0lE7oji0zm3ClWk"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ExecutionResult"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2061,7 +2364,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "approver",
+                     *           "description": "Approves a request once a person has approved it (approved: true).",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "user_request": {
+                     *                 "type": "string"
+                     *               },
+                     *               "approved": {
+                     *                 "type": "boolean",
+                     *                 "description": "A person approved this."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "user_request"
+                     *             ]
+                     *           },
+                     *           "streaming": true
+                     *         },
+                     *         {
+                     *           "name": "writer",
+                     *           "description": "Writes a short draft for a request.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "user_request": {
+                     *                 "type": "string",
+                     *                 "description": "What to ask the agent."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "user_request"
+                     *             ]
+                     *           },
+                     *           "streaming": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["AgentList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "name": "approver",
+                     *           "description": "Approves a request once a person has approved it (approved: true).",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "user_request": {
+                     *                 "type": "string"
+                     *               },
+                     *               "approved": {
+                     *                 "type": "boolean",
+                     *                 "description": "A person approved this."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "user_request"
+                     *             ]
+                     *           },
+                     *           "streaming": true
+                     *         },
+                     *         {
+                     *           "name": "writer",
+                     *           "description": "Writes a short draft for a request.",
+                     *           "input_schema": {
+                     *             "type": "object",
+                     *             "properties": {
+                     *               "user_request": {
+                     *                 "type": "string",
+                     *                 "description": "What to ask the agent."
+                     *               }
+                     *             },
+                     *             "required": [
+                     *               "user_request"
+                     *             ]
+                     *           },
+                     *           "streaming": true
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["AgentList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2102,7 +2493,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "name": "writer",
+                     *       "description": "Writes a short draft for a request.",
+                     *       "input_schema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "user_request": {
+                     *             "type": "string",
+                     *             "description": "What to ask the agent."
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "user_request"
+                     *         ]
+                     *       },
+                     *       "streaming": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["Agent"];
+                    /**
+                     * @example {
+                     *       "name": "writer",
+                     *       "description": "Writes a short draft for a request.",
+                     *       "input_schema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "user_request": {
+                     *             "type": "string",
+                     *             "description": "What to ask the agent."
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "user_request"
+                     *         ]
+                     *       },
+                     *       "streaming": true
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Agent"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2132,9 +2561,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "agent": "writer",
+                 *       "user_request": "A haiku about tests."
+                 *     }
+                 */
                 "application/json": components["schemas"]["AgentExecuteRequest"];
+                /**
+                 * @example {
+                 *       "agent": "writer",
+                 *       "user_request": "A haiku about tests."
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["AgentExecuteRequest"];
+                /**
+                 * @example {
+                 *       "agent": "writer",
+                 *       "user_request": "A haiku about tests."
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["AgentExecuteRequest"];
+                /**
+                 * @example {
+                 *       "agent": "writer",
+                 *       "user_request": "A haiku about tests."
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["AgentExecuteRequest"];
             };
         };
@@ -2150,10 +2603,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: A haiku about tests.",
+                     *       "execution_id": "exe_oHiECQC4xLqw2nnYrthuSFFb",
+                     *       "request_id": "req_mcH0lAEcQ9BMZ5RzlyN4OfTn"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExecutionResult"];
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: A haiku about tests.",
+                     *       "execution_id": "exe_oHiECQC4xLqw2nnYrthuSFFb",
+                     *       "request_id": "req_mcH0lAEcQ9BMZ5RzlyN4OfTn"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ExecutionResult"];
                     "text/markdown": string;
                     "text/plain": string;
+                    /**
+                     * @example event: token
+                     *     data: {"delta":"Here "}
+                     *
+                     *     event: token
+                     *     data: {"delta":"is "}
+                     *
+                     *     event: token
+                     *     data: {"delta":"a "}
+                     *
+                     *     event: token
+                     *     data: {"delta":"Streamed."}
+                     *
+                     *     event: result
+                     *     data: {"ok":true,"content":"Here is a draft for: Streamed.","execution_id":"exe_U0Z5GaPwD5n7o4CvbjMPHj9R","request_id":"req_nqDjNtDOILZns7xkZuYdkydN"}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -2201,9 +2686,73 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "inline",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "inline",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "inline",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "inline",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["WorkflowExecuteRequest"];
             };
         };
@@ -2219,7 +2768,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: Draft a note.",
+                     *       "execution_id": "exe_TEeEEPo1dT8dBY7UzCGmhVAz",
+                     *       "request_id": "req_1DD2kBMACyQOh3RHpIpDTX7l"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExecutionResult"];
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: Draft a note.",
+                     *       "execution_id": "exe_TEeEEPo1dT8dBY7UzCGmhVAz",
+                     *       "request_id": "req_1DD2kBMACyQOh3RHpIpDTX7l"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ExecutionResult"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2266,9 +2831,73 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "draft-note",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/json": components["schemas"]["WorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "draft-note",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "draft-note",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["WorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "workflow": {
+                 *         "name": "draft-note",
+                 *         "tasks": [
+                 *           {
+                 *             "id": "draft",
+                 *             "type": "task",
+                 *             "agent": "writer",
+                 *             "user_request": "Draft a note."
+                 *           }
+                 *         ]
+                 *       },
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["WorkflowExecuteRequest"];
             };
         };
@@ -2284,6 +2913,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example event: step
+                     *     data: {"task_id":"draft","status":"started"}
+                     *
+                     *     event: token
+                     *     data: {"delta":"Here "}
+                     *
+                     *     event: token
+                     *     data: {"delta":"is "}
+                     *
+                     *     event: step
+                     *     data: {"task_id":"draft","status":"succeeded"}
+                     *
+                     *     event: result
+                     *     data: {"ok":true,"content":"Here is a draft for: Draft a note.","execution_id":"exe_V4L39PsjkTWo7ZOMlMa09F4g","request_id":"req_NyqsnXmFv31iNwz5dwTBrtJQ"}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -2325,7 +2970,61 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wfl_fsG0fsW2yvniLDdnuGb4wqvl",
+                     *           "name": "draft-and-review",
+                     *           "description": "A writer drafts, then a writer reviews the draft.",
+                     *           "tasks": [
+                     *             {
+                     *               "id": "draft",
+                     *               "type": "task",
+                     *               "agent": "writer"
+                     *             },
+                     *             {
+                     *               "id": "review",
+                     *               "type": "task",
+                     *               "agent": "writer",
+                     *               "user_request": "Review this draft: {input}"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T20:47:03.524Z",
+                     *           "updated_at": "2026-11-22T20:47:03.524Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["WorkflowList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "wfl_fsG0fsW2yvniLDdnuGb4wqvl",
+                     *           "name": "draft-and-review",
+                     *           "description": "A writer drafts, then a writer reviews the draft.",
+                     *           "tasks": [
+                     *             {
+                     *               "id": "draft",
+                     *               "type": "task",
+                     *               "agent": "writer"
+                     *             },
+                     *             {
+                     *               "id": "review",
+                     *               "type": "task",
+                     *               "agent": "writer",
+                     *               "user_request": "Review this draft: {input}"
+                     *             }
+                     *           ],
+                     *           "created_at": "2026-11-22T20:47:03.524Z",
+                     *           "updated_at": "2026-11-22T20:47:03.524Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["WorkflowList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2353,9 +3052,65 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "weekly-notes",
+                 *       "description": "Drafts a note.",
+                 *       "tasks": [
+                 *         {
+                 *           "id": "draft",
+                 *           "type": "task",
+                 *           "agent": "writer",
+                 *           "user_request": "Draft a note."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["WorkflowCreateRequest"];
+                /**
+                 * @example {
+                 *       "name": "weekly-notes",
+                 *       "description": "Drafts a note.",
+                 *       "tasks": [
+                 *         {
+                 *           "id": "draft",
+                 *           "type": "task",
+                 *           "agent": "writer",
+                 *           "user_request": "Draft a note."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["WorkflowCreateRequest"];
+                /**
+                 * @example {
+                 *       "name": "weekly-notes",
+                 *       "description": "Drafts a note.",
+                 *       "tasks": [
+                 *         {
+                 *           "id": "draft",
+                 *           "type": "task",
+                 *           "agent": "writer",
+                 *           "user_request": "Draft a note."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["WorkflowCreateRequest"];
+                /**
+                 * @example {
+                 *       "name": "weekly-notes",
+                 *       "description": "Drafts a note.",
+                 *       "tasks": [
+                 *         {
+                 *           "id": "draft",
+                 *           "type": "task",
+                 *           "agent": "writer",
+                 *           "user_request": "Draft a note."
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["WorkflowCreateRequest"];
             };
         };
@@ -2370,7 +3125,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wfl_oeEfoj7pUvpzegRktv9i5XzH",
+                     *       "name": "weekly-notes",
+                     *       "description": "Drafts a note.",
+                     *       "tasks": [
+                     *         {
+                     *           "id": "draft",
+                     *           "type": "task",
+                     *           "agent": "writer",
+                     *           "user_request": "Draft a note."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-22T20:47:03.794Z",
+                     *       "updated_at": "2026-11-22T20:47:03.794Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workflow"];
+                    /**
+                     * @example {
+                     *       "id": "wfl_oeEfoj7pUvpzegRktv9i5XzH",
+                     *       "name": "weekly-notes",
+                     *       "description": "Drafts a note.",
+                     *       "tasks": [
+                     *         {
+                     *           "id": "draft",
+                     *           "type": "task",
+                     *           "agent": "writer",
+                     *           "user_request": "Draft a note."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-22T20:47:03.794Z",
+                     *       "updated_at": "2026-11-22T20:47:03.794Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Workflow"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2412,7 +3201,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wfl_oeEfoj7pUvpzegRktv9i5XzH",
+                     *       "name": "weekly-notes",
+                     *       "description": "Drafts a note.",
+                     *       "tasks": [
+                     *         {
+                     *           "id": "draft",
+                     *           "type": "task",
+                     *           "agent": "writer",
+                     *           "user_request": "Draft a note."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-22T20:47:03.794Z",
+                     *       "updated_at": "2026-11-22T20:47:03.794Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Workflow"];
+                    /**
+                     * @example {
+                     *       "id": "wfl_oeEfoj7pUvpzegRktv9i5XzH",
+                     *       "name": "weekly-notes",
+                     *       "description": "Drafts a note.",
+                     *       "tasks": [
+                     *         {
+                     *           "id": "draft",
+                     *           "type": "task",
+                     *           "agent": "writer",
+                     *           "user_request": "Draft a note."
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-22T20:47:03.794Z",
+                     *       "updated_at": "2026-11-22T20:47:03.794Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Workflow"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2452,7 +3275,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wfl_oeEfoj7pUvpzegRktv9i5XzH",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
+                    /**
+                     * @example {
+                     *       "id": "wfl_oeEfoj7pUvpzegRktv9i5XzH",
+                     *       "deleted": true
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Deleted"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2485,9 +3320,29 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StoredWorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
             };
         };
@@ -2503,7 +3358,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: Draft a note.",
+                     *       "execution_id": "exe_L7SEGUCzHgSWtHA6JJd906Ki",
+                     *       "request_id": "req_bgzPtIdwqdsjQeAOIkFeezk6"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExecutionResult"];
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: Draft a note.",
+                     *       "execution_id": "exe_L7SEGUCzHgSWtHA6JJd906Ki",
+                     *       "request_id": "req_bgzPtIdwqdsjQeAOIkFeezk6"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ExecutionResult"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2553,9 +3424,29 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/json": components["schemas"]["StoredWorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
+                /**
+                 * @example {
+                 *       "input": "notes"
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["StoredWorkflowExecuteRequest"];
             };
         };
@@ -2571,6 +3462,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example event: step
+                     *     data: {"task_id":"draft","status":"started"}
+                     *
+                     *     event: token
+                     *     data: {"delta":"Here "}
+                     *
+                     *     event: token
+                     *     data: {"delta":"is "}
+                     *
+                     *     event: step
+                     *     data: {"task_id":"review","status":"succeeded"}
+                     *
+                     *     event: result
+                     *     data: {"ok":true,"content":"Here is a draft for: Review this draft: Here is a draft for: notes","execution_id":"exe_kVqRZCSR27OCJYlaLJz0SBmg","request_id":"req_h5eKN7F2TvWuycZ698osJwEp"}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -2612,7 +3519,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *           "name": "nightly-digest",
+                     *           "cron": "0 3 * * *",
+                     *           "timezone": "Europe/Paris",
+                     *           "target": {
+                     *             "kind": "tool",
+                     *             "name": "echo"
+                     *           },
+                     *           "input": {
+                     *             "text": "tick"
+                     *           },
+                     *           "enabled": true,
+                     *           "next_run_at": "2026-11-23T02:00:00.000Z",
+                     *           "created_at": "2026-11-22T20:47:03.892Z"
+                     *         },
+                     *         {
+                     *           "id": "sch_k7c649jQgmUvIJbdooMKUdpI",
+                     *           "name": "hourly-digest",
+                     *           "cron": "0 * * * *",
+                     *           "timezone": "Europe/Paris",
+                     *           "target": {
+                     *             "kind": "tool",
+                     *             "name": "echo"
+                     *           },
+                     *           "input": {
+                     *             "text": "tick"
+                     *           },
+                     *           "enabled": true,
+                     *           "next_run_at": "2026-11-22T21:00:00.000Z",
+                     *           "created_at": "2026-11-22T20:47:03.901Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ScheduleList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *           "name": "nightly-digest",
+                     *           "cron": "0 3 * * *",
+                     *           "timezone": "Europe/Paris",
+                     *           "target": {
+                     *             "kind": "tool",
+                     *             "name": "echo"
+                     *           },
+                     *           "input": {
+                     *             "text": "tick"
+                     *           },
+                     *           "enabled": true,
+                     *           "next_run_at": "2026-11-23T02:00:00.000Z",
+                     *           "created_at": "2026-11-22T20:47:03.892Z"
+                     *         },
+                     *         {
+                     *           "id": "sch_k7c649jQgmUvIJbdooMKUdpI",
+                     *           "name": "hourly-digest",
+                     *           "cron": "0 * * * *",
+                     *           "timezone": "Europe/Paris",
+                     *           "target": {
+                     *             "kind": "tool",
+                     *             "name": "echo"
+                     *           },
+                     *           "input": {
+                     *             "text": "tick"
+                     *           },
+                     *           "enabled": true,
+                     *           "next_run_at": "2026-11-22T21:00:00.000Z",
+                     *           "created_at": "2026-11-22T20:47:03.901Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ScheduleList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2640,9 +3625,65 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "nightly-digest",
+                 *       "cron": "0 3 * * *",
+                 *       "timezone": "Europe/Paris",
+                 *       "target": {
+                 *         "kind": "tool",
+                 *         "name": "echo"
+                 *       },
+                 *       "input": {
+                 *         "text": "tick"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ScheduleCreateRequest"];
+                /**
+                 * @example {
+                 *       "name": "nightly-digest",
+                 *       "cron": "0 3 * * *",
+                 *       "timezone": "Europe/Paris",
+                 *       "target": {
+                 *         "kind": "tool",
+                 *         "name": "echo"
+                 *       },
+                 *       "input": {
+                 *         "text": "tick"
+                 *       }
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["ScheduleCreateRequest"];
+                /**
+                 * @example {
+                 *       "name": "nightly-digest",
+                 *       "cron": "0 3 * * *",
+                 *       "timezone": "Europe/Paris",
+                 *       "target": {
+                 *         "kind": "tool",
+                 *         "name": "echo"
+                 *       },
+                 *       "input": {
+                 *         "text": "tick"
+                 *       }
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["ScheduleCreateRequest"];
+                /**
+                 * @example {
+                 *       "name": "nightly-digest",
+                 *       "cron": "0 3 * * *",
+                 *       "timezone": "Europe/Paris",
+                 *       "target": {
+                 *         "kind": "tool",
+                 *         "name": "echo"
+                 *       },
+                 *       "input": {
+                 *         "text": "tick"
+                 *       }
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["ScheduleCreateRequest"];
             };
         };
@@ -2657,7 +3698,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *       "name": "nightly-digest",
+                     *       "cron": "0 3 * * *",
+                     *       "timezone": "Europe/Paris",
+                     *       "target": {
+                     *         "kind": "tool",
+                     *         "name": "echo"
+                     *       },
+                     *       "input": {
+                     *         "text": "tick"
+                     *       },
+                     *       "enabled": true,
+                     *       "next_run_at": "2026-11-23T02:00:00.000Z",
+                     *       "created_at": "2026-11-22T20:47:03.892Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Schedule"];
+                    /**
+                     * @example {
+                     *       "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *       "name": "nightly-digest",
+                     *       "cron": "0 3 * * *",
+                     *       "timezone": "Europe/Paris",
+                     *       "target": {
+                     *         "kind": "tool",
+                     *         "name": "echo"
+                     *       },
+                     *       "input": {
+                     *         "text": "tick"
+                     *       },
+                     *       "enabled": true,
+                     *       "next_run_at": "2026-11-23T02:00:00.000Z",
+                     *       "created_at": "2026-11-22T20:47:03.892Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Schedule"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2698,7 +3775,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *       "name": "nightly-digest",
+                     *       "cron": "0 3 * * *",
+                     *       "timezone": "Europe/Paris",
+                     *       "target": {
+                     *         "kind": "tool",
+                     *         "name": "echo"
+                     *       },
+                     *       "input": {
+                     *         "text": "tick"
+                     *       },
+                     *       "enabled": true,
+                     *       "next_run_at": "2026-11-23T02:00:00.000Z",
+                     *       "created_at": "2026-11-22T20:47:03.892Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Schedule"];
+                    /**
+                     * @example {
+                     *       "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *       "name": "nightly-digest",
+                     *       "cron": "0 3 * * *",
+                     *       "timezone": "Europe/Paris",
+                     *       "target": {
+                     *         "kind": "tool",
+                     *         "name": "echo"
+                     *       },
+                     *       "input": {
+                     *         "text": "tick"
+                     *       },
+                     *       "enabled": true,
+                     *       "next_run_at": "2026-11-23T02:00:00.000Z",
+                     *       "created_at": "2026-11-22T20:47:03.892Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Schedule"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2738,7 +3851,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *       "deleted": true
+                     *     }
+                     */
                     "application/json": components["schemas"]["Deleted"];
+                    /**
+                     * @example {
+                     *       "id": "sch_wJSPQInkh58NjEPhER8ThjR0",
+                     *       "deleted": true
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Deleted"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2782,7 +3907,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "workflow_id": null,
+                     *       "execution_id": "exe_dudYgSAIPr17CJb5gJOfVCgh",
+                     *       "task_id": "tsk_1M895vJ2go6c5sSFv7SK4Lza",
+                     *       "status": "queued"
+                     *     }
+                     */
                     "application/json": components["schemas"]["AsyncPointer"];
+                    /**
+                     * @example {
+                     *       "workflow_id": null,
+                     *       "execution_id": "exe_dudYgSAIPr17CJb5gJOfVCgh",
+                     *       "task_id": "tsk_1M895vJ2go6c5sSFv7SK4Lza",
+                     *       "status": "queued"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["AsyncPointer"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2828,7 +3969,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *           "kind": "tool",
+                     *           "target": "echo",
+                     *           "status": "succeeded",
+                     *           "content": "for the record",
+                     *           "error": null,
+                     *           "workflow_id": null,
+                     *           "task_id": null,
+                     *           "cost_usd": 0,
+                     *           "created_at": "2026-11-22T20:47:03.904Z",
+                     *           "updated_at": "2026-11-22T20:47:03.904Z",
+                     *           "finished_at": "2026-11-22T20:47:03.904Z"
+                     *         },
+                     *         {
+                     *           "id": "exe_kVqRZCSR27OCJYlaLJz0SBmg",
+                     *           "kind": "workflow",
+                     *           "target": "draft-and-review",
+                     *           "status": "succeeded",
+                     *           "content": "Here is a draft for: Review this draft: Here is a draft for: notes",
+                     *           "error": null,
+                     *           "workflow_id": "wfl_fsG0fsW2yvniLDdnuGb4wqvl",
+                     *           "task_id": null,
+                     *           "cost_usd": 0.002,
+                     *           "created_at": "2026-11-22T20:47:03.796Z",
+                     *           "updated_at": "2026-11-22T20:47:03.872Z",
+                     *           "finished_at": "2026-11-22T20:47:03.872Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "exe_ns6DqVjNCNesHx5H47jqNthw"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExecutionList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *           "kind": "tool",
+                     *           "target": "echo",
+                     *           "status": "succeeded",
+                     *           "content": "for the record",
+                     *           "error": null,
+                     *           "workflow_id": null,
+                     *           "task_id": null,
+                     *           "cost_usd": 0,
+                     *           "created_at": "2026-11-22T20:47:03.904Z",
+                     *           "updated_at": "2026-11-22T20:47:03.904Z",
+                     *           "finished_at": "2026-11-22T20:47:03.904Z"
+                     *         },
+                     *         {
+                     *           "id": "exe_kVqRZCSR27OCJYlaLJz0SBmg",
+                     *           "kind": "workflow",
+                     *           "target": "draft-and-review",
+                     *           "status": "succeeded",
+                     *           "content": "Here is a draft for: Review this draft: Here is a draft for: notes",
+                     *           "error": null,
+                     *           "workflow_id": "wfl_fsG0fsW2yvniLDdnuGb4wqvl",
+                     *           "task_id": null,
+                     *           "cost_usd": 0.002,
+                     *           "created_at": "2026-11-22T20:47:03.796Z",
+                     *           "updated_at": "2026-11-22T20:47:03.872Z",
+                     *           "finished_at": "2026-11-22T20:47:03.872Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": "exe_ns6DqVjNCNesHx5H47jqNthw"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ExecutionList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2871,7 +4082,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *       "kind": "tool",
+                     *       "target": "echo",
+                     *       "status": "succeeded",
+                     *       "content": "for the record",
+                     *       "error": null,
+                     *       "workflow_id": null,
+                     *       "task_id": null,
+                     *       "cost_usd": 0,
+                     *       "created_at": "2026-11-22T20:47:03.904Z",
+                     *       "updated_at": "2026-11-22T20:47:03.904Z",
+                     *       "finished_at": "2026-11-22T20:47:03.904Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Execution"];
+                    /**
+                     * @example {
+                     *       "id": "exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *       "kind": "tool",
+                     *       "target": "echo",
+                     *       "status": "succeeded",
+                     *       "content": "for the record",
+                     *       "error": null,
+                     *       "workflow_id": null,
+                     *       "task_id": null,
+                     *       "cost_usd": 0,
+                     *       "created_at": "2026-11-22T20:47:03.904Z",
+                     *       "updated_at": "2026-11-22T20:47:03.904Z",
+                     *       "finished_at": "2026-11-22T20:47:03.904Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Execution"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2912,7 +4155,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "exe_RBotCZJPT2J2OpafNb4TUXUx",
+                     *       "kind": "tool",
+                     *       "target": "slow",
+                     *       "status": "cancelled",
+                     *       "content": null,
+                     *       "error": null,
+                     *       "workflow_id": null,
+                     *       "task_id": "tsk_vm00k5ejNELMafyfiRbdjZHC",
+                     *       "cost_usd": 0,
+                     *       "created_at": "2026-11-22T20:47:03.904Z",
+                     *       "updated_at": "2026-11-22T20:47:03.912Z",
+                     *       "finished_at": "2026-11-22T20:47:03.912Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Execution"];
+                    /**
+                     * @example {
+                     *       "id": "exe_RBotCZJPT2J2OpafNb4TUXUx",
+                     *       "kind": "tool",
+                     *       "target": "slow",
+                     *       "status": "cancelled",
+                     *       "content": null,
+                     *       "error": null,
+                     *       "workflow_id": null,
+                     *       "task_id": "tsk_vm00k5ejNELMafyfiRbdjZHC",
+                     *       "cost_usd": 0,
+                     *       "created_at": "2026-11-22T20:47:03.904Z",
+                     *       "updated_at": "2026-11-22T20:47:03.912Z",
+                     *       "finished_at": "2026-11-22T20:47:03.912Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Execution"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -2945,9 +4220,29 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "user_request": "Shorter, please."
+                 *     }
+                 */
                 "application/json": components["schemas"]["FollowupRequest"];
+                /**
+                 * @example {
+                 *       "user_request": "Shorter, please."
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["FollowupRequest"];
+                /**
+                 * @example {
+                 *       "user_request": "Shorter, please."
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["FollowupRequest"];
+                /**
+                 * @example {
+                 *       "user_request": "Shorter, please."
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["FollowupRequest"];
             };
         };
@@ -2963,7 +4258,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: Shorter, please.",
+                     *       "execution_id": "exe_dEnPBjAx5nntwPCij4I7XoRq",
+                     *       "request_id": "req_u2lXxwACdZ6wcY980q7FtXYT"
+                     *     }
+                     */
                     "application/json": components["schemas"]["ExecutionResult"];
+                    /**
+                     * @example {
+                     *       "ok": true,
+                     *       "content": "Here is a draft for: Shorter, please.",
+                     *       "execution_id": "exe_dEnPBjAx5nntwPCij4I7XoRq",
+                     *       "request_id": "req_u2lXxwACdZ6wcY980q7FtXYT"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ExecutionResult"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3027,7 +4338,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "kind": "workflow",
+                     *           "name": "draft-and-review",
+                     *           "description": "A writer drafts, then a writer reviews the draft.",
+                     *           "score": 1
+                     *         },
+                     *         {
+                     *           "kind": "agent",
+                     *           "name": "writer",
+                     *           "description": "Writes a short draft for a request.",
+                     *           "score": 0.5
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["DiscoveryList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "kind": "workflow",
+                     *           "name": "draft-and-review",
+                     *           "description": "A writer drafts, then a writer reviews the draft.",
+                     *           "score": 1
+                     *         },
+                     *         {
+                     *           "kind": "agent",
+                     *           "name": "writer",
+                     *           "description": "Writes a short draft for a request.",
+                     *           "score": 0.5
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["DiscoveryList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3069,7 +4418,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "execution_id": "exe_dEnPBjAx5nntwPCij4I7XoRq",
+                     *           "spans": [
+                     *             {
+                     *               "id": "spn_root_exe_dEnPBjAx5nntwPCij4I7XoRq",
+                     *               "parent_id": null,
+                     *               "name": "agent writer",
+                     *               "status": "ok",
+                     *               "started_at": "2026-11-22T20:47:03.921Z",
+                     *               "ended_at": "2026-11-22T20:47:03.921Z",
+                     *               "attributes": {
+                     *                 "kind": "agent",
+                     *                 "target": "writer"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "execution_id": "exe_vsUJN3ScfdC1u4vLl7d6Pppo",
+                     *           "spans": [
+                     *             {
+                     *               "id": "spn_root_exe_vsUJN3ScfdC1u4vLl7d6Pppo",
+                     *               "parent_id": null,
+                     *               "name": "agent writer",
+                     *               "status": "ok",
+                     *               "started_at": "2026-11-22T20:47:03.921Z",
+                     *               "ended_at": "2026-11-22T20:47:03.921Z",
+                     *               "attributes": {
+                     *                 "kind": "agent",
+                     *                 "target": "writer"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": "exe_RBotCZJPT2J2OpafNb4TUXUx"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TraceList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "execution_id": "exe_dEnPBjAx5nntwPCij4I7XoRq",
+                     *           "spans": [
+                     *             {
+                     *               "id": "spn_root_exe_dEnPBjAx5nntwPCij4I7XoRq",
+                     *               "parent_id": null,
+                     *               "name": "agent writer",
+                     *               "status": "ok",
+                     *               "started_at": "2026-11-22T20:47:03.921Z",
+                     *               "ended_at": "2026-11-22T20:47:03.921Z",
+                     *               "attributes": {
+                     *                 "kind": "agent",
+                     *                 "target": "writer"
+                     *               }
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "execution_id": "exe_vsUJN3ScfdC1u4vLl7d6Pppo",
+                     *           "spans": [
+                     *             {
+                     *               "id": "spn_root_exe_vsUJN3ScfdC1u4vLl7d6Pppo",
+                     *               "parent_id": null,
+                     *               "name": "agent writer",
+                     *               "status": "ok",
+                     *               "started_at": "2026-11-22T20:47:03.921Z",
+                     *               "ended_at": "2026-11-22T20:47:03.921Z",
+                     *               "attributes": {
+                     *                 "kind": "agent",
+                     *                 "target": "writer"
+                     *               }
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "next_cursor": "exe_RBotCZJPT2J2OpafNb4TUXUx"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["TraceList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3110,7 +4541,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "execution_id": "exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *       "spans": [
+                     *         {
+                     *           "id": "spn_root_exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *           "parent_id": null,
+                     *           "name": "tool echo",
+                     *           "status": "ok",
+                     *           "started_at": "2026-11-22T20:47:03.904Z",
+                     *           "ended_at": "2026-11-22T20:47:03.904Z",
+                     *           "attributes": {
+                     *             "kind": "tool",
+                     *             "target": "echo"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["Trace"];
+                    /**
+                     * @example {
+                     *       "execution_id": "exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *       "spans": [
+                     *         {
+                     *           "id": "spn_root_exe_EQchfnzUoFP0IXMBdWJQZQYh",
+                     *           "parent_id": null,
+                     *           "name": "tool echo",
+                     *           "status": "ok",
+                     *           "started_at": "2026-11-22T20:47:03.904Z",
+                     *           "ended_at": "2026-11-22T20:47:03.904Z",
+                     *           "attributes": {
+                     *             "kind": "tool",
+                     *             "target": "echo"
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Trace"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3140,9 +4609,33 @@ export interface operations {
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "method": "api_key",
+                 *       "api_key": "upstream-secret"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ConnectionLinkRequest"];
+                /**
+                 * @example {
+                 *       "method": "api_key",
+                 *       "api_key": "upstream-secret"
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["ConnectionLinkRequest"];
+                /**
+                 * @example {
+                 *       "method": "api_key",
+                 *       "api_key": "upstream-secret"
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["ConnectionLinkRequest"];
+                /**
+                 * @example {
+                 *       "method": "api_key",
+                 *       "api_key": "upstream-secret"
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["ConnectionLinkRequest"];
             };
         };
@@ -3157,7 +4650,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "api_key",
+                     *       "url": "https://dashboard.oz.test/connections/crm",
+                     *       "status": "linked"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Connection"];
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "api_key",
+                     *       "url": "https://dashboard.oz.test/connections/crm",
+                     *       "status": "linked"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Connection"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3204,7 +4713,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "itm_BE7hIxrF1HEhRcmrCUfp9euj",
+                     *           "campus": "acme",
+                     *           "building": "hq",
+                     *           "title": "Launch plan",
+                     *           "body": "Plan the launch.",
+                     *           "kind": "task",
+                     *           "source": "api",
+                     *           "priority": 2,
+                     *           "tier": null,
+                     *           "step": "intake",
+                     *           "attempt": 0,
+                     *           "status": "active",
+                     *           "parked_reason": null,
+                     *           "paused": 0,
+                     *           "steer": null,
+                     *           "last_output": null,
+                     *           "cost_usd": 0,
+                     *           "parent_item_id": null,
+                     *           "created_at": "2026-11-22T20:47:03.935Z",
+                     *           "updated_at": "2026-11-22T20:47:03.935Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["ItemList"];
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "itm_BE7hIxrF1HEhRcmrCUfp9euj",
+                     *           "campus": "acme",
+                     *           "building": "hq",
+                     *           "title": "Launch plan",
+                     *           "body": "Plan the launch.",
+                     *           "kind": "task",
+                     *           "source": "api",
+                     *           "priority": 2,
+                     *           "tier": null,
+                     *           "step": "intake",
+                     *           "attempt": 0,
+                     *           "status": "active",
+                     *           "parked_reason": null,
+                     *           "paused": 0,
+                     *           "steer": null,
+                     *           "last_output": null,
+                     *           "cost_usd": 0,
+                     *           "parent_item_id": null,
+                     *           "created_at": "2026-11-22T20:47:03.935Z",
+                     *           "updated_at": "2026-11-22T20:47:03.935Z"
+                     *         }
+                     *       ],
+                     *       "next_cursor": null
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["ItemList"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3237,9 +4804,41 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "building": "hq",
+                 *       "title": "Launch plan",
+                 *       "body": "Plan the launch.",
+                 *       "priority": 2
+                 *     }
+                 */
                 "application/json": components["schemas"]["ItemCreateRequest"];
+                /**
+                 * @example {
+                 *       "building": "hq",
+                 *       "title": "Launch plan",
+                 *       "body": "Plan the launch.",
+                 *       "priority": 2
+                 *     }
+                 */
                 "text/yaml": components["schemas"]["ItemCreateRequest"];
+                /**
+                 * @example {
+                 *       "building": "hq",
+                 *       "title": "Launch plan",
+                 *       "body": "Plan the launch.",
+                 *       "priority": 2
+                 *     }
+                 */
                 "application/yaml": components["schemas"]["ItemCreateRequest"];
+                /**
+                 * @example {
+                 *       "building": "hq",
+                 *       "title": "Launch plan",
+                 *       "body": "Plan the launch.",
+                 *       "priority": 2
+                 *     }
+                 */
                 "application/x-yaml": components["schemas"]["ItemCreateRequest"];
             };
         };
@@ -3254,7 +4853,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "itm_BE7hIxrF1HEhRcmrCUfp9euj",
+                     *       "campus": "acme",
+                     *       "building": "hq",
+                     *       "title": "Launch plan",
+                     *       "body": "Plan the launch.",
+                     *       "kind": "task",
+                     *       "source": "api",
+                     *       "priority": 2,
+                     *       "tier": null,
+                     *       "step": "intake",
+                     *       "attempt": 0,
+                     *       "status": "active",
+                     *       "parked_reason": null,
+                     *       "paused": 0,
+                     *       "steer": null,
+                     *       "last_output": null,
+                     *       "cost_usd": 0,
+                     *       "parent_item_id": null,
+                     *       "created_at": "2026-11-22T20:47:03.935Z",
+                     *       "updated_at": "2026-11-22T20:47:03.935Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Item"];
+                    /**
+                     * @example {
+                     *       "id": "itm_BE7hIxrF1HEhRcmrCUfp9euj",
+                     *       "campus": "acme",
+                     *       "building": "hq",
+                     *       "title": "Launch plan",
+                     *       "body": "Plan the launch.",
+                     *       "kind": "task",
+                     *       "source": "api",
+                     *       "priority": 2,
+                     *       "tier": null,
+                     *       "step": "intake",
+                     *       "attempt": 0,
+                     *       "status": "active",
+                     *       "parked_reason": null,
+                     *       "paused": 0,
+                     *       "steer": null,
+                     *       "last_output": null,
+                     *       "cost_usd": 0,
+                     *       "parent_item_id": null,
+                     *       "created_at": "2026-11-22T20:47:03.935Z",
+                     *       "updated_at": "2026-11-22T20:47:03.935Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Item"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3299,7 +4946,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "itm_BE7hIxrF1HEhRcmrCUfp9euj",
+                     *       "campus": "acme",
+                     *       "building": "hq",
+                     *       "title": "Launch plan",
+                     *       "body": "Plan the launch.",
+                     *       "kind": "task",
+                     *       "source": "api",
+                     *       "priority": 2,
+                     *       "tier": null,
+                     *       "step": "intake",
+                     *       "attempt": 0,
+                     *       "status": "active",
+                     *       "parked_reason": null,
+                     *       "paused": 0,
+                     *       "steer": null,
+                     *       "last_output": null,
+                     *       "cost_usd": 0,
+                     *       "parent_item_id": null,
+                     *       "created_at": "2026-11-22T20:47:03.935Z",
+                     *       "updated_at": "2026-11-22T20:47:03.935Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Item"];
+                    /**
+                     * @example {
+                     *       "id": "itm_BE7hIxrF1HEhRcmrCUfp9euj",
+                     *       "campus": "acme",
+                     *       "building": "hq",
+                     *       "title": "Launch plan",
+                     *       "body": "Plan the launch.",
+                     *       "kind": "task",
+                     *       "source": "api",
+                     *       "priority": 2,
+                     *       "tier": null,
+                     *       "step": "intake",
+                     *       "attempt": 0,
+                     *       "status": "active",
+                     *       "parked_reason": null,
+                     *       "paused": 0,
+                     *       "steer": null,
+                     *       "last_output": null,
+                     *       "cost_usd": 0,
+                     *       "parent_item_id": null,
+                     *       "created_at": "2026-11-22T20:47:03.935Z",
+                     *       "updated_at": "2026-11-22T20:47:03.935Z"
+                     *     }
+                     */
                     "text/yaml": components["schemas"]["Item"];
                     "text/markdown": string;
                     "text/plain": string;
@@ -3325,6 +5020,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 1,
+                 *       "method": "initialize",
+                 *       "params": {
+                 *         "protocolVersion": "2025-06-18",
+                 *         "capabilities": {},
+                 *         "clientInfo": {
+                 *           "name": "tour",
+                 *           "version": "1.0.0"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["JsonRpcRequest"];
             };
         };
@@ -3339,7 +5049,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jsonrpc": "2.0",
+                     *       "id": 1,
+                     *       "result": {
+                     *         "protocolVersion": "2025-06-18",
+                     *         "capabilities": {
+                     *           "tools": {
+                     *             "listChanged": false
+                     *           }
+                     *         },
+                     *         "serverInfo": {
+                     *           "name": "oz-mock",
+                     *           "version": "2.4.0"
+                     *         },
+                     *         "instructions": "The Oz service (in-memory mock). Call svc_whoami to see your key; each agent is a tool taking user_request."
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["JsonRpcResponse"];
+                    /**
+                     * @example event: message
+                     *     data: {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"oz-mock","version":"2.4.0"},"instructions":"The Oz service (in-memory mock). Call svc_whoami to see your key; each agent is a tool taking user_request."}}
+                     */
                     "text/event-stream": string;
                 };
             };
@@ -3365,7 +5098,7 @@ export interface operations {
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
-                /** @description The upstream path, passed through; it may contain `/`. */
+                /** @description The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. */
                 path: components["parameters"]["ProxyPath"];
             };
             cookie?: never;
@@ -3382,6 +5115,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "GET",
+                     *       "path": "/contacts",
+                     *       "query": {
+                     *         "q": "acme"
+                     *       },
+                     *       "body": null,
+                     *       "metered_usd": 0.0005
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProxyResponse"];
                 };
             };
@@ -3403,13 +5148,18 @@ export interface operations {
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
-                /** @description The upstream path, passed through; it may contain `/`. */
+                /** @description The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. */
                 path: components["parameters"]["ProxyPath"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada L."
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -3426,6 +5176,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "PUT",
+                     *       "path": "/contacts/123",
+                     *       "query": {},
+                     *       "body": {
+                     *         "name": "Ada L."
+                     *       },
+                     *       "metered_usd": 0.0005
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProxyResponse"];
                 };
             };
@@ -3447,13 +5209,18 @@ export interface operations {
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
-                /** @description The upstream path, passed through; it may contain `/`. */
+                /** @description The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. */
                 path: components["parameters"]["ProxyPath"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada"
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -3470,6 +5237,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "POST",
+                     *       "path": "/contacts",
+                     *       "query": {},
+                     *       "body": {
+                     *         "name": "Ada"
+                     *       },
+                     *       "metered_usd": 0.0005
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProxyResponse"];
                 };
             };
@@ -3491,7 +5270,7 @@ export interface operations {
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
-                /** @description The upstream path, passed through; it may contain `/`. */
+                /** @description The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. */
                 path: components["parameters"]["ProxyPath"];
             };
             cookie?: never;
@@ -3508,6 +5287,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "DELETE",
+                     *       "path": "/contacts/123",
+                     *       "query": {},
+                     *       "body": null,
+                     *       "metered_usd": 0.0005
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProxyResponse"];
                 };
             };
@@ -3529,13 +5318,18 @@ export interface operations {
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
-                /** @description The upstream path, passed through; it may contain `/`. */
+                /** @description The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. */
                 path: components["parameters"]["ProxyPath"];
             };
             cookie?: never;
         };
         requestBody?: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     [key: string]: unknown;
                 };
@@ -3552,6 +5346,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "provider": "crm",
+                     *       "method": "PATCH",
+                     *       "path": "/contacts/123",
+                     *       "query": {},
+                     *       "body": {
+                     *         "email": "ada@example.com"
+                     *       },
+                     *       "metered_usd": 0.0005
+                     *     }
+                     */
                     "application/json": components["schemas"]["ProxyResponse"];
                 };
             };

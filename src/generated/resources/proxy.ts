@@ -18,12 +18,12 @@ export class Proxy {
   /**
    * Send a DELETE through the connector proxy to the provider (metered).
    *
-   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
    *
    * `DELETE /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
    * @param options - Per-call options; each overrides the client's own.
    */
   delete(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
@@ -33,12 +33,12 @@ export class Proxy {
   /**
    * Send a GET through the connector proxy to the provider (metered).
    *
-   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
    *
    * `GET /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
    * @param options - Per-call options; each overrides the client's own.
    */
   get(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
@@ -48,12 +48,12 @@ export class Proxy {
   /**
    * Send a PATCH through the connector proxy to the provider (metered).
    *
-   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
    *
    * `PATCH /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
@@ -64,12 +64,12 @@ export class Proxy {
   /**
    * Send a POST through the connector proxy to the provider (metered).
    *
-   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
    *
    * `POST /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
@@ -80,12 +80,12 @@ export class Proxy {
   /**
    * Send a PUT through the connector proxy to the provider (metered).
    *
-   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`.
+   * Accepts `ozk_` and legacy `sk-prx-` keys. A missing account connection answers 424 `connection_required` with `connect`. The upstream path may have several segments: see the `path` parameter for how to send them.
    *
    * `PUT /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
