@@ -73,7 +73,7 @@ beforeAll(async () => {
   listener = await server.listen({ port: 0 });
   // The types come from the document the server serves, as a user would get them.
   const res = await fetch(`${listener.url}/v1/openapi.json`);
-  const served = (await res.json()) as Record<string, unknown>;
+  const served = await res.text();
   mkdirSync(dir, { recursive: true });
   writeFileSync(`${dir}api.d.ts`, astToString(await openapiTS(served)));
 });
