@@ -799,7 +799,7 @@ export interface components {
             body?: string;
             kind?: components["schemas"]["ItemKind"];
             priority?: number;
-            /** @description The standard's tier word; unset means the standard's default. */
+            /** @description The standard's tier word, at most 32 characters. Leave it out for the standard's default: the item's `tier` is then null. */
             tier?: string;
             format?: components["schemas"]["Format"];
         };
