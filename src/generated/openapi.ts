@@ -614,29 +614,8 @@ export interface components {
          * @enum {string}
          */
         Format: "json" | "yaml" | "markdown" | "text";
-        /**
-         * @description A known error code. Clients must accept codes not in this list.
-         * @example invalid_json
-         * @example invalid_format
-         * @example unauthorized
-         * @example company_not_found
-         * @example not_found
-         * @example approval_required
-         * @example duplicate_execution_id
-         * @example invalid_params
-         * @example connection_required
-         * @example credential_required
-         * @example upstream_error
-         * @example not_enabled
-         * @example request_timeout
-         * @example rate_limited
-         * @example internal_error
-         * @example timeout
-         * @example already_exists
-         * @example execution_cancelled
-         * @example method_not_allowed
-         */
-        ErrorCode: string;
+        /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). */
+        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
             /** @description Provider name, for example `crm`. */
@@ -647,7 +626,8 @@ export interface components {
             link: string;
         };
         ErrorObject: {
-            code: components["schemas"]["ErrorCode"];
+            /** @description The error code: one of `ErrorCode`, or a code a newer service added. */
+            code: components["schemas"]["ErrorCode"] | string;
             /** @description A human-readable message. */
             message: string;
             /** @description Names of absent fields. */
@@ -1293,7 +1273,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description No route for this method on this path (`not_found`), or no such resource (`not_found`, `company_not_found`). */
+        /** @description No route for this method on this path (`not_found`), or no such record: `company_not_found`, `tool_not_found`, `agent_not_found`, `workflow_not_found`, `schedule_not_found`, `execution_not_found`, `item_not_found`, `model_not_found`. */
         NotFound: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1311,7 +1291,7 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description No route for this method on this path (`not_found`), or no such resource (`not_found`, `company_not_found`). Answered as JSON only; on the models plane with OpenAI's `error.type`. */
+        /** @description No route for this method on this path (`not_found`), or no such record: `company_not_found`, `tool_not_found`, `agent_not_found`, `workflow_not_found`, `schedule_not_found`, `execution_not_found`, `item_not_found`, `model_not_found`. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
         JsonNotFound: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1361,7 +1341,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when an `x-trace-id` was already used; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1379,7 +1359,22 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description A field failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. Answered as JSON only. */
+        JsonConflict: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "X-Error-Code": components["headers"]["XErrorCode"];
+                "X-Execution-Id": components["headers"]["XExecutionId"];
+                "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. */
         UnprocessableEntity: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1397,7 +1392,7 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description A field failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
+        /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
         JsonUnprocessableEntity: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1581,7 +1576,7 @@ export interface components {
         Limit: number;
         /** @description The `next_cursor` of the previous page. */
         Cursor: string;
-        /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+        /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
         TraceId: string;
         /** @description Company slug, never a row id. */
         Campus: string;
@@ -1611,7 +1606,7 @@ export interface components {
         /** @description Id of the execution this answer belongs to (`exe_...`, or the `x-trace-id` the client sent). */
         XExecutionId: string;
         /** @description Equal to `error.code` of the body, whatever the wire. */
-        XErrorCode: components["schemas"]["ErrorCode"];
+        XErrorCode: components["schemas"]["ErrorCode"] | string;
         /** @description Seconds (or an HTTP date) to wait before the next attempt or poll. */
         RetryAfter: string;
         /** @description Requests allowed in the current window for this key. */
@@ -1620,6 +1615,8 @@ export interface components {
         XRateLimitRemaining: number;
         /** @description Seconds until the current window resets. */
         XRateLimitReset: number;
+        /** @description Present (`true`) when this answer is the kept answer of an earlier request with the same `x-trace-id`, replayed: nothing was written again. */
+        XIdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -1703,7 +1700,10 @@ export interface operations {
     createChatCompletion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1740,7 +1740,10 @@ export interface operations {
     createEmbedding: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1862,7 +1865,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -2013,7 +2016,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path?: never;
@@ -2080,7 +2083,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path?: never;
@@ -2143,7 +2146,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path?: never;
@@ -2230,7 +2233,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2248,6 +2254,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2314,7 +2321,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Stored workflow name. */
                 name: components["parameters"]["WorkflowName"];
@@ -2330,6 +2340,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2343,6 +2354,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             504: components["responses"]["GatewayTimeout"];
@@ -2355,7 +2368,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -2421,7 +2434,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -2511,7 +2524,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2529,6 +2545,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2542,6 +2559,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -2594,7 +2612,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Schedule id (`sch_...`). */
                 id: components["parameters"]["ScheduleId"];
@@ -2610,6 +2631,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2623,6 +2645,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             504: components["responses"]["GatewayTimeout"];
@@ -2635,7 +2659,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -2767,7 +2791,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Execution id (`exe_...` or the `x-trace-id` sent). */
                 id: components["parameters"]["ExecutionId"];
@@ -2784,6 +2811,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
                     "X-Execution-Id": components["headers"]["XExecutionId"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2797,6 +2825,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
             504: components["responses"]["GatewayTimeout"];
@@ -2809,7 +2839,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -3004,7 +3034,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -3025,6 +3058,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3038,6 +3072,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3099,7 +3134,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Company slug, never a row id. */
                 campus: components["parameters"]["Campus"];
@@ -3120,6 +3158,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3133,6 +3172,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3188,7 +3228,10 @@ export interface operations {
     mcpRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3223,6 +3266,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -3268,7 +3312,10 @@ export interface operations {
     proxyPut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -3292,6 +3339,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3302,6 +3350,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3312,7 +3362,10 @@ export interface operations {
     proxyPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -3336,6 +3389,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3346,6 +3400,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3356,7 +3412,10 @@ export interface operations {
     proxyDelete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -3374,6 +3433,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3384,6 +3444,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3394,7 +3456,10 @@ export interface operations {
     proxyPatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -3418,6 +3483,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3428,6 +3494,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
