@@ -1495,7 +1495,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description An upstream service is unavailable (`upstream_error`); retry. */
+        /** @description An upstream service (the company service, a connector's provider, a gateway in front of the service) is unavailable (`upstream_error`); retry: a write is retried with the same `x-trace-id`, so it happens once. */
         BadGateway: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -2272,6 +2272,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -2358,6 +2359,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -2563,6 +2565,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -2649,6 +2652,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -2829,6 +2833,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -3076,6 +3081,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };

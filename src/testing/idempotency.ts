@@ -23,10 +23,14 @@ export function checkedTraceId(value: string | null): string | null {
   return value;
 }
 
-/** An answer as a handler gave it, before its wire: what a replay renders again on its own wire. */
-export type KeptAnswer =
+/**
+ * An answer as a handler gave it, before its wire: what a replay renders again on its own wire (with the
+ * execution the answer belonged to, sent again as `X-Execution-Id`).
+ */
+export type KeptAnswer = (
   | { readonly kind: 'payload'; readonly status: number; readonly payload: Payload }
-  | { readonly kind: 'json'; readonly status: number; readonly value: unknown };
+  | { readonly kind: 'json'; readonly status: number; readonly value: unknown }
+) & { readonly executionId?: string | null };
 
 /** What one (account, trace id) stands for: a request being served, or its kept 2xx answer. */
 interface Entry {
@@ -140,6 +144,7 @@ export async function serveOnce(ctx: RequestContext, traceId: string, path: stri
   if (claim.kind === 'replay') {
     ctx.replayed = true;
     const { answer } = claim;
+    ctx.executionId = answer.executionId ?? null;
     return answer.kind === 'payload' ? ctx.reply(answer.status, answer.payload, REPLAYED) : ctx.json(answer.status, answer.value, REPLAYED);
   }
   let response: Response;
@@ -152,7 +157,7 @@ export async function serveOnce(ctx: RequestContext, traceId: string, path: stri
   const answered = ctx.answered;
   if (answered !== null && answered.status >= 200 && answered.status < 300) {
     // A copy: the records a handler answered with change later (a cancelled execution finishes, ...).
-    core.idempotency.keep(claim.key, structuredClone(answered), core.clock.now());
+    core.idempotency.keep(claim.key, structuredClone({ ...answered, executionId: ctx.executionId }), core.clock.now());
   } else {
     core.idempotency.release(claim.key);
   }
