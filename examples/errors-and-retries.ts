@@ -45,7 +45,7 @@ try {
 } catch (error) {
   if (!(error instanceof ConnectionRequiredError)) throw error;
   console.log(error.connect); // { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' }
-  const connection = await oz.connections.link(error.connect!.provider);
+  const connection = await oz.connections.link(error.connect.provider);
   console.log(connection.status, connection.url); // pending https://...: the account holder consents there
 }
 // #endregion
