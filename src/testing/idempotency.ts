@@ -140,7 +140,7 @@ function conflict(message: string): OzMockError {
  */
 export async function serveOnce(ctx: RequestContext, traceId: string, path: string, handle: () => Response | Promise<Response>): Promise<Response> {
   const { core } = ctx;
-  const claim = core.idempotency.claim(ctx.account.name, traceId, ctx.request.method, path, ctx.rawBody ?? '', core.clock.now());
+  const claim = core.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), ctx.rawBody ?? '', core.clock.now());
   if (claim.kind === 'replay') {
     ctx.replayed = true;
     const { answer } = claim;
@@ -165,3 +165,17 @@ export async function serveOnce(ctx: RequestContext, traceId: string, path: stri
 }
 
 const REPLAYED: Readonly<Record<string, string>> = { 'x-idempotent-replayed': 'true' };
+
+/**
+ * The path with its query (the proxy passes it upstream), less `format`: the wire is chosen per request, and a
+ * replay answers on its own.
+ */
+function requestTarget(ctx: RequestContext, path: string): string {
+  const url = ctx.request.url;
+  const q = url.indexOf('?');
+  if (q < 0) return path;
+  const query = new URLSearchParams(url.slice(q + 1));
+  query.delete('format');
+  const rest = query.toString();
+  return rest === '' ? path : `${path}?${rest}`;
+}

@@ -37,6 +37,16 @@ describe('x-trace-id on writes that are not runs (the embedded server)', () => {
     expect(server.journal.filter('createCompanyItem').map((e) => e.replayed)).toEqual([false, true, true]);
   });
 
+  it('tells proxy writes apart by their query, not by the wire they ask for', async () => {
+    server = createTestServer();
+    server.linkConnection('demo', 'crm', { method: 'api_key', status: 'linked' });
+    const post = (query: string) => call(server!, 'POST', `/v1/proxy/crm/contacts${query}`, { body: { name: 'Ada' }, headers: { 'x-trace-id': 'proxy-1' } });
+    expect((await post('?list=a')).status).toBe(200);
+    expect((await post('?list=a&format=yaml')).headers.get('x-idempotent-replayed')).toBe('true');
+    const other = await post('?list=b');
+    expect([other.status, other.headers.get('x-error-code')]).toEqual([409, 'idempotency_conflict']);
+  });
+
   it('answers 409 idempotency_conflict for another body, path or method, and writes nothing', async () => {
     server = createTestServer();
     expect((await createItem(server, 'trace-b', itemBody('first'))).status).toBe(201);
