@@ -35,6 +35,9 @@ describe('x-trace-id on writes that are not runs (the embedded server)', () => {
     expect(yaml.load(await asYaml.text(), { schema: yaml.JSON_SCHEMA })).toEqual(created);
     expect(await itemTitles(server)).toEqual(['once']);
     expect(server.journal.filter('createCompanyItem').map((e) => e.replayed)).toEqual([false, true, true]);
+    // A browser may read the header (CORS).
+    const fromPage = await createItem(server, 'trace-a', itemBody('once'), { origin: 'https://app.example' });
+    expect(fromPage.headers.get('access-control-expose-headers')).toContain('x-idempotent-replayed');
   });
 
   it('tells proxy writes apart by their query, not by the wire they ask for', async () => {
