@@ -42,9 +42,9 @@ export interface ErrorBody {
 }
 
 /**
- * The service answered with an error status. Branch on the code class (`instanceof InvalidParamsError`), the
- * status class (`instanceof Http422Error`) or on `.code`: both come from `X-Error-Code`, whatever the
- * wire the body came on.
+ * The service answered with an error status. Branch on the code class (`instanceof InvalidParamsError`, generated
+ * from openapi.json's `ErrorCode`), on the status class (`instanceof Http422Error`), or on `.code`: the class and
+ * the code both come from `X-Error-Code`, whatever the wire the body came on.
  */
 export class OzAPIError extends OzError {
   override name = 'OzAPIError';
