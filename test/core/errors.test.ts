@@ -1,6 +1,18 @@
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import {
+  AgentNotFoundError,
+  AlreadyExistsError,
+  ExecutionCancelledError,
+  ExecutionNotFoundError,
+  Http405Error,
+  IdempotencyConflictError,
+  ItemNotFoundError,
+  MethodNotAllowedError,
+  ModelNotFoundError,
+  ScheduleNotFoundError,
+  ToolNotFoundError,
+  WorkflowNotFoundError,
   apiErrorFor,
   ApprovalRequiredError,
   Http401Error,
@@ -41,16 +53,27 @@ const server = ScriptedServer.forSuite();
 
 type Class = abstract new (...args: never[]) => OzAPIError;
 
-/** Every code of the spec's table and the contract's, with its status, its class and its status class. */
+/** Every code of the spec's table and the contract's, with its status, its class and its status class: the names users import. */
 const CODES: [code: string, status: number, Class, Class][] = [
   ['invalid_json', 400, InvalidJsonError, Http400Error],
   ['invalid_format', 400, InvalidFormatError, Http400Error],
   ['unauthorized', 401, UnauthorizedError, Http401Error],
   ['company_not_found', 404, CompanyNotFoundError, Http404Error],
   ['not_found', 404, RouteNotFoundError, Http404Error],
+  ['tool_not_found', 404, ToolNotFoundError, Http404Error],
+  ['agent_not_found', 404, AgentNotFoundError, Http404Error],
+  ['workflow_not_found', 404, WorkflowNotFoundError, Http404Error],
+  ['schedule_not_found', 404, ScheduleNotFoundError, Http404Error],
+  ['execution_not_found', 404, ExecutionNotFoundError, Http404Error],
+  ['item_not_found', 404, ItemNotFoundError, Http404Error],
+  ['model_not_found', 404, ModelNotFoundError, Http404Error],
+  ['method_not_allowed', 405, MethodNotAllowedError, Http405Error],
   ['request_timeout', 408, RequestTimeoutError, Http408Error],
   ['approval_required', 409, ApprovalRequiredError, Http409Error],
   ['duplicate_execution_id', 409, DuplicateExecutionIdError, Http409Error],
+  ['already_exists', 409, AlreadyExistsError, Http409Error],
+  ['execution_cancelled', 409, ExecutionCancelledError, Http409Error],
+  ['idempotency_conflict', 409, IdempotencyConflictError, Http409Error],
   ['invalid_params', 422, InvalidParamsError, Http422Error],
   ['connection_required', 424, ConnectionRequiredError, Http424Error],
   ['credential_required', 424, CredentialRequiredError, Http424Error],
@@ -76,6 +99,7 @@ function rendered(wire: Format, error: ErrorBody): { contentType: string; body: 
         error.missing ? `- missing: ${error.missing.join(', ')}` : undefined,
         error.contract ? `- contract: ${error.contract}` : undefined,
         error.hint ? `- hint: ${error.hint}` : undefined,
+        error.connect ? `- connect: ${error.connect.provider} ${error.connect.method} ${error.connect.link}` : undefined,
       ].filter(Boolean);
       if (extra.length > 0) body += `\n${extra.join('\n')}\n`;
       if (error.execution_id) body += `\n---\nexecution_id: ${error.execution_id}\n`;
@@ -84,7 +108,9 @@ function rendered(wire: Format, error: ErrorBody): { contentType: string; body: 
     case 'text':
       return {
         contentType: 'text/plain; charset=utf-8',
-        body: `${error.code}: ${error.message}\n${error.missing ? `missing: ${error.missing.join(', ')}\n` : ''}`,
+        body:
+          `${error.code}: ${error.message}\n${error.missing ? `missing: ${error.missing.join(', ')}\n` : ''}` +
+          (error.connect ? `connect: ${error.connect.provider} ${error.connect.method} ${error.connect.link}\n` : ''),
       };
   }
 }
@@ -120,7 +146,8 @@ describe('each error code maps to its class on each wire', () => {
         expect(e.missing).toEqual(['text', 'count']);
         if (wire !== 'text') expect({ contract: e.contract, hint: e.hint }).toEqual({ contract: 'echo.v1', hint: 'Send text.' });
       }
-      if (StatusClass === Http424Error && (wire === 'json' || wire === 'yaml')) expect(e.connect).toEqual(connect);
+      // A 424 carries `connect` on every wire (markdown and text render it as a line).
+      if (StatusClass === Http424Error) expect(e.connect).toEqual(connect);
     });
   }
 });
