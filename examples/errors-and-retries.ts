@@ -10,7 +10,7 @@ import {
   ApprovalRequiredError,
   ConnectionRequiredError,
   InternalError,
-  InternalServerError,
+  Http5xxError,
   OzAPIError,
   OzConnectionError,
   Oz,
@@ -26,7 +26,7 @@ try {
   await oz.agents.execute({ agent: 'approver', user_request: 'refund order 1042' });
 } catch (error) {
   if (error instanceof ApprovalRequiredError) {
-    // One class per error code, under one class per status (ConflictError) and OzAPIError.
+    // One class per error code, under one class per status (Http409Error) and OzAPIError.
     console.log(error.status, error.code, error.hint); // 409 approval_required Resend it with approved: true ...
     console.log(error.requestId, error.executionId); // req_... exe_...
   } else if (error instanceof OzAPIError) {
@@ -45,7 +45,7 @@ try {
 } catch (error) {
   if (!(error instanceof ConnectionRequiredError)) throw error;
   console.log(error.connect); // { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' }
-  const connection = await oz.connections.link(error.connect!.provider);
+  const connection = await oz.connections.link(error.connect.provider);
   console.log(connection.status, connection.url); // pending https://...: the account holder consents there
 }
 // #endregion
@@ -71,7 +71,7 @@ try {
   await oz.tools.execute('echo', { text: 'once only' }, { maxRetries: 0 });
 } catch (error) {
   if (!(error instanceof InternalError)) throw error;
-  console.log(error instanceof InternalServerError, error.status, error.code); // true 500 internal_error
+  console.log(error instanceof Http5xxError, error.status, error.code); // true 500 internal_error
 }
 // #endregion
 

@@ -1,12 +1,13 @@
 /**
- * Idempotency: every execute call carries an `x-trace-id` that becomes the execution id and is re-sent on every
- * retry, so a retried call never runs the job twice. Pass your own key to make a call safe to repeat.
+ * Idempotency: every write carries an `x-trace-id`, re-sent on every retry, so a retried call never happens
+ * twice. On an execute call it becomes the execution id; any other write's answer is kept and replayed. Pass your
+ * own key to make a call safe to repeat.
  *
  *   node --import tsx examples/idempotency.ts
  *
  * The lost answer is injected with the embedded server's `faults`, so this example always uses it.
  */
-import { DuplicateExecutionIdError, Oz } from 'oz-sdk';
+import { DuplicateExecutionIdError, IdempotencyConflictError, Oz } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
 
 const server = createOzServer();
@@ -38,6 +39,25 @@ const charged = await oz.tools.execute('echo', { text: 'charge card 4242' }, { i
 console.log(charged.content, charged.execution_id); // charge card 4242 exe_charge-7
 const attempts = server.journal.filter({ path: '/v1/tools/echo/execute' }).slice(-2);
 console.log(attempts.map((entry) => (entry.fault ? `${entry.status} (${entry.fault})` : `${entry.status}`))); // [ '200 (lose)', '409' ]
+// #endregion
+
+// #region safe-writes
+// Any other write (items, schedules, workflows, deletes, cancels, connection links) is safe to retry too: its
+// answer is lost, the SDK retries with the same x-trace-id, and the service replays the first answer.
+server.faults.add({ operationId: 'createCompanyItem', type: 'lose' });
+const { data: item, response } = await oz.companies.items.create('acme', { building: 'hq', title: 'Ship 1.0' }).withResponse();
+console.log(item.title, response.headers.get('x-idempotent-replayed')); // Ship 1.0 true
+const items = await oz.companies.items.list('acme', { limit: 100 });
+console.log(items.data.filter((i) => i.title === 'Ship 1.0').length); // 1: written once
+
+// The same key for another write is a mistake the service refuses (409, never retried): nothing is written.
+try {
+  await oz.companies.items.create('acme', { building: 'hq', title: 'Ship 1.1' }, { idempotencyKey: 'release-item' });
+  await oz.companies.items.create('acme', { building: 'hq', title: 'Ship 2.0' }, { idempotencyKey: 'release-item' });
+} catch (error) {
+  if (!(error instanceof IdempotencyConflictError)) throw error;
+  console.log(error.status, error.code); // 409 idempotency_conflict
+}
 // #endregion
 
 await server.close();

@@ -166,6 +166,7 @@ export function renderResourcesIndex(model) {
   for (const file of model.files) {
     out += `export { ${file.classes.map(className).sort().join(', ')} } from './resources/${file.tag}.js';\n`;
   }
+  out += "export * from './errors.js';\n";
   out += "export { OPERATIONS, type OperationId } from './operations.js';\n";
   out += "export type * from './types.js';\n";
   out += "export type { components, operations, paths } from './openapi.js';\n\n";

@@ -42,9 +42,9 @@ export interface ErrorBody {
 }
 
 /**
- * The service answered with an error status. Branch on the subclass (`instanceof InvalidParamsError`, or the
- * status class `instanceof UnprocessableEntityError`) or on `.code`: both come from `X-Error-Code`, whatever the
- * wire the body came on.
+ * The service answered with an error status. Branch on the code class (`instanceof InvalidParamsError`, generated
+ * from openapi.json's `ErrorCode`), on the status class (`instanceof Http422Error`), or on `.code`: the class and
+ * the code both come from `X-Error-Code`, whatever the wire the body came on.
  */
 export class OzAPIError extends OzError {
   override name = 'OzAPIError';
@@ -88,129 +88,63 @@ export class OzAPIError extends OzError {
   }
 }
 
-/** 400. */
-export class BadRequestError extends OzAPIError {
-  override name = 'BadRequestError';
+// Status classes are named `Http<status>Error` (`Http409Error`), 5xx answers share `Http5xxError`; code classes
+// are named after their code (`rate_limited` is `RateLimitedError`) and generated from openapi.json's `ErrorCode`
+// into src/generated/errors.ts, each under its status class; errors the SDK raises itself start with `Oz`.
+
+/** Any 400 answer; its codes: `InvalidJsonError`, `InvalidFormatError`. */
+export class Http400Error extends OzAPIError {
+  override name = 'Http400Error';
 }
-/** 401. */
-export class AuthenticationError extends OzAPIError {
-  override name = 'AuthenticationError';
+/** Any 401 answer; its code: `UnauthorizedError`. */
+export class Http401Error extends OzAPIError {
+  override name = 'Http401Error';
 }
-/** 403. */
-export class PermissionDeniedError extends OzAPIError {
-  override name = 'PermissionDeniedError';
+/** Any 403 answer. */
+export class Http403Error extends OzAPIError {
+  override name = 'Http403Error';
 }
-/** 404. */
-export class NotFoundError extends OzAPIError {
-  override name = 'NotFoundError';
+/** Any 404 answer: `RouteNotFoundError` (no route), or a missing record (`ToolNotFoundError`, ...). */
+export class Http404Error extends OzAPIError {
+  override name = 'Http404Error';
 }
-/** 408. */
-export class RequestTimeoutError extends OzAPIError {
-  override name = 'RequestTimeoutError';
+/** Any 405 answer; its code: `MethodNotAllowedError`. */
+export class Http405Error extends OzAPIError {
+  override name = 'Http405Error';
 }
-/** 409: never retried. */
-export class ConflictError extends OzAPIError {
-  override name = 'ConflictError';
+/** Any 408 answer (retried); its code: `RequestTimeoutError`. */
+export class Http408Error extends OzAPIError {
+  override name = 'Http408Error';
 }
-/** 422. */
-export class UnprocessableEntityError extends OzAPIError {
-  override name = 'UnprocessableEntityError';
+/** Any 409 answer: never retried. */
+export class Http409Error extends OzAPIError {
+  override name = 'Http409Error';
 }
-/** 424: never retried; `connect` says where the missing connection is made. */
-export class FailedDependencyError extends OzAPIError {
-  override name = 'FailedDependencyError';
+/** Any 422 answer; its code: `InvalidParamsError`. Nothing was written. */
+export class Http422Error extends OzAPIError {
+  override name = 'Http422Error';
 }
-/** 429. */
-export class RateLimitError extends OzAPIError {
-  override name = 'RateLimitError';
+/** Any 424 answer: never retried; `connect` says where the missing connection is made. */
+export class Http424Error extends OzAPIError {
+  override name = 'Http424Error';
 }
-/** 500 and above. */
-export class InternalServerError extends OzAPIError {
-  override name = 'InternalServerError';
+/** Any 429 answer (retried after `Retry-After`); its code: `RateLimitedError`. */
+export class Http429Error extends OzAPIError {
+  override name = 'Http429Error';
+}
+/** Any answer of status 500 and above (retried). */
+export class Http5xxError extends OzAPIError {
+  override name = 'Http5xxError';
 }
 
-/** 400 `invalid_json`: the body is not valid JSON or YAML. */
-export class InvalidJsonError extends BadRequestError {
-  override name = 'InvalidJsonError';
-  declare readonly code: 'invalid_json';
-}
-/** 400 `invalid_format`: an explicit format is not json, yaml, markdown or text (always answered as JSON). */
-export class InvalidFormatError extends BadRequestError {
-  override name = 'InvalidFormatError';
-  declare readonly code: 'invalid_format';
-}
-/** 401 `unauthorized`: the key is missing, invalid, expired, revoked, fenced off, or not accepted on this plane. */
-export class UnauthorizedError extends AuthenticationError {
+/**
+ * 401 `unauthorized`: the key is missing, invalid, expired, revoked, fenced off, or not accepted on this plane.
+ * The one code class written by hand (the generated table uses it): the transport raises its subclass
+ * {@link LegacyKeyError}, and src/core imports nothing generated.
+ */
+export class UnauthorizedError extends Http401Error {
   override name = 'UnauthorizedError';
   declare readonly code: 'unauthorized';
-}
-/** 404 `company_not_found`: no such company for this account, or no such building. */
-export class CompanyNotFoundError extends NotFoundError {
-  override name = 'CompanyNotFoundError';
-  declare readonly code: 'company_not_found';
-}
-/** 404 `not_found`: no route for this method on this path (or no such record). */
-export class RouteNotFoundError extends NotFoundError {
-  override name = 'RouteNotFoundError';
-  declare readonly code: 'not_found';
-}
-/** 408 `request_timeout`. */
-export class RequestTimedOutError extends RequestTimeoutError {
-  override name = 'RequestTimedOutError';
-  declare readonly code: 'request_timeout';
-}
-/** 409 `approval_required`: a semantic answer, never retried. */
-export class ApprovalRequiredError extends ConflictError {
-  override name = 'ApprovalRequiredError';
-  declare readonly code: 'approval_required';
-}
-/**
- * 409 `duplicate_execution_id`: the `x-trace-id` (idempotency key) was already used. Thrown only when the first
- * attempt of a call answers it; on a retry the SDK reads the first run's result instead.
- */
-export class DuplicateExecutionIdError extends ConflictError {
-  override name = 'DuplicateExecutionIdError';
-  declare readonly code: 'duplicate_execution_id';
-}
-/** 422 `invalid_params`: a field failed validation; `missing` lists absent fields. Nothing was written. */
-export class InvalidParamsError extends UnprocessableEntityError {
-  override name = 'InvalidParamsError';
-  declare readonly code: 'invalid_params';
-}
-/** 424 `connection_required`: a required account connection is missing; see `connect`. */
-export class ConnectionRequiredError extends FailedDependencyError {
-  override name = 'ConnectionRequiredError';
-  declare readonly code: 'connection_required';
-}
-/** 424 `credential_required`: a required credential is missing; see `connect`. */
-export class CredentialRequiredError extends FailedDependencyError {
-  override name = 'CredentialRequiredError';
-  declare readonly code: 'credential_required';
-}
-/** 429 `rate_limited`: over the key's rate limit (retried after `Retry-After`). */
-export class RateLimitedError extends RateLimitError {
-  override name = 'RateLimitedError';
-  declare readonly code: 'rate_limited';
-}
-/** 500 `internal_error`. */
-export class InternalError extends InternalServerError {
-  override name = 'InternalError';
-  declare readonly code: 'internal_error';
-}
-/** 502 `upstream_error`: the company service is unavailable. */
-export class UpstreamError extends InternalServerError {
-  override name = 'UpstreamError';
-  declare readonly code: 'upstream_error';
-}
-/** 503 `not_enabled`: the company service is not deployed on this tier. */
-export class NotEnabledError extends InternalServerError {
-  override name = 'NotEnabledError';
-  declare readonly code: 'not_enabled';
-}
-/** 504 `timeout`: the service gave up waiting on the run. */
-export class GatewayTimeoutError extends InternalServerError {
-  override name = 'GatewayTimeoutError';
-  declare readonly code: 'timeout';
 }
 
 /**
@@ -255,64 +189,49 @@ export class OzAbortError extends OzError {
   override name = 'OzAbortError';
 }
 
-/** The execution behind a lost answer was cancelled before it finished. */
-export class OzExecutionCancelledError extends OzError {
-  override name = 'OzExecutionCancelledError';
-  /** The cancelled execution. */
-  readonly executionId: string;
+/** The constructor every API error class has. */
+export type APIErrorClass = new (status: number, headers: Headers, error: ErrorBody | undefined, message?: string) => OzAPIError;
 
-  constructor(executionId: string) {
-    super(`Execution ${executionId} was cancelled before it finished.`);
-    this.executionId = executionId;
-  }
+/** One error code's class and the status the service answers it with. */
+export interface ErrorCodeEntry {
+  readonly status: number;
+  readonly class: APIErrorClass;
 }
 
-type APIErrorClass = new (status: number, headers: Headers, error: ErrorBody | undefined, message?: string) => OzAPIError;
+// The code-to-class table: src/generated/errors.ts (written from openapi.json's `ErrorCode`) installs it at load.
+let BY_CODE: Readonly<Record<string, ErrorCodeEntry>> = {};
 
-const BY_CODE: Readonly<Record<string, readonly [APIErrorClass, number]>> = {
-  invalid_json: [InvalidJsonError, 400],
-  invalid_format: [InvalidFormatError, 400],
-  unauthorized: [UnauthorizedError, 401],
-  company_not_found: [CompanyNotFoundError, 404],
-  not_found: [RouteNotFoundError, 404],
-  request_timeout: [RequestTimedOutError, 408],
-  approval_required: [ApprovalRequiredError, 409],
-  duplicate_execution_id: [DuplicateExecutionIdError, 409],
-  invalid_params: [InvalidParamsError, 422],
-  connection_required: [ConnectionRequiredError, 424],
-  credential_required: [CredentialRequiredError, 424],
-  rate_limited: [RateLimitedError, 429],
-  internal_error: [InternalError, 500],
-  upstream_error: [UpstreamError, 502],
-  not_enabled: [NotEnabledError, 503],
-  timeout: [GatewayTimeoutError, 504],
-};
+/** Installs the table of error codes; src/generated/errors.ts calls it once, with every code of openapi.json. */
+export function registerErrorCodes(table: Readonly<Record<string, ErrorCodeEntry>>): void {
+  BY_CODE = table;
+}
 
 const BY_STATUS: Readonly<Record<number, APIErrorClass>> = {
-  400: BadRequestError,
-  401: AuthenticationError,
-  403: PermissionDeniedError,
-  404: NotFoundError,
-  408: RequestTimeoutError,
-  409: ConflictError,
-  422: UnprocessableEntityError,
-  424: FailedDependencyError,
-  429: RateLimitError,
+  400: Http400Error,
+  401: Http401Error,
+  403: Http403Error,
+  404: Http404Error,
+  405: Http405Error,
+  408: Http408Error,
+  409: Http409Error,
+  422: Http422Error,
+  424: Http424Error,
+  429: Http429Error,
 };
 
 /** The status a known error code is answered with (for an error read from an execution record), else 500. */
 export function statusForCode(code: string): number {
-  return Object.hasOwn(BY_CODE, code) ? BY_CODE[code]![1] : 500;
+  return Object.hasOwn(BY_CODE, code) ? BY_CODE[code]!.status : 500;
 }
 
 /**
  * The typed error of an error answer: the class of its code (`X-Error-Code` first, else `error.code`), else the
- * class of its status (any 5xx is an {@link InternalServerError}), else {@link OzAPIError}.
+ * class of its status (any 5xx is an {@link Http5xxError}), else {@link OzAPIError}.
  */
 export function apiErrorFor(status: number, headers: Headers, error: ErrorBody | undefined, message?: string): OzAPIError {
   const code = headers.get('x-error-code') || error?.code;
-  const byCode = code !== undefined && Object.hasOwn(BY_CODE, code) ? BY_CODE[code]![0] : undefined;
-  const Class = byCode ?? BY_STATUS[status] ?? (status >= 500 ? InternalServerError : OzAPIError);
+  const byCode = code !== undefined && Object.hasOwn(BY_CODE, code) ? BY_CODE[code]!.class : undefined;
+  const Class = byCode ?? BY_STATUS[status] ?? (status >= 500 ? Http5xxError : OzAPIError);
   return new Class(status, headers, error, message);
 }
 

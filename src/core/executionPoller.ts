@@ -80,7 +80,7 @@ export function executionIdOf(ref: ExecutionRef): string {
  *
  * @returns The execution result envelope on `succeeded`.
  * @throws The typed error of the run's `error` on `failed` (the class of its code, for example
- * `InvalidParamsError`), `OzExecutionCancelledError` on `cancelled`, `OzWaitTimeoutError` when `timeout`
+ * `InvalidParamsError`), `ExecutionCancelledError` (409) on `cancelled`, `OzWaitTimeoutError` when `timeout`
  * passes, `OzAbortError` when `signal` aborts, and any error of a poll.
  */
 export async function waitForExecution<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer>(

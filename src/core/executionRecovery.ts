@@ -1,5 +1,5 @@
 import type { AsyncPointerAnswer } from './asyncPointer.js';
-import { apiErrorFor, OzExecutionCancelledError, statusForCode, type ErrorBody, type OzAPIError } from './errors.js';
+import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from './errors.js';
 import type { Operation } from './operation.js';
 import type { Format } from './requestOptions.js';
 
@@ -50,12 +50,15 @@ export function pointerOfRecord(record: ExecutionRecordAnswer): AsyncPointerAnsw
 
 /**
  * The error a finished record stands for: the typed error of its `error` (the class of its code, with the
- * code's usual status), or {@link OzExecutionCancelledError}. Undefined for a succeeded record.
+ * code's usual status); a cancelled record is 409 `execution_cancelled`, as the service answers it. Undefined for
+ * a succeeded record.
  */
-export function recordFailure(record: ExecutionRecordAnswer, requestId: string | null): OzAPIError | OzExecutionCancelledError | undefined {
-  if (record.status === 'cancelled') return new OzExecutionCancelledError(record.id);
-  if (record.status !== 'failed') return undefined;
-  const error: ErrorBody = record.error ?? { code: 'internal_error', message: 'The execution failed without an error record.' };
+export function recordFailure(record: ExecutionRecordAnswer, requestId: string | null): OzAPIError | undefined {
+  if (record.status !== 'failed' && record.status !== 'cancelled') return undefined;
+  const error: ErrorBody =
+    record.status === 'cancelled'
+      ? { code: 'execution_cancelled', message: `Execution ${record.id} was cancelled before it finished.` }
+      : (record.error ?? { code: 'internal_error', message: 'The execution failed without an error record.' });
   const headers = new Headers({ 'x-error-code': error.code, 'x-execution-id': record.id });
   if (requestId) headers.set('x-request-id', requestId);
   return apiErrorFor(statusForCode(error.code), headers, { ...error, execution_id: error.execution_id ?? record.id });

@@ -13,7 +13,7 @@ export interface Operation {
   readonly plane: Plane;
   /** Which credentials the operation takes. */
   readonly auth: 'none' | 'bearer' | 'bearer-or-api-key';
-  /** An execute call: it sends `x-trace-id` and recovers a lost answer through the execution record. */
+  /** An execute call: its `x-trace-id` (sent on every write) becomes the execution id, and a lost answer is recovered through the execution record. */
   readonly idempotent: boolean;
   /** The operation answers on the four wires and takes `?format=`. */
   readonly wire: boolean;

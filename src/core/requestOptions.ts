@@ -34,8 +34,9 @@ export interface RequestOptions {
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /**
-   * The `x-trace-id` of an execute call; it becomes the execution id and is re-sent on every retry. Generated
-   * (`exe_` + 32 random characters) when absent.
+   * The `x-trace-id` of a write (every POST, PUT, PATCH and DELETE), re-sent on every retry so a retried write
+   * happens once: on an execute call it becomes the execution id; on any other write a replay answers the first
+   * answer again. Generated (`exe_` + 32 random characters) per call when absent.
    */
   idempotencyKey?: string;
   /** The response wire, sent as `?format=` (it wins over `Accept`). `markdown` and `text` answer a string. */

@@ -4,7 +4,6 @@ import { parsePointerLines } from './asyncPointer.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
 import {
-  DuplicateExecutionIdError,
   errorFromText,
   LegacyKeyError,
   OzConnectionError,
@@ -174,7 +173,8 @@ export class Transport {
       headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
       headers.set(auth[0], auth[1]);
     }
-    const traceId = op.idempotent ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
+    // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
+    const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
     if (traceId !== undefined) headers.set('x-trace-id', traceId);
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       if (value === null) headers.delete(name);
@@ -230,7 +230,7 @@ export class Transport {
       if (response.ok) return { kind: 'answer', answer };
 
       const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, [call.apiKey]), response.statusText));
-      if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error instanceof DuplicateExecutionIdError) {
+      if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };
       }
       if (isRetryableStatus(response.status) && attempt < call.maxRetries) {

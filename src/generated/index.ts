@@ -27,6 +27,7 @@ export { Schedules } from './resources/schedules.js';
 export { Tools } from './resources/tools.js';
 export { Traces } from './resources/traces.js';
 export { Workflows } from './resources/workflows.js';
+export * from './errors.js';
 export { OPERATIONS, type OperationId } from './operations.js';
 export type * from './types.js';
 export type { components, operations, paths } from './openapi.js';

@@ -686,29 +686,8 @@ export interface components {
          * @enum {string}
          */
         Format: "json" | "yaml" | "markdown" | "text";
-        /**
-         * @description A known error code. Clients must accept codes not in this list.
-         * @example invalid_json
-         * @example invalid_format
-         * @example unauthorized
-         * @example company_not_found
-         * @example not_found
-         * @example approval_required
-         * @example duplicate_execution_id
-         * @example invalid_params
-         * @example connection_required
-         * @example credential_required
-         * @example upstream_error
-         * @example not_enabled
-         * @example request_timeout
-         * @example rate_limited
-         * @example internal_error
-         * @example timeout
-         * @example already_exists
-         * @example execution_cancelled
-         * @example method_not_allowed
-         */
-        ErrorCode: string;
+        /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). */
+        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
             /** @description Provider name, for example `crm`. */
@@ -719,7 +698,8 @@ export interface components {
             link: string;
         };
         ErrorObject: {
-            code: components["schemas"]["ErrorCode"];
+            /** @description The error code: one of `ErrorCode`, or a code a newer service added. */
+            code: components["schemas"]["ErrorCode"] | string;
             /** @description A human-readable message. */
             message: string;
             /** @description Names of absent fields. */
@@ -1402,7 +1382,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description No route for this method on this path (`not_found`), or no such resource (`not_found`, `company_not_found`). */
+        /** @description No route for this method on this path (`not_found`), or no such record: `company_not_found`, `tool_not_found`, `agent_not_found`, `workflow_not_found`, `schedule_not_found`, `execution_not_found`, `item_not_found`, `model_not_found`. */
         NotFound: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1420,7 +1400,7 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description No route for this method on this path (`not_found`), or no such resource (`not_found`, `company_not_found`). Answered as JSON only; on the models plane with OpenAI's `error.type`. */
+        /** @description No route for this method on this path (`not_found`), or no such record: `company_not_found`, `tool_not_found`, `agent_not_found`, `workflow_not_found`, `schedule_not_found`, `execution_not_found`, `item_not_found`, `model_not_found`. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
         JsonNotFound: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1470,7 +1450,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when an `x-trace-id` was already used; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1488,7 +1468,22 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description A field failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. Answered as JSON only. */
+        JsonConflict: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "X-Error-Code": components["headers"]["XErrorCode"];
+                "X-Execution-Id": components["headers"]["XExecutionId"];
+                "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+            };
+        };
+        /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. */
         UnprocessableEntity: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1506,7 +1501,7 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description A field failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
+        /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
         JsonUnprocessableEntity: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1609,7 +1604,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description An upstream service is unavailable (`upstream_error`); retry. */
+        /** @description An upstream service (the company service, a connector's provider, a gateway in front of the service) is unavailable (`upstream_error`); retry: a write is retried with the same `x-trace-id`, so it happens once. */
         BadGateway: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1690,7 +1685,7 @@ export interface components {
         Limit: number;
         /** @description The `next_cursor` of the previous page. */
         Cursor: string;
-        /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+        /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
         TraceId: string;
         /** @description Company slug, never a row id. */
         Campus: string;
@@ -1720,7 +1715,7 @@ export interface components {
         /** @description Id of the execution this answer belongs to (`exe_...`, or the `x-trace-id` the client sent). */
         XExecutionId: string;
         /** @description Equal to `error.code` of the body, whatever the wire. */
-        XErrorCode: components["schemas"]["ErrorCode"];
+        XErrorCode: components["schemas"]["ErrorCode"] | string;
         /** @description Seconds (or an HTTP date) to wait before the next attempt or poll. */
         RetryAfter: string;
         /** @description Requests allowed in the current window for this key. */
@@ -1729,6 +1724,8 @@ export interface components {
         XRateLimitRemaining: number;
         /** @description Seconds until the current window resets. */
         XRateLimitReset: number;
+        /** @description Present (`true`) when this answer is the kept answer of an earlier request with the same `x-trace-id`, replayed: nothing was written again. */
+        XIdempotentReplayed: "true";
     };
     pathItems: never;
 }
@@ -1852,7 +1849,10 @@ export interface operations {
     createChatCompletion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1937,7 +1937,10 @@ export interface operations {
     createEmbedding: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2238,7 +2241,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -2553,7 +2556,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path?: never;
@@ -2678,7 +2681,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path?: never;
@@ -2823,7 +2826,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path?: never;
@@ -3046,7 +3049,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3122,6 +3128,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3180,7 @@ export interface operations {
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -3256,7 +3264,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Stored workflow name. */
                 name: components["parameters"]["WorkflowName"];
@@ -3272,6 +3283,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3297,8 +3309,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -3309,7 +3324,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -3413,7 +3428,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -3619,7 +3634,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3695,6 +3713,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3744,9 +3763,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -3832,7 +3853,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Schedule id (`sch_...`). */
                 id: components["parameters"]["ScheduleId"];
@@ -3848,6 +3872,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3873,8 +3898,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -3885,7 +3913,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -4135,7 +4163,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Execution id (`exe_...` or the `x-trace-id` sent). */
                 id: components["parameters"]["ExecutionId"];
@@ -4152,6 +4183,7 @@ export interface operations {
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
                     "X-Execution-Id": components["headers"]["XExecutionId"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4197,8 +4229,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -4209,7 +4244,7 @@ export interface operations {
                 format?: components["parameters"]["Format"];
             };
             header?: {
-                /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
             };
             path: {
@@ -4600,7 +4635,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -4647,6 +4685,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4676,9 +4715,11 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
+            502: components["responses"]["BadGateway"];
             504: components["responses"]["GatewayTimeout"];
         };
     };
@@ -4795,7 +4836,10 @@ export interface operations {
                 /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
                 format?: components["parameters"]["Format"];
             };
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Company slug, never a row id. */
                 campus: components["parameters"]["Campus"];
@@ -4850,6 +4894,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4911,6 +4956,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5014,7 +5060,10 @@ export interface operations {
     mcpRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5087,6 +5136,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
         };
@@ -5144,7 +5194,10 @@ export interface operations {
     proxyPut: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -5173,6 +5226,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +5249,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5205,7 +5261,10 @@ export interface operations {
     proxyPost: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -5234,6 +5293,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5256,6 +5316,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5266,7 +5328,10 @@ export interface operations {
     proxyDelete: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -5284,6 +5349,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,6 +5370,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5314,7 +5382,10 @@ export interface operations {
     proxyPatch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
+                "x-trace-id"?: components["parameters"]["TraceId"];
+            };
             path: {
                 /** @description Connection provider (for example `crm`). */
                 provider: components["parameters"]["Provider"];
@@ -5343,6 +5414,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5365,6 +5437,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["JsonConflict"];
+            422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];

@@ -33,7 +33,7 @@ export class Executions extends GeneratedExecutions {
    * @param requestOptions - Options of each poll's request (key, base address, `fetch`, headers, retries).
    * @returns The execution result envelope (`{ok, content, execution_id, request_id}`) on `succeeded`.
    * @throws The typed error of the run's `error` on `failed` (the class of its code, for example
-   * `InvalidParamsError`), `OzExecutionCancelledError` on `cancelled`, `OzWaitTimeoutError` when `timeout`
+   * `InvalidParamsError`), `ExecutionCancelledError` (409) on `cancelled`, `OzWaitTimeoutError` when `timeout`
    * passes, `OzAbortError` when `signal` aborts.
    *
    * @example

@@ -2,6 +2,7 @@ import type { ErrorObject } from '../generated/types.js';
 import type { Connection } from './connection.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from './errors.js';
+import type { KeptAnswer } from './idempotency.js';
 import { newId } from './ids.js';
 import type { OperationInfo } from './operations.js';
 import { renderPayload, type Payload } from './render.js';
@@ -56,6 +57,10 @@ export class RequestContext {
   cutAfter: number | undefined = undefined;
   /** Whether the answer is an event stream. */
   streamed = false;
+  /** The answer before its wire (see {@link RequestContext.reply}, {@link RequestContext.json}): what a replay renders again. */
+  answered: KeptAnswer | null = null;
+  /** Whether the answer is the replay of a kept answer (`x-idempotent-replayed: true`). */
+  replayed = false;
   private searchParams: URLSearchParams | null = null;
   /** The request's Content-Type (read once). */
   readonly contentType: string | null;
@@ -138,6 +143,7 @@ export class RequestContext {
 
   /** A payload on the negotiated wire. */
   reply(status: number, payload: Payload, extra?: Record<string, string>): Response {
+    this.answered = { kind: 'payload', status, payload };
     const wire = this.wire ?? this.negotiate();
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
     if (extra) Object.assign(headers, extra);
@@ -158,6 +164,7 @@ export class RequestContext {
 
   /** A JSON answer (models plane, meta, MCP, proxy). */
   json(status: number, value: unknown, extra?: Record<string, string>): Response {
+    this.answered = { kind: 'json', status, value };
     const headers = this.headers('application/json');
     if (extra) Object.assign(headers, extra);
     return this.buffered(status, headers, JSON.stringify(value));

@@ -4,6 +4,7 @@ import { answerStatus, RequestContext } from './context.js';
 import { preflightHeaders } from './cors.js';
 import { OzMockError } from './errors.js';
 import type { FaultSpec } from './faults.js';
+import { checkedTraceId, serveOnce } from './idempotency.js';
 import type { JournalEntry } from './journal.js';
 import type { OperationInfo } from './operations.js';
 import { takeRateLimit } from './rateLimit.js';
@@ -41,6 +42,7 @@ class JournalRecord implements JournalEntry {
   status: number | null = null;
   executionId: string | null = null;
   fault: JournalEntry['fault'] = null;
+  replayed = false;
   readonly at: number;
 
   constructor(private readonly request: Request, ctx: RequestContext, conn: Connection) {
@@ -77,18 +79,23 @@ function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockErro
   return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, fault.retryAfter === undefined ? {} : { retryAfter: fault.retryAfter });
 }
 
-/** Authentication, rate limit, tier, body and wire: what every operation goes through before its handler. */
-async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler): Promise<Response> {
+/**
+ * Authentication, rate limit, tier, trace id, body and wire: what every operation goes through before its
+ * handler; a non-run write with a trace id is then served once (see idempotency.ts).
+ */
+async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, path: string): Promise<Response> {
   if (op.auth !== 'none') {
     const principal = authenticate(ctx, op);
     ctx.principal = principal;
     ctx.rate = takeRateLimit(ctx, principal);
     checkTier(principal, op);
   }
+  const traceId = op.method === 'GET' ? null : checkedTraceId(ctx.header('x-trace-id'));
   if (op.body) ctx.body = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire);
   // Execute routes that may stream decide in the handler: a stream ignores the wire choice.
   if (op.wire && op.streaming === 'none') ctx.negotiate();
-  return handler(ctx);
+  if (traceId === null || !op.replay || ctx.principal === null) return handler(ctx);
+  return serveOnce(ctx, traceId, path, () => handler(ctx));
 }
 
 /** Handles one request of an operation: journal, faults, the operation, observers. */
@@ -126,12 +133,13 @@ export async function dispatch(
       if (fault.type === 'error') throw injectedError(fault);
       if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
     }
-    response = await runOperation(ctx, op, handler);
+    response = await runOperation(ctx, op, handler, entry.path);
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
   entry.status = answerStatus(response, conn);
   entry.executionId = ctx.executionId;
+  entry.replayed = ctx.replayed;
   emit(ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     void response.body?.cancel().catch(() => undefined);

@@ -63,9 +63,12 @@ export function invalidParams(message: string, missing?: readonly string[]): OzM
   return new OzMockError(422, 'invalid_params', message, missing && missing.length ? { missing } : {});
 }
 
-/** 404 `not_found` for a resource. */
-export function notFound(message: string): OzMockError {
-  return new OzMockError(404, 'not_found', message);
+/** The kinds of record whose absence answers 404 `<kind>_not_found` (`not_found` is only "no route"). */
+export type RecordKind = 'tool' | 'agent' | 'workflow' | 'schedule' | 'execution' | 'item' | 'model' | 'company';
+
+/** 404 `<kind>_not_found`: no such record. */
+export function notFound(kind: RecordKind, message: string): OzMockError {
+  return new OzMockError(404, `${kind}_not_found`, message);
 }
 
 /** 401 `unauthorized`. */

@@ -1,6 +1,6 @@
 import type { ExecutionKind } from '../generated/types.js';
 import type { RequestContext } from './context.js';
-import { invalidParams, OzMockError } from './errors.js';
+import { OzMockError } from './errors.js';
 import { resultView } from './executionViews.js';
 import { newId } from './ids.js';
 import type { RunOutcome, RunPlan } from './runner.js';
@@ -21,12 +21,12 @@ export interface RunRequest {
 
 /**
  * The request's `x-trace-id` (the idempotency key): it becomes the execution id as given; one already used
- * answers 409 `duplicate_execution_id` (with `X-Execution-Id`). Call it before anything is written.
+ * answers 409 `duplicate_execution_id` (with `X-Execution-Id`). Call it before anything is written (its shape was
+ * checked before the handler: see idempotency.ts).
  */
 export function takeTraceId(ctx: RequestContext): string | null {
   const traceId = ctx.header('x-trace-id');
   if (traceId === null) return null;
-  if (traceId.length < 1 || traceId.length > 128) throw invalidParams('x-trace-id must be 1 to 128 characters.');
   if (ctx.core.store.data.executions.has(traceId)) {
     ctx.executionId = traceId;
     throw new OzMockError(409, 'duplicate_execution_id', `Execution id ${traceId} was already used; this is a replay.`, {

@@ -26,6 +26,8 @@ export interface JournalEntry {
   executionId: string | null;
   /** The fault applied to the request, if any. */
   fault: FaultType | null;
+  /** The answer replayed the kept answer of an earlier request with the same `x-trace-id` (`x-idempotent-replayed: true`). */
+  replayed: boolean;
   /** The server clock's time when it arrived (ms since the epoch). */
   readonly at: number;
 }

@@ -22,6 +22,8 @@ export interface OperationInfo {
   readonly body: boolean;
   /** `x-oz-streaming` of the operation: `execute` (`stream: true`), `always`, `chat`, or `none`. */
   readonly streaming: 'none' | 'execute' | 'always' | 'chat';
+  /** `x-oz-replay`: a non-run write whose 2xx answer is kept under its `x-trace-id` and replayed (see idempotency.ts). */
+  readonly replay: boolean;
 }
 
 interface RawOperation {
@@ -30,6 +32,7 @@ interface RawOperation {
   security?: Array<Record<string, unknown>>;
   requestBody?: unknown;
   'x-oz-streaming'?: string;
+  'x-oz-replay'?: boolean;
 }
 
 const PLANES: Readonly<Record<string, Plane>> = { meta: 'meta', models: 'models', companies: 'companies', mcp: 'mcp', proxy: 'proxy' };
@@ -62,6 +65,7 @@ function compile(): OperationInfo[] {
         wire: plane === 'execution' || plane === 'companies',
         body: op.requestBody !== undefined,
         streaming: (op['x-oz-streaming'] as OperationInfo['streaming'] | undefined) ?? 'none',
+        replay: op['x-oz-replay'] === true,
       });
     }
   }

@@ -1,4 +1,5 @@
 import type { OzClockOptions } from './clock.js';
+import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from './idempotency.js';
 
 /** Options of {@link createOzServer}. */
 export interface OzServerOptions {
@@ -36,6 +37,11 @@ export interface OzServerOptions {
   readonly clientAddress?: string;
   /** How many requests the journal keeps (the newest). Default 10000; 0 keeps none. */
   readonly journalLimit?: number;
+  /**
+   * How many answers of non-run writes are kept for replay under their `x-trace-id` (24 hours of the server
+   * clock each); past it the oldest are dropped first. Default 10000.
+   */
+  readonly idempotencyMaxEntries?: number;
   /** The base URL of the in-process and msw mounts. Default `http://api.oz.test`. */
   readonly url?: string;
   /** The MCP server's own URL (`{mcp_url}`, ending in `/v1`) on the in-process and msw mounts. Default `http://mcp.oz.test/v1`. */
@@ -51,6 +57,7 @@ export interface ResolvedOptions {
   readonly syncTimeoutMs: number;
   readonly clientAddress: string;
   readonly journalLimit: number;
+  readonly idempotencyMaxEntries: number;
   readonly url: string;
   readonly mcpUrl: string;
   /** `mcpUrl`'s origin and a slash: requests starting with it reach the MCP server in process. */
@@ -75,6 +82,7 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
     syncTimeoutMs: options.syncTimeoutMs ?? 30_000,
     clientAddress: options.clientAddress ?? '127.0.0.1',
     journalLimit: options.journalLimit ?? 10_000,
+    idempotencyMaxEntries: options.idempotencyMaxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
     url,
     mcpUrl,
     mcpOrigin: `${new URL(mcpUrl).origin}/`,

@@ -27,6 +27,7 @@ export function errorMarkdown(error: ErrorObject, executionId?: string | null): 
   if (Array.isArray(error.missing) && error.missing.length) lines.push(`- missing: ${error.missing.join(', ')}`);
   if (typeof error.contract === 'string') lines.push(`- contract: ${error.contract}`);
   if (typeof error.hint === 'string') lines.push(`- hint: ${error.hint}`);
+  if (error.connect) lines.push(`- connect: ${connectLine(error.connect)}`);
   if (lines.length) out += `\n${lines.join('\n')}\n`;
   if (executionId) out += `\n---\nexecution_id: ${executionId}\n`;
   return out;
@@ -36,7 +37,13 @@ export function errorMarkdown(error: ErrorObject, executionId?: string | null): 
 export function errorText(error: ErrorObject): string {
   let out = `${error.code}: ${error.message}\n`;
   if (Array.isArray(error.missing) && error.missing.length) out += `missing: ${error.missing.join(', ')}\n`;
+  if (error.connect) out += `connect: ${connectLine(error.connect)}\n`;
   return out;
+}
+
+/** A 424's `connect` on the markdown and text wires: `<provider> <method> <link>` (the link is `METHOD /path`). */
+function connectLine(connect: NonNullable<ErrorObject['connect']>): string {
+  return `${connect.provider} ${connect.method} ${connect.link}`;
 }
 
 /**

@@ -14,19 +14,19 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
   const { kind, name } = s.target;
   if (kind === 'tool') {
     const tool = store.catalog.tools.get(name);
-    if (!tool) throw notFound(`The schedule's tool ${name} is gone.`);
+    if (!tool) throw notFound('tool', `The schedule's tool ${name} is gone.`);
     tool.check(s.input);
     requireToolLinks(store.data.accounts.get(s.account), tool);
     return { kind, target: name, input: s.input, plan: { type: 'tool', tool, params: s.input }, async: true, followupAgent: null };
   }
   if (kind === 'agent') {
     const agent = store.catalog.agents.get(name);
-    if (!agent) throw notFound(`The schedule's agent ${name} is gone.`);
+    if (!agent) throw notFound('agent', `The schedule's agent ${name} is gone.`);
     agent.check(s.input);
     return { kind, target: name, input: s.input, plan: { type: 'agent', agent, input: s.input }, async: true, followupAgent: name };
   }
   const w = store.workflowByName(s.account, name);
-  if (!w) throw notFound(`The schedule's workflow ${name} is gone.`);
+  if (!w) throw notFound('workflow', `The schedule's workflow ${name} is gone.`);
   const tasks = w.tasks.map(({ id, type: _type, agent, ...fields }) => {
     const found = store.catalog.agents.get(agent);
     if (!found) throw invalidParams(`Workflow ${name} names an agent that is gone: ${agent}.`);

@@ -8,6 +8,7 @@ import { seedDemo, type DemoKeys } from './demoSeed.js';
 import { executionView, usd } from './executionViews.js';
 import { Faults, type OzFaults } from './faults.js';
 import { serveInProcess } from './fetchMount.js';
+import { IdempotencyStore } from './idempotency.js';
 import { HANDLERS } from './handlers/index.js';
 import { itemView } from './handlers/items.js';
 import { listenHttp, type HttpListener } from './httpMount.js';
@@ -191,6 +192,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     work: new WorkTracker(),
     journal: new Journal(resolved.journalLimit),
     faults: new Faults(),
+    idempotency: new IdempotencyStore(resolved.idempotencyMaxEntries),
     observers: new Set<ResponseListener>(),
     generation: 0,
   } as Omit<ServerCore, 'runner' | 'walker' | 'scheduler'> as ServerCore;
@@ -264,6 +266,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       dashboard.reset();
       core.journal.clear();
       core.faults.clear();
+      core.idempotency.clear();
       core.walker.clearFailures();
       core.scheduler.armAll();
     },
@@ -277,6 +280,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       core.generation++;
       store.data = structuredClone(snap.data);
       store.catalog = copyCatalog(snap.catalog);
+      core.idempotency.clear();
       core.walker.resumeAll();
       core.scheduler.armAll();
     },

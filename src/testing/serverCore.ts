@@ -1,5 +1,6 @@
 import type { ServerClock } from './clock.js';
 import type { Faults } from './faults.js';
+import type { IdempotencyStore } from './idempotency.js';
 import type { ItemWalker } from './itemWalker.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { ResolvedOptions } from './options.js';
@@ -41,6 +42,8 @@ export interface ServerCore {
   readonly work: WorkTracker;
   readonly journal: Journal;
   readonly faults: Faults;
+  /** The kept answers of non-run writes, by (account, `x-trace-id`). */
+  readonly idempotency: IdempotencyStore;
   readonly observers: Set<ResponseListener>;
   /** Bumped by reset and restore: work started before stops. */
   generation: number;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, LegacyKeyError, Oz, UnauthorizedError } from '../../src/index.js';
+import { Http401Error, LegacyKeyError, Oz, UnauthorizedError } from '../../src/index.js';
 import { envelope, KEY, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
@@ -79,7 +79,7 @@ describe('auth', () => {
     const error = await rejectionOf(call(new Oz({ baseURL: server.url, apiKey: key })));
     expect(error).toBeInstanceOf(LegacyKeyError);
     expect(error).toBeInstanceOf(UnauthorizedError);
-    expect(error).toBeInstanceOf(AuthenticationError);
+    expect(error).toBeInstanceOf(Http401Error);
     const e = error as LegacyKeyError;
     expect(e).toMatchObject({ status: 401, code: 'unauthorized', requestId: 'req_401', keyPlane: opens });
     expect(e.message).toContain(`only the ${opens} plane`);

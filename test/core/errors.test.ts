@@ -1,35 +1,47 @@
 import { dump } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import {
+  AgentNotFoundError,
+  AlreadyExistsError,
+  ExecutionCancelledError,
+  ExecutionNotFoundError,
+  Http405Error,
+  IdempotencyConflictError,
+  ItemNotFoundError,
+  MethodNotAllowedError,
+  ModelNotFoundError,
+  ScheduleNotFoundError,
+  ToolNotFoundError,
+  WorkflowNotFoundError,
   apiErrorFor,
   ApprovalRequiredError,
-  AuthenticationError,
-  BadRequestError,
+  Http401Error,
+  Http400Error,
   CompanyNotFoundError,
-  ConflictError,
+  Http409Error,
   ConnectionRequiredError,
   CredentialRequiredError,
   DuplicateExecutionIdError,
   errorFromResponse,
-  FailedDependencyError,
+  Http424Error,
   GatewayTimeoutError,
   InternalError,
-  InternalServerError,
+  Http5xxError,
   InvalidFormatError,
   InvalidJsonError,
   InvalidParamsError,
   NotEnabledError,
-  NotFoundError,
+  Http404Error,
   OzAPIError,
   OzError,
-  PermissionDeniedError,
+  Http403Error,
   RateLimitedError,
-  RateLimitError,
-  RequestTimedOutError,
+  Http429Error,
   RequestTimeoutError,
+  Http408Error,
   RouteNotFoundError,
   UnauthorizedError,
-  UnprocessableEntityError,
+  Http422Error,
   UpstreamError,
   type ErrorBody,
   type Format,
@@ -41,24 +53,35 @@ const server = ScriptedServer.forSuite();
 
 type Class = abstract new (...args: never[]) => OzAPIError;
 
-/** Every code of the spec's table and the contract's, with its status, its class and its status class. */
+/** Every code of the spec's table and the contract's, with its status, its class and its status class: the names users import. */
 const CODES: [code: string, status: number, Class, Class][] = [
-  ['invalid_json', 400, InvalidJsonError, BadRequestError],
-  ['invalid_format', 400, InvalidFormatError, BadRequestError],
-  ['unauthorized', 401, UnauthorizedError, AuthenticationError],
-  ['company_not_found', 404, CompanyNotFoundError, NotFoundError],
-  ['not_found', 404, RouteNotFoundError, NotFoundError],
-  ['request_timeout', 408, RequestTimedOutError, RequestTimeoutError],
-  ['approval_required', 409, ApprovalRequiredError, ConflictError],
-  ['duplicate_execution_id', 409, DuplicateExecutionIdError, ConflictError],
-  ['invalid_params', 422, InvalidParamsError, UnprocessableEntityError],
-  ['connection_required', 424, ConnectionRequiredError, FailedDependencyError],
-  ['credential_required', 424, CredentialRequiredError, FailedDependencyError],
-  ['rate_limited', 429, RateLimitedError, RateLimitError],
-  ['internal_error', 500, InternalError, InternalServerError],
-  ['upstream_error', 502, UpstreamError, InternalServerError],
-  ['not_enabled', 503, NotEnabledError, InternalServerError],
-  ['timeout', 504, GatewayTimeoutError, InternalServerError],
+  ['invalid_json', 400, InvalidJsonError, Http400Error],
+  ['invalid_format', 400, InvalidFormatError, Http400Error],
+  ['unauthorized', 401, UnauthorizedError, Http401Error],
+  ['company_not_found', 404, CompanyNotFoundError, Http404Error],
+  ['not_found', 404, RouteNotFoundError, Http404Error],
+  ['tool_not_found', 404, ToolNotFoundError, Http404Error],
+  ['agent_not_found', 404, AgentNotFoundError, Http404Error],
+  ['workflow_not_found', 404, WorkflowNotFoundError, Http404Error],
+  ['schedule_not_found', 404, ScheduleNotFoundError, Http404Error],
+  ['execution_not_found', 404, ExecutionNotFoundError, Http404Error],
+  ['item_not_found', 404, ItemNotFoundError, Http404Error],
+  ['model_not_found', 404, ModelNotFoundError, Http404Error],
+  ['method_not_allowed', 405, MethodNotAllowedError, Http405Error],
+  ['request_timeout', 408, RequestTimeoutError, Http408Error],
+  ['approval_required', 409, ApprovalRequiredError, Http409Error],
+  ['duplicate_execution_id', 409, DuplicateExecutionIdError, Http409Error],
+  ['already_exists', 409, AlreadyExistsError, Http409Error],
+  ['execution_cancelled', 409, ExecutionCancelledError, Http409Error],
+  ['idempotency_conflict', 409, IdempotencyConflictError, Http409Error],
+  ['invalid_params', 422, InvalidParamsError, Http422Error],
+  ['connection_required', 424, ConnectionRequiredError, Http424Error],
+  ['credential_required', 424, CredentialRequiredError, Http424Error],
+  ['rate_limited', 429, RateLimitedError, Http429Error],
+  ['internal_error', 500, InternalError, Http5xxError],
+  ['upstream_error', 502, UpstreamError, Http5xxError],
+  ['not_enabled', 503, NotEnabledError, Http5xxError],
+  ['timeout', 504, GatewayTimeoutError, Http5xxError],
 ];
 
 const connect = { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' } as const;
@@ -76,6 +99,7 @@ function rendered(wire: Format, error: ErrorBody): { contentType: string; body: 
         error.missing ? `- missing: ${error.missing.join(', ')}` : undefined,
         error.contract ? `- contract: ${error.contract}` : undefined,
         error.hint ? `- hint: ${error.hint}` : undefined,
+        error.connect ? `- connect: ${error.connect.provider} ${error.connect.method} ${error.connect.link}` : undefined,
       ].filter(Boolean);
       if (extra.length > 0) body += `\n${extra.join('\n')}\n`;
       if (error.execution_id) body += `\n---\nexecution_id: ${error.execution_id}\n`;
@@ -84,7 +108,9 @@ function rendered(wire: Format, error: ErrorBody): { contentType: string; body: 
     case 'text':
       return {
         contentType: 'text/plain; charset=utf-8',
-        body: `${error.code}: ${error.message}\n${error.missing ? `missing: ${error.missing.join(', ')}\n` : ''}`,
+        body:
+          `${error.code}: ${error.message}\n${error.missing ? `missing: ${error.missing.join(', ')}\n` : ''}` +
+          (error.connect ? `connect: ${error.connect.provider} ${error.connect.method} ${error.connect.link}\n` : ''),
       };
   }
 }
@@ -120,7 +146,8 @@ describe('each error code maps to its class on each wire', () => {
         expect(e.missing).toEqual(['text', 'count']);
         if (wire !== 'text') expect({ contract: e.contract, hint: e.hint }).toEqual({ contract: 'echo.v1', hint: 'Send text.' });
       }
-      if (StatusClass === FailedDependencyError && (wire === 'json' || wire === 'yaml')) expect(e.connect).toEqual(connect);
+      // A 424 carries `connect` on every wire (markdown and text render it as a line).
+      if (StatusClass === Http424Error) expect(e.connect).toEqual(connect);
     });
   }
 });
@@ -150,17 +177,17 @@ describe('the class comes from X-Error-Code first', () => {
 
 describe('unknown codes fall back by status', () => {
   it.each([
-    [400, BadRequestError],
-    [401, AuthenticationError],
-    [403, PermissionDeniedError],
-    [404, NotFoundError],
-    [408, RequestTimeoutError],
-    [409, ConflictError],
-    [422, UnprocessableEntityError],
-    [424, FailedDependencyError],
-    [429, RateLimitError],
-    [500, InternalServerError],
-    [507, InternalServerError],
+    [400, Http400Error],
+    [401, Http401Error],
+    [403, Http403Error],
+    [404, Http404Error],
+    [408, Http408Error],
+    [409, Http409Error],
+    [422, Http422Error],
+    [424, Http424Error],
+    [429, Http429Error],
+    [500, Http5xxError],
+    [507, Http5xxError],
   ])('%i with an unknown code', async (status, StatusClass) => {
     server.answer({ status, headers: { 'x-error-code': 'brand_new_code', 'retry-after': '0' }, body: { error: { code: 'brand_new_code', message: 'new' } } });
     const e = await rejectionOf(fastClient(server, { maxRetries: 0 }).tools.get('echo'));
@@ -179,14 +206,14 @@ describe('unknown codes fall back by status', () => {
   it('a body that is not an envelope keeps its text as the message and http_<status> as the code', async () => {
     server.answer({ status: 502, headers: { 'content-type': 'text/html' }, body: '<h1>Bad gateway</h1>' });
     const e = await rejectionOf(fastClient(server, { maxRetries: 0 }).tools.get('echo'));
-    expect(e).toBeInstanceOf(InternalServerError);
+    expect(e).toBeInstanceOf(Http5xxError);
     expect(e).toMatchObject({ status: 502, code: 'http_502', message: '502 http_502: <h1>Bad gateway</h1>' });
   });
 
   it('an empty error body still gives a typed error', async () => {
     server.answer({ status: 404 });
     const e = await rejectionOf(fastClient(server).tools.get('echo'));
-    expect(e).toBeInstanceOf(NotFoundError);
+    expect(e).toBeInstanceOf(Http404Error);
     expect((e as OzAPIError).code).toBe('http_404');
   });
 });
@@ -196,7 +223,7 @@ describe('apiErrorFor and errorFromResponse', () => {
     expect(apiErrorFor(409, new Headers({ 'x-error-code': 'approval_required' }), undefined)).toBeInstanceOf(ApprovalRequiredError);
     expect(apiErrorFor(409, new Headers(), { code: 'duplicate_execution_id', message: 'm' })).toBeInstanceOf(DuplicateExecutionIdError);
     const fallback = apiErrorFor(429, new Headers(), { code: 'slow_down', message: 'm' }, 'ignored');
-    expect(Object.getPrototypeOf(fallback)).toBe(RateLimitError.prototype);
+    expect(Object.getPrototypeOf(fallback)).toBe(Http429Error.prototype);
     expect(fallback.message).toBe('429 slow_down: m');
     expect(apiErrorFor(400, new Headers(), undefined, 'from the stream').message).toBe('400 http_400: from the stream');
   });

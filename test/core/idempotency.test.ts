@@ -4,7 +4,7 @@ import {
   ConnectionRequiredError,
   DuplicateExecutionIdError,
   OzAbortError,
-  OzExecutionCancelledError,
+  ExecutionCancelledError,
   OzTimeoutError,
   RouteNotFoundError,
   type ExecuteStreamEvent,
@@ -157,11 +157,11 @@ describe('a lost answer (409 duplicate_execution_id on a retry)', () => {
     expect([...service.runs.values()]).toEqual([1]);
   });
 
-  it('throws OzExecutionCancelledError for a cancelled first run', async () => {
+  it('throws ExecutionCancelledError for a cancelled first run', async () => {
     server.fallback = onceService({ finished: (id) => record(id, 'cancelled') }).answer;
     const error = await rejectionOf(fastClient(server).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_cxl' }));
-    expect(error).toBeInstanceOf(OzExecutionCancelledError);
-    expect((error as OzExecutionCancelledError).executionId).toBe('exe_cxl');
+    expect(error).toBeInstanceOf(ExecutionCancelledError);
+    expect((error as ExecutionCancelledError).executionId).toBe('exe_cxl');
   });
 
   it('gives up waiting after one attempt timeout with OzTimeoutError naming the execution', async () => {

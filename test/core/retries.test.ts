@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   ApprovalRequiredError,
-  BadRequestError,
+  Http400Error,
   CompanyNotFoundError,
   ConnectionRequiredError,
   DuplicateExecutionIdError,
@@ -151,7 +151,7 @@ describe('retries', () => {
   });
 
   it.each([
-    [400, 'invalid_json', BadRequestError],
+    [400, 'invalid_json', Http400Error],
     [401, 'unauthorized', UnauthorizedError],
     [404, 'company_not_found', CompanyNotFoundError],
     [409, 'approval_required', ApprovalRequiredError],

@@ -85,6 +85,7 @@ describe('stream calls through the transport', () => {
     const chunks = [];
     for await (const c of stream) chunks.push(c);
     expect(chunks).toEqual([chunk]);
-    expect(server.requests[0]!.headers['x-trace-id']).toBeUndefined();
+    // Every write carries a trace id (the chat completion's POST too).
+    expect(server.requests[0]!.headers['x-trace-id']).toMatch(/^exe_[A-Za-z0-9]{32}$/);
   });
 });

@@ -7,6 +7,11 @@ import {
   DuplicateExecutionIdError,
   InvalidParamsError,
   LegacyKeyError,
+  ConnectionRequiredError,
+  CredentialRequiredError,
+  RateLimitedError,
+  Http429Error,
+  ToolNotFoundError,
   type AsyncPointer,
   type ConnectInfo,
   type ExecutionResult,
@@ -70,8 +75,14 @@ describe('core types', () => {
 
   it('types errors for branching by class and by code', () => {
     expectTypeOf<DuplicateExecutionIdError['code']>().toEqualTypeOf<'duplicate_execution_id'>();
-    expectTypeOf<InvalidParamsError['missing']>().toEqualTypeOf<string[] | undefined>();
+    // Fields a code always carries are typed present on its class: no `!` needed.
+    expectTypeOf<InvalidParamsError['missing']>().toEqualTypeOf<string[]>();
+    expectTypeOf<ConnectionRequiredError['connect']>().toEqualTypeOf<ConnectInfo>();
+    expectTypeOf<CredentialRequiredError['connect']>().toEqualTypeOf<ConnectInfo>();
+    expectTypeOf<OzAPIError['missing']>().toEqualTypeOf<string[] | undefined>();
     expectTypeOf<OzAPIError['connect']>().toEqualTypeOf<ConnectInfo | undefined>();
+    expectTypeOf<RateLimitedError>().toMatchTypeOf<Http429Error>();
+    expectTypeOf<ToolNotFoundError['code']>().toEqualTypeOf<'tool_not_found'>();
     expectTypeOf<ConnectInfo['method']>().toEqualTypeOf<'oauth' | 'api_key' | 'wallet'>();
     expectTypeOf<LegacyKeyError['keyPlane']>().toEqualTypeOf<'models' | 'proxy' | 'unknown'>();
     expectTypeOf<LegacyKeyError>().toMatchTypeOf<OzAPIError>();

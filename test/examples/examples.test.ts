@@ -130,6 +130,9 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^succeeded invoice 1042 sent$/m,
       /^charge card 4242 exe_charge-7$/m,
       /^\[ '200 \(lose\)', '409' \]$/m,
+      /^Ship 1\.0 true$/m,
+      /^1$/m,
+      /^409 idempotency_conflict$/m,
     ],
   },
   'mcp.ts': {

@@ -43,7 +43,7 @@ describe('resource hygiene', () => {
       const whole = await client.agents.execute({ agent: 'writer', user_request: 'one two', stream: true }, options);
       await note(whole.finalResult());
 
-      expect(outcomes).toEqual(['ok', 'ok', 'ok', 'RouteNotFoundError', 'OzTimeoutError', 'OzStreamInterruptedError', 'ok', 'ok']);
+      expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ToolNotFoundError', 'OzTimeoutError', 'OzStreamInterruptedError', 'ok', 'ok']);
       expect(getEventListeners(signal, 'abort')).toHaveLength(0);
     } finally {
       await listener.close();

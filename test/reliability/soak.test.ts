@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runSoak } from './soak/soak.js';
 
 describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
-  it('mixed calls from concurrent clients over real HTTP with random faults: nothing lost, nothing run twice, every error typed', async () => {
+  it('mixed calls and writes from concurrent clients over real HTTP with random faults: nothing lost, every effect once, every error typed', async () => {
     const figures = await runSoak({ calls: 400, clients: 4, concurrency: 4, faultRate: 0.6, seed: 20261121 });
     expect(figures.problems).toEqual([]);
     expect({ lost: figures.lost, doubled: figures.doubled, untyped: figures.untypedErrors, mismatched: figures.mismatched, violations: figures.violations }).toEqual({
@@ -15,7 +15,13 @@ describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
     expect(figures.calls).toBe(400);
     expect(figures.results + figures.typedErrors + figures.recoveredStreams).toBe(400);
     // The soak really exercised every kind of fault and both ways of recovering a result.
-    for (const kind of ['error 500', 'error 429', 'drop', 'lose', 'cut', 'delay']) expect(figures.faults[kind] ?? 0, kind).toBeGreaterThan(0);
+    for (const kind of ['error 500', 'error 502', 'error 429', 'drop', 'lose', 'cut', 'delay']) expect(figures.faults[kind] ?? 0, kind).toBeGreaterThan(0);
+    // Every kind of call was made: runs, and the writes that are not runs (creations, deletes, cancels, links).
+    for (const kind of ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel']) {
+      expect(figures.byKind[kind] ?? 0, kind).toBeGreaterThan(0);
+    }
+    // Lost answers of writes were replayed by the server (x-idempotent-replayed), not written again.
+    expect(figures.replays).toBeGreaterThan(0);
     expect(figures.retries).toBeGreaterThan(0);
     expect(figures.recoveredDuplicates).toBeGreaterThan(0);
     expect(figures.recoveredStreams).toBeGreaterThan(0);

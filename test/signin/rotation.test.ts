@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthenticationError, Oz, UnauthorizedError } from '../../src/index.js';
+import { Http401Error, Oz, UnauthorizedError } from '../../src/index.js';
 import type { OzServer } from '../../src/testing/index.js';
 import { createTestServer, takeViolations } from '../support/ozServer.js';
 
@@ -36,7 +36,7 @@ describe('the key rotation recipe, end to end on the SDK', () => {
     await server.clock.advance(2); // 2 * 60_000 + 1 after the revocation
     const err = await rejection(oz.tools.execute('echo', { text: 'old' }));
     expect(err).toBeInstanceOf(UnauthorizedError);
-    expect(err).toBeInstanceOf(AuthenticationError);
+    expect(err).toBeInstanceOf(Http401Error);
     expect((err as UnauthorizedError).status).toBe(401);
     expect((await rotated.tools.execute('echo', { text: 'new' })).content).toBe('new');
     expect((await rotated.whoami()).key_label).toBe('production 2026-12');
@@ -58,7 +58,7 @@ describe('the key rotation recipe, end to end on the SDK', () => {
     expect((await weekly.whoami()).key_label).toBe('week');
     await server.clock.advance(2);
     const err = await rejection(weekly.whoami());
-    expect(err).toBeInstanceOf(AuthenticationError);
+    expect(err).toBeInstanceOf(Http401Error);
     expect((await oz.whoami()).key_label).not.toBe('week'); // the demo key never expires
   });
 });

@@ -5,7 +5,7 @@ import {
   ApprovalRequiredError,
   Oz,
   OzAbortError,
-  OzExecutionCancelledError,
+  ExecutionCancelledError,
   OzStreamIdleTimeoutError,
   OzStreamInterruptedError,
   type AsyncPointer,
@@ -156,7 +156,7 @@ describe.each<Mount>(['in process', 'over HTTP'])('streams, waits and pages agai
     const cancelled = await oz.agents.execute({ agent: 'writer', user_request: 'never mind', async: true });
     await oz.executions.cancel(cancelled.execution_id);
     const thrown = await rejectionOf(oz.executions.wait(cancelled));
-    expect(thrown).toBeInstanceOf(OzExecutionCancelledError);
+    expect(thrown).toBeInstanceOf(ExecutionCancelledError);
     expect(thrown).toMatchObject({ executionId: cancelled.execution_id });
   });
 

@@ -5,7 +5,7 @@ import {
   InvalidParamsError,
   Oz,
   OzAbortError,
-  OzExecutionCancelledError,
+  ExecutionCancelledError,
   OzTimeoutError,
   OzUsageError,
   OzWaitTimeoutError,
@@ -111,10 +111,10 @@ describe('executions.wait', () => {
     if ('missing' in error) expect((thrown as InvalidParamsError).missing).toEqual(['text']);
   });
 
-  it('a cancelled run throws OzExecutionCancelledError', async () => {
+  it('a cancelled run throws ExecutionCancelledError', async () => {
     server.answer(poll('cancelled'));
     const thrown = await rejectionOf(client().executions.wait(ID));
-    expect(thrown).toBeInstanceOf(OzExecutionCancelledError);
+    expect(thrown).toBeInstanceOf(ExecutionCancelledError);
     expect(thrown).toMatchObject({ executionId: ID });
   });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ApprovalRequiredError,
   ConnectionRequiredError,
-  InternalServerError,
+  Http5xxError,
   InvalidParamsError,
   OzConnectionError,
   OzStreamIdleTimeoutError,
@@ -98,7 +98,7 @@ describe('Stream of an execute stream', () => {
     ['approval_required', 409, ApprovalRequiredError, {}],
     ['connection_required', 424, ConnectionRequiredError, { connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' } }],
     ['rate_limited', 429, RateLimitedError, {}],
-    ['something_new', 500, InternalServerError, {}],
+    ['something_new', 500, Http5xxError, {}],
   ] as const)('an `error` event with code %s throws its typed error from the loop, after the events before it', async (code, status, Class, extra) => {
     const { stream, cancelled } = events([token('par'), errorEvent({ code, message: `failed: ${code}`, ...extra }), token('never')]);
     const seen: ExecuteStreamEvent[] = [];

@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 
 interface ResponseSpec {
   description?: string;
-  headers?: Record<string, { $ref?: string; schema?: { type?: string; $ref?: string } }>;
+  headers?: Record<string, { $ref?: string; required?: boolean; schema?: { type?: string; $ref?: string } }>;
   content?: Record<string, { schema?: Json }>;
 }
 
@@ -28,7 +28,7 @@ const addFormats = ((formatsModule as unknown as { default?: typeof formatsModul
 
 const DOC = validationView(openapi as unknown as Json) as Json & {
   paths: Record<string, Record<string, Json & { operationId?: string; security?: unknown[]; responses: Record<string, ResponseSpec & { $ref?: string }> }>>;
-  components: Json & { responses: Record<string, ResponseSpec>; headers: Record<string, { schema?: { type?: string } }> };
+  components: Json & { responses: Record<string, ResponseSpec>; headers: Record<string, { required?: boolean; schema?: { type?: string } }> };
   'x-oz-preflight': ResponseSpec & { status: number };
 };
 
@@ -154,7 +154,8 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
 
   for (const [name, h] of Object.entries(spec.headers ?? {})) {
     const value = res.headers.get(name);
-    const required = status < 300 && name.toLowerCase() !== 'retry-after' && (keyed || !name.toLowerCase().startsWith('x-ratelimit'));
+    const optional = (h.$ref ? DOC.components.headers[h.$ref.split('/').pop()!] : h)?.required === false;
+    const required = !optional && status < 300 && name.toLowerCase() !== 'retry-after' && (keyed || !name.toLowerCase().startsWith('x-ratelimit'));
     if (value === null) {
       if (required) problems.push(`missing header ${name}`);
       continue;

@@ -116,7 +116,7 @@ describe('async runs and polling', () => {
     expect(server.getExecution(started.body.execution_id)).toMatchObject({ status: 'cancelled', content: null });
   });
 
-  it('answers 404 not_found for an unknown execution or one of another account', async () => {
+  it('answers 404 execution_not_found for an unknown execution or one of another account', async () => {
     server = createTestServer();
     expect((await call(server, 'GET', '/v1/executions/exe_nope')).status).toBe(404);
     const run = await callJson<ExecutionResult>(server, 'POST', '/v1/tools/echo/execute', { body: { text: 'x' } });
@@ -184,7 +184,7 @@ describe('idempotency: x-trace-id', () => {
     const headers = { 'x-trace-id': 'trace-7' };
     expect((await call(server, 'POST', '/v1/tools/echo/execute', { body: {}, headers })).status).toBe(422);
     expect((await call(server, 'POST', '/v1/tools/echo/execute', { body: { text: 'x' }, headers })).status).toBe(200);
-    expect((await call(server, 'POST', '/v1/tools/echo/execute', { body: { text: 'x' }, headers: { 'x-trace-id': 'x'.repeat(129) } })).status).toBe(422);
+    expect((await call(server, 'POST', '/v1/tools/echo/execute', { body: { text: 'x' }, headers: { 'x-trace-id': 'x'.repeat(256) } })).status).toBe(422);
   });
 });
 

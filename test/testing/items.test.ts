@@ -163,12 +163,12 @@ describe('GET /v1/companies/{campus}/items and /items/{id}', () => {
     expect((await call(server, 'GET', '/v1/companies/acme/items?status=sleeping')).status).toBe(422);
   });
 
-  it('gets one item, and answers 404 not_found for an unknown id or an item of another company', async () => {
+  it('gets one item, and answers 404 item_not_found for an unknown id or an item of another company', async () => {
     server = createTestServer();
     const { body } = await create({ building: 'lab', title: 'Mine' });
     expect((await callJson<Item>(server, 'GET', `/v1/companies/acme/items/${body.id}`)).body.title).toBe('Mine');
     const missing = await callJson<ErrorBody>(server, 'GET', '/v1/companies/acme/items/itm_missing');
-    expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'item_not_found']);
     server.addCompany({ account: 'demo', slug: 'umbrella', buildings: [{ slug: 'lab', kind: 'local' }] });
     expect((await call(server, 'GET', `/v1/companies/umbrella/items/${body.id}`)).status).toBe(404);
   });

@@ -83,7 +83,7 @@ describe('the MCP server (in process)', () => {
     expect(follow.body.result!.structuredContent).toMatchObject({ ok: true, content: 'Here is a draft for: funnier' });
     const missing = await rpc('tools/call', { name: 'svc_get_result', arguments: { execution_id: 'exe_nope' } });
     expect(missing.body.result).toMatchObject({ isError: true });
-    expect(missing.body.result!.content![0]!.text).toMatch(/^# Error: not_found/);
+    expect(missing.body.result!.content![0]!.text).toMatch(/^# Error: execution_not_found/);
   });
 
   it('reports a failed agent run as a tool error (isError), not a JSON-RPC error', async () => {

@@ -72,7 +72,7 @@ describe('the models plane (in process)', () => {
   it('answers OpenAI-style errors with type and param: unknown model 404, bad fields 422, bad JSON 400', async () => {
     server = createTestServer();
     const unknown = await chat({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] });
-    expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' }]);
+    expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'model_not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' }]);
     const noMessages = await chat({ model: 'oz-chat', messages: [] });
     expect([noMessages.status, noMessages.body.error.param, noMessages.body.error.type]).toEqual([422, 'messages', 'invalid_request_error']);
     expect((await chat({ model: 'oz-embed', messages: [{ role: 'user', content: 'x' }] })).status).toBe(422);

@@ -21,12 +21,12 @@ describe('tools', () => {
     expect((await callJson<ToolList>(server, 'GET', '/v1/tools?cursor=slow')).body.data.map((t) => t.name)).toEqual(['sum']);
   });
 
-  it('gives a tool’s card, and 404 not_found for an unknown tool', async () => {
+  it('gives a tool’s card, and 404 tool_not_found for an unknown tool', async () => {
     server = createTestServer();
     const card = await callJson<Tool>(server, 'GET', '/v1/tools/crm_lookup');
     expect(card.body).toMatchObject({ name: 'crm_lookup', required: ['query'], connection: 'crm' });
     const missing = await callJson<ErrorBody>(server, 'GET', '/v1/tools/nope');
-    expect([missing.status, missing.body.error.code]).toEqual([404, 'not_found']);
+    expect([missing.status, missing.body.error.code]).toEqual([404, 'tool_not_found']);
     expect((await execute('nope', {})).status).toBe(404);
   });
 

@@ -12,10 +12,10 @@ export function agentView(a: CatalogAgent): Agent {
   return { name: a.name, description: a.description, input_schema: a.inputSchema, streaming: a.streaming };
 }
 
-/** An agent of the catalog by name, or 404 `not_found`. */
+/** An agent of the catalog by name, or 404 `agent_not_found`. */
 export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
   const agent = ctx.core.store.catalog.agents.get(name);
-  if (!agent) throw notFound(`No agent named ${name}.`);
+  if (!agent) throw notFound('agent', `No agent named ${name}.`);
   return agent;
 }
 

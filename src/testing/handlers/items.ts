@@ -37,15 +37,11 @@ export function itemView(r: ItemRecord): Item {
   };
 }
 
-function companyNotFound(message: string): OzMockError {
-  return new OzMockError(404, 'company_not_found', message);
-}
-
 /** The company of `{campus}` in the caller's account (another account's slug answers the same 404). */
 function company(ctx: RequestContext): CompanyRecord {
   const campus = ctx.params.campus!;
   const found = ctx.account.companies.get(campus);
-  if (!found) throw companyNotFound(`No company ${campus} in this account.`);
+  if (!found) throw notFound('company', `No company ${campus} in this account.`);
   return found;
 }
 
@@ -67,7 +63,7 @@ export const createCompanyItem: OperationHandler = (ctx) => {
   if (!absent(b.priority) && !Number.isInteger(b.priority)) throw invalidParams('priority must be an integer.');
   if (!absent(b.tier) && (typeof b.tier !== 'string' || b.tier.length > 32)) throw invalidParams('tier must be a string of at most 32 characters.');
   const building = co.buildings.get(b.building);
-  if (!building) throw companyNotFound(`No building ${b.building} in company ${co.slug}.`);
+  if (!building) throw notFound('company', `No building ${b.building} in company ${co.slug}.`);
 
   const now = ctx.core.clock.now();
   const item: ItemRecord = {
@@ -113,6 +109,6 @@ export const listCompanyItems: OperationHandler = (ctx) => {
 export const getCompanyItem: OperationHandler = (ctx) => {
   const co = company(ctx);
   const item = ctx.core.store.data.items.get(ctx.params.id!);
-  if (!item || item.account !== ctx.account.name || item.campus !== co.slug) throw notFound(`No item ${ctx.params.id} in company ${co.slug}.`);
+  if (!item || item.account !== ctx.account.name || item.campus !== co.slug) throw notFound('item', `No item ${ctx.params.id} in company ${co.slug}.`);
   return ctx.reply(200, { kind: 'record', value: itemView(item) });
 };

@@ -92,7 +92,7 @@ function errorResult(error: ErrorObject, json: boolean, executionId?: string): M
   return json ? text(JSON.stringify({ error }), { error }, true) : text(errorMarkdown(error, executionId), undefined, true);
 }
 
-/** An execution of the caller's account, or the `not_found` error a tool answers instead. */
+/** An execution of the caller's account, or the `execution_not_found` error a tool answers instead. */
 function lookUp(ctx: RequestContext, id: string): { record: ExecutionRecord } | { error: ErrorObject } {
   try {
     return { record: findExecution(ctx, id) };

@@ -31,7 +31,7 @@ function model(ctx: RequestContext, kind: 'chat' | 'embedding'): string {
   if (name === undefined || name === null) throw new OzMockError(422, 'invalid_params', 'Missing required field: model.', { missing: ['model'], param: 'model' });
   if (typeof name !== 'string') throw invalid('model must be a string.', 'model');
   const found = MODELS.find((m) => m.id === name);
-  if (!found) throw new OzMockError(404, 'not_found', `The model ${name} does not exist.`, { param: 'model' });
+  if (!found) throw new OzMockError(404, 'model_not_found', `The model ${name} does not exist.`, { param: 'model' });
   if (found.kind !== kind) throw invalid(`${name} is not a ${kind === 'chat' ? 'chat' : 'embedding'} model.`, 'model');
   return name;
 }

@@ -29,7 +29,7 @@ export function scheduleView(s: ScheduleRecord): Schedule {
 
 function findSchedule(ctx: RequestContext): ScheduleRecord {
   const s = ctx.core.store.data.schedules.get(ctx.params.id!);
-  if (!s || s.account !== ctx.account.name) throw notFound(`No schedule ${ctx.params.id}.`);
+  if (!s || s.account !== ctx.account.name) throw notFound('schedule', `No schedule ${ctx.params.id}.`);
   return s;
 }
 

@@ -13,10 +13,10 @@ export function toolView(t: CatalogTool): Tool {
   return { name: t.name, description: t.description, input_schema: t.inputSchema, required: [...t.required], connection: t.connection };
 }
 
-/** A tool of the catalog by name, or 404 `not_found`. */
+/** A tool of the catalog by name, or 404 `tool_not_found`. */
 export function findTool(ctx: RequestContext, name: string): CatalogTool {
   const tool = ctx.core.store.catalog.tools.get(name);
-  if (!tool) throw notFound(`No tool named ${name}.`);
+  if (!tool) throw notFound('tool', `No tool named ${name}.`);
   return tool;
 }
 

@@ -13,7 +13,7 @@ export const listTraces: OperationHandler = (ctx) => {
 /** `GET /v1/traces/{execution_id}`. */
 export const getTrace: OperationHandler = (ctx) => {
   const r = ctx.core.store.data.executions.get(ctx.params.execution_id!);
-  if (!r || r.account !== ctx.account.name) throw notFound(`No trace for execution ${ctx.params.execution_id}.`);
+  if (!r || r.account !== ctx.account.name) throw notFound('execution', `No trace for execution ${ctx.params.execution_id}.`);
   ctx.executionId = r.id;
   return ctx.reply(200, { kind: 'record', value: traceView(r) });
 };

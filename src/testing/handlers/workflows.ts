@@ -88,7 +88,7 @@ function inlineRun(ctx: RequestContext, asyncRun: boolean): RunRequest {
 function findWorkflow(ctx: RequestContext): WorkflowRecord {
   const name = ctx.params.name!;
   const found = ctx.core.store.workflowByName(ctx.account.name, name);
-  if (!found) throw notFound(`No stored workflow named ${name}.`);
+  if (!found) throw notFound('workflow', `No stored workflow named ${name}.`);
   return found;
 }
 

@@ -1,6 +1,8 @@
 /**
  * The fault soak: several concurrent clients make mixed calls over real HTTP to an embedded server that
- * injects random faults, then the server's executions are reconciled with what every caller recorded.
+ * injects random faults (runs, and the writes that are not runs: item, schedule and workflow creation, deletes,
+ * cancels, connection links), then the server's state is reconciled with what every caller recorded: every
+ * call's effect exactly once.
  *
  * Used by `soak.test.ts` (a few seconds inside `npm test`) and by `run.ts` (`npm run soak`, minutes).
  */
@@ -23,8 +25,33 @@ export interface SoakOptions {
   readonly seed?: number;
 }
 
-type Kind = 'tool' | 'agent' | 'agentStream' | 'workflow' | 'workflowStream' | 'item';
-const KINDS: readonly Kind[] = ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item'];
+type Kind =
+  | 'tool'
+  | 'agent'
+  | 'agentStream'
+  | 'workflow'
+  | 'workflowStream'
+  | 'item'
+  | 'schedule'
+  | 'workflowCreate'
+  | 'workflowDelete'
+  | 'scheduleDelete'
+  | 'link'
+  | 'cancel';
+const KINDS: readonly Kind[] = [
+  'tool',
+  'agent',
+  'agentStream',
+  'workflow',
+  'workflowStream',
+  'item',
+  'schedule',
+  'workflowCreate',
+  'workflowDelete',
+  'scheduleDelete',
+  'link',
+  'cancel',
+];
 const OPERATION: Record<Kind, string> = {
   tool: 'executeTool',
   agent: 'executeAgent',
@@ -32,7 +59,15 @@ const OPERATION: Record<Kind, string> = {
   workflow: 'executeStoredWorkflow',
   workflowStream: 'executeStoredWorkflowStream',
   item: 'createCompanyItem',
+  schedule: 'createSchedule',
+  workflowCreate: 'createWorkflow',
+  workflowDelete: 'deleteWorkflow',
+  scheduleDelete: 'deleteSchedule',
+  link: 'linkConnection',
+  cancel: 'cancelExecution',
 };
+/** The writes that are not runs: their answer is kept under the trace id and replayed (never run twice). */
+const REPLAYED_WRITES: ReadonlySet<Kind> = new Set(['item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel']);
 
 /** What one caller recorded about one call. */
 interface CallRecord {
@@ -40,6 +75,8 @@ interface CallRecord {
   readonly traceId: string;
   readonly marker: string;
   outcome: 'result' | 'recovered' | 'typed-error' | 'untyped-error';
+  /** What the write acts on (a workflow's name, a schedule's or an execution's id, a provider). */
+  target?: string;
   error?: string;
   /** The execution id the caller got back (result or recovery). */
   executionId?: string;
@@ -66,12 +103,14 @@ export interface SoakFigures {
   requests: number;
   retries: number;
   faults: Record<string, number>;
-  /** A run that succeeded on the server whose result no caller got or could recover: must be 0. */
+  /** A run or write that happened on the server whose result no caller got or could recover: must be 0. */
   lost: number;
-  /** A call whose input ran more than once on the server: must be 0. */
+  /** A call whose run or write happened more than once on the server: must be 0. */
   doubled: number;
-  /** Items created twice by one call (items create has no idempotency key, and a lost answer is retried). */
-  itemDuplicates: number;
+  /** Writes that are not runs (creations, deletes, cancels, links) whose call threw after the write happened, read back by retrying with the same key (a replay). */
+  recoveredWrites: number;
+  /** Replayed answers the server gave (`x-idempotent-replayed: true`): lost answers of writes the client recovered. */
+  replays: number;
   /** Results whose content does not match the run the caller asked for: must be 0. */
   mismatched: number;
   /** Answers that broke openapi.json (checked by createTestServer): must be 0. */
@@ -97,7 +136,12 @@ function pickFault(rand: () => number, kind: Kind): FaultSpec {
   const streaming = kind === 'agentStream' || kind === 'workflowStream';
   const r = rand();
   if (streaming && r < 0.3) return { operationId, type: 'cut', afterEvents: Math.floor(rand() * 6) };
-  if (r < 0.4) return { operationId, type: 'error', status: 500, code: 'internal_error', retryAfter: 0 };
+  if (r < 0.4) {
+    // A 502 (a gateway's answer) on the writes that document it, else a 500.
+    return rand() < 0.5 && REPLAYED_WRITES.has(kind) && kind !== 'link'
+      ? { operationId, type: 'error', status: 502, code: 'upstream_error', retryAfter: 0 }
+      : { operationId, type: 'error', status: 500, code: 'internal_error', retryAfter: 0 };
+  }
   if (r < 0.5) return { operationId, type: 'error', status: 429, code: 'rate_limited', retryAfter: rand() < 0.9 ? 0 : 1 };
   if (r < 0.65) return { operationId, type: 'drop' };
   if (r < 0.85) return { operationId, type: 'lose' };
@@ -111,7 +155,32 @@ function expectedContent(kind: Kind, marker: string): string | null {
   return null;
 }
 
-async function oneCall(client: Oz, kind: Kind, traceId: string, marker: string): Promise<{ content?: string; executionId?: string; itemId?: string }> {
+/** What a write needs before it is made (a workflow or schedule to delete, a run to cancel), made by `setup`. */
+async function prepare(setup: Oz, kind: Kind, traceId: string, slug: string): Promise<string | undefined> {
+  switch (kind) {
+    case 'workflowDelete':
+      await setup.workflows.create({ name: slug, tasks: [{ id: 'a', type: 'task', agent: 'writer' }] }, { idempotencyKey: `setup-${traceId}` });
+      return slug;
+    case 'scheduleDelete':
+      return (await setup.schedules.create({ name: slug, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, enabled: false }, { idempotencyKey: `setup-${traceId}` })).id;
+    case 'cancel':
+      // Long enough for the cancel (and its retries) to find it running; short, since idle() waits for it to end.
+      return (await setup.tools.execute('slow', { ms: 5_000, async: true }, { idempotencyKey: `setup-${traceId}` })).execution_id;
+    case 'link':
+      return `prov-${slug}`;
+    default:
+      return undefined;
+  }
+}
+
+async function oneCall(
+  client: Oz,
+  kind: Kind,
+  traceId: string,
+  marker: string,
+  target: string | undefined,
+  slug: string,
+): Promise<{ content?: string; executionId?: string; itemId?: string }> {
   const options = { idempotencyKey: traceId };
   switch (kind) {
     case 'tool': {
@@ -144,7 +213,37 @@ async function oneCall(client: Oz, kind: Kind, traceId: string, marker: string):
       const r = (await client.companies.items.create('acme', { building: 'hq', title: marker }, options)) as { id: string; title: string };
       return { content: r.title, itemId: r.id };
     }
+    case 'schedule': {
+      const r = await client.schedules.create({ name: marker, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: marker }, enabled: false }, options);
+      return { content: r.name };
+    }
+    case 'workflowCreate': {
+      const r = await client.workflows.create({ name: slug, tasks: [{ id: 'a', type: 'task', agent: 'writer' }] }, options);
+      return { content: r.name };
+    }
+    case 'workflowDelete':
+      await client.workflows.delete(target!, options);
+      return { content: target };
+    case 'scheduleDelete':
+      await client.schedules.delete(target!, options);
+      return { content: target };
+    case 'link': {
+      const r = await client.connections.link(target!, { method: 'api_key', api_key: 'sk-soak' }, options);
+      return { content: r.provider };
+    }
+    case 'cancel': {
+      const r = await client.executions.cancel(target!, options);
+      return { content: r.status === 'cancelled' ? target : `${r.id} ${r.status}` };
+    }
   }
+}
+
+/** The content a call of this kind answers (its marker, its slug, or what it acts on). */
+function expectedOf(kind: Kind, marker: string, slug: string, target: string | undefined): string | null {
+  if (kind === 'item' || kind === 'schedule') return marker;
+  if (kind === 'workflowCreate') return slug;
+  if (REPLAYED_WRITES.has(kind)) return target ?? null;
+  return expectedContent(kind, marker);
 }
 
 /** Runs a soak against a fresh embedded server listening on 127.0.0.1, and reconciles it. */
@@ -166,6 +265,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   let recoveredStreams = 0;
   try {
     const workers: Promise<void>[] = [];
+    // Makes what a write needs (faults may hit it too: it retries until it gets through).
+    const setup = new Oz({ baseURL: listener.url, apiKey: server.apiKey, maxRetries: 20, logLevel: 'off' });
     for (let c = 0; c < clients; c++) {
       const client = new Oz({ baseURL: listener.url, apiKey: server.apiKey, maxRetries: 2, logLevel: 'off' });
       for (let w = 0; w < concurrency; w++) {
@@ -176,14 +277,23 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
               const kind = KINDS[Math.floor(rand() * KINDS.length)]!;
               const traceId = `soak-${c}-${w}-${n}`;
               const marker = `m${n} c${c}`;
+              const slug = `s${n}-c${c}`;
               const record: CallRecord = { kind, traceId, marker, outcome: 'result' };
-              records.push(record);
-              if (rand() < faultRate) server.faults.add(pickFault(rand, kind));
+              const armFault = rand() < faultRate;
+              const fault = armFault ? pickFault(rand, kind) : undefined;
               try {
-                const got = await oneCall(client, kind, traceId, marker);
+                record.target = await prepare(setup, kind, traceId, slug);
+              } catch (error) {
+                problems.push(`${traceId} ${kind}: its set-up failed: ${String(error)}`);
+                continue;
+              }
+              records.push(record);
+              if (fault) server.faults.add(fault);
+              try {
+                const got = await oneCall(client, kind, traceId, marker, record.target, slug);
                 record.executionId = got.executionId;
                 record.itemId = got.itemId;
-                const expected = kind === 'item' ? marker : expectedContent(kind, marker);
+                const expected = expectedOf(kind, marker, slug, record.target);
                 if (expected !== null && got.content !== expected) {
                   mismatched++;
                   problems.push(`${traceId} ${kind}: content ${JSON.stringify(got.content)} is not ${JSON.stringify(expected)}`);
@@ -228,30 +338,77 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     // Every run the server holds, through its public API (task runs of a workflow belong to their workflow's run).
     const rootIds: string[] = [];
     for await (const e of reader.executions.list({ limit: 100 })) if (e.task_id === null) rootIds.push(e.id);
-    const traceIds = new Set(records.map((r) => r.traceId));
+    const traceIds = new Set(records.flatMap((r) => [r.traceId, `setup-${r.traceId}`]));
     for (const id of rootIds) {
       if (!traceIds.has(id)) problems.push(`execution ${id} does not carry the trace id of any call (a retry that ran under a new id)`);
     }
-    const itemsByTitle = new Map<string, number>();
-    for await (const item of reader.companies.items.list('acme', { limit: 100 })) itemsByTitle.set(item.title, (itemsByTitle.get(item.title) ?? 0) + 1);
-    // Runs started per trace id: the requests of a call whose answer was a 2xx (delivered, lost or cut).
+    // The server's state, through its public API: what the creations and deletes left.
+    const countBy = async <T>(items: AsyncIterable<T>, key: (item: T) => string) => {
+      const counts = new Map<string, number>();
+      for await (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+      return counts;
+    };
+    const itemsByTitle = await countBy(reader.companies.items.list('acme', { limit: 100 }), (i) => i.title);
+    const schedulesByName = await countBy(reader.schedules.list({ limit: 100 }), (s) => s.name);
+    const scheduleIds = await countBy(reader.schedules.list({ limit: 100 }), (s) => s.id);
+    const workflowsByName = await countBy(reader.workflows.list({ limit: 100 }), (w) => w.name);
+    // Runs started per trace id: the requests of a call whose answer was a 2xx (delivered, lost or cut), not replays.
     const runsByTrace = new Map<string, number>();
+    let replays = 0;
     for (const e of server.journal.entries) {
       const trace = e.headers.get('x-trace-id');
-      if (trace !== null && e.method === 'POST' && e.status !== null && e.status >= 200 && e.status < 300) runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
+      if (e.replayed) replays++;
+      if (trace !== null && e.method !== 'GET' && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300) runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
     }
 
     let lost = 0;
     let doubled = 0;
-    let itemDuplicates = 0;
     let recoveredAfterThrow = 0;
+    let recoveredWrites = 0;
     for (const r of records) {
-      if (r.kind === 'item') {
-        const n = itemsByTitle.get(r.marker) ?? 0;
-        if (n > 1) itemDuplicates += n - 1;
-        if (r.outcome === 'result' && n === 0) {
+      if (REPLAYED_WRITES.has(r.kind)) {
+        // Exactly once: the handler ran at most once for the call, and the state shows the effect once.
+        const runs = runsByTrace.get(r.traceId) ?? 0;
+        const state =
+          r.kind === 'item'
+            ? (itemsByTitle.get(r.marker) ?? 0)
+            : r.kind === 'schedule'
+              ? (schedulesByName.get(r.marker) ?? 0)
+              : r.kind === 'workflowCreate'
+                ? (workflowsByName.get(slugOf(r)) ?? 0)
+                : r.kind === 'workflowDelete'
+                  ? Number(!workflowsByName.has(r.target!))
+                  : r.kind === 'scheduleDelete'
+                    ? Number(!scheduleIds.has(r.target!))
+                    : r.kind === 'cancel'
+                      ? Number(server.getExecution(r.target!)?.status === 'cancelled')
+                      : runs; // a link: its run is its effect
+        if (runs > 1 || state > 1) {
+          doubled++;
+          problems.push(`${r.traceId} ${r.kind}: written ${Math.max(runs, state)} times`);
+        }
+        if (r.outcome === 'result' && (runs !== 1 || state !== 1)) {
           lost++;
-          problems.push(`${r.traceId}: item answered but not stored`);
+          problems.push(`${r.traceId} ${r.kind}: answered, but the server shows ${state} effects from ${runs} runs`);
+        }
+        if (r.outcome === 'typed-error' && runs === 1) {
+          // The write happened but its caller saw an error: the same call again (same key) answers it, once.
+          try {
+            const again = await oneCall(reader, r.kind, r.traceId, r.marker, r.target, slugOf(r));
+            const expected = expectedOf(r.kind, r.marker, slugOf(r), r.target);
+            if (expected !== null && again.content !== expected) {
+              mismatched++;
+              problems.push(`${r.traceId} ${r.kind}: the retry answered ${JSON.stringify(again.content)}, not ${JSON.stringify(expected)}`);
+            }
+            if ((runsAfter(server, r.traceId)) !== 1) {
+              doubled++;
+              problems.push(`${r.traceId} ${r.kind}: the retry with the same key wrote again`);
+            }
+            recoveredWrites++;
+          } catch (error) {
+            lost++;
+            problems.push(`${r.traceId} ${r.kind}: written, but a retry with the same key failed: ${String(error)}`);
+          }
         }
         continue;
       }
@@ -285,7 +442,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       }
     }
 
-    const entries = server.journal.entries.filter((e) => e.operationId !== null && Object.values(OPERATION).includes(e.operationId));
+    const entries = server.journal.entries.filter(
+      (e) => e.operationId !== null && Object.values(OPERATION).includes(e.operationId) && !e.headers.get('x-trace-id')?.startsWith('setup-'),
+    );
     const faults: Record<string, number> = {};
     const attemptsByTrace = new Map<string, number>();
     let recoveredDuplicates = 0;
@@ -319,7 +478,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       faults,
       lost,
       doubled,
-      itemDuplicates,
+      recoveredWrites,
+      replays,
       mismatched,
       violations: violations.length,
       elapsedMs: Date.now() - started,
@@ -329,4 +489,15 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     await listener.close();
     await server.close();
   }
+}
+
+/** A call's slug, as the worker made it (`s<n>-c<client>` from the trace id `soak-<client>-<worker>-<n>`). */
+function slugOf(r: CallRecord): string {
+  const [, c, , n] = r.traceId.split('-');
+  return `s${n}-c${c}`;
+}
+
+/** Handler runs of a trace id so far (2xx answers that were not replays). */
+function runsAfter(server: OzServer, traceId: string): number {
+  return server.journal.entries.filter((e) => e.headers.get('x-trace-id') === traceId && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300).length;
 }
