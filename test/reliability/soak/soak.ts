@@ -25,7 +25,7 @@ export interface SoakOptions {
 
 type Kind = 'tool' | 'agent' | 'agentStream' | 'workflow' | 'workflowStream' | 'item';
 const KINDS: readonly Kind[] = ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item'];
-const OPERATION: Record<Kind, string> = {
+const OPERATION: Record<Kind, NonNullable<FaultSpec['operationId']>> = {
   tool: 'executeTool',
   agent: 'executeAgent',
   agentStream: 'executeAgent',
@@ -285,7 +285,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       }
     }
 
-    const entries = server.journal.entries.filter((e) => e.operationId !== null && Object.values(OPERATION).includes(e.operationId));
+    const entries = server.journal.entries.filter((e) => e.operationId !== null && (Object.values(OPERATION) as string[]).includes(e.operationId));
     const faults: Record<string, number> = {};
     const attemptsByTrace = new Map<string, number>();
     let recoveredDuplicates = 0;
