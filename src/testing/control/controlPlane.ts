@@ -10,7 +10,7 @@ import type { ServerCore } from '../serverCore.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI } from './controlOpenapi.js';
-import { parseFixtureText, type FixtureDocument } from './fixtureFormat.js';
+import { keyValueProblem, parseFixtureText, type FixtureDocument } from './fixtureFormat.js';
 import type { FixtureSummary } from './fixtures.js';
 import { journalEntryView } from './journalView.js';
 import { applySettings, checkSettings, readSettings } from './settings.js';
@@ -251,6 +251,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
     }
     if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
+    const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
+    if (shape) throw invalidParams(`value ${shape}.`);
     const created = asErrorOf422(() =>
       t.addKey({
         account: o.account as string,

@@ -114,6 +114,13 @@ const KEY_SHAPES: Readonly<Record<string, RegExp>> = { platform: /^ozk_[A-Za-z0-
 const EXPIRY_DAYS: ReadonlySet<unknown> = new Set([7, 30, 90, 180, 365, null]);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
+/** What is wrong with a fixed key value of a kind, or `null` when it has the kind's shape. */
+export function keyValueProblem(kind: string, value: string): string | null {
+  const shape = KEY_SHAPES[kind] ?? KEY_SHAPES.platform!;
+  if (shape.test(value)) return null;
+  return kind === 'models' || kind === 'proxy' ? `must be a ${kind} key (${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} then at least 8 letters or digits)` : 'must be ozk_ followed by 32 letters or digits';
+}
+
 /** Collects problems with the path of each field. */
 class Checker {
   readonly problems: FixtureProblem[] = [];
@@ -270,7 +277,8 @@ export function checkFixtureDocument(doc: unknown, world: FixtureWorld): Fixture
     c.oneOf(o, 'kind', p, ['platform', 'models', 'proxy']);
     const kind = typeof o.kind === 'string' && o.kind in KEY_SHAPES ? o.kind : 'platform';
     if (c.string(o, 'value', p) && typeof o.value === 'string') {
-      if (!KEY_SHAPES[kind]!.test(o.value)) c.fail(`${p}.value`, kind === 'platform' ? 'must be ozk_ followed by 32 letters or digits' : `must be a ${kind} key (${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} and letters or digits)`);
+      const shape = keyValueProblem(kind, o.value);
+      if (shape) c.fail(`${p}.value`, shape);
       else if (values.has(o.value) || world.hasKeyValue(o.value)) c.fail(`${p}.value`, 'is in use already');
       values.add(o.value);
     }
