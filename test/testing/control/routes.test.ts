@@ -33,7 +33,7 @@ function api(method: string, path: string, body?: unknown, key = server.apiKey) 
 describe('security of the control plane', () => {
   it('answers 401 without the admin token, with a wrong one, or with a platform key, and changes nothing', async () => {
     const before = server.exportState();
-    for (const headers of [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }, { authorization: 'Basic abc' }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }, { authorization: 'Basic abc' }]) {
       const r = await oz('POST', '/fixtures', { accounts: [{ name: 'intruder' }] }, headers);
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe('unauthorized');
