@@ -194,6 +194,9 @@ async function main(): Promise<void> {
         `  OZ_BASE_URL=${listener.url}`,
         `  OZ_MCP_URL=${listener.mcpUrl}`,
         `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
+        ...(server.adminToken
+          ? [`  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`]
+          : ['  control plane off (--no-admin)']),
         ...(demo
           ? [
               `  OZ_API_KEY=${keys.apiKey}   (account demo, tier pro)`,
@@ -203,9 +206,6 @@ async function main(): Promise<void> {
               `Try: curl -H "Authorization: Bearer ${keys.apiKey}" ${listener.url}/v1/tools`,
             ]
           : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
-        ...(server.adminToken
-          ? [`  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`]
-          : ['  control plane off (--no-admin)']),
         ...(values.state !== undefined ? [`  state file: ${values.state} (written on a clean stop)`] : []),
         'Stop with Ctrl+C.',
         '',
