@@ -76,31 +76,29 @@ function handlerOf(decl: FixtureCallable): (input: Record<string, unknown>, cont
   };
 }
 
-/** A catalog tool from its declaration. */
-export function declaredTool(decl: FixtureTool): ToolDefinition {
+/** What a declared tool and agent have in common, as a catalog definition. */
+function definitionOf(decl: FixtureCallable) {
   const handler = handlerOf(decl);
-  DECLARATIONS.set(handler, decl);
+  DECLARATIONS.set(handler, decl as FixtureTool | FixtureAgent);
   return {
     name: decl.name,
     ...(decl.description !== undefined ? { description: decl.description } : {}),
     ...(decl.input_schema ? { inputSchema: decl.input_schema } : {}),
     ...(decl.required ? { required: decl.required } : {}),
-    connection: decl.needs_connection ?? null,
     handler,
   };
 }
 
+/** A catalog tool from its declaration. */
+export function declaredTool(decl: FixtureTool): ToolDefinition {
+  return { ...definitionOf(decl), connection: decl.needs_connection ?? null };
+}
+
 /** A catalog agent from its declaration: a stream sends its `tokens` as given (else the answer word by word). */
 export function declaredAgent(decl: FixtureAgent): AgentDefinition {
-  const handler = handlerOf(decl);
-  DECLARATIONS.set(handler, decl);
   return {
-    name: decl.name,
-    ...(decl.description !== undefined ? { description: decl.description } : {}),
-    ...(decl.input_schema ? { inputSchema: decl.input_schema } : {}),
-    ...(decl.required ? { required: decl.required } : {}),
+    ...definitionOf(decl),
     ...(decl.streaming !== undefined ? { streaming: decl.streaming } : {}),
-    handler,
     tokens: (answer, input) => {
       const b = pick(decl, input);
       return b.tokens && b.answer === undefined ? b.tokens.map((t) => fillTemplate(t, input)) : tokenize(answer);

@@ -1,23 +1,10 @@
 import type { JournalEntry } from '../journal.js';
 
 /** A journal entry as the control plane answers it: plain JSON, keys and tokens redacted from the headers. */
-export interface JournalEntryView {
-  readonly requestId: string;
-  readonly operationId: string | null;
-  readonly mount: JournalEntry['mount'];
-  readonly surface: JournalEntry['surface'];
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
+export interface JournalEntryView extends Readonly<Omit<JournalEntry, 'headers'>> {
   /** The request headers (lower-case names); key and token values show only their prefix and four characters. */
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | null;
-  readonly status: number | null;
-  readonly executionId: string | null;
-  readonly fault: JournalEntry['fault'];
-  /** The server clock's time when it arrived (ms since the epoch). */
-  readonly at: number;
-  /** The same time, RFC 3339. */
+  /** The arrival time (`at`), RFC 3339. */
   readonly time: string;
 }
 

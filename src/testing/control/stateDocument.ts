@@ -182,19 +182,17 @@ export function importState(doc: unknown, natives: NativeCatalog): { data: Serve
       if (problems.length) throw fixtureError(problems.map((p) => ({ ...p, path: p.path.replace(`${section}[0]`, `${section}[${i}]`) })), 'State document');
     });
   }
-  d.tools.forEach((t, i) => {
-    if ('native' in t && t.native === true) {
-      const found = natives.tools.get(t.name);
-      if (!found) throw refuse(`State document: tools[${i}] is the tool ${t.name}, written in code, which this server does not have.`);
-      catalog.tools.set(t.name, found);
-    } else catalog.tools.set(t.name, toCatalogTool(declaredTool(t as FixtureTool)));
-  });
-  d.agents.forEach((a, i) => {
-    if ('native' in a && a.native === true) {
-      const found = natives.agents.get(a.name);
-      if (!found) throw refuse(`State document: agents[${i}] is the agent ${a.name}, written in code, which this server does not have.`);
-      catalog.agents.set(a.name, found);
-    } else catalog.agents.set(a.name, toCatalogAgent(declaredAgent(a as FixtureAgent)));
-  });
+  const sections = [
+    ['tools', 'tool', natives.tools, catalog.tools, (e: unknown) => toCatalogTool(declaredTool(e as FixtureTool))],
+    ['agents', 'agent', natives.agents, catalog.agents, (e: unknown) => toCatalogAgent(declaredAgent(e as FixtureAgent))],
+  ] as const;
+  for (const [section, kind, native, into, declare] of sections) {
+    d[section].forEach((entry, i) => {
+      if (!('native' in entry && entry.native === true)) return void (into as Map<string, unknown>).set(entry.name, declare(entry));
+      const found = native.get(entry.name);
+      if (!found) throw refuse(`State document: ${section}[${i}] is the ${kind} ${entry.name}, written in code, which this server does not have.`);
+      (into as Map<string, unknown>).set(entry.name, found);
+    });
+  }
   return { data, catalog };
 }
