@@ -87,6 +87,25 @@ describe('bad input at start: exit 2 naming the file and the field', () => {
 });
 
 describe('the state file', () => {
+  it('is never written by a start that failed (a bad fixture file, a port in use)', async () => {
+    const file = join(dir, 'kept.json');
+    const { line } = await start(['--state', file]);
+    const control = connectOzMock({ url: line.url, adminToken: line.adminToken! });
+    await control.loadFixtures({ accounts: [{ name: 'kept' }] });
+    await control.saveState();
+    const saved = readFileSync(file, 'utf8');
+    const bad = join(dir, 'bad-for-state.json');
+    writeFileSync(bad, '{"accounts": [{"name": 7}]}');
+    const failedFixtures = failing(['--port', '0', '--state', file, '--fixtures', bad]);
+    expect((await failedFixtures.exit).code).toBe(2);
+    expect(failedFixtures.output()).toContain(`${bad}: accounts[0].name must be a string`);
+    const port = new URL(line.url).port;
+    const failedListen = failing(['--port', port, '--state', file]);
+    expect((await failedListen.exit).code).toBe(1);
+    expect(failedListen.output()).toMatch(/cannot listen/);
+    expect(readFileSync(file, 'utf8')).toBe(saved);
+  });
+
   it('is loaded at start, written on a clean stop (atomically) and on POST /_oz/state/save', async () => {
     const file = join(dir, 'state.json');
     const { mock, line } = await start(['--state', file, '--admin-token', 'ozadm_StateStateStateStateStateState12']);
