@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'oz-consumer-'));
+const cleanup = [dir];
 const run = (cmd, args, cwd = dir) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 
 try {
@@ -15,8 +16,7 @@ try {
   if (!existsSync(join(root, 'dist/index.js'))) run('npm', ['run', 'build'], root);
   const tarball = run('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], root).trim().split('\n').pop();
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'oz-consumer', private: true, version: '0.0.0' }));
-  // msw is an optional peer of oz-sdk/testing, whose types mention it; a consumer that type-checks libraries
-  // (skipLibCheck false, as here) installs it, as the README says.
+  // msw is an optional peer of oz-sdk/testing; this consumer has it (the second one below does not).
   const msw = JSON.parse(readFileSync(join(root, 'node_modules/msw/package.json'), 'utf8')).version;
   run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball), `msw@${msw}`]);
 
@@ -66,7 +66,33 @@ export async function main(): Promise<[Item, ExecutionResult, string]> {
   process.stdout.write(run('node', ['cjs.cjs']));
   run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
   console.log('typescript ok');
-  console.log('consumer test: ESM, CJS and TypeScript pass against the packed tarball');
+
+  // msw is an optional peer: a consumer without it type-checks oz-sdk/testing too (skipLibCheck false).
+  // Its own directory outside the first one, whose node_modules (with msw) Node and tsc would find upwards.
+  const bare = mkdtempSync(join(tmpdir(), 'oz-consumer-no-msw-'));
+  cleanup.push(bare);
+  writeFileSync(join(bare, 'package.json'), JSON.stringify({ name: 'oz-consumer-no-msw', private: true, version: '0.0.0' }));
+  run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(dir, tarball)], bare);
+  if (existsSync(join(bare, 'node_modules/msw'))) throw new Error('msw was installed: the no-msw check would prove nothing');
+  writeFileSync(
+    join(bare, 'check.ts'),
+    `import { createOzServer, connectOzMock, type OzControls, type FaultSpec } from 'oz-sdk/testing';
+const server = createOzServer({ fixtures: { tools: [{ name: 'hello', answer: 'hi {{who}}' }] } });
+const fault: FaultSpec = { operationId: 'executeTool', type: 'error', status: 503, code: 'upstream_error' };
+server.faults.add(fault);
+// @ts-expect-error: not an operationId of openapi.json
+server.faults.add({ operationId: 'executeTools', type: 'drop' });
+const controls: OzControls[] = [server, connectOzMock({ url: 'http://127.0.0.1:4010', adminToken: 'ozadm_x' })];
+export { controls };
+`,
+  );
+  writeFileSync(
+    join(bare, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['check.ts'] }),
+  );
+  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], bare);
+  console.log('typescript without msw ok');
+  console.log('consumer test: ESM, CJS and TypeScript (with and without msw) pass against the packed tarball');
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  for (const d of cleanup) rmSync(d, { recursive: true, force: true });
 }

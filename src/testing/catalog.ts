@@ -45,6 +45,8 @@ export interface AgentDefinition {
   readonly streaming?: boolean;
   /** Runs the agent: its answer is the result's content (streamed word by word). */
   readonly handler: (input: Record<string, unknown>, context: RunContext) => string | Promise<string>;
+  /** The token events a stream sends for an answer. Default: the answer word by word. */
+  readonly tokens?: (answer: string, input: Record<string, unknown>) => readonly string[];
 }
 
 /** A step of a cloud building's pipeline: its office turns the previous output into the next. */
@@ -79,6 +81,7 @@ export interface CatalogAgent {
   readonly required: readonly string[];
   readonly streaming: boolean;
   readonly handler: AgentDefinition['handler'];
+  readonly tokens: AgentDefinition['tokens'] | null;
   /** Card validation of the input, compiled once. */
   readonly check: ParamCheck;
 }
@@ -120,6 +123,7 @@ export function toCatalogAgent(def: AgentDefinition): CatalogAgent {
     required,
     streaming: def.streaming ?? true,
     handler: def.handler,
+    tokens: def.tokens ?? null,
     check: compileParamCheck(inputSchema, required),
   };
 }

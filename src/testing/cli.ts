@@ -3,8 +3,11 @@
  * `oz-mock`: the embedded Oz server on real sockets, for curl, other languages' clients and manual tries.
  * Prints its URL, MCP URL and keys; stops cleanly (exit 0) on SIGINT or SIGTERM.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isPlatformKeyShape } from './apiKeys.js';
+import { isAdminTokenShape } from './control/adminToken.js';
+import { OzMockError } from './errors.js';
 import { createOzServer } from './server.js';
 
 const HELP = `oz-mock: an in-memory Oz server (API 2.4.0) seeded with the demo account.
@@ -18,6 +21,19 @@ Usage: oz-mock [options]
   --models-key <key>  the legacy models-plane key, sk-mdl-... (default: random)
   --proxy-key <key>   the legacy connector-proxy key, sk-prx-... (default: random)
   --seed <demo|empty> the seed (default demo)
+  --fixtures <file>   a fixture document (JSON or YAML) added after the seed; repeatable, loaded in order,
+                      part of the baseline POST /_oz/reset returns to
+  --state <file>      load the state from this file at start when it exists; write it on a clean stop and on
+                      POST /_oz/state/save (atomically: a temporary file, then a rename)
+  --clock-start <iso> where the server clock starts (default: now)
+  --frozen-clock      the clock stands still: time moves only through POST /_oz/clock/advance
+  --rate-limit <n>    requests per minute per key (default 100000; 0 turns the limit off)
+  --step-ms <n>       one step of an item walk, an async run's start, a workflow task (default 10)
+  --token-ms <n>      between two token events of a stream (default 2)
+  --poll-ms <n>       the poll interval an unfinished execution suggests (default 1000)
+  --admin-token <t>   the control plane's token, ozadm_ + 32 letters or digits
+                      (default: $OZ_MOCK_ADMIN_TOKEN, else random; printed at start)
+  --no-admin          no control plane: /_oz/ answers 404
   --json              print one JSON line (url, mcpUrl, keys) instead of the text
   --log               print one line per request
   -h, --help          this help
@@ -26,6 +42,12 @@ Usage: oz-mock [options]
 function fail(message: string): never {
   process.stderr.write(`oz-mock: ${message}\n`);
   process.exit(2);
+}
+
+function count(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) > 1e9) fail(`${name} must be a whole number from 0`);
+  return Number(value);
 }
 
 function port(value: string | undefined, name: string, fallback: number): number {
@@ -47,6 +69,16 @@ async function main(): Promise<void> {
         'models-key': { type: 'string' },
         'proxy-key': { type: 'string' },
         seed: { type: 'string' },
+        fixtures: { type: 'string', multiple: true },
+        state: { type: 'string' },
+        'clock-start': { type: 'string' },
+        'frozen-clock': { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+        'step-ms': { type: 'string' },
+        'token-ms': { type: 'string' },
+        'poll-ms': { type: 'string' },
+        'admin-token': { type: 'string' },
+        'no-admin': { type: 'boolean' },
         json: { type: 'boolean' },
         log: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -69,7 +101,55 @@ async function main(): Promise<void> {
   const seed = values.seed ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
 
-  const server = createOzServer({ seed, apiKey, modelsKey: values['models-key'], proxyKey: values['proxy-key'] });
+  const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
+  if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
+  if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
+  const clockStart = values['clock-start'];
+  if (clockStart !== undefined && !(/^\d{4}-\d\d-\d\dT/.test(clockStart) && !Number.isNaN(Date.parse(clockStart)))) fail('--clock-start must be an RFC 3339 time, for example 2026-11-22T09:00:00Z');
+  const rateLimit = count(values['rate-limit'], '--rate-limit');
+  const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
+
+  const server = createOzServer({
+    seed,
+    apiKey,
+    modelsKey: values['models-key'],
+    proxyKey: values['proxy-key'],
+    adminToken: values['no-admin'] ? false : adminToken,
+    ...(values.state !== undefined ? { stateFile: values.state } : {}),
+    clock: { ...(clockStart !== undefined ? { start: clockStart } : {}), frozen: values['frozen-clock'] === true },
+    ...(rateLimit !== undefined ? { rateLimit: { limit: rateLimit, windowMs: 60_000 } } : {}),
+    timing: Object.fromEntries(Object.entries(timing).filter(([, v]) => v !== undefined)),
+  });
+  // Fixture files, then the state file: any problem stops the start (exit 2) before a file is written.
+  const problem = (file: string, err: unknown) => fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);
+  for (const file of values.fixtures ?? []) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      fail(`cannot read the fixture file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    try {
+      server.loadFixtures(text);
+    } catch (err) {
+      problem(file, err);
+    }
+  }
+  if (values.fixtures?.length) server.baseline();
+  if (values.state !== undefined && existsSync(values.state)) {
+    const file = values.state;
+    let doc: unknown;
+    try {
+      doc = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (err) {
+      fail(`${file}: not a state file (its JSON is unreadable or truncated: ${(err as Error).message}); it was left as it is`);
+    }
+    try {
+      server.importState(doc as Parameters<typeof server.importState>[0]);
+    } catch (err) {
+      fail(`${file}: ${(err as Error).message} It was left as it is.`);
+    }
+  }
   let listener;
   try {
     listener = await server.listen({ port: apiPort, mcpPort, host: values.host ?? '127.0.0.1' });
@@ -84,8 +164,17 @@ async function main(): Promise<void> {
     stopping = true;
     void listener
       .close()
+      .then(async () => {
+        if (values.state !== undefined) await server.saveState();
+      })
       .then(() => server.close())
-      .then(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          process.stderr.write(`oz-mock: could not write the state file ${values.state}: ${(err as Error).message}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -93,16 +182,21 @@ async function main(): Promise<void> {
     server.onResponse((e) => process.stdout.write(`${e.journal.method} ${e.journal.path} ${e.response.status} ${e.operationId ?? ''}\n`));
   }
   const { keys } = server;
+  const demo = seed === 'demo';
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, apiKey: keys.apiKey, modelsKey: keys.modelsKey, proxyKey: keys.proxyKey, otherApiKey: keys.otherApiKey })}\n`);
+    // Keys of the demo seed only: with --seed empty no key exists, so none is printed.
+    const printed = demo ? keys : { apiKey: null, modelsKey: null, proxyKey: null, otherApiKey: null };
+    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken })}\n`);
   } else {
-    const demo = seed === 'demo';
     process.stdout.write(
       [
         `oz-mock: the Oz API 2.4.0 in memory (seed: ${seed})`,
         `  OZ_BASE_URL=${listener.url}`,
         `  OZ_MCP_URL=${listener.mcpUrl}`,
         `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
+        ...(server.adminToken
+          ? [`  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`]
+          : ['  control plane off (--no-admin)']),
         ...(demo
           ? [
               `  OZ_API_KEY=${keys.apiKey}   (account demo, tier pro)`,
@@ -111,7 +205,8 @@ async function main(): Promise<void> {
               `  account other (tier free): ${keys.otherApiKey}`,
               `Try: curl -H "Authorization: Bearer ${keys.apiKey}" ${listener.url}/v1/tools`,
             ]
-          : []),
+          : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
+        ...(values.state !== undefined ? [`  state file: ${values.state} (written on a clean stop)`] : []),
         'Stop with Ctrl+C.',
         '',
       ].join('\n'),

@@ -3,7 +3,8 @@ import type { Connection } from './connection.js';
 import { answerStatus, RequestContext } from './context.js';
 import { preflightHeaders } from './cors.js';
 import { OzMockError } from './errors.js';
-import type { FaultSpec } from './faults.js';
+import { hashKey } from './apiKeys.js';
+import type { FaultRequestFacts, FaultSpec } from './faults.js';
 import { checkedTraceId, serveOnce } from './idempotency.js';
 import type { JournalEntry } from './journal.js';
 import type { OperationInfo } from './operations.js';
@@ -76,7 +77,35 @@ function emit(ctx: RequestContext, route: RouteKind, entry: JournalEntry, respon
 }
 
 function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockError {
-  return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, fault.retryAfter === undefined ? {} : { retryAfter: fault.retryAfter });
+  const { missing, hint, contract, connect, retryAfter } = fault;
+  return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, {
+    ...(missing ? { missing } : {}),
+    ...(hint !== undefined ? { hint } : {}),
+    ...(contract !== undefined ? { contract } : {}),
+    ...(connect ? { connect } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  });
+}
+
+/** What a fault may match a request on: the account of its key, its JSON body (worked out on demand). */
+function requestFacts(ctx: RequestContext): FaultRequestFacts {
+  return {
+    account: () => {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.header('authorization') ?? '');
+      const value = match?.[1] ?? ctx.header('x-api-key')?.trim();
+      if (!value) return null;
+      const { data } = ctx.core.store;
+      const id = data.keyByHash.get(hashKey(value));
+      return id === undefined ? null : (data.keys.get(id)?.account ?? null);
+    },
+    body: () => {
+      try {
+        return ctx.rawBody ? (JSON.parse(ctx.rawBody) as unknown) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
 }
 
 /**
@@ -109,13 +138,14 @@ export async function dispatch(
 ): Promise<Response> {
   const ctx = new RequestContext(core, op, request, conn, params);
   const entry = openEntry(ctx, conn);
-  const fault = core.faults.take(entry);
+  let fault: FaultSpec | null = null;
   let response: Response;
   try {
     if (op.body) {
       ctx.rawBody = await conn.reader.text();
       entry.body = ctx.rawBody;
     }
+    fault = core.faults.take(entry, requestFacts(ctx));
     if (fault) {
       entry.fault = fault.type;
       if (fault.type === 'drop') {

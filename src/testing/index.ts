@@ -7,11 +7,30 @@
  */
 export { createOzServer } from './server.js';
 export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, ItemPatch } from './server.js';
-export type { OzServerOptions } from './options.js';
+export type { OzServerOptions, OzSeedFunction } from './options.js';
+export type { OperationId } from '../generated/operations.js';
+export { connectOzMock } from './control/remote.js';
+export type {
+  Awaitable,
+  ConnectOzMockOptions,
+  JournalRecord,
+  OzControls,
+  OzMockClient,
+  PortableFaultSpec,
+  PortableJournalFilter,
+  RemoteClock,
+  RemoteFault,
+  RemoteFaultHandle,
+} from './control/remote.js';
+export type { FixtureAgent, FixtureBehaviour, FixtureCase, FixtureDocument, FixtureError, FixtureTool } from './control/fixtureFormat.js';
+export type { FixtureSummary } from './control/fixtures.js';
+export type { OzStateDocument, StateAccount, NativeEntry } from './control/stateDocument.js';
+export type { JournalEntryView } from './control/journalView.js';
+export type { OzSettings } from './control/settings.js';
 export type { OzClock, OzClockOptions } from './clock.js';
 export type { OzDashboard } from './dashboard.js';
 export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './journal.js';
-export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle } from './faults.js';
+export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle, FaultBodyMatch } from './faults.js';
 export type { ResponseEvent, ResponseListener, RouteKind } from './serverCore.js';
 export type { AgentDefinition, ToolDefinition, PipelineStepDefinition, RunContext } from './catalog.js';
 export type { AccountOptions, KeyOptions, KeyExpiryDays, CreatedKey, CompanyOptions, BuildingOptions, WorkflowOptions } from './store.js';

@@ -1,4 +1,6 @@
+import type { OperationId } from '../generated/operations.js';
 import type { MountKind, Surface } from './connection.js';
+import { OPERATION_IDS } from './operations.js';
 
 /** What a fault did to a request (see `server.faults`). */
 export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
@@ -34,7 +36,8 @@ export interface JournalEntry {
 
 /** Which entries to pick: every given field must match. */
 export interface JournalFilter {
-  readonly operationId?: string;
+  /** An operationId of openapi.json; an unknown one throws a `TypeError`. */
+  readonly operationId?: OperationId;
   readonly method?: string;
   /** An exact path, or a pattern. */
   readonly path?: string | RegExp;
@@ -46,13 +49,20 @@ export interface OzJournal {
   /** Every entry kept (the newest `journalLimit` of them). */
   readonly entries: readonly JournalEntry[];
   /** The entries that match. */
-  filter(filter: JournalFilter | string): JournalEntry[];
+  filter(filter: JournalFilter | OperationId): JournalEntry[];
   /** The newest entry that matches, if any. */
-  last(filter?: JournalFilter | string): JournalEntry | undefined;
+  last(filter?: JournalFilter | OperationId): JournalEntry | undefined;
   /** How many entries match. */
-  count(filter?: JournalFilter | string): number;
+  count(filter?: JournalFilter | OperationId): number;
   /** Forgets every entry. */
   clear(): void;
+}
+
+/** The filter object of a filter or an operationId; throws a `TypeError` for an unknown operationId. */
+export function journalFilter(filter: JournalFilter | string): JournalFilter {
+  const f = typeof filter === 'string' ? { operationId: filter as OperationId } : filter;
+  if (f.operationId !== undefined && !OPERATION_IDS.has(f.operationId)) throw new TypeError(`operationId names no operation of openapi.json: ${String(f.operationId)}`);
+  return f;
 }
 
 function matches(entry: JournalEntry, filter: JournalFilter): boolean {
@@ -82,18 +92,18 @@ export class Journal implements OzJournal {
     if (this.list.length >= this.limit * 2) this.list = this.list.slice(-this.limit);
   }
 
-  filter(filter: JournalFilter | string): JournalEntry[] {
-    const f = typeof filter === 'string' ? { operationId: filter } : filter;
+  filter(filter: JournalFilter | OperationId): JournalEntry[] {
+    const f = journalFilter(filter);
     return this.list.filter((e) => matches(e, f));
   }
 
-  last(filter: JournalFilter | string = {}): JournalEntry | undefined {
-    const f = typeof filter === 'string' ? { operationId: filter } : filter;
+  last(filter: JournalFilter | OperationId = {}): JournalEntry | undefined {
+    const f = journalFilter(filter);
     for (let i = this.list.length - 1; i >= 0; i--) if (matches(this.list[i]!, f)) return this.list[i];
     return undefined;
   }
 
-  count(filter: JournalFilter | string = {}): number {
+  count(filter: JournalFilter | OperationId = {}): number {
     return this.filter(filter).length;
   }
 

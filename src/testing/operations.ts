@@ -1,11 +1,12 @@
 import openapi from '../../openapi.json' with { type: 'json' };
+import type { OperationId } from '../generated/operations.js';
 
 /** The service's planes, as its Authentication section groups them. */
 export type Plane = 'meta' | 'models' | 'execution' | 'companies' | 'mcp' | 'proxy';
 
 /** What the server needs to know about one operation of openapi.json, read once at start-up. */
 export interface OperationInfo {
-  readonly id: string;
+  readonly id: OperationId;
   readonly method: string;
   /** The path template, for example `/v1/tools/{tool}/execute`. */
   readonly path: string;
@@ -44,6 +45,9 @@ export const OPENAPI_DOCUMENT: Readonly<Record<string, unknown>> = openapi as Re
 /** Every operation of openapi.json. */
 export const OPERATIONS: readonly OperationInfo[] = compile();
 
+/** Every operationId of openapi.json: faults and journal filters refuse any other. */
+export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((o) => o.id));
+
 function compile(): OperationInfo[] {
   const out: OperationInfo[] = [];
   const paths = (openapi as unknown as { paths: Record<string, Record<string, RawOperation | undefined>> }).paths;
@@ -55,7 +59,7 @@ function compile(): OperationInfo[] {
       const schemes = new Set(security.flatMap((s) => Object.keys(s)));
       const plane = PLANES[op.tags?.[0] ?? ''] ?? 'execution';
       out.push({
-        id: op.operationId,
+        id: op.operationId as OperationId,
         method: method.toUpperCase(),
         path,
         // `{path}` of the proxy may hold slashes (x-oz-allow-slashes): hono's `{.+}` takes the rest.

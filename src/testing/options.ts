@@ -1,10 +1,33 @@
 import type { OzClockOptions } from './clock.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from './idempotency.js';
+import type { FixtureDocument } from './control/fixtureFormat.js';
+import type { OzServer } from './server.js';
+
+/**
+ * A function seed: runs once at creation on the demo seed (after `fixtures`), through the server's own
+ * methods; what it adds is part of the baseline `reset()` returns to.
+ */
+export type OzSeedFunction = (server: OzServer) => void;
 
 /** Options of {@link createOzServer}. */
 export interface OzServerOptions {
-  /** `demo` (default): the contract's demo account and catalog. `empty`: no accounts, tools or agents. */
-  readonly seed?: 'demo' | 'empty';
+  /**
+   * `demo` (default): the contract's demo account and catalog. `empty`: no accounts, tools or agents. A
+   * function: the demo seed, then the function (for example `(s) => s.addAccount({ name: 'acme' })`).
+   */
+  readonly seed?: 'demo' | 'empty' | OzSeedFunction;
+  /**
+   * Fixture documents (objects, or their JSON or YAML text) added after the seed, in order: part of the
+   * baseline `reset()` returns to. A bad document throws 422 `invalid_params` naming the field.
+   */
+  readonly fixtures?: FixtureDocument | string | ReadonlyArray<FixtureDocument | string>;
+  /**
+   * The control plane's admin token (`ozadm_` + 32 letters or digits) for `/_oz/` on every mount. Default: a
+   * random one (`server.adminToken`). `false` turns the control plane off (`/_oz/` answers 404).
+   */
+  readonly adminToken?: string | false;
+  /** Where `saveState()` and `POST /_oz/state/save` write the state (atomically). Default: none. */
+  readonly stateFile?: string;
   /** The demo account's platform key (`ozk_` + 32 characters of [A-Za-z0-9]). Default: random. */
   readonly apiKey?: string;
   /** The demo account's legacy models-plane key (`sk-mdl-...`). Default: random. */
@@ -23,6 +46,8 @@ export interface OzServerOptions {
     readonly tokenMs?: number;
     /** A `: ping` comment after this much quiet in a stream; 0 turns them off. Default 15000. */
     readonly pingMs?: number;
+    /** The poll interval an unfinished execution suggests (`Retry-After`, `retry-after-ms`). Default 1000. */
+    readonly pollMs?: number;
   };
   /** How long a revoked key keeps working (the key cache's time). Default 120000 (about two minutes). */
   readonly keyCacheMs?: number;
@@ -51,7 +76,7 @@ export interface OzServerOptions {
 /** The options with every default filled in. */
 export interface ResolvedOptions {
   readonly seed: 'demo' | 'empty';
-  readonly timing: { readonly stepMs: number; readonly tokenMs: number; readonly pingMs: number };
+  readonly timing: { readonly stepMs: number; readonly tokenMs: number; readonly pingMs: number; readonly pollMs: number };
   readonly keyCacheMs: number;
   readonly rateLimit: { readonly limit: number; readonly window_ms: number };
   readonly syncTimeoutMs: number;
@@ -71,11 +96,12 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
   if (new URL(mcpUrl).origin === new URL(url).origin) throw new Error('url and mcpUrl need different origins (host or port)');
   if (new URL(url).pathname !== '/') throw new Error('url must be an origin (no path): the routes of the API start at /v1');
   return {
-    seed: options.seed ?? 'demo',
+    seed: options.seed === 'empty' ? 'empty' : 'demo',
     timing: {
       stepMs: options.timing?.stepMs ?? 10,
       tokenMs: options.timing?.tokenMs ?? 2,
       pingMs: options.timing?.pingMs ?? 15_000,
+      pollMs: options.timing?.pollMs ?? 1000,
     },
     keyCacheMs: options.keyCacheMs ?? 120_000,
     rateLimit: { limit: options.rateLimit?.limit ?? 100_000, window_ms: options.rateLimit?.windowMs ?? 60_000 },

@@ -3,10 +3,12 @@ import { OzMockError } from './errors.js';
 
 /**
  * Counts a keyed request in its key's window. Over the limit it answers 429 `rate_limited` with `Retry-After`
- * (the refused request is not counted); either way the answer carries the window's headers.
+ * (the refused request is not counted); either way the answer carries the window's headers. A limit of 0 is off.
  */
-export function takeRateLimit(ctx: RequestContext, principal: Principal): RateState {
+export function takeRateLimit(ctx: RequestContext, principal: Principal): RateState | null {
   const { limit, window_ms } = principal.account.rate_limit;
+  // A limit of 0 turns it off (`--rate-limit 0`): no window, no headers.
+  if (limit <= 0) return null;
   const now = ctx.core.store.clock.now();
   const windows = ctx.core.store.data.windows;
   let window = windows.get(principal.key.id);

@@ -201,7 +201,7 @@ export class Runner {
     record.cost_micros += AGENT_CALL_MICROS;
     const text = String(await agent.handler(input, context));
     if (options.events && agent.streaming) {
-      for (const token of tokenize(text)) {
+      for (const token of agent.tokens ? agent.tokens(text, input) : tokenize(text)) {
         this.checkCancelled(record);
         options.events.token(token);
         await this.core.clock.sleep(this.core.options.timing.tokenMs);

@@ -2,6 +2,14 @@ import type { Execution, Item } from '../generated/types.js';
 import { newKeyValue } from './apiKeys.js';
 import { createRequestHandler, type RequestHandler } from './app.js';
 import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './catalog.js';
+import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
+import { writeFileAtomic } from './control/atomicFile.js';
+import { withControlPlane } from './control/controlPlane.js';
+import type { FixtureDocument } from './control/fixtureFormat.js';
+import { loadFixtures, type FixtureSummary } from './control/fixtures.js';
+import { exportState, importState, type OzStateDocument } from './control/stateDocument.js';
+import { nextCronRun, parseCron } from './cron.js';
+import { OzMockError } from './errors.js';
 import { ServerClock, type OzClock } from './clock.js';
 import { Dashboard, DASHBOARD_PATH, withDashboard, type OzDashboard } from './dashboard.js';
 import { seedDemo, type DemoKeys } from './demoSeed.js';
@@ -126,8 +134,31 @@ export interface OzServer {
   onResponse(listener: ResponseListener): () => void;
   /** Resolves once no run, walk or scheduled work step is in flight. */
   idle(): Promise<void>;
-  /** Back to the seeded state: data, journal, faults and step failures; the clock keeps its time. */
+  /**
+   * Back to the baseline: the seed, then `fixtures`, then a function seed, then what the last
+   * {@link OzServer.baseline} captured. Clears the journal, faults, step failures and the dashboard's choices;
+   * the clock keeps its time (schedules due in the past wait for their next time).
+   */
   reset(): void;
+  /**
+   * The current state becomes what {@link OzServer.reset} returns to: call it at the end of `beforeAll`
+   * seeding. Throws while work is in flight: await {@link OzServer.idle} first.
+   */
+  baseline(): void;
+  /**
+   * Adds a fixture document (an object, or its JSON or YAML text): accounts, keys, companies, declared tools
+   * and agents, workflows, schedules, connections. Checked whole first: a bad field throws 422
+   * `invalid_params` naming its path (`tools[2].answer`), and nothing is added.
+   */
+  loadFixtures(document: FixtureDocument | string): FixtureSummary;
+  /** The whole state as one JSON document (`GET /_oz/state`), with its format version. */
+  exportState(): OzStateDocument;
+  /** Replaces the state with a document from {@link OzServer.exportState}; a foreign or truncated one throws 422. */
+  importState(document: OzStateDocument): void;
+  /** Writes the state document to `path` (default: the `stateFile` option) atomically; answers the path. */
+  saveState(path?: string): Promise<string>;
+  /** The control plane's admin token (`/_oz/` on every mount), or `null` when it is off. */
+  readonly adminToken: string | null;
   /** A copy of the whole state (data and catalog). Throws while work is in flight: await {@link OzServer.idle}. */
   snapshot(): OzSnapshot;
   /** Puts a snapshot back (it can be restored again later). Work in flight stops. */
@@ -200,15 +231,31 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
   (core as { walker: ItemWalker }).walker = new ItemWalker(core);
   (core as { scheduler: Scheduler }).scheduler = new Scheduler(core);
 
-  const seed = () => {
-    store.data = emptyData();
-    store.catalog = { tools: new Map(), agents: new Map(), steps: new Map() };
-    if (resolved.seed === 'demo') seedDemo(store, keys);
-  };
-  seed();
+  if (options.adminToken !== undefined && options.adminToken !== false && !isAdminTokenShape(options.adminToken)) {
+    throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');
+  }
+  const adminToken = options.adminToken === false ? null : (options.adminToken ?? newAdminToken());
+  store.data = emptyData();
+  store.catalog = { tools: new Map(), agents: new Map(), steps: new Map() };
+  if (resolved.seed === 'demo') seedDemo(store, keys);
+  const fixtureDocuments = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
+  for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(core, doc);
 
   const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock);
-  const handler: RequestHandler = withDashboard(createRequestHandler(core, HANDLERS), dashboard);
+  let handler: RequestHandler = withDashboard(createRequestHandler(core, HANDLERS), dashboard);
+  // What reset() returns to; set once the seed function ran, below.
+  let baselineSnapshot: OzSnapshot | null = null;
+  let seedCatalog: Catalog = copyCatalog(store.catalog);
+  /** Schedules whose time passed while the state was elsewhere wait for their next occurrence. */
+  const skipPastSchedules = () => {
+    const now = clock.now();
+    for (const s of store.data.schedules.values()) {
+      if (s.next_run_at === null || s.next_run_at > now) continue;
+      const cron = parseCron(s.cron);
+      s.next_run_at = s.enabled && cron ? nextCronRun(cron, s.timezone, now) : null;
+      core.scheduler.arm(s);
+    }
+  };
   const listeners = new Set<HttpListener>();
   const handle = (request: Request) => serveInProcess(handler, resolved, request);
 
@@ -218,6 +265,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
   };
 
   const server: OzServer = {
+    adminToken,
     url: resolved.url,
     mcpUrl: resolved.mcpUrl,
     apiKey: keys.apiKey,
@@ -261,14 +309,31 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     },
     idle: () => core.work.idle(clock),
     reset() {
-      core.generation++;
-      seed();
+      server.restore(baselineSnapshot!);
+      skipPastSchedules();
       dashboard.reset();
       core.journal.clear();
       core.faults.clear();
       core.idempotency.clear();
       core.walker.clearFailures();
-      core.scheduler.armAll();
+    },
+    baseline() {
+      baselineSnapshot = server.snapshot();
+    },
+    loadFixtures: (doc) => loadFixtures(core, doc),
+    exportState: () => exportState(store.data, store.catalog, clock.now()),
+    importState(doc) {
+      // Code tools and agents come from this server: the seed's, and whatever was added since.
+      const natives = { tools: new Map([...seedCatalog.tools, ...store.catalog.tools]), agents: new Map([...seedCatalog.agents, ...store.catalog.agents]), steps: store.catalog.steps };
+      const { data, catalog } = importState(doc, natives);
+      const snap: SnapshotData = { __ozSnapshot: true, data, catalog };
+      server.restore(snap);
+      skipPastSchedules();
+    },
+    async saveState(path = options.stateFile) {
+      if (path === undefined) throw new OzMockError(409, 'no_state_file', 'No state file: start oz-mock with --state FILE (or give createOzServer a stateFile).');
+      await writeFileAtomic(path, `${JSON.stringify(server.exportState(), null, 2)}\n`);
+      return path;
     },
     snapshot() {
       if (core.work.busy(clock)) throw new Error('snapshot() while work is in flight: await server.idle() first.');
@@ -340,6 +405,10 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       failStep: (failure) => core.walker.failStep(failure),
     },
   };
+  handler = withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
+  if (typeof options.seed === 'function') options.seed(server);
+  seedCatalog = copyCatalog(store.catalog);
+  baselineSnapshot = server.snapshot();
   return server;
 }
 

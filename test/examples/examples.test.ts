@@ -183,6 +183,18 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^\[ 200, 422 \]$/m,
     ],
   },
+  'control-plane.ts': {
+    lines: [
+      /^Price of gold: 2000 USD$/m,
+      /^hello!$/m,
+      /^422 tools\[1\]\.answer must be a string\. Nothing of the document was added\.$/m,
+      /^RateLimitedError$/m,
+      /^429 error Bearer ozk_Shop…$/m,
+      /^quote: Price of tea: 10 USD$/m,
+      /^404$/m,
+      /^back!$/m,
+    ],
+  },
   'sign-in.ts': {
     lines: [
       /^Open this URL to sign in: http:\/\/127\.0\.0\.1:\d+\/dashboard\/api\/cli\/authorize\?port=\d+&state=…$/m,

@@ -7,7 +7,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/core/transport.js';
 import { OzResources } from '../../src/generated/index.js';
-import type { FaultAction, JournalEntry, OzListener, OzServer } from '../../src/testing/index.js';
+import type { FaultAction, JournalEntry, OperationId, OzListener, OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';
 
 type Mount = 'in process' | 'msw' | 'over HTTP';
@@ -44,7 +44,7 @@ async function setUp(mount: Mount): Promise<{ oz: OzResources; server: OzServer 
 }
 
 /** The bodies of the 2xx answers the server gave to an operation (lost ones included), in order. */
-function answersOf(s: OzServer, operationId: string): { bodies: Promise<unknown>[]; replayedHeaders: (string | null)[] } {
+function answersOf(s: OzServer, operationId: OperationId): { bodies: Promise<unknown>[]; replayedHeaders: (string | null)[] } {
   const bodies: Promise<unknown>[] = [];
   const replayedHeaders: (string | null)[] = [];
   s.onResponse((event) => {
@@ -56,7 +56,7 @@ function answersOf(s: OzServer, operationId: string): { bodies: Promise<unknown>
 }
 
 interface Case {
-  readonly operationId: string;
+  readonly operationId: OperationId;
   /** Makes what the write needs; answers the call to make. */
   setUp(oz: OzResources, s: OzServer, n: number): Promise<() => Promise<unknown>>;
   /** How many times the write's effect is on the server after the call (reconciled through the API). */

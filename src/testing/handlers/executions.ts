@@ -36,11 +36,12 @@ export const listExecutions: OperationHandler = (ctx) => {
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (r) => r.id, executionView) });
 };
 
-/** `GET /v1/executions/{id}`: the record; `Retry-After: 1` while it is not finished. */
+/** `GET /v1/executions/{id}`: the record; while it is not finished, the poll interval (`timing.pollMs`). */
 export const getExecution: OperationHandler = (ctx) => {
   const r = findExecution(ctx, ctx.params.id!);
   ctx.executionId = r.id;
-  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, isFinished(r) ? undefined : { 'retry-after': '1' });
+  const poll = { 'retry-after': String(Math.max(1, Math.ceil(ctx.core.options.timing.pollMs / 1000))) };
+  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, isFinished(r) ? undefined : poll);
 };
 
 /** `POST /v1/executions/{id}/cancel`: cancels a queued or running execution; a finished one is unchanged. */

@@ -52,7 +52,7 @@ const KINDS: readonly Kind[] = [
   'link',
   'cancel',
 ];
-const OPERATION: Record<Kind, string> = {
+const OPERATION: Record<Kind, NonNullable<FaultSpec['operationId']>> = {
   tool: 'executeTool',
   agent: 'executeAgent',
   agentStream: 'executeAgent',
@@ -443,7 +443,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     }
 
     const entries = server.journal.entries.filter(
-      (e) => e.operationId !== null && Object.values(OPERATION).includes(e.operationId) && !e.headers.get('x-trace-id')?.startsWith('setup-'),
+      (e) => e.operationId !== null && (Object.values(OPERATION) as string[]).includes(e.operationId) && !e.headers.get('x-trace-id')?.startsWith('setup-'),
     );
     const faults: Record<string, number> = {};
     const attemptsByTrace = new Map<string, number>();

@@ -1,0 +1,188 @@
+/**
+ * The control plane's own OpenAPI 3.1 document (served at `GET /_oz/openapi.json`). The router is built from
+ * it: every operation here has its handler, and no route exists that is not here.
+ */
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const ok = (description: string, schema: unknown = ref('Ok')) => ({ description, content: json(schema) });
+const err = (description: string) => ({ description, content: json(ref('ErrorEnvelope')) });
+const STANDARD_ERRORS = { '401': err('Missing or wrong admin token (nothing changed).') };
+const INVALID = { '422': err('invalid_params: a bad field, named in the message (nothing changed).'), '400': err('invalid_json: the body is not JSON.') };
+const idParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+const body = (schema: unknown, required = true, extra: Record<string, unknown> = {}) => ({ required, content: { ...json(schema), ...extra } });
+
+function op(operationId: string, summary: string, responses: Record<string, unknown>, more: Record<string, unknown> = {}) {
+  return { operationId, summary, tags: ['control'], ...more, responses: { ...responses, ...STANDARD_ERRORS } };
+}
+
+/** The document. */
+export const CONTROL_OPENAPI = {
+  openapi: '3.1.0',
+  info: {
+    title: 'oz-mock control plane',
+    version: '1.0.0',
+    description:
+      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, clock, journal, keys, items, dashboard, settings. Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
+  },
+  servers: [{ url: '/' }],
+  security: [{ adminToken: [] }],
+  paths: {
+    '/_oz/openapi.json': { get: op('getControlOpenapi', 'This document (no token needed).', { '200': ok('The document.', { type: 'object' }) }, { security: [] }) },
+    '/_oz/reset': { post: op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal and faults.', { '200': ok('Reset.') }) },
+    '/_oz/baseline': { post: op('captureBaseline', 'The current state becomes the baseline (waits for work in flight first).', { '200': ok('Captured.'), '504': err('timeout: work still in flight.') }) },
+    '/_oz/fixtures': {
+      post: op('loadFixtures', 'Adds a fixture document (JSON or YAML), checked whole before anything is written.', { '200': ok('What was added.', ref('FixtureSummary')), ...INVALID }, { requestBody: body(ref('FixtureDocument'), true, { 'application/yaml': { schema: ref('FixtureDocument') } }) }),
+    },
+    '/_oz/state': {
+      get: op('exportState', 'The whole state as one JSON document (with its format version).', { '200': ok('The state.', ref('StateDocument')) }),
+      put: op('importState', 'Replaces the state with a document from GET /_oz/state.', { '200': ok('Replaced.'), ...INVALID }, { requestBody: body(ref('StateDocument')) }),
+    },
+    '/_oz/state/save': {
+      post: op('saveState', 'Writes the state to the --state file (a temporary file, then a rename).', { '200': ok('Written.', { type: 'object', required: ['path'], properties: { path: { type: 'string' } } }), '409': err('no_state_file: the server was started without --state.') }),
+    },
+    '/_oz/faults': {
+      get: op('listFaults', 'The pending faults.', { '200': ok('The faults.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Fault') } } }) }),
+      post: op('addFault', 'Arms one fault (the in-process fault fields). An unknown operationId answers 422.', { '201': ok('The fault.', ref('Fault')), ...INVALID }, { requestBody: body(ref('FaultSpec')) }),
+      delete: op('clearFaults', 'Withdraws every fault.', { '200': ok('Cleared.') }),
+    },
+    '/_oz/faults/{id}': {
+      delete: op('cancelFault', 'Withdraws one fault.', { '200': ok('Withdrawn.'), '404': err('fault_not_found.') }, { parameters: [idParam('id', 'The fault id (flt_...).')] }),
+    },
+    '/_oz/clock': {
+      get: op('getClock', 'The server clock.', { '200': ok('The clock.', ref('Clock')) }),
+      post: op('setClock', 'Moves the clock forward to `now` (firing what falls due). Time never goes back; `frozen` is fixed at start.', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } }, additionalProperties: false }) }),
+    },
+    '/_oz/clock/advance': {
+      post: op('advanceClock', 'Moves the clock `ms` forward, firing every timer due in the window.', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', required: ['ms'], properties: { ms: { type: 'integer', minimum: 0 } }, additionalProperties: false }) }),
+    },
+    '/_oz/idle': {
+      post: op('waitIdle', 'Answers once no work is in flight.', { '200': ok('Idle.'), '504': err('timeout: work still in flight after timeout_ms.'), ...INVALID }, { requestBody: body({ type: 'object', properties: { timeout_ms: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 } }, additionalProperties: false }, false) }),
+    },
+    '/_oz/journal': {
+      get: op(
+        'getJournal',
+        'The requests received, oldest first (headers with keys and tokens redacted).',
+        { '200': ok('The entries.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('JournalEntry') } } }), ...INVALID },
+        {
+          parameters: [
+            { name: 'operationId', in: 'query', schema: { type: 'string' }, description: 'An operationId of the API (unknown: 422).' },
+            { name: 'method', in: 'query', schema: { type: 'string' } },
+            { name: 'path', in: 'query', schema: { type: 'string' }, description: 'An exact path.' },
+            { name: 'status', in: 'query', schema: { type: 'integer' } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10000 }, description: 'Only the newest N.' },
+          ],
+        },
+      ),
+      delete: op('clearJournal', 'Forgets every entry.', { '200': ok('Cleared.') }),
+    },
+    '/_oz/keys': {
+      post: op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) }),
+    },
+    '/_oz/keys/{id}/revoke': {
+      post: op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found.') }, { parameters: [idParam('id', 'The key id (key_...).')] }),
+    },
+    '/_oz/items/{id}/park': {
+      post: op('parkItem', 'Parks an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body({ type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } }) }),
+    },
+    '/_oz/items/{id}/pause': { post: op('pauseItem', 'Pauses an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.') }, { parameters: [idParam('id', 'The item id.')] }) },
+    '/_oz/items/{id}/resume': { post: op('resumeItem', 'Resumes a paused item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.') }, { parameters: [idParam('id', 'The item id.')] }) },
+    '/_oz/items/{id}': {
+      patch: op('updateItem', 'Changes fields of an item (what a local building\'s node did).', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body(ref('ItemPatch')) }),
+    },
+    '/_oz/dashboard/sign-in-as': {
+      post: op('dashboardSignInAs', 'Who signs in at the next command-line sign-in (null: the user refuses).', { '200': ok('Set.'), ...INVALID }, { requestBody: body({ type: 'object', required: ['account'], properties: { account: { type: ['string', 'null'] }, key_expiry_days: { enum: [7, 30, 90, 180, 365, null] }, key_name: { type: 'string' } } }) }),
+    },
+    '/_oz/settings': {
+      get: op('getSettings', 'The server settings.', { '200': ok('The settings.', ref('Settings')) }),
+      patch: op('updateSettings', 'Changes settings at run time (the same as the command-line flags).', { '200': ok('The settings.', ref('Settings')), ...INVALID }, { requestBody: body(ref('Settings')) }),
+    },
+  },
+  components: {
+    securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token, ozadm_ + 32 letters or digits.' } },
+    schemas: {
+      Ok: { type: 'object', required: ['ok'], properties: { ok: { const: true } } },
+      ErrorEnvelope: {
+        type: 'object',
+        required: ['error'],
+        properties: { error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' }, param: { type: 'string' }, problems: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } } } } },
+      },
+      FixtureDocument: {
+        type: 'object',
+        description: 'accounts, keys, companies, tools, agents, workflows, schedules, connections (every section optional). See the README, "Fixture files".',
+        additionalProperties: false,
+        properties: Object.fromEntries(['accounts', 'keys', 'companies', 'tools', 'agents', 'workflows', 'schedules', 'connections'].map((s) => [s, { type: 'array', items: { type: 'object' } }])),
+      },
+      FixtureSummary: { type: 'object', additionalProperties: { type: 'integer' } },
+      StateDocument: { type: 'object', required: ['format', 'version'], properties: { format: { const: 'oz-mock-state' }, version: { const: 1 }, saved_at: { type: 'string' } } },
+      FaultSpec: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: { enum: ['error', 'delay', 'drop', 'cut', 'lose'] },
+          operationId: { type: 'string' },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          pathPattern: { type: 'string', description: 'A regular expression the path must match.' },
+          account: { type: 'string' },
+          body: { type: 'object', description: 'Fields the JSON body must have (deep-equal).' },
+          times: { type: 'integer', minimum: 1 },
+          status: { type: 'integer' },
+          code: { type: 'string' },
+          message: { type: 'string' },
+          retryAfter: { type: 'integer', minimum: 0 },
+          missing: { type: 'array', items: { type: 'string' } },
+          hint: { type: 'string' },
+          contract: { type: 'string' },
+          connect: { type: 'object', properties: { provider: { type: 'string' }, method: { enum: ['oauth', 'api_key', 'wallet'] }, link: { type: 'string' } } },
+          ms: { type: 'number', minimum: 0 },
+          afterEvents: { type: 'integer', minimum: 0 },
+        },
+      },
+      Fault: { allOf: [ref('FaultSpec'), { type: 'object', required: ['id', 'remaining'], properties: { id: { type: 'string' }, remaining: { type: 'integer' } } }] },
+      Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
+      JournalEntry: {
+        type: 'object',
+        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'status', 'executionId', 'fault', 'at', 'time'],
+        properties: {
+          requestId: { type: 'string' },
+          operationId: { type: ['string', 'null'] },
+          mount: { enum: ['fetch', 'http', 'msw'] },
+          surface: { enum: ['api', 'mcp'] },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          query: { type: 'string' },
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          body: { type: ['string', 'null'] },
+          status: { type: ['integer', 'null'] },
+          executionId: { type: ['string', 'null'] },
+          fault: { type: ['string', 'null'] },
+          at: { type: 'integer' },
+          time: { type: 'string', format: 'date-time' },
+        },
+      },
+      KeySpec: {
+        type: 'object',
+        required: ['account'],
+        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, value: { type: 'string' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
+      },
+      CreatedKey: { type: 'object', required: ['id', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, key: { type: 'string' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
+      ItemPatch: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { step: { type: 'string' }, status: { type: 'string' }, attempt: { type: 'integer' }, priority: { type: 'integer' }, parked_reason: { type: ['string', 'null'] }, paused: { enum: [0, 1] }, steer: { type: ['string', 'null'] }, last_output: { type: ['string', 'null'] } },
+      },
+      Settings: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          rate_limit: { type: 'integer', minimum: 0, description: 'Requests per minute per key; 0 turns the limit off.' },
+          step_ms: { type: 'integer', minimum: 0 },
+          token_ms: { type: 'integer', minimum: 0 },
+          poll_ms: { type: 'integer', minimum: 0 },
+          key_cache_ms: { type: 'integer', minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;

@@ -1,0 +1,416 @@
+import type { RequestHandler } from '../app.js';
+import type { Connection } from '../connection.js';
+import type { OzDashboard } from '../dashboard.js';
+import { invalidJson, invalidParams, OzMockError, unauthorized } from '../errors.js';
+import type { FaultSpec } from '../faults.js';
+import { journalFilter, type JournalFilter } from '../journal.js';
+import { isPlainObject } from '../paramCheck.js';
+import type { ItemPatch, OzItemControls } from '../server.js';
+import type { ServerCore } from '../serverCore.js';
+import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
+import { adminTokenMatches } from './adminToken.js';
+import { CONTROL_OPENAPI } from './controlOpenapi.js';
+import { keyValueProblem, parseFixtureText, type FixtureDocument } from './fixtureFormat.js';
+import type { FixtureSummary } from './fixtures.js';
+import { journalEntryView } from './journalView.js';
+import { applySettings, checkSettings, readSettings } from './settings.js';
+import type { OzStateDocument } from './stateDocument.js';
+import { parseYaml } from '../yamlWire.js';
+
+/** The path every control-plane route starts with. */
+export const CONTROL_PREFIX = '/_oz';
+
+/** What the control plane drives: the server's own controls (the same the in-process API offers). */
+export interface ControlTarget {
+  readonly core: ServerCore;
+  readonly items: OzItemControls;
+  readonly dashboard: OzDashboard;
+  reset(): void;
+  baseline(): void;
+  idle(): Promise<void>;
+  loadFixtures(doc: FixtureDocument | string): FixtureSummary;
+  exportState(): OzStateDocument;
+  importState(doc: OzStateDocument): void;
+  /** Writes the state file; answers its path. */
+  saveState(): Promise<string>;
+  addKey(options: KeyOptions): CreatedKey;
+  revokeKey(idOrValue: string): void;
+}
+
+interface Call {
+  readonly request: Request;
+  readonly conn: Connection;
+  readonly params: Readonly<Record<string, string>>;
+  readonly url: URL;
+  /** The body as text (empty when none). */
+  text(): Promise<string>;
+  /** The body as a JSON object (`{}` when empty). */
+  object(): Promise<Record<string, unknown>>;
+}
+
+type Handler = (call: Call, target: ControlTarget) => Promise<Response> | Response;
+
+function answer(status: number, body: unknown, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra } });
+}
+
+const OK = () => answer(200, { ok: true });
+
+/** The standard error envelope, with `X-Error-Code`. */
+function failure(err: OzMockError): Response {
+  const extra: Record<string, string> = { 'x-error-code': err.code };
+  if (err.status === 401) extra['www-authenticate'] = 'Bearer realm="oz-mock control plane"';
+  if (err.status === 405) extra.allow = err.fields.extra?.allow as string;
+  const object = err.toObject();
+  delete object.allow;
+  return answer(err.status, { error: object }, extra);
+}
+
+async function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OzMockError(504, 'timeout', `${what}: work still in flight after ${ms} ms.`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function integerField(o: Record<string, unknown>, name: string, min: number, max: number, fallback?: number): number {
+  const v = o[name];
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) throw invalidParams(`${name} must be an integer from ${min} to ${max}.`);
+  return v as number;
+}
+
+function onlyFields(o: Record<string, unknown>, known: readonly string[]): void {
+  for (const k of Object.keys(o)) if (!known.includes(k)) throw invalidParams(`${k} is not a field here (known: ${known.join(', ') || 'none'}).`);
+}
+
+/** A `TypeError` or `RangeError` of an in-process control is a bad field: 422 over HTTP. */
+function asInvalid<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof TypeError || err instanceof RangeError) throw invalidParams(err.message.endsWith('.') ? err.message : `${err.message}.`);
+    throw err;
+  }
+}
+
+const FAULT_FIELDS = ['type', 'operationId', 'method', 'path', 'pathPattern', 'account', 'body', 'times', 'status', 'code', 'message', 'retryAfter', 'missing', 'hint', 'contract', 'connect', 'ms', 'afterEvents'];
+
+/** A fault from its JSON form (`pathPattern` is a regular expression's source). */
+function faultFromJson(o: Record<string, unknown>): FaultSpec {
+  onlyFields(o, FAULT_FIELDS);
+  const { pathPattern, ...rest } = o;
+  if (pathPattern !== undefined) {
+    if (rest.path !== undefined) throw invalidParams('Give path or pathPattern, not both.');
+    if (typeof pathPattern !== 'string') throw invalidParams('pathPattern must be a regular expression as a string.');
+    try {
+      rest.path = new RegExp(pathPattern);
+    } catch (err) {
+      throw invalidParams(`pathPattern is not a regular expression: ${(err as Error).message}.`);
+    }
+  }
+  return rest as unknown as FaultSpec;
+}
+
+/** The JSON form of a pending fault. */
+export function faultToJson(id: string, remaining: number, spec: FaultSpec): Record<string, unknown> {
+  const out: Record<string, unknown> = { id, remaining };
+  for (const [k, v] of Object.entries(spec)) {
+    if (k === 'path' && v instanceof RegExp) out.pathPattern = v.source;
+    else if (k === 'body' && typeof v === 'function') out.body = '(predicate)';
+    else out[k] = v;
+  }
+  return out;
+}
+
+function clockView(core: ServerCore): Record<string, unknown> {
+  return { now: core.clock.iso(), now_ms: core.clock.now(), frozen: core.clock.frozen };
+}
+
+const ITEM_PATCH_TYPES: Readonly<Record<keyof ItemPatch, (v: unknown) => boolean>> = {
+  step: (v) => typeof v === 'string' && v !== '',
+  status: (v) => ['active', 'done', 'failed', 'parked'].includes(v as string),
+  attempt: (v) => Number.isInteger(v) && (v as number) >= 0,
+  priority: (v) => Number.isInteger(v),
+  parked_reason: (v) => v === null || typeof v === 'string',
+  paused: (v) => v === 0 || v === 1,
+  steer: (v) => v === null || typeof v === 'string',
+  last_output: (v) => v === null || typeof v === 'string',
+};
+
+function requireItem(target: ControlTarget, id: string): void {
+  if (!target.items.get(id)) throw new OzMockError(404, 'item_not_found', `No item ${id}.`);
+}
+
+/** The control plane's handlers by operationId of {@link CONTROL_OPENAPI}. */
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  getControlOpenapi: () => answer(200, CONTROL_OPENAPI),
+  reset: (_, t) => {
+    t.reset();
+    return OK();
+  },
+  captureBaseline: async (_, t) => {
+    await withTimeout(t.idle(), 10_000, 'baseline');
+    t.baseline();
+    return OK();
+  },
+  loadFixtures: async (call, t) => {
+    const text = await call.text();
+    const yaml = /yaml/i.test(call.request.headers.get('content-type') ?? '');
+    let doc: unknown;
+    try {
+      doc = yaml ? parseYaml(text) : parseFixtureText(text);
+    } catch (err) {
+      throw err instanceof OzMockError ? err : invalidJson((err as Error).message.split('\n')[0] ?? '');
+    }
+    return answer(200, t.loadFixtures(doc as FixtureDocument));
+  },
+  exportState: (_, t) => answer(200, t.exportState()),
+  importState: async (call, t) => {
+    t.importState((await call.object()) as unknown as OzStateDocument);
+    return OK();
+  },
+  saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
+  listFaults: (_, t) => answer(200, { data: t.core.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec)) }),
+  addFault: async (call, t) => {
+    const o = await call.object();
+    const handle = asInvalid(() => t.core.faults.add(faultFromJson(o)));
+    return answer(201, faultToJson(handle.id, handle.remaining, t.core.faults.list.find((a) => a.id === handle.id)!.spec));
+  },
+  clearFaults: (_, t) => {
+    t.core.faults.clear();
+    return OK();
+  },
+  cancelFault: (call, t) => {
+    if (!t.core.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
+    return OK();
+  },
+  getClock: (_, t) => answer(200, clockView(t.core)),
+  setClock: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['now', 'frozen']);
+    const { clock } = t.core;
+    if (o.frozen !== undefined && o.frozen !== clock.frozen) {
+      throw invalidParams(`frozen is fixed when the server starts (--frozen-clock); this clock is ${clock.frozen ? '' : 'not '}frozen.`);
+    }
+    if (o.now !== undefined) {
+      const at = typeof o.now === 'string' && /^\d{4}-\d\d-\d\dT/.test(o.now) ? Date.parse(o.now) : Number.NaN;
+      if (Number.isNaN(at)) throw invalidParams('now must be an RFC 3339 time, for example 2026-11-22T12:00:00.000Z.');
+      const ms = at - clock.now();
+      if (ms < 0) throw invalidParams(`now is ${-ms} ms before the clock's time: the clock never goes back.`);
+      await clock.advance(ms);
+    }
+    return answer(200, clockView(t.core));
+  },
+  advanceClock: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['ms']);
+    await t.core.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
+    return answer(200, clockView(t.core));
+  },
+  waitIdle: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['timeout_ms']);
+    await withTimeout(t.idle(), integerField(o, 'timeout_ms', 0, 600_000, 10_000), 'idle');
+    return OK();
+  },
+  getJournal: (call, t) => {
+    const q = call.url.searchParams;
+    for (const k of q.keys()) if (!['operationId', 'method', 'path', 'status', 'limit'].includes(k)) throw invalidParams(`${k} is not a filter (known: operationId, method, path, status, limit).`);
+    const filter: { -readonly [K in keyof JournalFilter]: JournalFilter[K] } = {};
+    if (q.has('operationId')) filter.operationId = q.get('operationId') as JournalFilter['operationId'];
+    if (q.has('method')) filter.method = q.get('method')!;
+    if (q.has('path')) filter.path = q.get('path')!;
+    if (q.has('status')) {
+      const s = q.get('status')!;
+      if (!/^\d{3}$/.test(s)) throw invalidParams('status must be an HTTP status (three digits).');
+      filter.status = Number(s);
+    }
+    const limitText = q.get('limit');
+    if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000)) throw invalidParams('limit must be an integer from 1 to 10000.');
+    const entries = asInvalid(() => t.core.journal.filter(journalFilter(filter)));
+    const picked = limitText === null ? entries : entries.slice(-Number(limitText));
+    return answer(200, { data: picked.map(journalEntryView) });
+  },
+  clearJournal: (_, t) => {
+    t.core.journal.clear();
+    return OK();
+  },
+  addKey: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['account', 'kind', 'name', 'value', 'expires_in_days', 'tools', 'addresses']);
+    if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
+    if (!t.core.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
+    for (const k of ['tools', 'addresses'] as const) {
+      if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
+    }
+    if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
+    const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
+    if (shape) throw invalidParams(`value ${shape}.`);
+    const created = asErrorOf422(() =>
+      t.addKey({
+        account: o.account as string,
+        ...(o.kind !== undefined ? { kind: o.kind as KeyOptions['kind'] } : {}),
+        ...(o.name !== undefined ? { name: o.name as string } : {}),
+        ...(o.value !== undefined ? { key: o.value as string } : {}),
+        expiresInDays: (o.expires_in_days ?? null) as KeyExpiryDays,
+        ...(o.tools !== undefined ? { tools: o.tools as string[] } : {}),
+        ...(o.addresses !== undefined ? { addresses: o.addresses as string[] } : {}),
+      }),
+    );
+    return answer(201, created);
+  },
+  revokeKey: (call, t) => {
+    const id = call.params.id!;
+    if (!t.core.store.data.keys.has(id)) throw new OzMockError(404, 'key_not_found', `No key ${id}.`);
+    t.revokeKey(id);
+    return OK();
+  },
+  parkItem: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['reason']);
+    requireItem(t, call.params.id!);
+    if (typeof o.reason !== 'string' || o.reason === '') throw invalidParams('reason is required (a string).', ['reason']);
+    return answer(200, t.items.park(call.params.id!, o.reason));
+  },
+  pauseItem: (call, t) => {
+    requireItem(t, call.params.id!);
+    return answer(200, t.items.pause(call.params.id!));
+  },
+  resumeItem: (call, t) => {
+    requireItem(t, call.params.id!);
+    return answer(200, t.items.resume(call.params.id!));
+  },
+  updateItem: async (call, t) => {
+    const o = await call.object();
+    requireItem(t, call.params.id!);
+    for (const [k, v] of Object.entries(o)) {
+      const check = ITEM_PATCH_TYPES[k as keyof ItemPatch];
+      if (!check) throw invalidParams(`${k} is not a field an item patch can change (known: ${Object.keys(ITEM_PATCH_TYPES).join(', ')}).`);
+      if (!check(v)) throw invalidParams(`${k} has the wrong type or value.`);
+    }
+    return answer(200, t.items.update(call.params.id!, o as ItemPatch));
+  },
+  dashboardSignInAs: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['account', 'key_expiry_days', 'key_name']);
+    if (!('account' in o) || (o.account !== null && typeof o.account !== 'string')) throw invalidParams('account is required: an account name, or null for a user who refuses.', ['account']);
+    if (typeof o.account === 'string' && !t.core.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (o.key_expiry_days !== undefined && ![7, 30, 90, 180, 365, null].includes(o.key_expiry_days as number)) throw invalidParams('key_expiry_days must be one of 7, 30, 90, 180, 365 or null.');
+    if (o.key_name !== undefined && (typeof o.key_name !== 'string' || o.key_name === '')) throw invalidParams('key_name must be a non-empty string.');
+    t.dashboard.signInAs(o.account as string | null);
+    if (o.key_expiry_days !== undefined) t.dashboard.keyExpiryDays = o.key_expiry_days as KeyExpiryDays;
+    if (o.key_name !== undefined) t.dashboard.keyName = o.key_name as string;
+    return OK();
+  },
+  getSettings: (_, t) => answer(200, readSettings(t.core)),
+  updateSettings: async (call, t) => answer(200, applySettings(t.core, checkSettings(await call.object()))),
+};
+
+/** An `Error` of a store write (a value in use, a bad expiry) is a bad field: 422. */
+function asErrorOf422<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof OzMockError) throw err;
+    throw invalidParams(`${(err as Error).message}.`);
+  }
+}
+
+interface Route {
+  readonly method: string;
+  readonly pattern: RegExp;
+  readonly names: readonly string[];
+  readonly handler: Handler;
+  readonly open: boolean;
+}
+
+function compileRoutes(): Route[] {
+  const routes: Route[] = [];
+  for (const [path, item] of Object.entries(CONTROL_OPENAPI.paths)) {
+    for (const [method, operation] of Object.entries(item as Record<string, { operationId: string; security?: readonly unknown[] }>)) {
+      const handler = HANDLERS[operation.operationId];
+      if (!handler) throw new Error(`No control-plane handler for ${operation.operationId}`);
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+      routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, handler, open: operation.security?.length === 0 });
+    }
+  }
+  return routes;
+}
+
+const ROUTES = compileRoutes();
+
+function authorize(request: Request, token: string): void {
+  const header = request.headers.get('authorization');
+  if (header === null) throw unauthorized('The control plane needs Authorization: Bearer <admin token> (ozadm_..., printed when oz-mock starts).');
+  const value = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+  if (value === undefined) throw unauthorized('Authorization must be Bearer <admin token>.');
+  if (!value.startsWith('ozadm_')) throw unauthorized('API keys never open the control plane: send the admin token (ozadm_...).');
+  if (!adminTokenMatches(token, value)) throw unauthorized('Wrong admin token.');
+}
+
+async function serve(request: Request, conn: Connection, target: ControlTarget, token: string): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const candidates = ROUTES.filter((r) => r.pattern.test(path));
+  const route = candidates.find((r) => r.method === request.method);
+  if (!route?.open) authorize(request, token);
+  if (!route) {
+    if (candidates.length) {
+      throw new OzMockError(405, 'method_not_allowed', `${request.method} is not a method of ${path}.`, { extra: { allow: candidates.map((r) => r.method).join(', ') } });
+    }
+    throw new OzMockError(404, 'not_found', `No control-plane route ${request.method} ${path}.`);
+  }
+  const match = route.pattern.exec(path)!;
+  const params: Record<string, string> = {};
+  route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+  let text: Promise<string> | null = null;
+  const readText = () => (text ??= conn.reader.text());
+  const call: Call = {
+    request,
+    conn,
+    params,
+    url,
+    text: readText,
+    object: async () => {
+      const raw = await readText();
+      if (raw.trim() === '') return {};
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch (err) {
+        throw invalidJson((err as Error).message);
+      }
+      if (!isPlainObject(parsed)) throw invalidParams('The body must be a JSON object.');
+      return parsed;
+    },
+  };
+  return route.handler(call, target);
+}
+
+/**
+ * Puts the control plane in front of the API's handler: requests under `/_oz/` on the API's URL (every
+ * mount) go to it; they are not journaled and answer without CORS. With `token` null the plane is off and
+ * `/_oz/` is an unknown route of the API (404 `not_found`).
+ */
+export function withControlPlane(handler: RequestHandler, target: ControlTarget, token: string | null): RequestHandler {
+  if (token === null) return handler;
+  return async (request, conn) => {
+    if (conn.surface !== 'api') return handler(request, conn);
+    const path = new URL(request.url).pathname;
+    if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, conn);
+    try {
+      return await serve(request, conn, target, token);
+    } catch (err) {
+      if (err instanceof OzMockError) return failure(err);
+      // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.
+      return failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…')));
+    }
+  };
+}

@@ -1,0 +1,42 @@
+import type { JournalEntry } from '../journal.js';
+
+/** A journal entry as the control plane answers it: plain JSON, keys and tokens redacted from the headers. */
+export interface JournalEntryView extends Readonly<Omit<JournalEntry, 'headers'>> {
+  /** The request headers (lower-case names); key and token values show only their prefix and four characters. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The arrival time (`at`), RFC 3339. */
+  readonly time: string;
+}
+
+// Every credential shape the server knows: platform and legacy keys, and the admin token.
+const CREDENTIAL = /(ozk_|sk-mdl-|sk-prx-|ozadm_)([A-Za-z0-9]{0,4})[A-Za-z0-9]*/g;
+const ADMIN_TOKEN = /ozadm_[A-Za-z0-9]*/g;
+
+/** A header value with every key and token cut to its prefix and four characters. */
+export function redactCredentials(value: string): string {
+  return value.replace(CREDENTIAL, (_, prefix: string, head: string) => `${prefix}${head}…`);
+}
+
+/** The JSON view of an entry. */
+export function journalEntryView(entry: JournalEntry): JournalEntryView {
+  const headers: Record<string, string> = {};
+  entry.headers.forEach((value, name) => (headers[name] = redactCredentials(value)));
+  return {
+    requestId: entry.requestId,
+    operationId: entry.operationId,
+    mount: entry.mount,
+    surface: entry.surface,
+    method: entry.method,
+    path: entry.path,
+    query: entry.query,
+    headers,
+    // A body is the caller's data and stays as sent; only an admin token never leaves the server.
+    body: entry.body === null ? null : entry.body.replace(ADMIN_TOKEN, 'ozadm_…'),
+    status: entry.status,
+    executionId: entry.executionId,
+    fault: entry.fault,
+    replayed: entry.replayed,
+    at: entry.at,
+    time: new Date(entry.at).toISOString(),
+  };
+}

@@ -1,0 +1,252 @@
+import type { OperationId } from '../../generated/operations.js';
+import type { Item } from '../../generated/types.js';
+import { OzMockError } from '../errors.js';
+import type { FaultAction, FaultScope } from '../faults.js';
+import type { ItemPatch } from '../server.js';
+import type { CreatedKey, KeyExpiryDays } from '../store.js';
+import type { FixtureDocument } from './fixtureFormat.js';
+import type { FixtureSummary } from './fixtures.js';
+import type { JournalEntryView } from './journalView.js';
+import type { OzSettings } from './settings.js';
+import type { OzStateDocument } from './stateDocument.js';
+
+/** A value, or a promise of it: the in-process server answers at once, a remote one later. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** A fault that can cross HTTP: a body match is an object of fields (a predicate function cannot travel). */
+export type PortableFaultSpec = FaultAction & Omit<FaultScope, 'body'> & { readonly body?: Readonly<Record<string, unknown>> };
+
+/** Which journal entries to pick over HTTP (an exact path). */
+export interface PortableJournalFilter {
+  readonly operationId?: OperationId;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
+}
+
+/** What a journal entry holds on both sides (the in-process entry has these fields and more). */
+export interface JournalRecord {
+  readonly requestId: string;
+  readonly operationId: string | null;
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  readonly body: string | null;
+  readonly status: number | null;
+  readonly executionId: string | null;
+  readonly fault: string | null;
+  readonly at: number;
+}
+
+/**
+ * The controls the in-process server (`createOzServer()`) and a remote `oz-mock` (`connectOzMock()`) share,
+ * so one test file runs against both: `await` every call (in process the answers are immediate).
+ */
+export interface OzControls {
+  reset(): Awaitable<void>;
+  baseline(): Awaitable<void>;
+  loadFixtures(document: FixtureDocument | string): Awaitable<FixtureSummary>;
+  exportState(): Awaitable<OzStateDocument>;
+  importState(document: OzStateDocument): Awaitable<void>;
+  idle(): Promise<void>;
+  readonly faults: {
+    add(fault: PortableFaultSpec): Awaitable<{ readonly id: string }>;
+    clear(): Awaitable<void>;
+  };
+  readonly clock: {
+    now(): Awaitable<number>;
+    advance(ms: number): Promise<void>;
+  };
+  readonly journal: {
+    filter(filter: PortableJournalFilter | OperationId): Awaitable<readonly JournalRecord[]>;
+    last(filter?: PortableJournalFilter | OperationId): Awaitable<JournalRecord | undefined>;
+    count(filter?: PortableJournalFilter | OperationId): Awaitable<number>;
+    clear(): Awaitable<void>;
+  };
+}
+
+/** A pending fault as the control plane lists it. */
+export interface RemoteFault {
+  readonly id: string;
+  readonly remaining: number;
+  readonly [field: string]: unknown;
+}
+
+/** A fault armed on a remote server. */
+export interface RemoteFaultHandle {
+  readonly id: string;
+  /** Withdraws it (a fault already used up is gone: nothing happens). */
+  cancel(): Promise<void>;
+}
+
+/** The server clock as the control plane answers it. */
+export interface RemoteClock {
+  readonly now: string;
+  readonly now_ms: number;
+  readonly frozen: boolean;
+}
+
+/** A remote `oz-mock`'s control plane, typed: see {@link connectOzMock}. */
+export interface OzMockClient extends OzControls {
+  /** The server's base URL. */
+  readonly url: string;
+  reset(): Promise<void>;
+  baseline(): Promise<void>;
+  loadFixtures(document: FixtureDocument | string): Promise<FixtureSummary>;
+  exportState(): Promise<OzStateDocument>;
+  importState(document: OzStateDocument): Promise<void>;
+  /** Writes the state to the server's `--state` file; answers its path (409 `no_state_file` without one). */
+  saveState(): Promise<string>;
+  /** Resolves once no work is in flight (504 `timeout` after `timeoutMs`, default 10000). */
+  idle(options?: { readonly timeoutMs?: number }): Promise<void>;
+  readonly faults: {
+    add(fault: PortableFaultSpec): Promise<RemoteFaultHandle>;
+    clear(): Promise<void>;
+    list(): Promise<RemoteFault[]>;
+  };
+  readonly clock: {
+    now(): Promise<number>;
+    get(): Promise<RemoteClock>;
+    advance(ms: number): Promise<void>;
+    /** Moves the clock forward to `now` (it never goes back). */
+    set(now: Date | string): Promise<RemoteClock>;
+  };
+  readonly journal: {
+    entries(): Promise<JournalEntryView[]>;
+    filter(filter: PortableJournalFilter | OperationId, limit?: number): Promise<JournalEntryView[]>;
+    last(filter?: PortableJournalFilter | OperationId): Promise<JournalEntryView | undefined>;
+    count(filter?: PortableJournalFilter | OperationId): Promise<number>;
+    clear(): Promise<void>;
+  };
+  readonly keys: {
+    add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey>;
+    revoke(id: string): Promise<void>;
+  };
+  readonly items: {
+    park(id: string, reason: string): Promise<Item>;
+    pause(id: string): Promise<Item>;
+    resume(id: string): Promise<Item>;
+    update(id: string, patch: ItemPatch): Promise<Item>;
+  };
+  readonly dashboard: {
+    signInAs(account: string | null, options?: { keyExpiryDays?: KeyExpiryDays; keyName?: string }): Promise<void>;
+  };
+  settings(): Promise<OzSettings>;
+  updateSettings(patch: Partial<OzSettings>): Promise<OzSettings>;
+}
+
+/** Options of {@link connectOzMock}. */
+export interface ConnectOzMockOptions {
+  /** The server's base URL, for example `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** The admin token `oz-mock` printed (`OZ_MOCK_ADMIN_TOKEN=...`). */
+  readonly adminToken: string;
+  /** The `fetch` to use. Default: the global one. */
+  readonly fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+}
+
+function journalQuery(filter: PortableJournalFilter | OperationId | undefined, limit?: number): string {
+  const f = typeof filter === 'string' ? { operationId: filter } : (filter ?? {});
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v !== undefined) q.set(k, String(v));
+  if (limit !== undefined) q.set('limit', String(limit));
+  const text = q.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * A typed client of a running `oz-mock`'s control plane (`/_oz/`): faults, clock, journal, reset, baseline,
+ * fixtures and state with the in-process server's shape (see {@link OzControls}), plus keys, items, the
+ * dashboard and settings. An error answer throws an `OzMockError` with the envelope's status, code and fields.
+ *
+ * @example
+ * ```ts
+ * const mock = connectOzMock({ url: 'http://127.0.0.1:4010', adminToken: process.env.OZ_MOCK_ADMIN_TOKEN! });
+ * await mock.faults.add({ operationId: 'executeTool', type: 'error', status: 503, code: 'upstream_error' });
+ * ```
+ */
+export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
+  const base = options.url.replace(/\/+$/, '');
+  const send = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
+  const call = async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
+    const headers: Record<string, string> = { authorization: `Bearer ${options.adminToken}`, accept: 'application/json' };
+    if (body !== undefined) headers['content-type'] = contentType;
+    const res = await send(`${base}/_oz${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) {
+      const e = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
+      const { code, message, missing, hint, contract, connect, ...extra } = e ?? {};
+      throw new OzMockError(res.status, typeof code === 'string' ? code : 'unknown_error', typeof message === 'string' ? message : `HTTP ${res.status} from ${method} /_oz${path}`, {
+        ...(Array.isArray(missing) ? { missing: missing as string[] } : {}),
+        ...(typeof hint === 'string' ? { hint } : {}),
+        ...(typeof contract === 'string' ? { contract } : {}),
+        ...(connect ? { connect: connect as never } : {}),
+        extra,
+      });
+    }
+    return parsed as T;
+  };
+  const idle = async (o: { timeoutMs?: number } = {}) => void (await call('POST', '/idle', o.timeoutMs === undefined ? {} : { timeout_ms: o.timeoutMs }));
+  const filter = (f: PortableJournalFilter | OperationId, limit?: number) => call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data);
+
+  return {
+    url: base,
+    reset: async () => void (await call('POST', '/reset')),
+    baseline: async () => void (await call('POST', '/baseline')),
+    loadFixtures: (doc) => call<FixtureSummary>('POST', '/fixtures', doc, typeof doc === 'string' && !doc.trimStart().startsWith('{') ? 'application/yaml' : 'application/json'),
+    exportState: () => call<OzStateDocument>('GET', '/state'),
+    importState: async (doc) => void (await call('PUT', '/state', doc)),
+    saveState: () => call<{ path: string }>('POST', '/state/save').then((r) => r.path),
+    idle,
+    faults: {
+      async add(fault) {
+        if (typeof (fault as { body?: unknown }).body === 'function') throw new TypeError('A body predicate cannot cross HTTP: give an object of fields.');
+        const { path, ...rest } = fault;
+        const body = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
+        const created = await call<RemoteFault>('POST', '/faults', body);
+        return { id: created.id, cancel: () => call('DELETE', `/faults/${encodeURIComponent(created.id)}`).then(() => undefined, (err: unknown) => (err instanceof OzMockError && err.status === 404 ? undefined : Promise.reject(err))) };
+      },
+      clear: async () => void (await call('DELETE', '/faults')),
+      list: () => call<{ data: RemoteFault[] }>('GET', '/faults').then((r) => r.data),
+    },
+    clock: {
+      now: () => call<RemoteClock>('GET', '/clock').then((c) => c.now_ms),
+      get: () => call<RemoteClock>('GET', '/clock'),
+      advance: async (ms) => void (await call('POST', '/clock/advance', { ms })),
+      set: (now) => call<RemoteClock>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString() }),
+    },
+    journal: {
+      entries: () => filter({}),
+      filter,
+      last: (f = {}) => filter(f, 1).then((list) => list[0]),
+      count: (f = {}) => filter(f).then((list) => list.length),
+      clear: async () => void (await call('DELETE', '/journal')),
+    },
+    keys: {
+      add: (o) => call<CreatedKey>('POST', '/keys', o),
+      revoke: async (id) => void (await call('POST', `/keys/${encodeURIComponent(id)}/revoke`)),
+    },
+    items: {
+      park: (id, reason) => call<Item>('POST', `/items/${encodeURIComponent(id)}/park`, { reason }),
+      pause: (id) => call<Item>('POST', `/items/${encodeURIComponent(id)}/pause`),
+      resume: (id) => call<Item>('POST', `/items/${encodeURIComponent(id)}/resume`),
+      update: (id, patch) => call<Item>('PATCH', `/items/${encodeURIComponent(id)}`, patch),
+    },
+    dashboard: {
+      signInAs: async (account, o = {}) =>
+        void (await call('POST', '/dashboard/sign-in-as', {
+          account,
+          ...(o.keyExpiryDays !== undefined ? { key_expiry_days: o.keyExpiryDays } : {}),
+          ...(o.keyName !== undefined ? { key_name: o.keyName } : {}),
+        })),
+    },
+    settings: () => call<OzSettings>('GET', '/settings'),
+    updateSettings: (patch) => call<OzSettings>('PATCH', '/settings', patch),
+  };
+}

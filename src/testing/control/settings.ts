@@ -1,0 +1,60 @@
+import { invalidParams } from '../errors.js';
+import { isPlainObject } from '../paramCheck.js';
+import type { ServerCore } from '../serverCore.js';
+
+/** The settings the command line's flags set and `PATCH /_oz/settings` changes at run time. */
+export interface OzSettings {
+  /** Requests per minute per key (every account's, and new accounts' default); 0 turns the limit off. */
+  readonly rate_limit: number;
+  /** One step of an item walk, an async run's start, an async workflow's task (ms of the server clock). */
+  readonly step_ms: number;
+  /** Between two token events of a stream. */
+  readonly token_ms: number;
+  /** The poll interval an unfinished execution suggests. */
+  readonly poll_ms: number;
+  /** How long a revoked key keeps working. */
+  readonly key_cache_ms: number;
+}
+
+const LIMITS: Readonly<Record<keyof OzSettings, number>> = { rate_limit: 1e9, step_ms: 3_600_000, token_ms: 60_000, poll_ms: 3_600_000, key_cache_ms: 86_400_000 };
+
+/** The server's settings now. */
+export function readSettings(core: ServerCore): OzSettings {
+  const o = core.options;
+  return {
+    rate_limit: o.rateLimit.limit <= 0 ? 0 : Math.round((o.rateLimit.limit * 60_000) / o.rateLimit.window_ms),
+    step_ms: o.timing.stepMs,
+    token_ms: o.timing.tokenMs,
+    poll_ms: o.timing.pollMs,
+    key_cache_ms: o.keyCacheMs,
+  };
+}
+
+/** Checks a settings patch whole (422 naming the field); nothing is applied when a field is bad. */
+export function checkSettings(patch: unknown): Partial<OzSettings> {
+  if (!isPlainObject(patch)) throw invalidParams('The body must be an object of settings.');
+  for (const [k, v] of Object.entries(patch)) {
+    const max = LIMITS[k as keyof OzSettings];
+    if (max === undefined) throw invalidParams(`${k} is not a setting (known: ${Object.keys(LIMITS).join(', ')}).`);
+    if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > max) throw invalidParams(`${k} must be an integer from 0 to ${max}.`);
+  }
+  return patch as Partial<OzSettings>;
+}
+
+/**
+ * Applies checked settings. The resolved options are the server's live settings (every reader looks them up
+ * per use), so they change in place; a new rate limit applies to every account's keys.
+ */
+export function applySettings(core: ServerCore, patch: Partial<OzSettings>): OzSettings {
+  const timing = core.options.timing as { stepMs: number; tokenMs: number; pollMs: number };
+  if (patch.step_ms !== undefined) timing.stepMs = patch.step_ms;
+  if (patch.token_ms !== undefined) timing.tokenMs = patch.token_ms;
+  if (patch.poll_ms !== undefined) timing.pollMs = patch.poll_ms;
+  if (patch.key_cache_ms !== undefined) (core.options as { keyCacheMs: number }).keyCacheMs = patch.key_cache_ms;
+  if (patch.rate_limit !== undefined) {
+    const limit = { limit: patch.rate_limit, window_ms: 60_000 };
+    Object.assign(core.options.rateLimit, limit);
+    for (const account of core.store.data.accounts.values()) account.rate_limit = { ...limit };
+  }
+  return readSettings(core);
+}
