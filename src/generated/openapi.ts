@@ -2141,7 +2141,10 @@ export interface operations {
     };
     executeWorkflowStream: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
+                format?: components["parameters"]["Format"];
+            };
             header?: {
                 /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
@@ -2419,7 +2422,10 @@ export interface operations {
     };
     executeStoredWorkflowStream: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
+                format?: components["parameters"]["Format"];
+            };
             header?: {
                 /** @description Idempotency key. It becomes the execution id; re-sent on every retry; a replay answers 409 `duplicate_execution_id`. */
                 "x-trace-id"?: components["parameters"]["TraceId"];

@@ -62,3 +62,24 @@ describe('every operation of openapi.json', () => {
     await server.close();
   });
 });
+
+describe("the server's operation table", () => {
+  it('is the generated table, plus only the route path and whether a body is taken', async () => {
+    const { OPERATIONS: serverTable } = await import('../../src/testing/operations.js');
+    const { OPERATIONS: generated } = await import('../../src/generated/operations.js');
+    expect(serverTable.map((op) => op.id).sort()).toEqual(Object.keys(generated).sort());
+    for (const { routePath, body, ...descriptor } of serverTable) {
+      expect(descriptor).toEqual(generated[descriptor.id as keyof typeof generated]);
+      const raw = (openapi.paths as Record<string, Record<string, { requestBody?: unknown }>>)[descriptor.path]![descriptor.method.toLowerCase()]!;
+      expect(body, descriptor.id).toBe(raw.requestBody !== undefined);
+      expect(routePath.includes('{') ? routePath : '', descriptor.id).toBe(descriptor.slashParams ? routePath : '');
+    }
+    const proxy = serverTable.find((op) => op.id === 'proxyGet')!;
+    expect(proxy.routePath).toBe('/v1/proxy/:provider/:path{.+}');
+  });
+
+  it('reads the API version from openapi.json', async () => {
+    const { API_VERSION } = await import('../../src/testing/operations.js');
+    expect(API_VERSION).toBe(openapi.info.version);
+  });
+});
