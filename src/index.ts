@@ -1,3 +1,12 @@
+/**
+ * `oz-sdk`: the client of the Oz API. This list is the package's public surface, written out name by name (no
+ * `export *`); `test/publicSurface.test.ts` holds it against `test/publicSurface.snapshot.json`, so a change is
+ * always deliberate.
+ *
+ * @packageDocumentation
+ */
+import type * as types from './generated/types.js';
+
 export { Oz, type ClientOptions } from './client.js';
 export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
 export {
@@ -41,7 +50,7 @@ export {
   type ErrorBody,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { Operation, Plane, RequestInput } from './core/operation.js';
+export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, Format, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
@@ -61,9 +70,53 @@ export {
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
 export type { JsonRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from './core/wire.js';
-export * from './generated/index.js';
-// The hand-written `executions` resource (the generated one plus `wait()`) shadows the generated class.
-export { Executions } from './resources/executions.js';
+// Resources: reached as properties of a client (`client.tools`), exported as types only.
+export type {
+  Agents,
+  Chat,
+  ChatCompletions,
+  Companies,
+  CompaniesItems,
+  Connections,
+  Discovery,
+  Embeddings,
+  Mcp,
+  Meta,
+  Models,
+  Proxy,
+  Schedules,
+  Tools,
+  Traces,
+  Workflows,
+} from './generated/index.js';
+// The hand-written `executions` resource: the generated one plus `wait()`.
+export type { Executions } from './resources/executions.js';
+// Every schema of openapi.json as `types.<Name>`; the ones most calls take or answer also by name.
+export type { types };
+export type {
+  Agent,
+  AsyncPointer,
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  Embedding,
+  EmbeddingResponse,
+  ExecuteStreamEvent,
+  Execution,
+  ExecutionResult,
+  Item,
+  ItemCreateRequest,
+  ItemKind,
+  Model,
+  Schedule,
+  Tool,
+  ToolExecuteRequest,
+  Trace,
+  WhoAmI,
+  Workflow,
+  WorkflowDefinition,
+  WorkflowExecuteRequest,
+} from './generated/types.js';
 export { McpClient, MCP_PROTOCOL_VERSION, type McpAnswer, type McpCallOptions, type McpFormat } from './mcp/mcpClient.js';
 export { McpInvalidParamsError, McpMethodNotFoundError, McpToolError, McpToolFencedError, OzMcpError } from './mcp/mcpErrors.js';
 export { signIn, SIGN_IN_CODE_VALIDITY_MS, type SignInOptions, type SignInResult } from './signin/signIn.js';
