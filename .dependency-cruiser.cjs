@@ -8,44 +8,37 @@
 //   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client
 const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/)';
 
+/** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
-    {
-      name: 'core-imports-nothing-of-ours',
-      comment: 'src/core is the bottom layer: it imports no other folder of src and not openapi.json.',
-      severity: 'error',
-      from: { path: '^src/core/' },
-      to: { path: '^(src/(?!core/)|openapi[.]json$)' },
-    },
-    {
-      name: 'generated-imports-only-core',
-      comment: 'src/generated is written from openapi.json and stands on the core alone.',
-      severity: 'error',
-      from: { path: '^src/generated/' },
-      to: { path: '^(src/(?!generated/|core/)|openapi[.]json$)' },
-    },
-    {
-      name: 'client-never-imports-server',
-      comment: 'Nothing of the SDK imports the embedded server (src/testing).',
-      severity: 'error',
-      from: { path: '^src/(?!testing/)' },
-      to: { path: '^src/testing/' },
-    },
-    {
-      name: 'server-never-imports-client',
-      comment: 'The embedded server uses the generated types and openapi.json, never the client, its root or its resources.',
-      severity: 'error',
-      from: { path: '^src/testing/' },
-      to: { path: CLIENT },
-    },
-    {
-      name: 'resources-beside-each-other',
-      comment: 'resources, mcp and signin stand side by side under the client: none imports another or the client.',
-      severity: 'error',
-      from: { path: '^src/(resources|mcp|signin)/' },
-      to: { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin)/)', pathNot: '^src/$1/' },
-    },
+    forbid(
+      'core-imports-nothing-of-ours',
+      'src/core is the bottom layer: it imports no other folder of src and not openapi.json.',
+      { path: '^src/core/' },
+      { path: '^(src/(?!core/)|openapi[.]json$)' },
+    ),
+    forbid(
+      'generated-imports-only-core',
+      'src/generated is written from openapi.json and stands on the core alone.',
+      { path: '^src/generated/' },
+      { path: '^(src/(?!generated/|core/)|openapi[.]json$)' },
+    ),
+    forbid('client-never-imports-server', 'Nothing of the SDK imports the embedded server (src/testing).', { path: '^src/(?!testing/)' }, { path: '^src/testing/' }),
+    forbid(
+      'server-never-imports-client',
+      'The embedded server uses the generated types and openapi.json, never the client, its root or its resources.',
+      { path: '^src/testing/' },
+      { path: CLIENT },
+    ),
+    forbid(
+      'resources-beside-each-other',
+      'resources, mcp and signin stand side by side under the client: none imports another or the client.',
+      { path: '^src/(resources|mcp|signin)/' },
+      { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin)/)', pathNot: '^src/$1/' },
+    ),
   ],
   options: {
     includeOnly: '^(src/|openapi[.]json$)',

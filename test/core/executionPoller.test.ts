@@ -3,6 +3,7 @@ import { MIN_POLL_MS, nextPollDelay } from '../../src/core/executionPoller.js';
 import { RETRY_AFTER_CAP_MS } from '../../src/core/retryPolicy.js';
 import { Oz, type ExecuteStreamEvent } from '../../src/index.js';
 import { fastClient, KEY } from './support/clients.js';
+import { executionRecord } from './support/executionRecord.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './support/scriptedServer.js';
 
 // One poller serves `executions.wait()`, a pointer's `wait()` and the recovery of a lost answer (parsed and
@@ -10,20 +11,7 @@ import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './sup
 
 const server = ScriptedServer.forSuite();
 
-const record = (id: string, status: string) => ({
-  id,
-  kind: 'tool',
-  target: 'echo',
-  status,
-  content: status === 'succeeded' ? 'done' : null,
-  error: null,
-  workflow_id: null,
-  task_id: null,
-  cost_usd: 0,
-  created_at: '2026-11-21T12:00:00.000Z',
-  updated_at: '2026-11-21T12:00:00.000Z',
-  finished_at: status === 'succeeded' ? '2026-11-21T12:00:01.000Z' : null,
-});
+const record = executionRecord;
 
 /**
  * A service whose execute call loses its first answer (the retry answers 409 `duplicate_execution_id`) and whose
@@ -57,6 +45,16 @@ const pollGaps = () => {
   return polls.slice(1).map((poll, i) => poll.at - polls[i]!.at);
 };
 
+/** `count` gaps between polls, each the 60 ms of `retry-after-ms`, not the 2 s of `Retry-After` beside it. */
+const expectSuggestedGaps = (count: number) => {
+  const gaps = pollGaps();
+  expect(gaps).toHaveLength(count);
+  for (const gap of gaps) {
+    expect(gap).toBeGreaterThanOrEqual(55);
+    expect(gap).toBeLessThan(1_000);
+  }
+};
+
 const waitingClient = () => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off' });
 
 describe('the poll interval rules (nextPollDelay)', () => {
@@ -80,13 +78,8 @@ describe('executions.wait() polls on the rules', () => {
       { headers: { 'retry-after-ms': '60', 'retry-after': '2' }, body: record('exe_w', 'running') },
       { body: record('exe_w', 'succeeded') },
     );
-    await expect(waitingClient().executions.wait('exe_w', { interval: 5_000 })).resolves.toMatchObject({ content: 'done' });
-    const gaps = pollGaps();
-    expect(gaps).toHaveLength(2);
-    for (const gap of gaps) {
-      expect(gap).toBeGreaterThanOrEqual(55);
-      expect(gap).toBeLessThan(1_000);
-    }
+    await expect(waitingClient().executions.wait('exe_w', { interval: 5_000 })).resolves.toMatchObject({ content: 'first run result' });
+    expectSuggestedGaps(2);
   });
 
   it('never spins on Retry-After: 0 (at least 50 ms between polls)', async () => {
@@ -100,13 +93,8 @@ describe('lost-answer recovery polls on the same rules', () => {
   it('honours retry-after-ms over Retry-After while the first run is still running', async () => {
     server.fallback = lostAnswerService(2, { 'retry-after-ms': '60', 'retry-after': '2' });
     const result = await fastClient(server, { pollIntervalMs: 5_000 }).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_r1' });
-    expect(result).toMatchObject({ content: 'done', execution_id: 'exe_r1' });
-    const gaps = pollGaps();
-    expect(gaps).toHaveLength(2);
-    for (const gap of gaps) {
-      expect(gap).toBeGreaterThanOrEqual(55);
-      expect(gap).toBeLessThan(1_000);
-    }
+    expect(result).toMatchObject({ content: 'first run result', execution_id: 'exe_r1' });
+    expectSuggestedGaps(2);
   });
 
   it('without a suggestion backs off as wait() does: the interval, then 1.5 times the one before', async () => {
@@ -126,8 +114,6 @@ describe('lost-answer recovery polls on the same rules', () => {
     const events: ExecuteStreamEvent[] = [];
     for await (const event of stream) events.push(event);
     expect(events.map((e) => e.event)).toEqual(['token', 'result']);
-    const gaps = pollGaps();
-    expect(gaps).toHaveLength(2);
-    for (const gap of gaps) expect(gap).toBeLessThan(1_000);
+    expectSuggestedGaps(2);
   });
 });
