@@ -1,6 +1,6 @@
 /**
  * `oz-sdk`: the client of the Oz API. This list is the package's public surface, written out name by name (no
- * `export *`); `test/publicSurface.test.ts` holds it against `test/publicSurface.snapshot.json`, so a change is
+ * `export *`); `test/architecture/publicSurface.test.ts` holds it against `test/architecture/publicSurface.snapshot.json`, so a change is
  * always deliberate.
  *
  * @packageDocumentation

@@ -1,23 +1,23 @@
 // The public surface of each entry point: the names it exports at run time, and the names it exports as types
-// only. A change fails here until test/publicSurface.snapshot.json is rewritten on purpose:
-//   npx vitest run test/publicSurface.test.ts -u
+// only. A change fails here until test/architecture/publicSurface.snapshot.json is rewritten on purpose:
+//   npx vitest run test/architecture/publicSurface.test.ts -u
 // and the diff of that file is reviewed with the change.
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const ENTRY_POINTS = {
-  'oz-sdk': '../src/index.ts',
-  'oz-sdk/mcp': '../src/mcp/index.ts',
-  'oz-sdk/testing': '../src/testing/index.ts',
+  'oz-sdk': '../../src/index.ts',
+  'oz-sdk/mcp': '../../src/mcp/index.ts',
+  'oz-sdk/testing': '../../src/testing/index.ts',
 } as const;
 
 const source = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
 /** Every name each entry point exports, values and types alike, as the compiler sees the module. */
 function exportedNames(): Record<string, string[]> {
-  const configPath = source('../tsconfig.json');
-  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, source('..'));
+  const configPath = source('../../tsconfig.json');
+  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, source('../..'));
   const files = Object.values(ENTRY_POINTS).map(source);
   const program = ts.createProgram(files, { ...config.options, noEmit: true });
   const checker = program.getTypeChecker();
