@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_VERSION, Oz, OzUsageError, SDK_VERSION, type FetchLike } from '../../src/index.js';
-import { envelope, KEY, recordingLogger } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { envelope, KEY, recordingLogger } from '../core/support/clients.js';
+import { ScriptedServer } from '../core/support/scriptedServer.js';
 
 let server: ScriptedServer;
 beforeAll(async () => {
