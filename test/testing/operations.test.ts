@@ -78,6 +78,15 @@ describe("the server's operation table", () => {
     expect(proxy.routePath).toBe('/v1/proxy/:provider/:path{.+}');
   });
 
+  it('answers a preflight on every path of the table, a slash-holding parameter included, and 404 elsewhere', async () => {
+    const server = createTestServer();
+    const preflight = (path: string) => call(server, 'OPTIONS', path, { headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect((await preflight('/v1/proxy/crm/contacts/42/notes')).status).toBe(204);
+    expect((await preflight('/v1/tools/echo/execute')).status).toBe(204);
+    expect((await preflight('/v1/tools/echo/execute/more')).status).toBe(404);
+    await server.close();
+  });
+
   it('reads the API version from openapi.json', async () => {
     const { API_VERSION } = await import('../../src/testing/operations.js');
     expect(API_VERSION).toBe(openapi.info.version);
