@@ -61,7 +61,6 @@ export {
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WAIT_TIMEOUT_MS,
   type ExecutionRef,
-  type ExecutionResultAnswer,
   type PointerWait,
   type PollRequestOptions,
   type WaitOptions,
