@@ -169,11 +169,11 @@ export async function waitForExecution<Record extends ExecutionRecordAnswer = Ex
   // when the wait ends.
   const scope = new AttemptSignal(caller, timeout);
   const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
-  const record: Operation = transport.executionRecord;
+  const recordRoute: Operation = transport.executionRecord;
   let lastStatus: string | undefined;
   try {
     const read = async (): Promise<ExecutionPoll<Record>> => {
-      const { data, response, requestId } = await transport.request<Record>(record, { path: { id } }, pollOptions).withResponse();
+      const { data, response, requestId } = await transport.request<Record>(recordRoute, { path: { id } }, pollOptions).withResponse();
       return { record: data, response, requestId };
     };
     const onRecord = (polled: Record) => {
