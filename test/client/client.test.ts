@@ -1,18 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { API_VERSION, Oz, OzAPIError, OzUsageError, SDK_VERSION, type FetchLike } from '../../src/index.js';
 import { envelope, KEY, recordingLogger } from '../core/support/clients.js';
 import { ScriptedServer } from '../core/support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.fallback = () => ({ body: envelope('ok') });
-});
+const server = ScriptedServer.forSuite(() => ({ body: envelope('ok') }));
 
 const saved = { ...process.env };
 afterEach(() => {

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthenticationError, LegacyKeyError, Oz, UnauthorizedError } from '../../src/index.js';
 import { envelope, KEY, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.fallback = () => ({ body: envelope('ok') });
-});
+const server = ScriptedServer.forSuite(() => ({ body: envelope('ok') }));
 
 const unauthorized = {
   status: 401,
