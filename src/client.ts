@@ -6,6 +6,7 @@ import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/trans
 import type { JsonRequestOptions } from './core/wire.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
+import { OPERATIONS } from './generated/operations.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
 
@@ -95,6 +96,7 @@ export class Oz extends OzResources {
     const transport = new Transport({
       baseURL: resolved.baseURL,
       apiKey: resolved.apiKey,
+      executionRecord: OPERATIONS.getExecution,
       fetch: resolved.fetch,
       defaultHeaders: resolved.defaultHeaders,
       maxRetries: resolved.maxRetries,

@@ -1,3 +1,12 @@
+/**
+ * `oz-sdk`: the client of the Oz API. This list is the package's public surface, written out name by name (no
+ * `export *`); `test/architecture/publicSurface.test.ts` holds it against `test/architecture/publicSurface.snapshot.json`, so a change is
+ * always deliberate.
+ *
+ * @packageDocumentation
+ */
+import type * as types from './generated/types.js';
+
 export { Oz, type ClientOptions } from './client.js';
 export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
 export {
@@ -18,6 +27,7 @@ export {
   Http429Error,
   Http5xxError,
   LegacyKeyError,
+  UnauthorizedError,
   OzConnectionError,
   OzTimeoutError,
   OzAbortError,
@@ -25,7 +35,7 @@ export {
   type ErrorBody,
 } from './core/errors.js';
 export type { Logger, LogLevel } from './core/logger.js';
-export type { Operation, Plane, RequestInput } from './core/operation.js';
+export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, Format, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
@@ -36,7 +46,6 @@ export {
   DEFAULT_POLL_INTERVAL_MS,
   DEFAULT_WAIT_TIMEOUT_MS,
   type ExecutionRef,
-  type ExecutionResultAnswer,
   type PointerWait,
   type PollRequestOptions,
   type WaitOptions,
@@ -45,10 +54,84 @@ export {
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
 export type { JsonRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from './core/wire.js';
-// The code classes (`InvalidParamsError`, ...) and their table `ERROR_CODES` come from here, generated.
-export * from './generated/index.js';
-// The hand-written `executions` resource (the generated one plus `wait()`) shadows the generated class.
-export { Executions } from './resources/executions.js';
+// The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
+export {
+  ERROR_CODES,
+  type ErrorCodeName,
+  InvalidJsonError,
+  InvalidFormatError,
+  RouteNotFoundError,
+  CompanyNotFoundError,
+  ToolNotFoundError,
+  AgentNotFoundError,
+  WorkflowNotFoundError,
+  ScheduleNotFoundError,
+  ExecutionNotFoundError,
+  ItemNotFoundError,
+  ModelNotFoundError,
+  MethodNotAllowedError,
+  RequestTimeoutError,
+  ApprovalRequiredError,
+  DuplicateExecutionIdError,
+  AlreadyExistsError,
+  ExecutionCancelledError,
+  IdempotencyConflictError,
+  InvalidParamsError,
+  ConnectionRequiredError,
+  CredentialRequiredError,
+  RateLimitedError,
+  InternalError,
+  UpstreamError,
+  NotEnabledError,
+  GatewayTimeoutError,
+} from './generated/errors.js';
+// Resources: reached as properties of a client (`client.tools`), exported as types only.
+export type {
+  Agents,
+  Chat,
+  ChatCompletions,
+  Companies,
+  CompaniesItems,
+  Connections,
+  Discovery,
+  Embeddings,
+  Mcp,
+  Meta,
+  Models,
+  Proxy,
+  Schedules,
+  Tools,
+  Traces,
+  Workflows,
+} from './generated/index.js';
+// The hand-written `executions` resource: the generated one plus `wait()`.
+export type { Executions } from './resources/executions.js';
+// Every schema of openapi.json as `types.<Name>`; the ones most calls take or answer also by name.
+export type { types };
+export type {
+  Agent,
+  AsyncPointer,
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  Embedding,
+  EmbeddingResponse,
+  ExecuteStreamEvent,
+  Execution,
+  ExecutionResult,
+  Item,
+  ItemCreateRequest,
+  ItemKind,
+  Model,
+  Schedule,
+  Tool,
+  ToolExecuteRequest,
+  Trace,
+  WhoAmI,
+  Workflow,
+  WorkflowDefinition,
+  WorkflowExecuteRequest,
+} from './generated/types.js';
 export { McpClient, MCP_PROTOCOL_VERSION, type McpAnswer, type McpCallOptions, type McpFormat } from './mcp/mcpClient.js';
 export { McpInvalidParamsError, McpMethodNotFoundError, McpToolError, McpToolFencedError, OzMcpError } from './mcp/mcpErrors.js';
 export { signIn, SIGN_IN_CODE_VALIDITY_MS, type SignInOptions, type SignInResult } from './signin/signIn.js';

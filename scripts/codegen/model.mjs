@@ -5,6 +5,9 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const PLANES = { meta: 'meta', models: 'models', companies: 'companies', mcp: 'mcp', proxy: 'proxy' };
 // Query parameters the SDK fills itself: `format` comes from the per-call options.
 const SDK_QUERY = new Set(['format']);
+// `x-oz-streaming`, spelled as the core's `Operation['streaming']` spells it: `optional` (`stream: true` in the
+// body answers SSE), `always`, `chat` (OpenAI chunks); absent is `none`.
+const STREAMING = new Set(['optional', 'always', 'chat']);
 
 export const pascal = (s) => s.replace(/(^|[-_.\s])(\w)/g, (_, __, c) => c.toUpperCase());
 const camel = (s) => pascal(s).replace(/^\w/, (c) => c.toLowerCase());
@@ -48,8 +51,8 @@ export function resourcesOf(doc) {
       const jsonOf = (res) => res && deref(doc, res).content?.['application/json']?.schema;
       const requestBody = op.requestBody ? deref(doc, op.requestBody) : undefined;
       const bodySchema = requestBody?.content?.['application/json']?.schema;
-      const streamingExt = op['x-oz-streaming'];
-      const streaming = streamingExt === 'always' ? 'always' : streamingExt === 'chat' ? 'chat' : streamingExt === 'execute' ? 'optional' : 'none';
+      const streaming = op['x-oz-streaming'] ?? 'none';
+      if (streaming !== 'none' && !STREAMING.has(streaming)) throw new Error(`${op.operationId}: x-oz-streaming must be one of ${[...STREAMING].join(', ')}`);
       const okSchema = jsonOf(ok);
       const okName = schemaName(okSchema);
       const listItem = okName && isList(doc, okName) ? schemaName(doc.components.schemas[okName].properties.data.items) : undefined;
@@ -65,6 +68,7 @@ export function resourcesOf(doc) {
         plane: PLANES[tag] ?? 'execution',
         auth,
         idempotent: op['x-oz-idempotent'] === true,
+        // The one rule for the wire: an operation that takes `format` negotiates the wire of its answers and errors.
         wire: query.some((p) => p.name === 'format'),
         yamlBody: Boolean(requestBody?.content?.['text/yaml']),
         streaming,

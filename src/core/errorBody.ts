@@ -1,4 +1,5 @@
 import type { ConnectInfo, ErrorBody } from './errors.js';
+import { tryParseJson } from './tryParseJson.js';
 import { wireOfContentType } from './wire.js';
 import { parseYaml } from './yaml.js';
 
@@ -16,16 +17,11 @@ export async function readErrorBody(text: string, contentType: string | null): P
     case 'text':
       return textError(text);
     case 'json':
-    default:
-      return envelopeError(parseJson(text));
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
+    default: {
+      // A body that is no JSON carries no envelope: the error is built from the status and headers alone.
+      const parsed = tryParseJson(text);
+      return parsed.ok ? envelopeError(parsed.value) : undefined;
+    }
   }
 }
 

@@ -1,7 +1,8 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { OzAbortError, OzUsageError } from './errors.js';
-import { EXECUTION_RECORD, isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
+import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
+import type { Operation } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
 import type { Transport } from './transport.js';
@@ -16,14 +17,79 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
 // Each interval is this much longer than the one before, up to `maxInterval`.
 const BACKOFF_FACTOR = 1.5;
-// A `Retry-After: 0` must not turn the wait into a busy loop.
-const MIN_POLL_MS = 50;
+/** The shortest wait an answer can ask for between two polls: a `Retry-After: 0` must not become a busy loop. */
+export const MIN_POLL_MS = 50;
+
+/** The intervals between polls when the record's answer asks for none: `interval`, growing 1.5 times per poll. */
+export interface PollSchedule {
+  /** Milliseconds between the first two polls. */
+  readonly interval: number;
+  /** The longest interval the schedule grows to. */
+  readonly maxInterval: number;
+}
+
+/** The schedule of `wait()` and of lost-answer recovery, by default: 500 ms growing to 5 s. */
+export const DEFAULT_POLL_SCHEDULE: PollSchedule = { interval: DEFAULT_POLL_INTERVAL_MS, maxInterval: DEFAULT_MAX_POLL_INTERVAL_MS };
+
+/**
+ * The wait before the next poll. The contract's polling row: an unfinished record's answer may suggest the
+ * interval as `retry-after-ms` (milliseconds, preferred, as openai-node reads it) or `Retry-After` (seconds or an
+ * HTTP date); a suggestion is kept within [{@link MIN_POLL_MS}, {@link RETRY_AFTER_CAP_MS}]. Without one, the
+ * schedule's current interval.
+ */
+export function nextPollDelay(headers: Headers, interval: number): number {
+  const asked = retryAfterMs(headers);
+  return asked === undefined ? interval : Math.min(Math.max(asked, MIN_POLL_MS), RETRY_AFTER_CAP_MS);
+}
+
+/** One read of an execution record: the record, the answer it came in, and that answer's `x-request-id`. */
+export interface ExecutionPoll<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer> {
+  readonly record: Record;
+  readonly response: Response;
+  readonly requestId: string | null;
+}
+
+/** What a caller of {@link pollExecution} adds to the loop. */
+export interface PollHooks<Record extends ExecutionRecordAnswer> {
+  /** Aborts the wait between polls (a read in flight is bound by the caller's own read). */
+  readonly signal?: AbortSignal | undefined;
+  /** Sees every record read, the finished one included; a promise it returns is awaited, what it throws ends the loop. */
+  readonly onRecord?: ((record: Record) => unknown) | undefined;
+  /** Called before each wait with its length; throwing ends the loop (a deadline that the wait would pass). */
+  readonly beforeWait?: ((wait: number, poll: ExecutionPoll<Record>) => void) | undefined;
+}
+
+/**
+ * The one execution poller: reads the record with `read` until it has finished, waiting {@link nextPollDelay}
+ * between reads. `executions.wait()`, a pointer's `wait()` and the transport's recovery of a lost answer (for
+ * parsed and for streamed calls) all poll through it.
+ *
+ * @returns The first read whose record is no longer queued or running.
+ */
+export async function pollExecution<Record extends ExecutionRecordAnswer>(
+  read: () => Promise<ExecutionPoll<Record>>,
+  schedule: PollSchedule,
+  hooks: PollHooks<Record> = {},
+): Promise<ExecutionPoll<Record>> {
+  let interval = schedule.interval;
+  const maxInterval = Math.max(schedule.maxInterval, interval);
+  for (;;) {
+    const poll = await read();
+    await hooks.onRecord?.(poll.record);
+    if (!isUnfinished(poll.record)) return poll;
+    const wait = nextPollDelay(poll.response.headers, interval);
+    interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
+    hooks.beforeWait?.(wait, poll);
+    await abortableSleep(wait, hooks.signal);
+  }
+}
 
 /** How `executions.wait()` polls. */
 export interface WaitOptions<Record = ExecutionRecordAnswer> {
   /**
    * Milliseconds between the first two polls (default 500); each later interval is 1.5 times the one before,
-   * up to `maxInterval`. A `Retry-After` on the record's answer replaces the interval it follows.
+   * up to `maxInterval`. An interval the record's answer suggests (`retry-after-ms`, else `Retry-After`) replaces
+   * the one it follows.
    */
   interval?: number | undefined;
   /** The longest interval the backoff grows to, in milliseconds (default 5000). */
@@ -75,8 +141,9 @@ export function executionIdOf(ref: ExecutionRef): string {
 
 /**
  * Polls `GET /v1/executions/{id}` until the run finishes: at once, then after `interval` growing 1.5 times per
- * poll up to `maxInterval`, or after the `Retry-After` the record's answer asks for (at most 60 s). Each poll is
- * an ordinary call (retried on connection errors, 429 and 5xx).
+ * poll up to `maxInterval`, or after the interval the record's answer suggests (`retry-after-ms`, else
+ * `Retry-After`; at least 50 ms, at most 60 s). Each poll is an ordinary call (retried on connection errors, 429
+ * and 5xx).
  *
  * @returns The execution result envelope on `succeeded`.
  * @throws The typed error of the run's `error` on `failed` (the class of its code, for example
@@ -91,8 +158,8 @@ export async function waitForExecution<Record extends ExecutionRecordAnswer = Ex
 ): Promise<ExecutionResultAnswer> {
   const id = executionIdOf(ref);
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
-  let interval = options.interval ?? DEFAULT_POLL_INTERVAL_MS;
-  const maxInterval = Math.max(options.maxInterval ?? DEFAULT_MAX_POLL_INTERVAL_MS, interval);
+  const interval = options.interval ?? DEFAULT_POLL_INTERVAL_MS;
+  const maxInterval = options.maxInterval ?? DEFAULT_MAX_POLL_INTERVAL_MS;
   if (!(timeout > 0)) throw new OzUsageError(`The wait's timeout must be a number of milliseconds > 0 (or Infinity), not ${timeout}.`);
   if (!(interval >= 0) || !Number.isFinite(interval)) throw new OzUsageError(`interval must be a number of milliseconds >= 0, not ${interval}.`);
   const caller = options.signal;
@@ -102,24 +169,21 @@ export async function waitForExecution<Record extends ExecutionRecordAnswer = Ex
   // when the wait ends.
   const scope = new AttemptSignal(caller, timeout);
   const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
+  const recordRoute: Operation = transport.executionRecord;
   let lastStatus: string | undefined;
   try {
-    for (;;) {
-      const { data: record, response, requestId } = await transport
-        .request<Record>(EXECUTION_RECORD, { path: { id } }, pollOptions)
-        .withResponse();
-      lastStatus = record.status;
-      await options.onProgress?.(record);
-      if (!isUnfinished(record)) {
-        const failure = recordFailure(record, requestId);
-        if (failure) throw failure;
-        return { ok: true, content: record.content ?? '', execution_id: record.id, request_id: requestId ?? '' };
-      }
-      const asked = retryAfterMs(response.headers);
-      const wait = asked === undefined ? interval : Math.min(Math.max(asked, MIN_POLL_MS), RETRY_AFTER_CAP_MS);
-      interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
-      await abortableSleep(wait, scope.signal);
-    }
+    const read = async (): Promise<ExecutionPoll<Record>> => {
+      const { data, response, requestId } = await transport.request<Record>(recordRoute, { path: { id } }, pollOptions).withResponse();
+      return { record: data, response, requestId };
+    };
+    const onRecord = (polled: Record) => {
+      lastStatus = polled.status;
+      return options.onProgress?.(polled);
+    };
+    const { record: finished, requestId } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord });
+    const failure = recordFailure(finished, requestId);
+    if (failure) throw failure;
+    return { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' };
   } catch (error) {
     if (error instanceof OzAbortError && scope.signal.aborted && !caller?.aborted) {
       throw new OzWaitTimeoutError(id, timeout, lastStatus, { cause: error });

@@ -1,24 +1,6 @@
 import type { AsyncPointerAnswer } from './asyncPointer.js';
 import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from './errors.js';
-import type { Operation } from './operation.js';
 import type { Format } from './requestOptions.js';
-
-/**
- * The contract's fixed polling route, `GET /v1/executions/{id}`: where the SDK reads the first run of a call
- * whose answer was lost (a retry answered 409 `duplicate_execution_id`).
- */
-export const EXECUTION_RECORD: Operation = {
-  id: 'getExecution',
-  method: 'GET',
-  path: '/v1/executions/{id}',
-  plane: 'execution',
-  auth: 'bearer-or-api-key',
-  idempotent: false,
-  wire: true,
-  yamlBody: false,
-  streaming: 'none',
-  paged: false,
-};
 
 /** The fields of an execution record the recovery reads. */
 export interface ExecutionRecordAnswer {

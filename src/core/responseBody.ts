@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { OzError } from './errors.js';
 import type { Format } from './requestOptions.js';
+import { tryParseJson } from './tryParseJson.js';
 import { wireOfContentType } from './wire.js';
 import { parseYaml } from './yaml.js';
 
@@ -11,7 +12,7 @@ import { parseYaml } from './yaml.js';
  */
 export async function decodeBody(text: string, contentType: string | null, requested: Format): Promise<unknown> {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (type === 'text/event-stream') return parseJson(lastEventData(text));
+  if (type === 'text/event-stream') return jsonAnswer(lastEventData(text));
   const wire = wireOfContentType(contentType) ?? (type ? 'text' : requested);
   if (wire === 'markdown' || wire === 'text') return text;
   if (text.trim() === '') return undefined;
@@ -22,15 +23,14 @@ export async function decodeBody(text: string, contentType: string | null, reque
       throw new OzError('The answer is not valid YAML.', { cause });
     }
   }
-  return parseJson(text);
+  return jsonAnswer(text);
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new OzError('The answer is not valid JSON.', { cause });
-  }
+/** A success answer's JSON; a broken one is the typed {@link OzError}, never a bare `SyntaxError`. */
+function jsonAnswer(text: string): unknown {
+  const parsed = tryParseJson(text);
+  if (!parsed.ok) throw new OzError('The answer is not valid JSON.', { cause: parsed.error });
+  return parsed.value;
 }
 
 function lastEventData(text: string): string {

@@ -11,10 +11,8 @@ import {
   OzUsageError,
   type OzAPIError,
 } from './errors.js';
-import { withPointerWait } from './executionPoller.js';
+import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait, type ExecutionPoll } from './executionPoller.js';
 import {
-  EXECUTION_RECORD,
-  isUnfinished,
   pointerOfRecord,
   recordAsEvents,
   recordFailure,
@@ -26,7 +24,7 @@ import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, Format, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
-import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
+import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
 import type { StreamMode } from './streamProtocol.js';
@@ -43,6 +41,11 @@ export const DEFAULT_TIMEOUT_MS = 600_000;
 /** What a transport is built from: the client's resolved options. */
 export interface TransportConfig {
   baseURL: string;
+  /**
+   * `GET /v1/executions/{id}` as the generated operations table describes it: where `wait()` and the recovery of
+   * a lost answer read a run. Given by the layer above (the core reads nothing of openapi.json itself).
+   */
+  executionRecord: Operation;
   apiKey: string;
   fetch?: FetchLike | undefined;
   defaultHeaders?: Record<string, string> | undefined;
@@ -53,7 +56,10 @@ export interface TransportConfig {
   logger?: Logger | undefined;
   /** The backoff without `Retry-After` (default 0.5 s doubling to 8 s); tests shrink it. */
   backoff?: BackoffSchedule | undefined;
-  /** The poll interval of a lost answer's execution when its record sends no `Retry-After` (default 500 ms). */
+  /**
+   * The first poll interval of a lost answer's execution when its record suggests none (default 500 ms, growing
+   * 1.5 times per poll to 5 s, as `wait()` does).
+   */
   pollIntervalMs?: number | undefined;
   /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
   idleTimeout?: number | undefined;
@@ -106,6 +112,11 @@ export class Transport {
   constructor(config: TransportConfig) {
     this.#config = config;
     this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', [config.apiKey]);
+  }
+
+  /** `GET /v1/executions/{id}`, where executions are polled. */
+  get executionRecord(): Operation {
+    return this.#config.executionRecord;
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
@@ -303,48 +314,47 @@ export class Transport {
 
   /**
    * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads
-   * that execution (`GET /v1/executions/{id}`), waiting while it is queued or running (its `Retry-After`, else a
-   * short interval, for at most one attempt's `timeout`), and answers its result on the caller's wire.
+   * that execution (`GET /v1/executions/{id}`) through the execution poller, for at most one attempt's `timeout`,
+   * and answers its result on the caller's wire (as server-sent events for a stream call).
    */
   async #recover(call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
     const id = call.traceId!;
     call.log.warn(`${call.tag} The answer was lost and the retry found execution ${id} already started; reading its result.`);
     const deadline = Date.now() + call.timeout;
     const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
-    for (;;) {
-      const poll = await this.#prepare(EXECUTION_RECORD, { path: { id } }, pollOptions, 'parse');
+    const read = async (): Promise<ExecutionPoll> => {
+      const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
       const sent = await this.#send(poll);
       if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
-      const { response } = sent.answer;
-      const record = (await decodeBody(sent.answer.text, response.headers.get('content-type'), 'json')) as ExecutionRecordAnswer;
-      const requestId = response.headers.get('x-request-id');
-      if (call.asyncRun) return { data: withPointerWait(pointerOfRecord(record), this, call.options), response };
-      if (isUnfinished(record)) {
-        const asked = retryAfterMs(response.headers);
-        // Never spin on `Retry-After: 0`: at least 50 ms between polls, at most the cap.
-        const wait = Math.min(Math.max(asked ?? this.#config.pollIntervalMs ?? 500, 50), RETRY_AFTER_CAP_MS);
-        if (Date.now() + wait > deadline) {
-          throw this.#final(
-            call,
-            new OzTimeoutError(`Execution ${id} is still ${record.status} after ${call.timeout} ms; read it later with client.executions.get().`, {
-              cause: conflict,
-            }),
-          );
-        }
-        await abortableSleep(wait, call.signal);
-        continue;
-      }
-      if (call.mode === 'stream') {
-        if (record.status === 'cancelled') throw this.#final(call, recordFailure(record, requestId));
-        const events = new Response(recordAsEvents(record, requestId), {
-          headers: { 'content-type': 'text/event-stream', 'x-execution-id': id, ...(requestId ? { 'x-request-id': requestId } : {}) },
-        });
-        return { data: new Stream(events, streamOptions(call, 'events')), response: events };
-      }
-      const failure = recordFailure(record, requestId);
-      if (failure) throw this.#final(call, failure);
-      return { data: resultOnWire(record, call.format, requestId), response };
+      const { response, text } = sent.answer;
+      const record = (await decodeBody(text, response.headers.get('content-type'), 'json')) as ExecutionRecordAnswer;
+      return { record, response, requestId: response.headers.get('x-request-id') };
+    };
+    if (call.asyncRun) {
+      const { record, response } = await read();
+      return { data: withPointerWait(pointerOfRecord(record), this, call.options), response };
     }
+    const beforeWait = (wait: number, { record }: ExecutionPoll) => {
+      if (Date.now() + wait <= deadline) return;
+      throw this.#final(
+        call,
+        new OzTimeoutError(`Execution ${id} is still ${record.status} after ${call.timeout} ms; read it later with client.executions.get().`, {
+          cause: conflict,
+        }),
+      );
+    };
+    const schedule = { ...DEFAULT_POLL_SCHEDULE, interval: this.#config.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval };
+    const { record, response, requestId } = await pollExecution(read, schedule, { signal: call.signal, beforeWait });
+    if (call.mode === 'stream') {
+      if (record.status === 'cancelled') throw this.#final(call, recordFailure(record, requestId));
+      const events = new Response(recordAsEvents(record, requestId), {
+        headers: { 'content-type': 'text/event-stream', 'x-execution-id': id, ...(requestId ? { 'x-request-id': requestId } : {}) },
+      });
+      return { data: new Stream(events, streamOptions(call, 'events')), response: events };
+    }
+    const failure = recordFailure(record, requestId);
+    if (failure) throw this.#final(call, failure);
+    return { data: resultOnWire(record, call.format, requestId), response };
   }
 }
 

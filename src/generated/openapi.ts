@@ -2824,7 +2824,10 @@ export interface operations {
     };
     executeWorkflowStream: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
+                format?: components["parameters"]["Format"];
+            };
             header?: {
                 /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];
@@ -3426,7 +3429,10 @@ export interface operations {
     };
     executeStoredWorkflowStream: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Response wire; overrides `Accept`. An unknown value answers 400 `invalid_format` (always JSON). */
+                format?: components["parameters"]["Format"];
+            };
             header?: {
                 /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
                 "x-trace-id"?: components["parameters"]["TraceId"];

@@ -10,7 +10,7 @@ export type RequestHandler = (request: Request, conn: Connection) => Promise<Res
 type Env = { Bindings: { conn: Connection } };
 
 function pathPattern(op: OperationInfo): RegExp {
-  const source = op.path.replace(/\{path\}/, '.+').replace(/\{[^}]+\}/g, '[^/]+');
+  const source = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? '.+' : '[^/]+'));
   return new RegExp(`^${source}$`);
 }
 

@@ -8,9 +8,10 @@ import { parseArgs } from 'node:util';
 import { isPlatformKeyShape } from './apiKeys.js';
 import { isAdminTokenShape } from './control/adminToken.js';
 import { OzMockError } from './errors.js';
+import { API_VERSION } from './operations.js';
 import { createOzServer } from './server.js';
 
-const HELP = `oz-mock: an in-memory Oz server (API 2.4.0) seeded with the demo account.
+const HELP = `oz-mock: an in-memory Oz server (API ${API_VERSION}) seeded with the demo account.
 
 Usage: oz-mock [options]
 
@@ -190,7 +191,7 @@ async function main(): Promise<void> {
   } else {
     process.stdout.write(
       [
-        `oz-mock: the Oz API 2.4.0 in memory (seed: ${seed})`,
+        `oz-mock: the Oz API ${API_VERSION} in memory (seed: ${seed})`,
         `  OZ_BASE_URL=${listener.url}`,
         `  OZ_MCP_URL=${listener.mcpUrl}`,
         `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,

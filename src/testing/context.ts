@@ -1,4 +1,4 @@
-import type { ErrorObject } from '../generated/types.js';
+import type { ErrorObject, Format } from '../generated/types.js';
 import type { Connection } from './connection.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from './errors.js';
@@ -9,7 +9,7 @@ import { renderPayload, type Payload } from './render.js';
 import { SseStream } from './sseStream.js';
 import type { ServerCore } from './serverCore.js';
 import type { AccountRecord, KeyRecord } from './state.js';
-import { isWire, negotiateWire, WIRE_CONTENT_TYPES, type Wire } from './wire.js';
+import { isWire, negotiateWire, WIRE_CONTENT_TYPES } from './wire.js';
 
 /** The authenticated caller of a request. */
 export interface Principal {
@@ -48,7 +48,7 @@ export class RequestContext {
   /** The parsed body (an empty object when there was none). */
   body: Record<string, unknown> = EMPTY_BODY;
   /** The negotiated wire; final once {@link RequestContext.negotiate} ran. */
-  wire: Wire | null = null;
+  wire: Format | null = null;
   /** Set when the answer belongs to an execution (sent as `X-Execution-Id`). */
   executionId: string | null = null;
   /** Whether the request created the execution (the markdown error footer names it then). */
@@ -103,7 +103,7 @@ export class RequestContext {
   }
 
   /** Rules 1 to 3 of wire selection; an explicit format that is not a wire answers 400 `invalid_format`. */
-  negotiate(): Wire {
+  negotiate(): Format {
     if (this.wire) return this.wire;
     const bodyFormat = this.body.format;
     const explicit = bodyFormat !== undefined ? bodyFormat : this.query('format');
@@ -115,7 +115,7 @@ export class RequestContext {
   }
 
   /** The wire an error goes out on: JSON off the wire planes and for `invalid_format`; else as negotiated. */
-  private errorWire(code: string): Wire {
+  private errorWire(code: string): Format {
     if (!this.op?.wire || code === 'invalid_format') return 'json';
     if (this.wire) return this.wire;
     const q = this.query('format');

@@ -1,6 +1,5 @@
-import type { AsyncPointer, ErrorObject, Execution, ExecutionResult } from '../generated/types.js';
+import type { AsyncPointer, ErrorObject, Execution, ExecutionResult, Format } from '../generated/types.js';
 import { toYaml } from './yamlWire.js';
-import type { Wire } from './wire.js';
 
 /** What a handler answers, before a wire is applied. */
 export type Payload =
@@ -84,7 +83,7 @@ function isPage(value: object): value is { data: unknown[]; next_cursor: unknown
 }
 
 /** The body of a payload on a wire. */
-export function renderPayload(payload: Payload, wire: Wire): string {
+export function renderPayload(payload: Payload, wire: Format): string {
   if (wire === 'json') {
     return JSON.stringify(payload.kind === 'error' ? { error: payload.value } : payload.value);
   }

@@ -1,17 +1,14 @@
 import type { Format } from '../generated/types.js';
 
-/** A response wire. */
-export type Wire = Format;
-
 /** The content type each wire answers with. */
-export const WIRE_CONTENT_TYPES: Readonly<Record<Wire, string>> = {
+export const WIRE_CONTENT_TYPES: Readonly<Record<Format, string>> = {
   json: 'application/json',
   yaml: 'text/yaml; charset=utf-8',
   markdown: 'text/markdown; charset=utf-8',
   text: 'text/plain; charset=utf-8',
 };
 
-const ACCEPT_TYPES: Readonly<Record<string, Wire>> = {
+const ACCEPT_TYPES: Readonly<Record<string, Format>> = {
   'application/json': 'json',
   'text/yaml': 'yaml',
   'application/yaml': 'yaml',
@@ -21,7 +18,7 @@ const ACCEPT_TYPES: Readonly<Record<string, Wire>> = {
 };
 
 /** Whether a value is one of the four wire names. */
-export function isWire(value: unknown): value is Wire {
+export function isWire(value: unknown): value is Format {
   return value === 'json' || value === 'yaml' || value === 'markdown' || value === 'text';
 }
 
@@ -39,13 +36,13 @@ export function isYamlType(contentType: string | null): boolean {
 }
 
 // Clients send the same few Accept values again and again: parse each once.
-const acceptCache = new Map<string, Wire | null>();
+const acceptCache = new Map<string, Format | null>();
 
 /**
  * Rule 2 of wire selection: the Accept entry with the highest q naming a known type; ties go to the first
  * listed; `*\/*`, other ranges and unknown types are skipped; q=0 refuses. Never an error.
  */
-export function wireFromAccept(accept: string | null): Wire | undefined {
+export function wireFromAccept(accept: string | null): Format | undefined {
   if (!accept) return undefined;
   let cached = acceptCache.get(accept);
   if (cached === undefined) {
@@ -56,8 +53,8 @@ export function wireFromAccept(accept: string | null): Wire | undefined {
   return cached ?? undefined;
 }
 
-function parseAccept(accept: string): Wire | null {
-  let best: Wire | null = null;
+function parseAccept(accept: string): Format | null {
+  let best: Format | null = null;
   let bestQ = 0;
   for (const entry of accept.split(',')) {
     const parts = entry.split(';');
@@ -80,11 +77,11 @@ function parseAccept(accept: string): Wire | null {
 }
 
 /** Rule 3: a YAML request Content-Type answers yaml, anything else json. */
-export function wireFromContentType(contentType: string | null): Wire {
+export function wireFromContentType(contentType: string | null): Format {
   return isYamlType(contentType) ? 'yaml' : 'json';
 }
 
 /** Rules 1 to 3 of wire selection, given an already valid explicit format (or none). */
-export function negotiateWire(explicit: Wire | undefined, accept: string | null, contentType: string | null): Wire {
+export function negotiateWire(explicit: Format | undefined, accept: string | null, contentType: string | null): Format {
   return explicit ?? wireFromAccept(accept) ?? wireFromContentType(contentType);
 }

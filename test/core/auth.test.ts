@@ -3,15 +3,7 @@ import { Http401Error, LegacyKeyError, Oz, UnauthorizedError } from '../../src/i
 import { envelope, KEY, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
-let server: ScriptedServer;
-beforeAll(async () => {
-  server = await ScriptedServer.start();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  server.fallback = () => ({ body: envelope('ok') });
-});
+const server = ScriptedServer.forSuite(() => ({ body: envelope('ok') }));
 
 const unauthorized = {
   status: 401,

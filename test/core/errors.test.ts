@@ -210,6 +210,13 @@ describe('unknown codes fall back by status', () => {
     expect(e).toMatchObject({ status: 502, code: 'http_502', message: '502 http_502: <h1>Bad gateway</h1>' });
   });
 
+  it('a json error body that does not parse is read as no envelope: the typed error of its status and header', async () => {
+    server.answer({ status: 409, headers: { 'content-type': 'application/json', 'x-error-code': 'already_exists' }, body: '{"error": {"code": "alr' });
+    const e = await rejectionOf(fastClient(server).tools.get('echo'));
+    expect(e).toBeInstanceOf(Http409Error);
+    expect(e).toMatchObject({ status: 409, code: 'already_exists' });
+  });
+
   it('an empty error body still gives a typed error', async () => {
     server.answer({ status: 404 });
     const e = await rejectionOf(fastClient(server).tools.get('echo'));

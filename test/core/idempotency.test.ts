@@ -10,25 +10,12 @@ import {
   type ExecuteStreamEvent,
 } from '../../src/index.js';
 import { envelope, fastClient, KEY, recordingLogger, rejectionOf } from './support/clients.js';
+import { executionRecord } from './support/executionRecord.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 
-const record = (id: string, status: string, extra: Record<string, unknown> = {}) => ({
-  id,
-  kind: 'tool',
-  target: 'echo',
-  status,
-  content: status === 'succeeded' ? 'first run result' : null,
-  error: null,
-  workflow_id: null,
-  task_id: null,
-  cost_usd: 0,
-  created_at: '2026-11-21T12:00:00.000Z',
-  updated_at: '2026-11-21T12:00:00.000Z',
-  finished_at: status === 'succeeded' ? '2026-11-21T12:00:01.000Z' : null,
-  ...extra,
-});
+const record = executionRecord;
 
 /**
  * A fake service that runs a job once per x-trace-id: the first POST of a trace id runs the job and then loses

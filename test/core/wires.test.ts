@@ -1,6 +1,6 @@
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { Oz, OzUsageError, type Format } from '../../src/index.js';
+import { Oz, OzError, OzUsageError, type Format } from '../../src/index.js';
 import { envelope, fastClient, KEY, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
@@ -64,7 +64,9 @@ describe('wire selection', () => {
   it('throws a typed error on a json answer that does not parse', async () => {
     server.answer({ headers: { 'content-type': 'application/json' }, body: '{"ok": tru' });
     const error = await rejectionOf(fastClient(server).tools.get('echo'));
+    expect(error).toBeInstanceOf(OzError);
     expect((error as Error).message).toMatch(/not valid JSON/);
+    expect((error as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
   it('reads an MCP answer sent as one SSE message event', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { OzServer } from '../../src/testing/index.js';
 import {
   McpInvalidParamsError,
@@ -9,14 +9,12 @@ import {
   type ExecutionResult,
   type WhoAmI,
 } from '../../src/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 
+const servers = testServersForSuite();
 let server: OzServer;
 beforeEach(() => {
-  server = createTestServer();
-});
-afterEach(async () => {
-  await server.close();
+  server = servers.create();
 });
 
 const clientOf = (apiKey: string, mcpURL?: string) =>

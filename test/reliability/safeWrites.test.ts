@@ -7,6 +7,7 @@ import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/core/transport.js';
 import { OzResources } from '../../src/generated/index.js';
+import { OPERATIONS } from '../../src/generated/operations.js';
 import type { FaultAction, JournalEntry, OperationId, OzListener, OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';
 
@@ -39,7 +40,7 @@ async function setUp(mount: Mount): Promise<{ oz: OzResources; server: OzServer 
     baseURL = listener.url;
     fetch = undefined;
   }
-  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 } });
+  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, executionRecord: OPERATIONS.getExecution });
   return { oz: new OzResources(transport), server };
 }
 

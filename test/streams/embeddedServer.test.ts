@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import yaml from 'js-yaml';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ApprovalRequiredError,
   Oz,
@@ -14,23 +14,18 @@ import {
   type PointerWait,
 } from '../../src/index.js';
 import type { OzListener, OzServer, OzServerOptions } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 import { collect, rejectionOf } from './support/sse.js';
 
+const servers = testServersForSuite();
 let server: OzServer | undefined;
 let listener: OzListener | undefined;
-afterEach(async () => {
-  await listener?.close();
-  listener = undefined;
-  await server?.close();
-  server = undefined;
-});
 
 type Mount = 'in process' | 'over HTTP';
 
 /** A fresh embedded server and a client to it, through the mount. */
 async function setUp(mount: Mount, options: OzServerOptions = {}, clientOptions: ClientOptions = {}): Promise<{ oz: Oz; server: OzServer }> {
-  server = createTestServer(options);
+  server = servers.create(options);
   const base = { apiKey: server.apiKey, logLevel: 'off' as const, ...clientOptions };
   if (mount === 'in process') return { oz: new Oz({ ...base, baseURL: server.url, fetch: server.fetch }), server };
   listener = await server.listen();

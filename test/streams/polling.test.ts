@@ -16,6 +16,7 @@ import {
   type PointerWait,
 } from '../../src/index.js';
 import { KEY } from '../core/support/clients.js';
+import { executionRecord } from '../core/support/executionRecord.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../core/support/scriptedServer.js';
 import { rejectionOf } from './support/sse.js';
 
@@ -24,21 +25,8 @@ const server = ScriptedServer.forSuite();
 const ID = 'exe_poll1';
 const client = (options: ConstructorParameters<typeof Oz>[0] = {}) => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', ...options });
 
-const record = (status: Execution['status'], extra: Partial<Execution> = {}): Execution => ({
-  id: ID,
-  kind: 'agent',
-  target: 'writer',
-  status,
-  content: status === 'succeeded' ? 'the answer' : null,
-  error: null,
-  workflow_id: null,
-  task_id: null,
-  cost_usd: 0,
-  created_at: '2026-11-21T12:00:00.000Z',
-  updated_at: '2026-11-21T12:00:00.000Z',
-  finished_at: status === 'queued' || status === 'running' ? null : '2026-11-21T12:00:01.000Z',
-  ...extra,
-});
+const record = (status: Execution['status'], extra: Partial<Execution> = {}): Execution =>
+  executionRecord(ID, status, { kind: 'agent', target: 'writer', content: status === 'succeeded' ? 'the answer' : null, ...extra });
 const poll = (status: Execution['status'], headers: Record<string, string> = {}, extra: Partial<Execution> = {}): ScriptedAnswer => ({
   headers: { 'x-request-id': `req_${status}`, 'x-execution-id': ID, ...headers },
   body: record(status, extra),

@@ -12,6 +12,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import formatsModule from 'ajv-formats';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import yaml from 'js-yaml';
+import { afterEach } from 'vitest';
 import openapi from '../../openapi.json' with { type: 'json' };
 import { createOzServer, type OzServer, type OzServerOptions, type ResponseEvent } from '../../src/testing/index.js';
 import { validationView } from './openapiView.js';
@@ -255,12 +256,31 @@ function record(event: ResponseEvent): void {
 
 /**
  * A fresh embedded Oz server whose every answer is validated against openapi.json. Tests must create servers
- * only through this function.
+ * only through this function (or a suite's {@link testServersForSuite}).
  */
 export function createTestServer(options?: OzServerOptions): OzServer {
   const server = createOzServer(options);
   server.onResponse(record);
   return server;
+}
+
+/**
+ * The server set-up of a suite whose tests make their own servers: `servers.create(options)` is
+ * {@link createTestServer}, and every server made through it is closed after its test, with every listener it
+ * opened (one `afterEach`, registered here; not for `describe.concurrent` suites, whose tests end at other times).
+ */
+export function testServersForSuite(): { create(options?: OzServerOptions): OzServer } {
+  const made: OzServer[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((server) => server.close()));
+  });
+  return {
+    create(options) {
+      const server = createTestServer(options);
+      made.push(server);
+      return server;
+    },
+  };
 }
 
 /**

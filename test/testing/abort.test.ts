@@ -1,21 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OzListener, OzServer, ResponseEvent } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 import { readEvents } from './sseEvents.js';
 
+const servers = testServersForSuite();
 let server: OzServer;
 let listener: OzListener | undefined;
-afterEach(async () => {
-  await listener?.close();
-  listener = undefined;
-  await server?.close();
-});
 
 const LONG = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
 
 /** Sets up a server whose writer streams 45 tokens, 10 ms apart, and records the events the server side sent. */
 function streamingServer() {
-  server = createTestServer({ timing: { tokenMs: 10 } });
+  server = servers.create({ timing: { tokenMs: 10 } });
   const sent: Promise<string[]>[] = [];
   server.onResponse((e: ResponseEvent) => {
     if (e.operationId === 'executeAgent') sent.push(readEvents(e.response).then((r) => r.events.map((ev) => ev.event ?? 'message')));
@@ -48,7 +44,7 @@ function streamRequest(base: string, key: string, signal: AbortSignal, fetchImpl
 
 describe('abort (in process)', () => {
   it('rejects at once with the abort reason when aborted before the answer; the run still completes', async () => {
-    server = createTestServer({ clock: { frozen: true } });
+    server = servers.create({ clock: { frozen: true } });
     const controller = new AbortController();
     const pending = server.fetch(`${server.url}/v1/tools/slow/execute`, {
       method: 'POST',
@@ -63,7 +59,7 @@ describe('abort (in process)', () => {
   });
 
   it('rejects a request whose signal is already aborted, without handling it', async () => {
-    server = createTestServer();
+    server = servers.create();
     await expect(server.fetch(`${server.url}/health`, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
     expect(server.journal.entries).toEqual([]);
   });
@@ -95,7 +91,7 @@ describe('over HTTP', () => {
   });
 
   it('drop destroys the socket: fetch fails and nothing is written', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     server.faults.add({ operationId: 'executeTool', type: 'drop' });
     const err = await fetch(`${listener.url}/v1/tools/echo/execute`, {
@@ -108,7 +104,7 @@ describe('over HTTP', () => {
   });
 
   it('lose runs and records, then destroys the socket', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     server.faults.add({ operationId: 'executeTool', type: 'lose' });
     const err = await fetch(`${listener.url}/v1/tools/echo/execute`, {
@@ -121,7 +117,7 @@ describe('over HTTP', () => {
   });
 
   it('cut ends a stream after N events with a terminated body', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     server.faults.add({ operationId: 'executeAgent', type: 'cut', afterEvents: 2 });
     const res = await streamRequest(listener.url, server.apiKey, new AbortController().signal);
@@ -132,7 +128,7 @@ describe('over HTTP', () => {
   });
 
   it('error faults answer over HTTP too, with Retry-After', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     server.faults.add({ operationId: 'listModels', type: 'error', status: 429, code: 'rate_limited', retryAfter: 3 });
     const res = await fetch(`${listener.url}/v1/models`, { headers: { authorization: `Bearer ${server.apiKey}` } });

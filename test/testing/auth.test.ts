@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 import { call, callJson, type ErrorBody } from './support.js';
 
+const servers = testServersForSuite();
 let server: OzServer;
 let listener: OzListener | undefined;
-afterEach(async () => {
-  await listener?.close();
-  listener = undefined;
-  await server?.close();
-});
 
 const DAY = 86_400_000;
 
@@ -23,7 +19,7 @@ async function expect401(res: Response, message?: RegExp) {
 
 describe('authentication (spec: Authentication)', () => {
   it('rule 1: GET /health and GET /v1/openapi.json need no key; everything else does', async () => {
-    server = createTestServer();
+    server = servers.create();
     expect((await call(server, 'GET', '/health', { key: null })).status).toBe(200);
     const doc = await callJson<{ info: { version: string } }>(server, 'GET', '/v1/openapi.json', { key: null });
     expect(doc.body.info.version).toBe('2.4.0');
@@ -33,7 +29,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rules 2 and 5: the ozk_ key opens every plane, by bearer', async () => {
-    server = createTestServer();
+    server = servers.create();
     server.linkConnection('demo', 'crm');
     for (const path of ['/v1/tools', '/v1/agents', '/v1/executions', '/v1/discovery', '/v1/traces', '/v1/schedules', '/v1/workflows', '/v1/companies/acme/items', '/v1/proxy/crm/x']) {
       expect((await call(server, 'GET', path)).status).toBe(200);
@@ -41,7 +37,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rules 3 and 4: a legacy key opens only its own plane; on an execution plane it answers 401 with no fallback', async () => {
-    server = createTestServer();
+    server = servers.create();
     for (const key of [server.keys.modelsKey, server.keys.proxyKey]) {
       for (const path of ['/v1/tools', '/v1/discovery', '/v1/traces', '/v1/workflows', '/v1/companies/acme/items']) {
         await expect401(await call(server, 'GET', path, { key }), /legacy/);
@@ -51,7 +47,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('X-API-Key is accepted on the execution planes (ozk_ keys), not on the bearer-only companies plane', async () => {
-    server = createTestServer();
+    server = servers.create();
     const viaHeader = { key: null, headers: { 'x-api-key': server.apiKey } };
     for (const path of ['/v1/tools', '/v1/agents', '/v1/executions', '/v1/discovery', '/v1/traces', '/v1/schedules', '/v1/workflows']) {
       expect((await call(server, 'GET', path, viaHeader)).status).toBe(200);
@@ -60,7 +56,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rule 6: the 401 body is the error envelope on the negotiated wire, with X-Error-Code', async () => {
-    server = createTestServer();
+    server = servers.create();
     for (const [format, start] of [['markdown', '# Error: unauthorized\n\n'], ['text', 'unauthorized: '], ['yaml', 'error:\n  code: unauthorized\n']] as const) {
       const res = await call(server, 'GET', `/v1/tools?format=${format}`, { key: 'ozk_wrong' });
       expect(res.status).toBe(401);
@@ -70,14 +66,14 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('answers 401 for an unknown key, an unknown prefix and a malformed Authorization header', async () => {
-    server = createTestServer();
+    server = servers.create();
     await expect401(await call(server, 'GET', '/v1/tools', { key: `ozk_${'A'.repeat(32)}` }), /Invalid key/);
     await expect401(await call(server, 'GET', '/v1/tools', { key: 'pk_live_123' }), /Invalid key/);
     await expect401(await call(server, 'GET', '/v1/tools', { key: null, headers: { authorization: `Basic ${server.apiKey}` } }), /Bearer/);
   });
 
   it('rule 7: a new key takes the account’s tier; its value is given once, only its hash is kept', async () => {
-    server = createTestServer();
+    server = servers.create();
     const created = server.addKey({ account: 'demo', name: 'ci', expiresInDays: 30 });
     expect(created).toMatchObject({ key: expect.stringMatching(/^ozk_[A-Za-z0-9]{32}$/), tier: 'pro', name: 'ci' });
     expect((await call(server, 'GET', '/v1/tools', { key: created.key })).status).toBe(200);
@@ -88,7 +84,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rule 9: expiry is checked on every request; an expired key answers 401 from that moment', async () => {
-    server = createTestServer({ clock: { frozen: true } });
+    server = servers.create({ clock: { frozen: true } });
     const { key } = server.addKey({ account: 'demo', expiresInDays: 7 });
     expect((await call(server, 'GET', '/v1/tools', { key })).status).toBe(200);
     await server.clock.advance(7 * DAY - 1);
@@ -98,7 +94,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rule 10: a revoked key keeps working for the key cache’s time (about two minutes), then answers 401', async () => {
-    server = createTestServer({ clock: { frozen: true } });
+    server = servers.create({ clock: { frozen: true } });
     const { key, id } = server.addKey({ account: 'demo' });
     server.revokeKey(id);
     expect((await call(server, 'GET', '/v1/tools', { key })).status).toBe(200);
@@ -109,7 +105,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rule 11: rotation without downtime: the new key works while the old one is still cached', async () => {
-    server = createTestServer({ clock: { frozen: true }, keyCacheMs: 1000 });
+    server = servers.create({ clock: { frozen: true }, keyCacheMs: 1000 });
     const old = server.addKey({ account: 'demo', name: 'old' });
     const fresh = server.addKey({ account: 'demo', name: 'new' });
     server.revokeKey(old.key);
@@ -120,7 +116,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rule 12: a key fenced to addresses answers 401 from any other address (in process: option or header)', async () => {
-    server = createTestServer({ clientAddress: '10.1.2.3' });
+    server = servers.create({ clientAddress: '10.1.2.3' });
     const { key } = server.addKey({ account: 'demo', addresses: ['10.0.0.0/8', '192.168.1.7'] });
     expect((await call(server, 'GET', '/v1/tools', { key })).status).toBe(200);
     expect((await call(server, 'GET', '/v1/tools', { key, headers: { 'x-oz-mock-client-address': '192.168.1.7' } })).status).toBe(200);
@@ -128,7 +124,7 @@ describe('authentication (spec: Authentication)', () => {
   });
 
   it('rule 12 over HTTP: the socket’s address counts, and the header is ignored', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     const inside = server.addKey({ account: 'demo', addresses: ['127.0.0.1'] }).key;
     const outside = server.addKey({ account: 'demo', addresses: ['10.9.9.9'] }).key;
@@ -140,7 +136,7 @@ describe('authentication (spec: Authentication)', () => {
 
 describe('rate limits', () => {
   it('carries x-ratelimit-* on every keyed answer and answers 429 rate_limited with Retry-After over the limit', async () => {
-    server = createTestServer({ clock: { frozen: true }, rateLimit: { limit: 2, windowMs: 10_000 } });
+    server = servers.create({ clock: { frozen: true }, rateLimit: { limit: 2, windowMs: 10_000 } });
     const first = await call(server, 'GET', '/v1/tools');
     expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining'), first.headers.get('x-ratelimit-reset')]).toEqual(['2', '1', '10']);
     const invalid = await call(server, 'GET', '/v1/tools?limit=0');
@@ -158,7 +154,7 @@ describe('rate limits', () => {
   });
 
   it('takes a per-account limit', async () => {
-    server = createTestServer();
+    server = servers.create();
     server.addAccount({ name: 'tiny', rateLimit: { limit: 1 } });
     const { key } = server.addKey({ account: 'tiny' });
     expect((await call(server, 'GET', '/v1/tools', { key })).status).toBe(200);

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 
+const servers = testServersForSuite();
 let server: OzServer;
 let listener: OzListener | undefined;
-afterEach(async () => {
-  await listener?.close();
-  listener = undefined;
-  await server?.close();
-});
 
 describe('listen(): real sockets on 127.0.0.1', () => {
   it('serves the API on a free port and leaves the global Request and Response alone', async () => {
     const { Request: BeforeRequest, Response: BeforeResponse } = globalThis;
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(listener.mcpUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -31,7 +27,7 @@ describe('listen(): real sockets on 127.0.0.1', () => {
   });
 
   it('answers 404 not_found for unknown paths and methods, and 204 to a CORS preflight', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     const unknown = await fetch(`${listener.url}/v2/things`);
     expect([unknown.status, unknown.headers.get('x-error-code')]).toEqual([404, 'not_found']);
@@ -50,7 +46,7 @@ describe('listen(): real sockets on 127.0.0.1', () => {
   });
 
   it('listens on a port given, and close() frees it', async () => {
-    server = createTestServer();
+    server = servers.create();
     const first = await server.listen();
     const port = first.port;
     await first.close();

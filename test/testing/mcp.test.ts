@@ -1,17 +1,13 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 import { readEvents } from './sseEvents.js';
 
+const servers = testServersForSuite();
 let server: OzServer;
 let listener: OzListener | undefined;
-afterEach(async () => {
-  await listener?.close();
-  listener = undefined;
-  await server?.close();
-});
 
 interface RpcAnswer {
   jsonrpc: string;
@@ -32,7 +28,7 @@ async function rpc(method: string, params?: unknown, options: { url?: string; ke
 
 describe('the MCP server (in process)', () => {
   it('initializes, pings and lists the service tools and one tool per agent', async () => {
-    server = createTestServer();
+    server = servers.create();
     const init = await rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } });
     expect(init.body.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'oz-mock' }, capabilities: { tools: {} } });
     expect((await rpc('ping')).body.result).toEqual({});
@@ -41,7 +37,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('answers a notification with 202 and no body', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await server.fetch(`${server.url}/v1/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
@@ -52,7 +48,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('answers -32601 for an unknown method and -32600 for a message that is not JSON-RPC', async () => {
-    server = createTestServer();
+    server = servers.create();
     expect((await rpc('resources/list')).body.error).toMatchObject({ code: -32601 });
     const res = await server.fetch(`${server.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, method: 'ping' }) });
     expect(((await res.json()) as RpcAnswer).error).toMatchObject({ code: -32600 });
@@ -61,7 +57,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('svc_whoami answers markdown by default, and JSON text plus structuredContent with format: json', async () => {
-    server = createTestServer();
+    server = servers.create();
     const md = await rpc('tools/call', { name: 'svc_whoami', arguments: {} });
     expect(md.body.result!.content![0]!.text).toMatch(/^# whoami\n\n- user: demo\n- auth_type: platform_key\n- tier: pro\n- key_label: demo key\n- rate_limit: \d+ of 100000 left/);
     expect(md.body.result!.structuredContent).toBeUndefined();
@@ -72,7 +68,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('runs an agent tool, gets its result, and follows up', async () => {
-    server = createTestServer();
+    server = servers.create();
     const run = await rpc('tools/call', { name: 'writer', arguments: { user_request: 'a limerick' } });
     const text = run.body.result!.content![0]!.text;
     const id = /execution_id: (\S+)/.exec(text)![1]!;
@@ -87,14 +83,14 @@ describe('the MCP server (in process)', () => {
   });
 
   it('reports a failed agent run as a tool error (isError), not a JSON-RPC error', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await rpc('tools/call', { name: 'approver', arguments: { user_request: 'ship' } });
     expect(res.body.result!.isError).toBe(true);
     expect(res.body.result!.content![0]!.text).toMatch(/^# Error: approval_required\n/);
   });
 
   it('answers -32602 for bad params: unknown tool, missing arguments, a bad format', async () => {
-    server = createTestServer();
+    server = servers.create();
     expect((await rpc('tools/call', { name: 'ghost', arguments: {} })).body.error).toMatchObject({ code: -32602 });
     expect((await rpc('tools/call', { name: 'writer', arguments: {} })).body.error).toMatchObject({ code: -32602, data: { missing: ['user_request'] } });
     expect((await rpc('tools/call', { name: 'svc_whoami', arguments: { format: 'xml' } })).body.error).toMatchObject({ code: -32602 });
@@ -102,7 +98,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('hides tools outside a key’s fence and answers -32602 for a call to one', async () => {
-    server = createTestServer();
+    server = servers.create();
     const { key } = server.addKey({ account: 'demo', tools: ['writer', 'svc_whoami'] });
     const list = await rpc('tools/list', undefined, { key });
     expect(list.body.result!.tools!.map((t) => t.name)).toEqual(['svc_whoami', 'writer']);
@@ -112,7 +108,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('answers one SSE message event when Accept prefers text/event-stream', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await server.fetch(`${server.url}/v1/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', accept: 'text/event-stream, application/json;q=0.5' },
@@ -124,7 +120,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('takes X-API-Key with an ozk_ key, and answers 401 for a legacy key', async () => {
-    server = createTestServer();
+    server = servers.create();
     const viaHeader = await server.fetch(`${server.url}/v1/mcp`, {
       method: 'POST',
       headers: { 'x-api-key': server.apiKey, 'content-type': 'application/json' },
@@ -135,7 +131,7 @@ describe('the MCP server (in process)', () => {
   });
 
   it('serves the same server at its own URL (mcpUrl), with 405 for GET and 404 elsewhere on that host', async () => {
-    server = createTestServer();
+    server = servers.create();
     expect(server.mcpUrl).toBe('http://mcp.oz.test/v1');
     const res = await rpc('tools/list', undefined, { url: server.mcpUrl });
     expect(res.body.result!.tools).toHaveLength(5);
@@ -150,7 +146,7 @@ describe('the MCP server (in process)', () => {
 describe('the official MCP client (StreamableHTTPClientTransport) over real HTTP', () => {
   for (const where of ['mcpUrl', '/v1/mcp'] as const) {
     it(`connects, lists tools and calls them at ${where}`, async () => {
-      server = createTestServer();
+      server = servers.create();
       listener = await server.listen();
       const url = where === 'mcpUrl' ? listener.mcpUrl : `${listener.url}/v1/mcp`;
       const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${server.apiKey}` } } });
@@ -172,7 +168,7 @@ describe('the official MCP client (StreamableHTTPClientTransport) over real HTTP
   }
 
   it('rejects a call outside the key’s fence with -32602', async () => {
-    server = createTestServer();
+    server = servers.create();
     listener = await server.listen();
     const { key } = server.addKey({ account: 'demo', tools: ['svc_whoami'] });
     const client = new Client({ name: 'oz-test', version: '1.0.0' });

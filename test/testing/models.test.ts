@@ -1,31 +1,27 @@
 import OpenAI from 'openai';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ChatCompletion, EmbeddingResponse } from '../../src/generated/types.js';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
+import { testServersForSuite } from '../support/ozServer.js';
 import { readEvents } from './sseEvents.js';
 import { call, callJson, type ErrorBody } from './support.js';
 
+const servers = testServersForSuite();
 let server: OzServer;
 let listener: OzListener | undefined;
-afterEach(async () => {
-  await listener?.close();
-  listener = undefined;
-  await server?.close();
-});
 
 const chat = (body: unknown, key?: string | null) => callJson<ChatCompletion & ErrorBody>(server, 'POST', '/v1/chat/completions', { body, key });
 
 describe('the models plane (in process)', () => {
   it('lists oz-chat and oz-embed in OpenAI’s shape', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await callJson<{ object: string; data: Array<{ id: string; object: string; owned_by: string }> }>(server, 'GET', '/v1/models');
     expect(res.body.object).toBe('list');
     expect(res.body.data.map((m) => [m.id, m.object, m.owned_by])).toEqual([['oz-chat', 'model', 'oz'], ['oz-embed', 'model', 'oz']]);
   });
 
   it('answers chat completions deterministically, with usage, and meters them on the wallet', async () => {
-    server = createTestServer();
+    server = servers.create();
     const body = { model: 'oz-chat', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi there' }] };
     const a = await chat(body);
     const b = await chat(body);
@@ -37,13 +33,13 @@ describe('the models plane (in process)', () => {
   });
 
   it('stops at max_tokens with finish_reason length', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await chat({ model: 'oz-chat', messages: [{ role: 'user', content: 'x' }], max_tokens: 2 });
     expect(res.body.choices[0]).toMatchObject({ message: { content: 'Hello from ' }, finish_reason: 'length' });
   });
 
   it('streams chat.completion.chunk events, then usage when asked, then data: [DONE]', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await call(server, 'POST', '/v1/chat/completions', { body: { model: 'oz-chat', messages: [{ role: 'user', content: 'yo' }], stream: true, stream_options: { include_usage: true } } });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const { events } = await readEvents(res);
@@ -57,7 +53,7 @@ describe('the models plane (in process)', () => {
   });
 
   it('answers deterministic unit-length embeddings, as floats or base64', async () => {
-    server = createTestServer();
+    server = servers.create();
     const res = await callJson<EmbeddingResponse>(server, 'POST', '/v1/embeddings', { body: { model: 'oz-embed', input: ['alpha', 'beta'] } });
     const [a, b] = res.body.data.map((d) => d.embedding as number[]);
     expect(a).toHaveLength(16);
@@ -70,7 +66,7 @@ describe('the models plane (in process)', () => {
   });
 
   it('answers OpenAI-style errors with type and param: unknown model 404, bad fields 422, bad JSON 400', async () => {
-    server = createTestServer();
+    server = servers.create();
     const unknown = await chat({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] });
     expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'model_not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' }]);
     const noMessages = await chat({ model: 'oz-chat', messages: [] });
@@ -86,7 +82,7 @@ describe('the models plane (in process)', () => {
   });
 
   it('auth: bearer ozk_ and sk-mdl- keys; X-API-Key answers 401; sk-prx- answers 401', async () => {
-    server = createTestServer();
+    server = servers.create();
     const body = { model: 'oz-chat', messages: [{ role: 'user', content: 'x' }] };
     expect((await chat(body, server.keys.modelsKey)).status).toBe(200);
     expect((await call(server, 'GET', '/v1/models', { key: server.keys.modelsKey })).status).toBe(200);
@@ -105,7 +101,7 @@ describe('the official openai client over real HTTP', () => {
   }
 
   it('lists models, creates a chat completion, streams one, and embeds', async () => {
-    server = createTestServer();
+    server = servers.create();
     const openai = await client();
     const models = [];
     for await (const m of openai.models.list()) models.push(m.id);
@@ -123,7 +119,7 @@ describe('the official openai client over real HTTP', () => {
   });
 
   it('works with the legacy sk-mdl- key, and raises AuthenticationError for X-API-Key', async () => {
-    server = createTestServer();
+    server = servers.create();
     const legacy = await client({ apiKey: server.keys.modelsKey });
     expect((await legacy.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'x' }] })).object).toBe('chat.completion');
     const viaHeader = new OpenAI({ apiKey: 'unused', baseURL: `${listener!.url}/v1`, maxRetries: 0, defaultHeaders: { Authorization: null, 'X-API-Key': server.apiKey } });
@@ -133,13 +129,13 @@ describe('the official openai client over real HTTP', () => {
   });
 
   it('raises NotFoundError for an unknown model', async () => {
-    server = createTestServer();
+    server = servers.create();
     const openai = await client();
     await expect(openai.chat.completions.create({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it('works in process with fetch: server.fetch', async () => {
-    server = createTestServer();
+    server = servers.create();
     const openai = new OpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch, maxRetries: 0 });
     expect((await openai.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'here' }] })).choices[0]!.message.content).toContain('here');
   });

@@ -62,3 +62,34 @@ describe('every operation of openapi.json', () => {
     await server.close();
   });
 });
+
+describe("the server's operation table", () => {
+  it('is the generated table, plus only the route path, whether a body is taken and whether a 2xx answer is replayed', async () => {
+    const { OPERATIONS: serverTable } = await import('../../src/testing/operations.js');
+    const { OPERATIONS: generated } = await import('../../src/generated/operations.js');
+    expect(serverTable.map((op) => op.id).sort()).toEqual(Object.keys(generated).sort());
+    for (const { routePath, body, replay, ...descriptor } of serverTable) {
+      expect(descriptor).toEqual(generated[descriptor.id as keyof typeof generated]);
+      const raw = (openapi.paths as Record<string, Record<string, { requestBody?: unknown; 'x-oz-replay'?: boolean }>>)[descriptor.path]![descriptor.method.toLowerCase()]!;
+      expect(body, descriptor.id).toBe(raw.requestBody !== undefined);
+      expect(replay, descriptor.id).toBe(raw['x-oz-replay'] === true);
+      expect(routePath.includes('{') ? routePath : '', descriptor.id).toBe(descriptor.slashParams ? routePath : '');
+    }
+    const proxy = serverTable.find((op) => op.id === 'proxyGet')!;
+    expect(proxy.routePath).toBe('/v1/proxy/:provider/:path{.+}');
+  });
+
+  it('answers a preflight on every path of the table, a slash-holding parameter included, and 404 elsewhere', async () => {
+    const server = createTestServer();
+    const preflight = (path: string) => call(server, 'OPTIONS', path, { headers: { origin: 'https://app.example', 'access-control-request-method': 'POST' } });
+    expect((await preflight('/v1/proxy/crm/contacts/42/notes')).status).toBe(204);
+    expect((await preflight('/v1/tools/echo/execute')).status).toBe(204);
+    expect((await preflight('/v1/tools/echo/execute/more')).status).toBe(404);
+    await server.close();
+  });
+
+  it('reads the API version from openapi.json', async () => {
+    const { API_VERSION } = await import('../../src/testing/operations.js');
+    expect(API_VERSION).toBe(openapi.info.version);
+  });
+});

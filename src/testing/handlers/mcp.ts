@@ -5,6 +5,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { OzMockError } from '../errors.js';
 import { createExecution, runSync } from '../executionFlow.js';
 import { executionView, resultView } from '../executionViews.js';
+import { API_VERSION } from '../operations.js';
 import { isPlainObject } from '../paramCheck.js';
 import type { ExecutionRecord } from '../state.js';
 import { rateWindowOf } from '../rateLimit.js';
@@ -164,7 +165,7 @@ async function answer(ctx: RequestContext, method: string, params: unknown): Pro
       const result: McpInitializeResult = {
         protocolVersion: typeof asked === 'string' && KNOWN_VERSIONS.has(asked) ? asked : MCP_PROTOCOL_VERSION,
         capabilities: { tools: { listChanged: false } },
-        serverInfo: { name: 'oz-mock', version: '2.4.0' },
+        serverInfo: { name: 'oz-mock', version: API_VERSION },
         instructions: 'The Oz service (in-memory mock). Call svc_whoami to see your key; each agent is a tool taking user_request.',
       };
       return result;

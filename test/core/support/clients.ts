@@ -1,6 +1,7 @@
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { OzResources } from '../../../src/generated/index.js';
+import { OPERATIONS } from '../../../src/generated/operations.js';
 import type { ScriptedServer } from './scriptedServer.js';
 
 /** The platform key the tests use. */
@@ -12,7 +13,7 @@ export const KEY = 'ozk_TestKey0123456789abcdefghijklmnop';
  */
 export function fastClient(server: ScriptedServer, config: Partial<TransportConfig> = {}): OzResources {
   return new OzResources(
-    new Transport({ baseURL: server.url, apiKey: KEY, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
+    new Transport({ baseURL: server.url, apiKey: KEY, executionRecord: OPERATIONS.getExecution, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
   );
 }
 

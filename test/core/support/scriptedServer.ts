@@ -108,14 +108,18 @@ export class ScriptedServer {
   }
 
   /**
-   * One server for a test file: started before its tests, reset before each test, closed after them (the
-   * vitest hooks are registered here, so each file does not write them again).
+   * One server for a test file: started before its tests, reset before each test (then answering `fallback`
+   * when given, for requests no test scripted), closed after them (the vitest hooks are registered here, so each
+   * file does not write them again).
    */
-  static forSuite(): ScriptedServer {
+  static forSuite(fallback?: ScriptedServer['fallback']): ScriptedServer {
     const server = new ScriptedServer();
     beforeAll(() => server.#listen());
     afterAll(() => server.close());
-    beforeEach(() => server.reset());
+    beforeEach(() => {
+      server.reset();
+      if (fallback) server.fallback = fallback;
+    });
     return server;
   }
 

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { OPERATIONS, Oz } from '../../src/index.js';
+import { Oz } from '../../src/index.js';
+import { OPERATIONS } from '../../src/generated/operations.js';
+// @ts-expect-error: the codegen is plain JavaScript without declarations
+import { resourcesOf } from '../../scripts/codegen/model.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const doc = JSON.parse(readFileSync(`${root}/openapi.json`, 'utf8')) as {
@@ -43,5 +46,21 @@ describe('the generated layer', () => {
       'listAgents', 'listCompanyItems', 'listExecutions', 'listSchedules', 'listTools', 'listTraces',
       'listWorkflows', 'searchDiscovery',
     ]);
+  });
+
+  it('takes the security of the document when an operation has none, and spells x-oz-streaming as the core does', () => {
+    const copy = structuredClone(doc) as unknown as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const health = copy.paths['/health']!.get!;
+    const execute = copy.paths['/v1/execute']!.post!;
+    delete execute.security;
+    const model = resourcesOf(copy) as { operations: { id: string; auth: string; streaming: string }[] };
+    const byId = (id: string) => model.operations.find((o) => o.id === id)!;
+    expect(byId('executeAgent').auth).toBe('bearer-or-api-key');
+    expect(byId('getHealth').auth).toBe(OPERATIONS.getHealth.auth);
+    expect(health.security).toEqual([]);
+    expect(byId('executeAgent').streaming).toBe('optional');
+
+    execute['x-oz-streaming'] = 'execute';
+    expect(() => resourcesOf(copy)).toThrow(/x-oz-streaming must be one of optional, always, chat/);
   });
 });

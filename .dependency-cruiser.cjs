@@ -1,0 +1,52 @@
+// The layering rule of ARCHITECTURE.md, checked by `npm run lint:layers` (part of `npm test`). Each layer is a
+// folder and imports only what stands below it; type-only imports count too.
+//
+//   src/core/        the transport; imports nothing of ours
+//   src/generated/   written from openapi.json; imports only the core
+//   src/resources/, src/mcp/, src/signin/   beside each other, over the core and the generated layer
+//   src/client.ts, src/index.ts             the client and the package's root
+//   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client
+const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/)';
+
+/** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
+const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    forbid(
+      'core-imports-nothing-of-ours',
+      'src/core is the bottom layer: it imports no other folder of src and not openapi.json.',
+      { path: '^src/core/' },
+      { path: '^(src/(?!core/)|openapi[.]json$)' },
+    ),
+    forbid(
+      'generated-imports-only-core',
+      'src/generated is written from openapi.json and stands on the core alone.',
+      { path: '^src/generated/' },
+      { path: '^(src/(?!generated/|core/)|openapi[.]json$)' },
+    ),
+    forbid('client-never-imports-server', 'Nothing of the SDK imports the embedded server (src/testing).', { path: '^src/(?!testing/)' }, { path: '^src/testing/' }),
+    forbid(
+      'server-never-imports-client',
+      'The embedded server uses the generated types and openapi.json, never the client, its root or its resources.',
+      { path: '^src/testing/' },
+      { path: CLIENT },
+    ),
+    forbid(
+      'resources-beside-each-other',
+      'resources, mcp and signin stand side by side under the client: none imports another or the client.',
+      { path: '^src/(resources|mcp|signin)/' },
+      { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin)/)', pathNot: '^src/$1/' },
+    ),
+  ],
+  options: {
+    includeOnly: '^(src/|openapi[.]json$)',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { MIN_POLL_MS, nextPollDelay } from '../../src/core/executionPoller.js';
+import { RETRY_AFTER_CAP_MS } from '../../src/core/retryPolicy.js';
+import { Oz, type ExecuteStreamEvent } from '../../src/index.js';
+import { fastClient, KEY } from './support/clients.js';
+import { executionRecord } from './support/executionRecord.js';
+import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './support/scriptedServer.js';
+
+// One poller serves `executions.wait()`, a pointer's `wait()` and the recovery of a lost answer (parsed and
+// streamed calls): each is driven here against a scripted server with the same interval rules.
+
+const server = ScriptedServer.forSuite();
+
+const record = executionRecord;
+
+/**
+ * A service whose execute call loses its first answer (the retry answers 409 `duplicate_execution_id`) and whose
+ * record route answers `running` with `headers` `pending` times, then `succeeded`.
+ */
+function lostAnswerService(pending: number, headers: Record<string, string>) {
+  const started = new Set<string>();
+  let polls = 0;
+  return (request: RecordedRequest): ScriptedAnswer => {
+    const trace = String(request.headers['x-trace-id']);
+    if (request.method === 'POST') {
+      if (!started.has(trace)) {
+        started.add(trace);
+        return { destroy: true };
+      }
+      return {
+        status: 409,
+        headers: { 'x-error-code': 'duplicate_execution_id', 'x-execution-id': trace },
+        body: { error: { code: 'duplicate_execution_id', message: 'already used' } },
+      };
+    }
+    const id = decodeURIComponent(request.path.split('/').pop()!);
+    polls += 1;
+    return polls <= pending ? { headers, body: record(id, 'running') } : { body: record(id, 'succeeded') };
+  };
+}
+
+/** Milliseconds between consecutive polls of the record route. */
+const pollGaps = () => {
+  const polls = server.requests.filter((r) => r.method === 'GET');
+  return polls.slice(1).map((poll, i) => poll.at - polls[i]!.at);
+};
+
+/** `count` gaps between polls, each the 60 ms of `retry-after-ms`, not the 2 s of `Retry-After` beside it. */
+const expectSuggestedGaps = (count: number) => {
+  const gaps = pollGaps();
+  expect(gaps).toHaveLength(count);
+  for (const gap of gaps) {
+    expect(gap).toBeGreaterThanOrEqual(55);
+    expect(gap).toBeLessThan(1_000);
+  }
+};
+
+const waitingClient = () => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off' });
+
+describe('the poll interval rules (nextPollDelay)', () => {
+  it('prefers retry-after-ms over Retry-After, keeps a suggestion within [50 ms, 60 s], else uses the interval', () => {
+    const delay = (headers: Record<string, string>, interval = 700) => nextPollDelay(new Headers(headers), interval);
+    expect(delay({ 'retry-after-ms': '80', 'retry-after': '3' })).toBe(80);
+    expect(delay({ 'retry-after': '2' })).toBe(2000);
+    expect(delay({ 'retry-after-ms': '5' })).toBe(MIN_POLL_MS);
+    expect(delay({ 'retry-after': '0' })).toBe(MIN_POLL_MS);
+    expect(delay({ 'retry-after': '600' })).toBe(RETRY_AFTER_CAP_MS);
+    expect(delay({ 'retry-after-ms': 'soon', 'retry-after': '1' })).toBe(1000);
+    expect(delay({ 'retry-after': 'later' })).toBe(700);
+    expect(delay({})).toBe(700);
+  });
+});
+
+describe('executions.wait() polls on the rules', () => {
+  it('a short retry-after-ms gives short waits, even beside a Retry-After of seconds', async () => {
+    server.answer(
+      { headers: { 'retry-after-ms': '60', 'retry-after': '2' }, body: record('exe_w', 'running') },
+      { headers: { 'retry-after-ms': '60', 'retry-after': '2' }, body: record('exe_w', 'running') },
+      { body: record('exe_w', 'succeeded') },
+    );
+    await expect(waitingClient().executions.wait('exe_w', { interval: 5_000 })).resolves.toMatchObject({ content: 'first run result' });
+    expectSuggestedGaps(2);
+  });
+
+  it('never spins on Retry-After: 0 (at least 50 ms between polls)', async () => {
+    server.answer({ headers: { 'retry-after': '0' }, body: record('exe_z', 'running') }, { body: record('exe_z', 'succeeded') });
+    await waitingClient().executions.wait('exe_z', { interval: 0 });
+    expect(pollGaps()[0]).toBeGreaterThanOrEqual(MIN_POLL_MS - 2);
+  });
+});
+
+describe('lost-answer recovery polls on the same rules', () => {
+  it('honours retry-after-ms over Retry-After while the first run is still running', async () => {
+    server.fallback = lostAnswerService(2, { 'retry-after-ms': '60', 'retry-after': '2' });
+    const result = await fastClient(server, { pollIntervalMs: 5_000 }).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_r1' });
+    expect(result).toMatchObject({ content: 'first run result', execution_id: 'exe_r1' });
+    expectSuggestedGaps(2);
+  });
+
+  it('without a suggestion backs off as wait() does: the interval, then 1.5 times the one before', async () => {
+    server.fallback = lostAnswerService(3, {});
+    await fastClient(server, { pollIntervalMs: 40 }).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_r2' });
+    const gaps = pollGaps();
+    expect(gaps).toHaveLength(3);
+    [40, 60, 90].forEach((least, i) => expect(gaps[i]).toBeGreaterThanOrEqual(least - 2));
+  });
+
+  it('a stream call whose answer was lost is recovered through the same poller', async () => {
+    server.fallback = lostAnswerService(2, { 'retry-after-ms': '60', 'retry-after': '2' });
+    const stream = await fastClient(server, { pollIntervalMs: 5_000 }).agents.execute(
+      { agent: 'writer', user_request: 'hi', stream: true },
+      { idempotencyKey: 'exe_r3' },
+    );
+    const events: ExecuteStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((e) => e.event)).toEqual(['token', 'result']);
+    expectSuggestedGaps(2);
+  });
+});
