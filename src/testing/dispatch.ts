@@ -7,7 +7,10 @@ import type { FaultSpec } from './faults.js';
 import type { JournalEntry } from './journal.js';
 import type { OperationInfo } from './operations.js';
 import { takeRateLimit } from './rateLimit.js';
-import { parseRequestBody } from './requestBody.js';
+import { checkLoopbackHost } from './loopbackHost.js';
+import { isPlainObject } from './plainObject.js';
+import { parseRequestBody, requireObjectBody } from './requestBody.js';
+import { validateRequest } from './requestValidation.js';
 import { toMockError } from './runner.js';
 import type { RouteKind, ServerCore } from './serverCore.js';
 
@@ -77,15 +80,27 @@ function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockErro
   return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, fault.retryAfter === undefined ? {} : { retryAfter: fault.retryAfter });
 }
 
-/** Authentication, rate limit, tier, body and wire: what every operation goes through before its handler. */
+/**
+ * Host, authentication, rate limit, tier, body, its validation against openapi.json, and wire: what every
+ * operation goes through before its handler.
+ */
 async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler): Promise<Response> {
+  // DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does).
+  if (op.plane === 'mcp') checkLoopbackHost(ctx);
   if (op.auth !== 'none') {
     const principal = authenticate(ctx, op);
     ctx.principal = principal;
     ctx.rate = takeRateLimit(ctx, principal);
     checkTier(principal, op);
   }
-  if (op.body) ctx.body = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire);
+  if (op.plane === 'mcp') {
+    // JSON-RPC judges its own messages (a batch, a response, a bad id): the handler answers them.
+    ctx.message = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, true);
+    if (isPlainObject(ctx.message)) ctx.body = ctx.message;
+    return handler(ctx);
+  }
+  if (op.body) ctx.body = requireObjectBody(parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire));
+  validateRequest(ctx, op);
   // Execute routes that may stream decide in the handler: a stream ignores the wire choice.
   if (op.wire && op.streaming === 'none') ctx.negotiate();
   return handler(ctx);

@@ -72,7 +72,7 @@ describe('the models plane (in process)', () => {
   it('answers OpenAI-style errors with type and param: unknown model 404, bad fields 422, bad JSON 400', async () => {
     server = createTestServer();
     const unknown = await chat({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] });
-    expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' }]);
+    expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'model_not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' }]);
     const noMessages = await chat({ model: 'oz-chat', messages: [] });
     expect([noMessages.status, noMessages.body.error.param, noMessages.body.error.type]).toEqual([422, 'messages', 'invalid_request_error']);
     expect((await chat({ model: 'oz-embed', messages: [{ role: 'user', content: 'x' }] })).status).toBe(422);
@@ -136,6 +136,18 @@ describe('the official openai client over real HTTP', () => {
     server = createTestServer();
     const openai = await client();
     await expect(openai.chat.completions.create({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('retrieves one model with models.retrieve, and raises NotFoundError model_not_found for an unknown one', async () => {
+    server = createTestServer();
+    const openai = await client();
+    expect(await openai.models.retrieve('oz-chat')).toEqual({ id: 'oz-chat', object: 'model', created: 1_767_225_600, owned_by: 'oz' });
+    expect((await openai.models.retrieve('oz-embed')).id).toBe('oz-embed');
+    const err = await openai.models.retrieve('gpt-9').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    const notFound = err as InstanceType<typeof OpenAI.NotFoundError>;
+    expect([notFound.status, notFound.code, notFound.type, notFound.param]).toEqual([404, 'model_not_found', 'invalid_request_error', null]);
+    expect(notFound.message).toMatch(/The model gpt-9 does not exist/);
   });
 
   it('works in process with fetch: server.fetch', async () => {

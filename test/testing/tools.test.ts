@@ -48,7 +48,7 @@ describe('tools', () => {
     expect(res.body.error).toMatchObject({ code: 'invalid_params', missing: ['b'] });
     expect(res.headers.get('x-execution-id')).toBeNull();
     const typed = await execute('sum', { a: 1, b: 'two' });
-    expect([typed.status, typed.body.error.message]).toEqual([422, 'Field b must be a number.']);
+    expect([typed.status, typed.body.error.message]).toEqual([422, 'b must be a number.']);
     expect((await execute('echo', { params: 'text' })).status).toBe(422);
     expect(server.journal.count({ operationId: 'executeTool', status: 200 })).toBe(0);
     const list = await callJson<{ data: unknown[] }>(server, 'GET', '/v1/executions');
