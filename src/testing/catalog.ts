@@ -118,9 +118,12 @@ function cardSchema(schema: Record<string, unknown>, required: readonly string[]
   return schema;
 }
 
-/** A card's schema compiled; one that does not compile stops the definition with the reason. */
+/**
+ * A card's schema compiled; one that does not compile stops the definition with the reason. Its `$schema` and
+ * `$id` are left out: every card is read as JSON Schema 2020-12, and two cards may carry the same `$id`.
+ */
 function cardCheck(name: string, schema: Record<string, unknown>): SchemaCheck {
-  const { $schema: _dialect, ...rest } = schema;
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
   try {
     return compileSchema(rest);
   } catch (err) {
