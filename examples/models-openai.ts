@@ -20,6 +20,8 @@ const openai = new OpenAI({ baseURL: `${baseURL}/v1`, apiKey, fetch: server?.fet
 
 const models = await openai.models.list();
 console.log(models.data.map((model) => model.id)); // [ 'oz-chat', 'oz-embed' ]
+const chat = await openai.models.retrieve('oz-chat');
+console.log(chat.id, chat.owned_by); // oz-chat oz
 
 const completion = await openai.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'Hello!' }] });
 console.log(completion.choices[0]?.message.content);

@@ -60,6 +60,8 @@ export {
   type ErrorCodeName,
   InvalidJsonError,
   InvalidFormatError,
+  UnsupportedProtocolVersionError,
+  ForbiddenHostError,
   RouteNotFoundError,
   CompanyNotFoundError,
   ToolNotFoundError,

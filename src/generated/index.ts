@@ -73,6 +73,10 @@ export class OzResources {
    */
   readonly meta: Meta;
   /**
+   * The `models` resource.
+   */
+  readonly models: Models;
+  /**
    * The `traces` resource.
    */
   readonly traces: Traces;
@@ -80,10 +84,6 @@ export class OzResources {
    * The `connections` resource.
    */
   readonly connections: Connections;
-  /**
-   * The `models` resource.
-   */
-  readonly models: Models;
   /**
    * The `mcp` resource.
    */
@@ -107,9 +107,9 @@ export class OzResources {
     this.agents = new Agents(transport);
     this.tools = new Tools(transport);
     this.meta = new Meta(transport);
+    this.models = new Models(transport);
     this.traces = new Traces(transport);
     this.connections = new Connections(transport);
-    this.models = new Models(transport);
     this.mcp = new Mcp(transport);
     this.proxy = new Proxy(transport);
     this.discovery = new Discovery(transport);

@@ -61,6 +61,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve one model (OpenAI-compatible `models.retrieve`).
+         * @description Bearer only: `X-API-Key` answers 401. Accepts `ozk_` and legacy `sk-mdl-` keys. An unknown model answers 404 `model_not_found` (with OpenAI's `type: invalid_request_error`).
+         */
+        get: operations["getModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chat/completions": {
         parameters: {
             query?: never;
@@ -632,7 +652,7 @@ export interface paths {
         put?: never;
         /**
          * Send a JSON-RPC 2.0 message to the MCP server.
-         * @description The same server is also served at `{mcp_url}`. Send `Accept: application/json, text/event-stream`; the answer is JSON, or one SSE `message` event when `text/event-stream` is preferred. Notifications answer 202 with no body.
+         * @description The same server is also served at `{mcp_url}`. Send `Accept: application/json, text/event-stream`; the answer is JSON, or one SSE `message` event when `text/event-stream` is preferred. Notifications and responses sent by the client answer 202 with no body. Protocol versions `2025-06-18` and `2025-11-25`: `initialize` answers the client's version when supported, else the newest; an `MCP-Protocol-Version` header naming another answers 400 `unsupported_protocol_version`. A batch (a JSON array) and a request whose `id` is null answer JSON-RPC -32600; `tools/call` arguments are checked against the tool's `inputSchema` (-32602 naming the field).
          */
         post: operations["mcpRequest"];
         delete?: never;
@@ -687,7 +707,7 @@ export interface components {
          */
         Format: "json" | "yaml" | "markdown" | "text";
         /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). */
-        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
+        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
             /** @description Provider name, for example `crm`. */
@@ -779,8 +799,8 @@ export interface components {
             body?: string;
             kind?: components["schemas"]["ItemKind"];
             priority?: number;
-            /** @description The standard's tier word, at most 32 characters. Leave it out for the standard's default: the item's `tier` is then null. */
-            tier?: string;
+            /** @description The standard's tier word; unset or `null` means the standard's default (the item's `tier` stays `null`). */
+            tier?: string | null;
             format?: components["schemas"]["Format"];
         };
         ItemList: {
@@ -1052,7 +1072,7 @@ export interface components {
         ConnectionLinkRequest: {
             /** @enum {string} */
             method?: "oauth" | "api_key" | "wallet";
-            /** @description The provider credential, for `method: api_key`. */
+            /** @description The provider credential, required with `method: api_key`. */
             api_key?: string;
             format?: components["schemas"]["Format"];
         };
@@ -1835,6 +1855,48 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            400: components["responses"]["JsonBadRequest"];
+            401: components["responses"]["JsonUnauthorized"];
+            404: components["responses"]["JsonNotFound"];
+            408: components["responses"]["JsonRequestTimeout"];
+            429: components["responses"]["JsonTooManyRequests"];
+            500: components["responses"]["JsonInternalServerError"];
+            504: components["responses"]["JsonGatewayTimeout"];
+        };
+    };
+    getModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The model id (for example `oz-chat`). */
+                model: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "oz-chat",
+                     *       "object": "model",
+                     *       "created": 1767225600,
+                     *       "owned_by": "oz"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Model"];
                 };
             };
             400: components["responses"]["JsonBadRequest"];
@@ -5141,6 +5203,17 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description DNS-rebinding protection (`forbidden_host`): on a listener bound to a loopback address, a `Host` that is not `127.0.0.1`, `localhost` or `[::1]` with the listener's port. */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "X-Error-Code": components["headers"]["XErrorCode"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             404: components["responses"]["NotFound"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];

@@ -233,6 +233,18 @@ export const OPERATIONS = {
     streaming: 'none',
     paged: false,
   },
+  getModel: {
+    id: 'getModel',
+    method: 'GET',
+    path: '/v1/models/{model}',
+    plane: 'models',
+    auth: 'bearer',
+    idempotent: false,
+    wire: false,
+    yamlBody: false,
+    streaming: 'none',
+    paged: false,
+  },
   getOpenAPI: {
     id: 'getOpenAPI',
     method: 'GET',

@@ -1,4 +1,4 @@
-import { compileParamCheck, type ParamCheck } from './paramCheck.js';
+import { compileSchema, type SchemaCheck } from './schemaValidation.js';
 
 /** What a tool's or agent's handler gets besides its input. */
 export interface RunContext {
@@ -17,7 +17,7 @@ export interface ToolDefinition {
   /** The tool's name (path segment of `POST /v1/tools/{tool}/execute`). */
   readonly name: string;
   readonly description?: string;
-  /** JSON Schema of the params; `properties` with a `type` are checked (422 `invalid_params`). */
+  /** JSON Schema (2020-12) of the params: the params are validated against it (422 `invalid_params`). */
   readonly inputSchema?: Readonly<Record<string, unknown>>;
   /** Required param names: absent ones answer 422 with `missing`. Default: none. */
   readonly required?: readonly string[];
@@ -37,7 +37,7 @@ export interface AgentDefinition {
   /** The agent's name (`agent` of `POST /v1/execute`, a workflow task's `agent`, an MCP tool's name). */
   readonly name: string;
   readonly description?: string;
-  /** JSON Schema of the agent's own fields. Default: `{user_request: string}`. */
+  /** JSON Schema (2020-12) of the agent's own fields, validated like a tool's. Default: `{user_request: string}`. */
   readonly inputSchema?: Readonly<Record<string, unknown>>;
   /** Required fields. Default: `['user_request']`. */
   readonly required?: readonly string[];
@@ -69,8 +69,8 @@ export interface CatalogTool {
   readonly connection: string | null;
   readonly credential: { readonly provider: string; readonly method: 'api_key' | 'wallet' } | null;
   readonly handler: ToolDefinition['handler'];
-  /** Card validation of the params, compiled once. */
-  readonly check: ParamCheck;
+  /** Card validation of the params (the card's `input_schema`), compiled once. */
+  readonly check: SchemaCheck;
 }
 
 /** The normalized agent the server keeps. */
@@ -82,8 +82,8 @@ export interface CatalogAgent {
   readonly streaming: boolean;
   readonly handler: AgentDefinition['handler'];
   readonly tokens: AgentDefinition['tokens'] | null;
-  /** Card validation of the input, compiled once. */
-  readonly check: ParamCheck;
+  /** Card validation of the input (the card's `input_schema`), compiled once. */
+  readonly check: SchemaCheck;
 }
 
 /** Tools, agents and pipeline step handlers: what holds functions, so it is shared by snapshots, not copied. */
@@ -97,7 +97,7 @@ export interface Catalog {
 /** A catalog tool from a definition. */
 export function toCatalogTool(def: ToolDefinition): CatalogTool {
   const required = [...(def.required ?? [])];
-  const inputSchema = { type: 'object', properties: {}, required, ...def.inputSchema };
+  const inputSchema = cardSchema({ type: 'object', properties: {}, required, ...def.inputSchema }, required);
   return {
     name: def.name,
     description: def.description ?? `The ${def.name} tool.`,
@@ -106,16 +106,41 @@ export function toCatalogTool(def: ToolDefinition): CatalogTool {
     connection: def.connection ?? null,
     credential: def.credential ?? null,
     handler: def.handler,
-    check: compileParamCheck(inputSchema, required),
+    check: cardCheck(def.name, inputSchema),
   };
+}
+
+/**
+ * The card's `input_schema`: the definition's schema (or the default) with the card's required fields among its
+ * `required`, so the schema a client reads is the one the server validates against.
+ */
+function cardSchema(schema: Record<string, unknown>, required: readonly string[]): Record<string, unknown> {
+  const own = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  const all = [...new Set([...own, ...required])];
+  if (all.length || 'required' in schema) schema.required = all;
+  return schema;
+}
+
+/**
+ * A card's schema compiled; one that does not compile stops the definition with the reason. Its `$schema` and
+ * `$id` are left out: every card is read as JSON Schema 2020-12, and two cards may carry the same `$id`.
+ */
+function cardCheck(name: string, schema: Record<string, unknown>): SchemaCheck {
+  const { $schema: _dialect, $id: _id, ...rest } = schema;
+  try {
+    return compileSchema(rest);
+  } catch (err) {
+    throw new Error(`The input schema of ${name} is not a valid JSON Schema: ${(err as Error).message}`);
+  }
 }
 
 /** A catalog agent from a definition. */
 export function toCatalogAgent(def: AgentDefinition): CatalogAgent {
   const required = [...(def.required ?? ['user_request'])];
-  const inputSchema = def.inputSchema
-    ? { type: 'object', ...def.inputSchema }
-    : { type: 'object', properties: { user_request: { type: 'string', description: 'What to ask the agent.' } }, required };
+  const inputSchema = cardSchema(
+    def.inputSchema ? { type: 'object', ...def.inputSchema } : { type: 'object', properties: { user_request: { type: 'string', description: 'What to ask the agent.' } } },
+    required,
+  );
   return {
     name: def.name,
     description: def.description ?? `The ${def.name} agent.`,
@@ -124,7 +149,7 @@ export function toCatalogAgent(def: AgentDefinition): CatalogAgent {
     streaming: def.streaming ?? true,
     handler: def.handler,
     tokens: def.tokens ?? null,
-    check: compileParamCheck(inputSchema, required),
+    check: cardCheck(def.name, inputSchema),
   };
 }
 

@@ -54,6 +54,8 @@ export class Connection {
     /** How to read the request's headers and body. */
     readonly reader: RequestReader,
     private readonly destroySocket: (() => void) | null = null,
+    /** The listener the request came in on (HTTP only): the address it is bound to and its port. */
+    readonly listener: { readonly host: string; readonly port: number } | null = null,
   ) {}
 
   /** Drop the connection without an answer. */

@@ -47,6 +47,8 @@ export class RequestContext {
   rawBody: string | null = null;
   /** The parsed body (an empty object when there was none). */
   body: Record<string, unknown> = EMPTY_BODY;
+  /** The MCP surface's parsed message, whatever its JSON type (a batch is an array). */
+  message: unknown = undefined;
   /** The negotiated wire; final once {@link RequestContext.negotiate} ran. */
   wire: Format | null = null;
   /** Set when the answer belongs to an execution (sent as `X-Execution-Id`). */

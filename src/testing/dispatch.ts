@@ -9,7 +9,10 @@ import { checkedTraceId, serveOnce } from './idempotency.js';
 import type { JournalEntry } from './journal.js';
 import type { OperationInfo } from './operations.js';
 import { takeRateLimit } from './rateLimit.js';
-import { parseRequestBody } from './requestBody.js';
+import { checkLoopbackHost } from './loopbackHost.js';
+import { isPlainObject } from './plainObject.js';
+import { parseRequestBody, requireObjectBody } from './requestBody.js';
+import { validateRequest } from './requestValidation.js';
 import { toMockError } from './runner.js';
 import type { RouteKind, ServerCore } from './serverCore.js';
 
@@ -109,18 +112,28 @@ function requestFacts(ctx: RequestContext): FaultRequestFacts {
 }
 
 /**
- * Authentication, rate limit, tier, trace id, body and wire: what every operation goes through before its
- * handler; a non-run write with a trace id is then served once (see idempotency.ts).
+ * Host, authentication, rate limit, tier, trace id, body, its validation against openapi.json, and wire: what
+ * every operation goes through before its handler; a non-run write with a trace id is then served once (see
+ * idempotency.ts).
  */
 async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, path: string): Promise<Response> {
+  // DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does).
+  if (op.plane === 'mcp') checkLoopbackHost(ctx);
   if (op.auth !== 'none') {
     const principal = authenticate(ctx, op);
     ctx.principal = principal;
     ctx.rate = takeRateLimit(ctx, principal);
     checkTier(principal, op);
   }
+  if (op.plane === 'mcp') {
+    // JSON-RPC judges its own messages (a batch, a response, a bad id): the handler answers them.
+    ctx.message = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, true);
+    if (isPlainObject(ctx.message)) ctx.body = ctx.message;
+    return handler(ctx);
+  }
   const traceId = op.method === 'GET' ? null : checkedTraceId(ctx.header('x-trace-id'));
-  if (op.body) ctx.body = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire);
+  if (op.body) ctx.body = requireObjectBody(parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire));
+  validateRequest(ctx, op);
   // Execute routes that may stream decide in the handler: a stream ignores the wire choice.
   if (op.wire && op.streaming === 'none') ctx.negotiate();
   if (traceId === null || !op.replay || ctx.principal === null) return handler(ctx);

@@ -50,9 +50,9 @@ export class OzMockError extends Error {
   }
 }
 
-/** 400 `invalid_json`. */
-export function invalidJson(detail: string): OzMockError {
-  return new OzMockError(400, 'invalid_json', `Body is not valid JSON or YAML: ${detail}`);
+/** 400 `invalid_json`: the body (or a fixture document) does not parse as the syntax it was read as. */
+export function invalidJson(syntax: 'JSON' | 'YAML' | 'JSON or YAML', detail: string, what = 'The request body'): OzMockError {
+  return new OzMockError(400, 'invalid_json', `${what} is not valid ${syntax}: ${detail}`);
 }
 
 /** The spec's exact message of 400 `invalid_format`. */

@@ -47,7 +47,7 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     (request, env) => {
       const { incoming, outgoing } = env as HttpBindings;
       const socket = incoming.socket;
-      const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy());
+      const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
       return handler(request, conn).then((response) => {
         const parts = conn.answer;
         if (!parts || conn.dropped) {

@@ -7,13 +7,10 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** The `limit` query parameter: 1 to 100, default 20; anything else is 422 `invalid_params`. */
+/** The `limit` query parameter (1 to 100 by openapi.json's `Limit`, checked before the handler); default 20. */
 export function pageLimit(ctx: RequestContext): number {
   const raw = ctx.query('limit');
-  if (raw === undefined) return 20;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < 1 || n > 100) throw invalidParams('limit must be an integer from 1 to 100.');
-  return n;
+  return raw === undefined ? 20 : Number(raw);
 }
 
 /**

@@ -1,35 +1,41 @@
-import { invalidJson } from './errors.js';
-import { isPlainObject } from './paramCheck.js';
+import { invalidJson, OzMockError } from './errors.js';
+import { isPlainObject } from './plainObject.js';
 import { isYamlType, mediaType } from './wire.js';
 import { parseYaml } from './yamlWire.js';
 
 /**
  * Parses a request body: YAML when the Content-Type names YAML, JSON when it names JSON, and JSON then YAML
- * when it names neither (a bare YAML body is accepted). Empty is `{}`; anything that is not an object
- * answers 400 `invalid_json`.
+ * when it names neither (a bare YAML body is accepted). Empty is `{}`. A body that does not parse answers 400
+ * `invalid_json`; its value may be of any JSON type (see {@link requireObjectBody}).
  */
-export function parseRequestBody(raw: string, contentType: string | null, jsonOnly: boolean): Record<string, unknown> {
+export function parseRequestBody(raw: string, contentType: string | null, jsonOnly: boolean): unknown {
   if (raw === '' || !/\S/.test(raw)) return {};
-  let value: unknown;
   const type = mediaType(contentType);
-  if (!jsonOnly && isYamlType(contentType)) {
-    value = loadYaml(raw);
-  } else {
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      if (jsonOnly || type === 'application/json' || type.endsWith('+json')) throw invalidJson((err as Error).message);
-      value = loadYaml(raw);
-    }
+  if (!jsonOnly && isYamlType(contentType)) return loadYaml(raw, 'YAML');
+  try {
+    return JSON.parse(raw);
+  } catch (err) {
+    if (jsonOnly || type === 'application/json' || type.endsWith('+json')) throw invalidJson('JSON', (err as Error).message);
+    return loadYaml(raw, 'JSON or YAML');
   }
-  if (!isPlainObject(value)) throw invalidJson('the body must be an object');
-  return value;
 }
 
-function loadYaml(raw: string): unknown {
+function kindOf(value: unknown): string {
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : typeof value;
+}
+
+/** The body as an object; any other value (an array, a string, a number) answers 400 `invalid_json` saying so. */
+export function requireObjectBody(value: unknown): Record<string, unknown> {
+  if (isPlainObject(value)) return value;
+  throw new OzMockError(400, 'invalid_json', `The request body must be an object ({...}), not ${kindOf(value)}.`);
+}
+
+function loadYaml(raw: string, syntax: 'YAML' | 'JSON or YAML'): unknown {
   try {
     return parseYaml(raw);
   } catch (err) {
-    throw invalidJson((err as Error).message.split('\n')[0] ?? 'bad YAML');
+    throw invalidJson(syntax, (err as Error).message.split('\n')[0] ?? 'bad YAML');
   }
 }

@@ -194,10 +194,10 @@ export class Runner {
     context: RunContext,
     options: { events?: RunEvents; paced: boolean },
   ): Promise<string> {
-    const missing = agent.required.filter((k) => input[k] === undefined || input[k] === null);
-    if (missing.length) {
-      throw new OzMockError(422, 'invalid_params', `Agent ${agent.name} is missing: ${missing.join(', ')}.`, { missing });
-    }
+    // A workflow task's input is only known now (its fields and the previous task's output): the agent's card
+    // judges it here.
+    const problem = agent.check(input);
+    if (problem) throw new OzMockError(422, 'invalid_params', `Agent ${agent.name}: ${problem.message}`, problem.missing.length ? { missing: problem.missing } : {});
     record.cost_micros += AGENT_CALL_MICROS;
     const text = String(await agent.handler(input, context));
     if (options.events && agent.streaming) {

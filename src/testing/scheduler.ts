@@ -2,7 +2,7 @@ import { invalidParams, notFound } from './errors.js';
 import type { RunRequest } from './executionFlow.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { newId } from './ids.js';
-import { isPlainObject } from './paramCheck.js';
+import { isPlainObject } from './plainObject.js';
 import { toMockError } from './runner.js';
 import { requireToolLinks } from './toolLinks.js';
 import type { ServerCore } from './serverCore.js';

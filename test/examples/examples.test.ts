@@ -154,6 +154,7 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
     remote: true,
     lines: [
       /^\[ 'oz-chat', 'oz-embed' \]$/m,
+      /^oz-chat oz$/m,
       /^Hello from oz-chat\. You said: Hello!$/m,
       /^Hello from oz-chat\. You said: Stream, please\.$/m,
       /^16 dimensions$/m,

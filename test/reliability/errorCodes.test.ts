@@ -4,6 +4,7 @@
  * on every wire and inside streams, from the embedded server's own answers.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -17,6 +18,8 @@ import {
   Http409Error,
   Http5xxError,
   MethodNotAllowedError,
+  ForbiddenHostError,
+  Http403Error,
   Oz,
   OzAPIError,
   RouteNotFoundError,
@@ -109,9 +112,13 @@ describe('every code reaches the caller as its class (the embedded server, the S
   it.each(WIRES)('on the %s wire', async (format) => {
     const { oz, server: s } = setUp();
     let checked = 0;
+    const ownTests: string[] = [];
     for (const [code, status] of ENUM) {
       const target = CALLS.find((c) => documented(c.operationId, status));
-      if (!target) continue; // 405 only: its own test below
+      if (!target) {
+        ownTests.push(code);
+        continue;
+      }
       s.faults.add({ operationId: target.operationId, type: 'error', status, code, retryAfter: 0 });
       const error = await target.call(oz, format).catch((e: unknown) => e);
       const entry = ERROR_CODES[code as keyof typeof ERROR_CODES];
@@ -120,7 +127,9 @@ describe('every code reaches the caller as its class (the embedded server, the S
       expect(error, `${code} on ${format}`).toMatchObject({ status, code });
       checked++;
     }
-    expect(checked).toBe(ENUM.length - 1);
+    // Answered only by the MCP URL (405 on GET, 403 for a foreign Host): each has its own test.
+    expect(ownTests.sort()).toEqual(['forbidden_host', 'method_not_allowed']);
+    expect(checked).toBe(ENUM.length - ownTests.length);
   });
 
   it('inside streams: an error event of every code throws its class, with its status', async () => {
@@ -146,6 +155,25 @@ describe('every code reaches the caller as its class (the embedded server, the S
     const error = await errorFromResponse(await s.fetch(s.mcpUrl, { headers: { authorization: `Bearer ${s.apiKey}` } }));
     expect(error).toBeInstanceOf(MethodNotAllowedError);
     expect(error).toMatchObject({ status: 405, code: 'method_not_allowed' });
+  });
+
+  it('403 forbidden_host: a foreign Host on the loopback MCP listener reads as ForbiddenHostError', async () => {
+    const { server: s } = setUp();
+    const listener = await s.listen();
+    const url = new URL(listener.mcpUrl);
+    // fetch() sets Host itself: node:http lets the test send the foreign one a rebinding page would.
+    const raw = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
+      const req = httpRequest(url, { method: 'POST', headers: { host: 'evil.example.com', authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' } }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text }));
+      });
+      req.on('error', reject).end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    });
+    const error = await errorFromResponse(new Response(raw.text, { status: raw.status, headers: raw.headers }));
+    expect(error).toBeInstanceOf(ForbiddenHostError);
+    expect(error).toBeInstanceOf(Http403Error);
+    expect(error).toMatchObject({ status: 403, code: 'forbidden_host' });
   });
 
   it('cancelling an execution while its stream is read throws ExecutionCancelledError (409)', async () => {

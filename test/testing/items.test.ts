@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Item, ItemList } from '../../src/generated/types.js';
 import type { OzServer } from '../../src/testing/index.js';
+import openapi from '../../openapi.json' with { type: 'json' };
 import { createTestServer } from '../support/ozServer.js';
 import { call, callJson, type ErrorBody } from './support.js';
 
@@ -60,6 +61,34 @@ describe('POST /v1/companies/{campus}/items', () => {
     expect((await create({ building: 'hq', title: 'x'.repeat(300), body: 'y'.repeat(65536), tier: 'z'.repeat(32) })).status).toBe(201);
   });
 
+  it('counts lengths in characters (code points), not UTF-16 units: 300 emoji are a valid title, 301 are not', async () => {
+    server = createTestServer();
+    const emoji = (n: number) => '😀'.repeat(n);
+    expect((await create({ building: 'hq', title: emoji(151) })).status).toBe(201);
+    const limits = await create({ building: 'hq', title: emoji(300), body: emoji(65536), tier: emoji(32) });
+    expect(limits.status).toBe(201);
+    expect([...limits.body.title]).toHaveLength(300);
+    for (const [field, body] of [
+      ['title', { building: 'hq', title: emoji(301) }],
+      ['body', { building: 'hq', title: 'T', body: emoji(65537) }],
+      ['tier', { building: 'hq', title: 'T', tier: emoji(33) }],
+    ] as const) {
+      const res = await create(body);
+      expect([res.status, res.body.error.message], field).toEqual([422, expect.stringMatching(new RegExp(`^${field} must be a string of (1 to 300|at most 65536|at most 32) characters( or null)?\\.$`))]);
+    }
+    expect(await itemCount()).toBe(2);
+  });
+
+  it('takes tier: null as no tier, as openapi.json says (a string or null)', async () => {
+    server = createTestServer();
+    const res = await create({ building: 'hq', title: 'T', tier: null });
+    expect([res.status, res.body.tier]).toEqual([201, null]);
+    const schema = (openapi.components.schemas.ItemCreateRequest.properties.tier as { type: string[] }).type;
+    expect(schema).toEqual(['string', 'null']);
+    const wrong = await create({ building: 'hq', title: 'T', tier: 5 });
+    expect([wrong.status, wrong.body.error.message]).toEqual([422, 'tier must be a string of at most 32 characters or null.']);
+  });
+
   it('lists the missing required fields', async () => {
     server = createTestServer();
     const { status, body } = await create({});
@@ -106,6 +135,23 @@ describe('POST /v1/companies/{campus}/items', () => {
     expect(await badYaml.text()).toMatch(/code: invalid_json/);
     const scalar = await call(server, 'POST', '/v1/companies/acme/items', { body: '"just a string"' });
     expect(scalar.status).toBe(400);
+    expect(await itemCount()).toBe(0);
+  });
+
+  it('says what is wrong in every 400 invalid_json: the syntax it was read as, or that the body must be an object', async () => {
+    server = createTestServer();
+    const message = async (body: string, contentType: string) => {
+      const res = await call(server, 'POST', '/v1/companies/acme/items', { body, headers: { 'content-type': contentType, accept: 'application/json' } });
+      expect([res.status, res.headers.get('x-error-code')]).toEqual([400, 'invalid_json']);
+      return ((await res.json()) as ErrorBody).error.message;
+    };
+    expect(await message('[1,2]', 'application/json')).toBe('The request body must be an object ({...}), not an array.');
+    expect(await message('"x"', 'application/json')).toBe('The request body must be an object ({...}), not a string.');
+    expect(await message('42', 'application/json')).toBe('The request body must be an object ({...}), not a number.');
+    expect(await message('- building\n- title\n', 'text/yaml')).toBe('The request body must be an object ({...}), not an array.');
+    expect(await message('{"building": ', 'application/json')).toMatch(/^The request body is not valid JSON: /);
+    expect(await message('building: [hq', 'application/yaml')).toMatch(/^The request body is not valid YAML: /);
+    expect(await message('building: [hq', 'text/plain')).toMatch(/^The request body is not valid JSON or YAML: /);
     expect(await itemCount()).toBe(0);
   });
 

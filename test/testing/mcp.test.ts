@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
 import { testServersForSuite } from '../support/ozServer.js';
 import { readEvents } from './sseEvents.js';
@@ -29,8 +30,8 @@ async function rpc(method: string, params?: unknown, options: { url?: string; ke
 describe('the MCP server (in process)', () => {
   it('initializes, pings and lists the service tools and one tool per agent', async () => {
     server = servers.create();
-    const init = await rpc('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 't', version: '1' } });
-    expect(init.body.result).toMatchObject({ protocolVersion: '2025-03-26', serverInfo: { name: 'oz-mock' }, capabilities: { tools: {} } });
+    const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    expect(init.body.result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'oz-mock' }, capabilities: { tools: {} } });
     expect((await rpc('ping')).body.result).toEqual({});
     const list = await rpc('tools/list');
     expect(list.body.result!.tools!.map((t) => t.name)).toEqual(['svc_whoami', 'svc_get_result', 'svc_followup', 'writer', 'approver']);
@@ -140,6 +141,133 @@ describe('the MCP server (in process)', () => {
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
     expect((await server.fetch('http://mcp.oz.test/v1/tools', { headers: { authorization: `Bearer ${server.apiKey}` } })).status).toBe(404);
     expect((await server.fetch(`${server.url}/v1/mcp`)).status).toBe(405);
+  });
+});
+
+describe('MCP protocol details (contract: "MCP server, protocol details")', () => {
+  function post(body: string, headers: Record<string, string> = {}): Promise<Response> {
+    return server.fetch(`${server.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      body,
+    });
+  }
+
+  it('initialize answers the client’s version when supported (2025-06-18, 2025-11-25), else the newest', async () => {
+    server = servers.create();
+    const init = async (protocolVersion: unknown) => (await rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } })).body.result!.protocolVersion;
+    expect(await init('2025-06-18')).toBe('2025-06-18');
+    expect(await init('2025-11-25')).toBe('2025-11-25');
+    for (const other of ['2025-03-26', '2024-11-05', '1999-01-01', 7]) expect(await init(other)).toBe('2025-11-25');
+  });
+
+  it('answers HTTP 400 unsupported_protocol_version for an MCP-Protocol-Version header it does not speak', async () => {
+    server = servers.create();
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    const bad = await post(ping, { 'mcp-protocol-version': '1999-01-01' });
+    expect([bad.status, bad.headers.get('x-error-code')]).toEqual([400, 'unsupported_protocol_version']);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('MCP-Protocol-Version 1999-01-01 is not supported: this server speaks 2025-06-18 and 2025-11-25.');
+    for (const version of ['2025-06-18', '2025-11-25']) expect((await post(ping, { 'mcp-protocol-version': version })).status).toBe(200);
+    expect((await post(ping)).status).toBe(200);
+  });
+
+  it('answers a response sent by the client, like a notification, with 202 and no body', async () => {
+    server = servers.create();
+    for (const message of [{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 'x', error: { code: -1, message: 'no' } }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }]) {
+      const res = await post(JSON.stringify(message));
+      expect([res.status, await res.text(), res.headers.get('content-type')], JSON.stringify(message)).toEqual([202, '', null]);
+    }
+  });
+
+  it('answers a batch with JSON-RPC -32600 saying batches are not supported', async () => {
+    server = servers.create();
+    const res = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]), { accept: 'application/json' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: -32600, message: 'Batches are not supported: protocol versions 2025-06-18 and 2025-11-25 take one JSON-RPC message per request.' },
+    });
+  });
+
+  it('answers -32600 for a null id or an id that is neither a string nor a number, and never runs the method', async () => {
+    server = servers.create();
+    for (const id of [null, true, { a: 1 }]) {
+      const res = await post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'writer', arguments: { user_request: 'x' } } }), { accept: 'application/json' });
+      const body = (await res.json()) as RpcAnswer;
+      expect([res.status, body.id, body.error?.code], JSON.stringify(id)).toEqual([200, null, -32600]);
+    }
+    expect(server.journal.filter({ method: 'POST' }).every((e) => e.executionId === null)).toBe(true);
+  });
+
+  it('checks tools/call arguments against the tool’s inputSchema: -32602 naming the field', async () => {
+    server = servers.create();
+    const typed = await rpc('tools/call', { name: 'writer', arguments: { user_request: 5 } });
+    expect(typed.body.error).toEqual({ code: -32602, message: 'params.arguments.user_request must be a string.' });
+    const missing = await rpc('tools/call', { name: 'svc_followup', arguments: { user_request: 'x' } });
+    expect(missing.body.error).toEqual({ code: -32602, message: 'Missing required field: params.arguments.execution_id.', data: { missing: ['execution_id'] } });
+    const format = await rpc('tools/call', { name: 'svc_whoami', arguments: { format: 'xml' } });
+    expect(format.body.error).toEqual({ code: -32602, message: 'params.arguments.format must be one of: markdown, json.' });
+    const noName = await rpc('tools/call', { arguments: {} });
+    expect(noName.body.error).toEqual({ code: -32602, message: 'Missing required field: params.name.', data: { missing: ['params.name'] } });
+    expect(server.journal.filter({ method: 'POST' }).every((e) => e.executionId === null)).toBe(true);
+  });
+});
+
+/** One request over a raw socket, with a Host header of the test's choosing (fetch does not let one set it). */
+function rawPost(url: string, host: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('DNS-rebinding protection on loopback listeners', () => {
+  const ping = { jsonrpc: '2.0', id: 1, method: 'ping' };
+
+  it('answers 403 forbidden_host (the error envelope) for a Host that is not a loopback name with the listener’s port', async () => {
+    server = servers.create();
+    listener = await server.listen();
+    const auth = { authorization: `Bearer ${server.apiKey}` };
+    for (const url of [listener.mcpUrl, `${listener.url}/v1/mcp`]) {
+      const port = new URL(url).port;
+      for (const host of ['evil.example.com', `evil.example.com:${port}`, `127.0.0.1:${Number(port) + 1}`, 'localhost', `127.0.0.2:${port}`]) {
+        const res = await rawPost(url, host, ping, auth);
+        expect([res.status, res.headers['x-error-code']], `${url} Host ${host}`).toEqual([403, 'forbidden_host']);
+        expect(JSON.parse(res.text).error).toMatchObject({ code: 'forbidden_host', message: expect.stringContaining(`Host ${host} is not allowed`) });
+      }
+      for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+        expect((await rawPost(url, host, ping, auth)).status, `${url} Host ${host}`).toBe(200);
+      }
+    }
+    // Before the key: a rebound page has none, and learns nothing about keys.
+    expect((await rawPost(listener.mcpUrl, 'evil.example.com', ping)).status).toBe(403);
+  });
+
+  it('keeps CORS from any origin, and leaves the in-process mount (no listener) alone', async () => {
+    server = servers.create();
+    listener = await server.listen();
+    const port = new URL(listener.mcpUrl).port;
+    const res = await rawPost(listener.mcpUrl, `localhost:${port}`, ping, { authorization: `Bearer ${server.apiKey}`, origin: 'https://app.example.com' });
+    expect([res.status, res.headers['access-control-allow-origin']]).toEqual([200, '*']);
+    expect((await rpc('ping', undefined, { url: server.mcpUrl })).res.status).toBe(200);
+  });
+
+  it('does not apply to a listener bound to a non-loopback address', async () => {
+    server = servers.create();
+    listener = await server.listen({ host: '0.0.0.0' });
+    const res = await rawPost(`http://127.0.0.1:${new URL(listener.mcpUrl).port}/v1`, 'oz.internal.example:443', ping, { authorization: `Bearer ${server.apiKey}` });
+    expect(res.status).toBe(200);
   });
 });
 

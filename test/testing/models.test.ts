@@ -134,6 +134,18 @@ describe('the official openai client over real HTTP', () => {
     await expect(openai.chat.completions.create({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] })).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('retrieves one model with models.retrieve, and raises NotFoundError model_not_found for an unknown one', async () => {
+    server = servers.create();
+    const openai = await client();
+    expect(await openai.models.retrieve('oz-chat')).toEqual({ id: 'oz-chat', object: 'model', created: 1_767_225_600, owned_by: 'oz' });
+    expect((await openai.models.retrieve('oz-embed')).id).toBe('oz-embed');
+    const err = await openai.models.retrieve('gpt-9').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OpenAI.NotFoundError);
+    const notFound = err as InstanceType<typeof OpenAI.NotFoundError>;
+    expect([notFound.status, notFound.code, notFound.type, notFound.param]).toEqual([404, 'model_not_found', 'invalid_request_error', null]);
+    expect(notFound.message).toMatch(/The model gpt-9 does not exist/);
+  });
+
   it('works in process with fetch: server.fetch', async () => {
     server = servers.create();
     const openai = new OpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch, maxRetries: 0 });

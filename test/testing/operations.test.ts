@@ -10,7 +10,7 @@ const ALL_OPERATIONS = Object.values(openapi.paths as Record<string, Record<stri
   .sort();
 
 describe('every operation of openapi.json', () => {
-  it('is served with a success answer (41 operations)', async () => {
+  it('is served with a success answer (42 operations)', async () => {
     const server = createTestServer();
     server.linkConnection('demo', 'crm');
     const ok = async (method: string, path: string, body?: unknown, key?: string) => {
@@ -21,6 +21,7 @@ describe('every operation of openapi.json', () => {
     await ok('GET', '/health', undefined);
     await ok('GET', '/v1/openapi.json');
     await ok('GET', '/v1/models');
+    await ok('GET', '/v1/models/oz-chat');
     await ok('POST', '/v1/chat/completions', { model: 'oz-chat', messages: [{ role: 'user', content: 'x' }] });
     await ok('POST', '/v1/embeddings', { model: 'oz-embed', input: 'x' });
     await ok('GET', '/v1/tools');
@@ -57,7 +58,7 @@ describe('every operation of openapi.json', () => {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) await ok(method, '/v1/proxy/crm/a/b', method === 'GET' || method === 'DELETE' ? undefined : { x: 1 });
     await server.idle();
     const served = [...new Set(server.journal.entries.map((e) => e.operationId).filter((id): id is string => id !== null))].sort();
-    expect(ALL_OPERATIONS).toHaveLength(41);
+    expect(ALL_OPERATIONS).toHaveLength(42);
     expect(served).toEqual(ALL_OPERATIONS);
     await server.close();
   });

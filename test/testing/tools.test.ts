@@ -48,11 +48,43 @@ describe('tools', () => {
     expect(res.body.error).toMatchObject({ code: 'invalid_params', missing: ['b'] });
     expect(res.headers.get('x-execution-id')).toBeNull();
     const typed = await execute('sum', { a: 1, b: 'two' });
-    expect([typed.status, typed.body.error.message]).toEqual([422, 'Field b must be a number.']);
+    expect([typed.status, typed.body.error.message]).toEqual([422, 'b must be a number.']);
     expect((await execute('echo', { params: 'text' })).status).toBe(422);
     expect(server.journal.count({ operationId: 'executeTool', status: 200 })).toBe(0);
     const list = await callJson<{ data: unknown[] }>(server, 'GET', '/v1/executions');
     expect(list.body.data).toEqual([]);
+  });
+
+  it('validates params against the whole card schema (JSON Schema 2020-12): enums, ranges, nested fields, code points', async () => {
+    server = createTestServer();
+    server.addTool({
+      name: 'book',
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://example.com/book.json',
+        properties: {
+          room: { type: 'string', enum: ['red', 'blue'] },
+          seats: { type: 'integer', minimum: 1, maximum: 8 },
+          host: { type: 'object', required: ['email'], properties: { email: { type: 'string', maxLength: 5 } } },
+        },
+        additionalProperties: false,
+      },
+      required: ['room'],
+      handler: ({ room }) => `Booked ${String(room)}.`,
+    });
+    const problem = async (params: Record<string, unknown>) => {
+      const res = await execute('book', params);
+      expect(res.status, JSON.stringify(params)).toBe(422);
+      return res.body.error;
+    };
+    expect((await problem({ room: 'green' })).message).toBe('room must be one of: red, blue.');
+    expect((await problem({ room: 'red', seats: 9 })).message).toBe('seats must be an integer from 1 to 8.');
+    expect(await problem({ room: 'red', host: {} })).toMatchObject({ message: 'Missing required field: host.email.', missing: ['host.email'] });
+    expect((await problem({ room: 'red', colour: 'x' })).message).toBe('Unknown field: colour.');
+    expect((await problem({ room: 'red', host: { email: '😀'.repeat(6) } })).message).toBe('host.email must be a string of at most 5 characters.');
+    expect((await execute('book', { room: 'red', seats: 8, host: { email: '😀'.repeat(5) } })).body.content).toBe('Booked red.');
+    const card = await callJson<{ input_schema: { required: string[] } }>(server, 'GET', '/v1/tools/book');
+    expect(card.body.input_schema.required).toEqual(['room']);
   });
 
   it('renders missing fields on the text and markdown wires', async () => {

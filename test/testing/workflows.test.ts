@@ -23,7 +23,7 @@ describe('inline workflows', () => {
     const res = await callJson<ExecutionResult>(server, 'POST', '/v1/workflows/execute', { body: { ...inline, input: 'x', inputs: { tone: 'dry' }, format: 'json' } });
     expect(res.status).toBe(200);
     const unknown = await callJson<ErrorBody>(server, 'POST', '/v1/workflows/execute', { body: { ...inline, colour: 'blue' } });
-    expect([unknown.status, unknown.body.error.message]).toEqual([422, 'Unknown workflow field: colour.']);
+    expect([unknown.status, unknown.body.error.message]).toEqual([422, 'Unknown field: colour.']);
   });
 
   it('takes a YAML body with format, input and inputs next to workflow, and fills {inputs.name}', async () => {

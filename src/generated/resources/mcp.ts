@@ -18,7 +18,7 @@ export class Mcp {
   /**
    * Send a JSON-RPC 2.0 message to the MCP server.
    *
-   * The same server is also served at `{mcp_url}`. Send `Accept: application/json, text/event-stream`; the answer is JSON, or one SSE `message` event when `text/event-stream` is preferred. Notifications answer 202 with no body.
+   * The same server is also served at `{mcp_url}`. Send `Accept: application/json, text/event-stream`; the answer is JSON, or one SSE `message` event when `text/event-stream` is preferred. Notifications and responses sent by the client answer 202 with no body. Protocol versions `2025-06-18` and `2025-11-25`: `initialize` answers the client's version when supported, else the newest; an `MCP-Protocol-Version` header naming another answers 400 `unsupported_protocol_version`. A batch (a JSON array) and a request whose `id` is null answer JSON-RPC -32600; `tools/call` arguments are checked against the tool's `inputSchema` (-32602 naming the field).
    *
    * `POST /v1/mcp`
    *

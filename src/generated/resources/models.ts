@@ -74,7 +74,7 @@ export class Embeddings {
 }
 
 /**
- * The `models` resource: `list`.
+ * The `models` resource: `retrieve`, `list`.
  */
 export class Models {
   readonly #transport: Transport;
@@ -94,5 +94,19 @@ export class Models {
    */
   list(options?: JsonRequestOptions): APIPromise<T.ModelList> {
     return this.#transport.request(OPERATIONS.listModels, {}, options);
+  }
+
+  /**
+   * Retrieve one model (OpenAI-compatible `models.retrieve`).
+   *
+   * Bearer only: `X-API-Key` answers 401. Accepts `ozk_` and legacy `sk-mdl-` keys. An unknown model answers 404 `model_not_found` (with OpenAI's `type: invalid_request_error`).
+   *
+   * `GET /v1/models/{model}`
+   *
+   * @param model - The model id (for example `oz-chat`).
+   * @param options - Per-call options; each overrides the client's own.
+   */
+  retrieve(model: string, options?: JsonRequestOptions): APIPromise<T.Model> {
+    return this.#transport.request(OPERATIONS.getModel, { path: { model } }, options);
   }
 }

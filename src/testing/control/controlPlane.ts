@@ -4,7 +4,7 @@ import type { OzDashboard } from '../dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../errors.js';
 import type { FaultSpec } from '../faults.js';
 import { journalFilter, type JournalFilter } from '../journal.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject } from '../plainObject.js';
 import type { ItemPatch, OzItemControls } from '../server.js';
 import type { ServerCore } from '../serverCore.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
@@ -166,7 +166,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     try {
       doc = yaml ? parseYaml(text) : parseFixtureText(text);
     } catch (err) {
-      throw err instanceof OzMockError ? err : invalidJson((err as Error).message.split('\n')[0] ?? '');
+      throw err instanceof OzMockError ? err : invalidJson(yaml ? 'YAML' : 'JSON or YAML', (err as Error).message.split('\n')[0] ?? '');
     }
     return answer(200, t.loadFixtures(doc as FixtureDocument));
   },
@@ -385,7 +385,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
       try {
         parsed = JSON.parse(raw);
       } catch (err) {
-        throw invalidJson((err as Error).message);
+        throw invalidJson('JSON', (err as Error).message);
       }
       if (!isPlainObject(parsed)) throw invalidParams('The body must be a JSON object.');
       return parsed;

@@ -1,7 +1,7 @@
 import type { ConnectInfo, ExecutionKind, WorkflowTask } from '../../generated/types.js';
 import { isTimeZone, parseCron } from '../cron.js';
 import { invalidJson, OzMockError } from '../errors.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject } from '../plainObject.js';
 import { parseYaml } from '../yamlWire.js';
 
 /** An error the declarative behaviour answers: the envelope's `status`, `code`, `message` and any other field. */
@@ -383,6 +383,6 @@ export function parseFixtureText(text: string): unknown {
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) return JSON.parse(text) as unknown;
     return parseYaml(text);
   } catch (err) {
-    throw invalidJson((err as Error).message.split('\n')[0] ?? 'unreadable');
+    throw invalidJson('JSON or YAML', (err as Error).message.split('\n')[0] ?? 'unreadable', 'The fixture document');
   }
 }

@@ -1,7 +1,7 @@
 import type { Catalog, CatalogAgent, CatalogTool } from '../catalog.js';
 import { toCatalogAgent, toCatalogTool } from '../catalog.js';
 import { OzMockError } from '../errors.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject } from '../plainObject.js';
 import {
   emptyData,
   type AccountRecord,

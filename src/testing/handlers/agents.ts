@@ -5,7 +5,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, respondWithStream, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
-import { requireFields } from '../paramCheck.js';
+import { invalidParamsOf } from '../requestValidation.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {
@@ -19,11 +19,8 @@ export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
   return agent;
 }
 
-/** Checks the `stream` and `async` flags of an execute body: booleans that exclude each other. */
+/** The `stream` and `async` flags of an execute body (booleans by openapi.json), which exclude each other. */
 export function runFlags(body: Record<string, unknown>): { stream: boolean; async: boolean } {
-  for (const flag of ['stream', 'async'] as const) {
-    if (body[flag] !== undefined && typeof body[flag] !== 'boolean') throw invalidParams(`${flag} must be a boolean.`);
-  }
   if (body.stream === true && body.async === true) throw invalidParams('stream and async exclude each other.');
   return { stream: body.stream === true, async: body.async === true };
 }
@@ -42,11 +39,10 @@ export const executeAgent: OperationHandler = (ctx) => {
   const { agent: name, format: _format, stream: _stream, async: _async, ...input } = ctx.body;
   const flags = runFlags(ctx.body);
   if (!flags.stream) ctx.negotiate();
-  requireFields(ctx.body, ['agent']);
-  if (typeof name !== 'string') throw invalidParams('agent must be a string (an agent name).');
-  const agent = findAgent(ctx, name);
+  const agent = findAgent(ctx, name as string);
   const traceId = takeTraceId(ctx);
-  agent.check(input);
+  const problem = agent.check(input);
+  if (problem) throw invalidParamsOf(ctx, problem);
   const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: flags.async, followupAgent: agent.name };
   return flags.stream ? respondWithStream(ctx, run, traceId) : respondWithRun(ctx, run, traceId);
 };

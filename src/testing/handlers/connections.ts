@@ -1,9 +1,6 @@
 import type { Connection } from '../../generated/types.js';
 import type { OperationHandler } from '../dispatch.js';
-import { invalidParams } from '../errors.js';
 import type { ConnectionRecord } from '../state.js';
-
-const METHODS: ReadonlySet<string> = new Set(['oauth', 'api_key', 'wallet']);
 
 /** The API's view of a connection. */
 export function connectionView(c: ConnectionRecord): Connection {
@@ -17,13 +14,10 @@ export function connectionView(c: ConnectionRecord): Connection {
  */
 export const linkConnection: OperationHandler = (ctx) => {
   const provider = ctx.params.provider!;
-  const method = ctx.body.method ?? 'oauth';
-  if (typeof method !== 'string' || !METHODS.has(method)) throw invalidParams('method must be one of: oauth, api_key, wallet.');
-  if (method === 'api_key' && (typeof ctx.body.api_key !== 'string' || ctx.body.api_key === '')) {
-    throw invalidParams('Missing required field: api_key (for method api_key).', ['api_key']);
-  }
+  // `ConnectionLinkRequest` of openapi.json checked the method, and `api_key` with `method: api_key`.
+  const method = (ctx.body.method ?? 'oauth') as ConnectionRecord['method'];
   const existing = ctx.account.connections.get(provider);
   if (existing?.status === 'linked') return ctx.reply(200, { kind: 'record', value: connectionView(existing) });
-  const record = ctx.core.store.linkConnection(ctx.account.name, provider, method as ConnectionRecord['method'], method === 'oauth' ? 'pending' : 'linked');
+  const record = ctx.core.store.linkConnection(ctx.account.name, provider, method, method === 'oauth' ? 'pending' : 'linked');
   return ctx.reply(200, { kind: 'record', value: connectionView(record) });
 };

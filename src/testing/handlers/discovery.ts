@@ -1,9 +1,7 @@
 import type { DiscoveryKind, DiscoveryResult } from '../../generated/types.js';
 import type { OperationHandler } from '../dispatch.js';
-import { invalidParams } from '../errors.js';
 import { paginate } from '../pagination.js';
 
-const KINDS: ReadonlySet<string> = new Set<DiscoveryKind>(['agent', 'tool', 'workflow']);
 const KIND_ORDER: Readonly<Record<DiscoveryKind, number>> = { agent: 0, tool: 1, workflow: 2 };
 
 function words(text: string): string[] {
@@ -30,9 +28,7 @@ export function score(query: readonly string[], name: string, description: strin
 /** `GET /v1/discovery`: agents, tools and the account's workflows, best match first. */
 export const searchDiscovery: OperationHandler = (ctx) => {
   const q = ctx.query('q') ?? '';
-  if (q.length > 500) throw invalidParams('q must be at most 500 characters.');
   const kind = ctx.query('kind');
-  if (kind !== undefined && !KINDS.has(kind)) throw invalidParams('kind must be one of: agent, tool, workflow.');
   const { catalog, data } = ctx.core.store;
   const entries: Array<{ kind: DiscoveryKind; name: string; description: string }> = [
     ...[...catalog.agents.values()].map((a) => ({ kind: 'agent' as const, name: a.name, description: a.description })),

@@ -1,15 +1,10 @@
-import type { ExecutionKind, ExecutionStatus } from '../../generated/types.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { executionView } from '../executionViews.js';
 import { paginate } from '../pagination.js';
-import { requireFields } from '../paramCheck.js';
 import type { ExecutionRecord } from '../state.js';
-
-const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
-const KINDS: ReadonlySet<string> = new Set<ExecutionKind>(['tool', 'agent', 'workflow']);
 
 /** Whether an execution is finished. */
 export function isFinished(r: ExecutionRecord): boolean {
@@ -27,8 +22,6 @@ export function findExecution(ctx: RequestContext, id: string): ExecutionRecord 
 export const listExecutions: OperationHandler = (ctx) => {
   const status = ctx.query('status');
   const kind = ctx.query('kind');
-  if (status !== undefined && !STATUSES.has(status)) throw invalidParams('status must be one of: queued, running, succeeded, failed, cancelled.');
-  if (kind !== undefined && !KINDS.has(kind)) throw invalidParams('kind must be one of: tool, agent, workflow.');
   const account = ctx.account.name;
   const rows = [...ctx.core.store.data.executions.values()]
     .filter((r) => r.account === account && (status === undefined || r.status === status) && (kind === undefined || r.kind === kind))
@@ -66,9 +59,6 @@ export const cancelExecution: OperationHandler = (ctx) => {
 /** `POST /v1/executions/{id}/followup`: a new execution of the run's agent with `user_request`. */
 export const followupExecution: OperationHandler = (ctx) => {
   const { user_request: request, format: _format, async: asyncFlag, ...extra } = ctx.body;
-  requireFields(ctx.body, ['user_request']);
-  if (typeof request !== 'string' || request.length < 1) throw invalidParams('user_request must be a non-empty string.');
-  if (asyncFlag !== undefined && typeof asyncFlag !== 'boolean') throw invalidParams('async must be a boolean.');
   const previous = findExecution(ctx, ctx.params.id!);
   if (!isFinished(previous)) throw invalidParams(`Execution ${previous.id} is still ${previous.status}: follow up once it finished.`);
   const agent = previous.followup_agent === null ? undefined : ctx.core.store.catalog.agents.get(previous.followup_agent);

@@ -6,7 +6,7 @@ import { cancelExecution, followupExecution, getExecution, listExecutions } from
 import { createCompanyItem, getCompanyItem, listCompanyItems } from './items.js';
 import { mcpRequest } from './mcp.js';
 import { getHealth, getOpenAPI } from './meta.js';
-import { createChatCompletion, createEmbedding, listModels } from './models.js';
+import { createChatCompletion, createEmbedding, getModel, listModels } from './models.js';
 import { proxyRequest } from './proxy.js';
 import { createSchedule, deleteSchedule, getSchedule, listSchedules, runSchedule } from './schedules.js';
 import { executeTool, getTool, listTools } from './tools.js';
@@ -27,6 +27,7 @@ export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
   getHealth,
   getOpenAPI,
   listModels,
+  getModel,
   createChatCompletion,
   createEmbedding,
   mcpRequest,

@@ -6,15 +6,18 @@ import { OzMockError } from '../errors.js';
 import { createExecution, runSync } from '../executionFlow.js';
 import { executionView, resultView } from '../executionViews.js';
 import { API_VERSION } from '../operations.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject } from '../plainObject.js';
+import { componentCheck } from '../requestValidation.js';
+import { compileSchema, type ValidationProblem } from '../schemaValidation.js';
 import type { ExecutionRecord } from '../state.js';
 import { rateWindowOf } from '../rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../render.js';
 import { findExecution, isFinished } from './executions.js';
 
-/** The MCP protocol version the server answers when the client asks for none it knows. */
-export const MCP_PROTOCOL_VERSION = '2025-06-18';
-const KNOWN_VERSIONS = new Set(['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']);
+/** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-11-25'] as const;
+const NEWEST_VERSION = MCP_PROTOCOL_VERSIONS[MCP_PROTOCOL_VERSIONS.length - 1]!;
+const SUPPORTED: ReadonlySet<string> = new Set(MCP_PROTOCOL_VERSIONS);
 
 type Id = string | number | null;
 
@@ -30,6 +33,8 @@ class RpcError extends Error {
 }
 
 const FORMAT_PROPERTY = { type: 'string', enum: ['markdown', 'json'], description: 'markdown (default), or json for a JSON document plus structuredContent.' };
+const EXECUTION_ID = { type: 'string', minLength: 1, description: 'The execution id (`exe_...` or the trace id it was started with).' };
+const USER_REQUEST = { type: 'string', minLength: 1, description: 'What to ask.' };
 
 const SERVICE_TOOLS: readonly McpTool[] = [
   {
@@ -40,14 +45,14 @@ const SERVICE_TOOLS: readonly McpTool[] = [
   {
     name: 'svc_get_result',
     description: 'The result of an execution by id.',
-    inputSchema: { type: 'object', properties: { execution_id: { type: 'string' }, format: FORMAT_PROPERTY }, required: ['execution_id'] },
+    inputSchema: { type: 'object', properties: { execution_id: EXECUTION_ID, format: FORMAT_PROPERTY }, required: ['execution_id'] },
   },
   {
     name: 'svc_followup',
     description: 'A follow-up request on a finished execution.',
     inputSchema: {
       type: 'object',
-      properties: { execution_id: { type: 'string' }, user_request: { type: 'string' }, format: FORMAT_PROPERTY },
+      properties: { execution_id: EXECUTION_ID, user_request: USER_REQUEST, format: FORMAT_PROPERTY },
       required: ['execution_id', 'user_request'],
     },
   },
@@ -104,8 +109,6 @@ function lookUp(ctx: RequestContext, id: string): { record: ExecutionRecord } | 
 }
 
 async function runAgent(ctx: RequestContext, agent: CatalogAgent, input: Record<string, unknown>, json: boolean): Promise<McpCallToolResult> {
-  const missing = agent.required.filter((k) => input[k] === undefined || input[k] === null);
-  if (missing.length) throw new RpcError(-32602, `Missing arguments: ${missing.join(', ')}.`, { missing });
   const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: false, followupAgent: agent.name };
   const record = createExecution(ctx, run, null);
   const outcome = await runSync(ctx.core, record, run);
@@ -116,21 +119,29 @@ async function runAgent(ctx: RequestContext, agent: CatalogAgent, input: Record<
   return errorResult({ ...outcome.error.toObject(), execution_id: record.id } as ErrorObject, json, record.id);
 }
 
+const ARGUMENTS = 'params.arguments';
+
+/** -32602 for params that break a schema, naming the field (and listing absent arguments in `data.missing`). */
+function badParams(problem: ValidationProblem): RpcError {
+  const missing = problem.missing.map((m) => (m.startsWith(`${ARGUMENTS}.`) ? m.slice(ARGUMENTS.length + 1) : m));
+  return new RpcError(-32602, problem.message, missing.length ? { missing } : undefined);
+}
+
+// Wrapped, so that a problem names its field from the message's top: `params.name`, `params.arguments`.
+const CALL_PARAMS = { type: 'object', required: ['params'], properties: { params: { $ref: '#/components/schemas/McpCallToolParams' } } };
+
 async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallToolResult> {
-  if (!isPlainObject(params) || typeof params.name !== 'string') throw new RpcError(-32602, 'tools/call needs params.name.');
-  const args = params.arguments ?? {};
-  if (!isPlainObject(args)) throw new RpcError(-32602, 'params.arguments must be an object.');
-  const name = params.name;
+  const paramsProblem = compileSchema(CALL_PARAMS)(params === undefined ? {} : { params });
+  if (paramsProblem) throw badParams(paramsProblem);
+  const { name, arguments: args = {} } = params as { name: string; arguments?: Record<string, unknown> };
   const fence = ctx.principalOrThrow.key.fence_tools;
   if (fence && !fence.includes(name)) throw new RpcError(-32602, `Tool ${name} is outside this key's fence.`);
+  const tool = visibleTools(ctx).find((t) => t.name === name);
+  if (!tool) throw new RpcError(-32602, `Unknown tool: ${name}.`);
+  const problem = compileSchema(tool.inputSchema, { at: ARGUMENTS })(args);
+  if (problem) throw badParams(problem);
   const { format = 'markdown', ...rest } = args;
-  if (format !== 'markdown' && format !== 'json') throw new RpcError(-32602, 'format must be markdown or json.');
   const json = format === 'json';
-  const stringArg = (key: string): string => {
-    const v = rest[key];
-    if (typeof v !== 'string' || v === '') throw new RpcError(-32602, `Missing argument: ${key}.`, { missing: [key] });
-    return v;
-  };
 
   if (name === 'svc_whoami') {
     const { account, key } = ctx.principalOrThrow;
@@ -138,14 +149,14 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
     return json ? text(JSON.stringify(who), { ...who }) : text(whoamiMarkdown(who));
   }
   if (name === 'svc_get_result') {
-    const found = lookUp(ctx, stringArg('execution_id'));
+    const found = lookUp(ctx, rest.execution_id as string);
     if ('error' in found) return errorResult(found.error, json);
     const view = executionView(found.record);
     return json ? text(JSON.stringify(view), { ...view }) : text(executionMarkdown(view));
   }
   if (name === 'svc_followup') {
-    const id = stringArg('execution_id');
-    const request = stringArg('user_request');
+    const id = rest.execution_id as string;
+    const request = rest.user_request as string;
     const found = lookUp(ctx, id);
     if ('error' in found) return errorResult(found.error, json);
     const previous = found.record;
@@ -153,9 +164,7 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
     if (!agent || !isFinished(previous)) throw new RpcError(-32602, `Execution ${id} cannot take a follow-up (unfinished, or no agent).`);
     return runAgent(ctx, agent, { ...(previous.kind === 'agent' ? previous.input : {}), user_request: request }, json);
   }
-  const agent = ctx.core.store.catalog.agents.get(name);
-  if (!agent) throw new RpcError(-32602, `Unknown tool: ${name}.`);
-  return runAgent(ctx, agent, rest, json);
+  return runAgent(ctx, ctx.core.store.catalog.agents.get(name)!, rest, json);
 }
 
 async function answer(ctx: RequestContext, method: string, params: unknown): Promise<unknown> {
@@ -163,7 +172,7 @@ async function answer(ctx: RequestContext, method: string, params: unknown): Pro
     case 'initialize': {
       const asked = isPlainObject(params) ? params.protocolVersion : undefined;
       const result: McpInitializeResult = {
-        protocolVersion: typeof asked === 'string' && KNOWN_VERSIONS.has(asked) ? asked : MCP_PROTOCOL_VERSION,
+        protocolVersion: typeof asked === 'string' && SUPPORTED.has(asked) ? asked : NEWEST_VERSION,
         capabilities: { tools: { listChanged: false } },
         serverInfo: { name: 'oz-mock', version: API_VERSION },
         instructions: 'The Oz service (in-memory mock). Call svc_whoami to see your key; each agent is a tool taking user_request.',
@@ -200,25 +209,53 @@ function prefersEventStream(accept: string | null): boolean {
   return best === 'sse';
 }
 
+function rpcError(id: Id, code: number, message: string, data?: unknown): JsonRpcResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+/** What the client sent: one request, a notification or response (answered 202), or an invalid message. */
+type Message = { kind: 'request'; id: string | number; method: string; params: unknown } | { kind: 'accepted' } | { kind: 'invalid'; id: Id; message: string };
+
+function classify(value: unknown): Message {
+  if (Array.isArray(value)) {
+    return { kind: 'invalid', id: null, message: `Batches are not supported: protocol versions ${MCP_PROTOCOL_VERSIONS.join(' and ')} take one JSON-RPC message per request.` };
+  }
+  if (!isPlainObject(value)) return { kind: 'invalid', id: null, message: 'Invalid request: a JSON-RPC message is an object.' };
+  const id: Id = typeof value.id === 'string' || typeof value.id === 'number' ? value.id : null;
+  if (!('method' in value) && ('result' in value || 'error' in value) && value.jsonrpc === '2.0') return { kind: 'accepted' };
+  const problem = componentCheck('JsonRpcRequest')(value);
+  if (problem) return { kind: 'invalid', id, message: `Invalid request: ${problem.message}` };
+  if (!('id' in value)) return { kind: 'accepted' };
+  if (id === null) return { kind: 'invalid', id: null, message: 'Invalid request: id must be a string or a number, not null.' };
+  return { kind: 'request', id, method: value.method as string, params: value.params };
+}
+
+/** A request's `MCP-Protocol-Version` must name a version the server speaks (MCP "protocol version header"). */
+function checkVersionHeader(ctx: RequestContext): void {
+  const version = ctx.header('mcp-protocol-version');
+  if (version !== null && !SUPPORTED.has(version)) {
+    throw new OzMockError(400, 'unsupported_protocol_version', `MCP-Protocol-Version ${version} is not supported: this server speaks ${MCP_PROTOCOL_VERSIONS.join(' and ')}.`);
+  }
+}
+
 /**
  * `POST /v1/mcp` and `POST {mcp_url}`: JSON-RPC 2.0 (initialize, notifications, ping, tools/list, tools/call),
- * answered as JSON or, when Accept prefers it, as one SSE `message` event. Notifications answer 202.
+ * answered as JSON or, when Accept prefers it, as one SSE `message` event. Notifications and responses from
+ * the client answer 202 with no body; a batch, a null id or a message that is not JSON-RPC answer -32600.
  */
 export const mcpRequest: OperationHandler = async (ctx) => {
-  const message = ctx.body;
-  const hasId = 'id' in message;
-  const id: Id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
+  const message = classify(ctx.message);
+  if (!(message.kind === 'request' && message.method === 'initialize')) checkVersionHeader(ctx);
   let response: JsonRpcResponse;
-  if (message.jsonrpc !== '2.0' || typeof message.method !== 'string' || (hasId && id === null && message.id !== null)) {
-    response = { jsonrpc: '2.0', id, error: { code: -32600, message: 'Invalid request: a JSON-RPC 2.0 message needs jsonrpc "2.0" and a method.' } };
-  } else if (!hasId) {
-    return ctx.empty(202);
+  if (message.kind === 'accepted') return ctx.empty(202);
+  if (message.kind === 'invalid') {
+    response = rpcError(message.id, -32600, message.message);
   } else {
     try {
-      response = { jsonrpc: '2.0', id, result: (await answer(ctx, message.method, message.params)) as JsonRpcResponse['result'] };
+      response = { jsonrpc: '2.0', id: message.id, result: (await answer(ctx, message.method, message.params)) as JsonRpcResponse['result'] };
     } catch (err) {
       if (!(err instanceof RpcError)) throw err;
-      response = { jsonrpc: '2.0', id, error: err.data === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, data: err.data } };
+      response = rpcError(message.id, err.code, err.message, err.data);
     }
   }
   if (!prefersEventStream(ctx.header('accept'))) return ctx.json(200, response);

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { ChatCompletion, ChatCompletionChunk, EmbeddingResponse, ModelList } from '../../generated/types.js';
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { OzMockError } from '../errors.js';
 import { randomAlnum } from '../ids.js';
-import { isPlainObject } from '../paramCheck.js';
+import { isPlainObject } from '../plainObject.js';
 import { tokenize } from '../runner.js';
 
 /** The models of the models plane. */
@@ -20,20 +20,28 @@ export const TOKEN_MICROS = 2;
 /** The default length of an embedding vector. */
 export const EMBEDDING_DIMENSIONS = 16;
 
-const ROLES = new Set(['system', 'developer', 'user', 'assistant', 'tool']);
-
-function invalid(message: string, param: string | null): OzMockError {
-  return new OzMockError(422, 'invalid_params', message, { param });
+/** 404 `model_not_found` (OpenAI's `type: invalid_request_error` is added on the models plane). */
+function modelNotFound(name: string, param: string | null): OzMockError {
+  return new OzMockError(404, 'model_not_found', `The model ${name} does not exist.`, { param });
 }
 
-function model(ctx: RequestContext, kind: 'chat' | 'embedding'): string {
-  const name = ctx.body.model;
-  if (name === undefined || name === null) throw new OzMockError(422, 'invalid_params', 'Missing required field: model.', { missing: ['model'], param: 'model' });
-  if (typeof name !== 'string') throw invalid('model must be a string.', 'model');
+function findModel(name: string, param: string | null): (typeof MODELS)[number] {
   const found = MODELS.find((m) => m.id === name);
-  if (!found) throw new OzMockError(404, 'model_not_found', `The model ${name} does not exist.`, { param: 'model' });
-  if (found.kind !== kind) throw invalid(`${name} is not a ${kind === 'chat' ? 'chat' : 'embedding'} model.`, 'model');
+  if (!found) throw modelNotFound(name, param);
+  return found;
+}
+
+/** The body's model (a string by openapi.json): it must exist and be of the route's kind. */
+function model(ctx: RequestContext, kind: 'chat' | 'embedding'): string {
+  const name = ctx.body.model as string;
+  if (findModel(name, 'model').kind !== kind) {
+    throw new OzMockError(422, 'invalid_params', `${name} is not a ${kind === 'chat' ? 'chat' : 'embedding'} model.`, { param: 'model' });
+  }
   return name;
+}
+
+function modelView(m: (typeof MODELS)[number]): Model {
+  return { id: m.id, object: 'model', created: MODELS_CREATED, owned_by: 'oz' };
 }
 
 function textOf(content: unknown): string {
@@ -46,37 +54,24 @@ function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
 
-function optionalNumber(body: Record<string, unknown>, name: string, check: (n: number) => boolean, rule: string): number | null {
-  const v = body[name];
-  if (v === undefined || v === null) return null;
-  if (typeof v !== 'number' || !check(v)) throw invalid(`${name} must be ${rule}.`, name);
-  return v;
-}
-
 /** `GET /v1/models` (OpenAI's shape). */
 export const listModels: OperationHandler = (ctx) => {
-  const list: ModelList = { object: 'list', data: MODELS.map((m) => ({ id: m.id, object: 'model', created: MODELS_CREATED, owned_by: 'oz' })) };
+  const list: ModelList = { object: 'list', data: MODELS.map(modelView) };
   return ctx.json(200, list);
 };
+
+/** `GET /v1/models/{model}` (OpenAI's `retrieve`): one model, or 404 `model_not_found`. */
+export const getModel: OperationHandler = (ctx) => ctx.json(200, modelView(findModel(ctx.params.model!, null)));
 
 /**
  * `POST /v1/chat/completions` (OpenAI's shapes): oz-chat answers `Hello from oz-chat. You said: <the last user
  * message>`, cut at `max_tokens`; `stream: true` answers `chat.completion.chunk` events then `data: [DONE]`.
  */
 export const createChatCompletion: OperationHandler = (ctx) => {
-  const b = ctx.body;
+  // The body was validated against `ChatCompletionRequest` of openapi.json.
+  const b = ctx.body as ChatCompletionRequest;
   const name = model(ctx, 'chat');
-  if (!Array.isArray(b.messages) || b.messages.length === 0) {
-    throw new OzMockError(422, 'invalid_params', 'messages must be a non-empty list.', { param: 'messages', ...(b.messages === undefined ? { missing: ['messages'] } : {}) });
-  }
-  for (const [i, m] of b.messages.entries()) {
-    if (!isPlainObject(m) || typeof m.role !== 'string' || !ROLES.has(m.role)) throw invalid(`messages[${i}].role must be one of: system, developer, user, assistant, tool.`, `messages[${i}].role`);
-    if (!('content' in m) || !(m.content === null || typeof m.content === 'string' || Array.isArray(m.content))) throw invalid(`messages[${i}].content must be a string, a list or null.`, `messages[${i}].content`);
-  }
-  const max = optionalNumber(b, 'max_completion_tokens', (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1') ?? optionalNumber(b, 'max_tokens', (n) => Number.isInteger(n) && n >= 1, 'an integer >= 1');
-  optionalNumber(b, 'temperature', (n) => n >= 0 && n <= 2, 'from 0 to 2');
-  optionalNumber(b, 'n', (n) => n === 1, '1');
-  if (b.stream !== undefined && typeof b.stream !== 'boolean') throw invalid('stream must be a boolean.', 'stream');
+  const max = b.max_completion_tokens ?? b.max_tokens ?? null;
   const messages = b.messages as Array<{ role: string; content: unknown }>;
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
   const all = tokenize(`Hello from ${name}. You said: ${textOf(lastUser?.content)}`);
@@ -140,21 +135,18 @@ export function embed(text: string, dimensions: number): number[] {
 
 /** `POST /v1/embeddings` (OpenAI's shape): oz-embed's deterministic vectors, as floats or base64. */
 export const createEmbedding: OperationHandler = (ctx) => {
-  const b = ctx.body;
+  // The body was validated against `EmbeddingRequest` of openapi.json.
+  const b = ctx.body as EmbeddingRequest;
   const name = model(ctx, 'embedding');
   const inputs = typeof b.input === 'string' ? [b.input] : b.input;
-  if (!Array.isArray(inputs) || inputs.length === 0 || inputs.some((s) => typeof s !== 'string')) {
-    throw new OzMockError(422, 'invalid_params', 'input must be a string or a non-empty list of strings.', { param: 'input', ...(b.input === undefined ? { missing: ['input'] } : {}) });
-  }
   const encoding = b.encoding_format ?? 'float';
-  if (encoding !== 'float' && encoding !== 'base64') throw invalid('encoding_format must be float or base64.', 'encoding_format');
-  const dimensions = optionalNumber(b, 'dimensions', (n) => Number.isInteger(n) && n >= 1 && n <= 4096, 'an integer from 1 to 4096') ?? EMBEDDING_DIMENSIONS;
-  const tokens = (inputs as string[]).reduce((n, s) => n + countWords(s), 0);
+  const dimensions = b.dimensions ?? EMBEDDING_DIMENSIONS;
+  const tokens = inputs.reduce((n, s) => n + countWords(s), 0);
   ctx.core.store.charge(ctx.account, tokens * TOKEN_MICROS);
   const answer: EmbeddingResponse = {
     object: 'list',
     model: name,
-    data: (inputs as string[]).map((text, index) => {
+    data: inputs.map((text, index) => {
       const vector = embed(text, dimensions);
       return {
         object: 'embedding',

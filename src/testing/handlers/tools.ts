@@ -2,10 +2,10 @@ import type { Tool } from '../../generated/types.js';
 import type { CatalogTool } from '../catalog.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
-import { invalidParams, notFound } from '../errors.js';
+import { notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
-import { isPlainObject } from '../paramCheck.js';
+import { invalidParamsOf } from '../requestValidation.js';
 import { requireToolLinks } from '../toolLinks.js';
 
 /** The API's view of a tool: its card. */
@@ -22,12 +22,9 @@ export function findTool(ctx: RequestContext, name: string): CatalogTool {
 
 const CONTROL_FIELDS = new Set(['format', 'async', 'params']);
 
-/** The tool fields of an execute body: inside `params`, or at the top level. */
+/** The tool fields of an execute body (checked against openapi.json already): inside `params`, or at the top level. */
 export function toolParams(body: Record<string, unknown>): Record<string, unknown> {
-  if (body.params !== undefined) {
-    if (!isPlainObject(body.params)) throw invalidParams('params must be an object.');
-    return body.params;
-  }
+  if (body.params !== undefined) return body.params as Record<string, unknown>;
   const params: Record<string, unknown> = {};
   for (const key in body) if (!CONTROL_FIELDS.has(key)) params[key] = body[key];
   return params;
@@ -46,9 +43,9 @@ export const getTool: OperationHandler = (ctx) => ctx.reply(200, { kind: 'record
 export const executeTool: OperationHandler = (ctx) => {
   const tool = findTool(ctx, ctx.params.tool!);
   const params = toolParams(ctx.body);
-  if (ctx.body.async !== undefined && typeof ctx.body.async !== 'boolean') throw invalidParams('async must be a boolean.');
   const traceId = takeTraceId(ctx);
-  tool.check(params);
+  const problem = tool.check(params);
+  if (problem) throw invalidParamsOf(ctx, problem);
   requireToolLinks(ctx.account, tool);
   return respondWithRun(
     ctx,

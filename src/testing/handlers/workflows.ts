@@ -1,10 +1,10 @@
-import type { Workflow, WorkflowTask } from '../../generated/types.js';
+import type { Workflow, WorkflowCreateRequest, WorkflowDefinition, WorkflowTask } from '../../generated/types.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound, OzMockError } from '../errors.js';
 import { respondWithRun, respondWithStream, takeTraceId, type RunRequest } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
-import { isPlainObject, requireFields } from '../paramCheck.js';
+import { componentCheck, invalidParamsOf } from '../requestValidation.js';
 import type { PlannedTask } from '../runner.js';
 import type { WorkflowRecord } from '../state.js';
 import { runFlags } from './agents.js';
@@ -21,41 +21,35 @@ export function workflowView(w: WorkflowRecord): Workflow {
   };
 }
 
-const WORKFLOW_FIELDS = new Set(['name', 'description', 'tasks']);
 const TOP_LEVEL_CONTROLS = new Set(['format', 'input', 'inputs', 'async']);
 
-/** The engine's check of a workflow's tasks: ids unique, `type: task`, a known agent each. */
-function planTasks(ctx: RequestContext, tasks: unknown): PlannedTask[] {
-  if (!Array.isArray(tasks) || tasks.length === 0) throw invalidParams('tasks must be a non-empty list.');
+/**
+ * The engine's check of a workflow's tasks, valid `WorkflowTask`s already: ids unique, `type: task`, a known
+ * agent each.
+ */
+function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): PlannedTask[] {
   const seen = new Set<string>();
   return tasks.map((task, i) => {
-    if (!isPlainObject(task)) throw invalidParams(`tasks[${i}] must be an object.`);
     const { id, type, agent, ...fields } = task;
-    const missing = (['id', 'type', 'agent'] as const).filter((k) => task[k] === undefined || task[k] === null);
-    if (missing.length) throw invalidParams(`tasks[${i}] is missing: ${missing.join(', ')}.`, missing);
-    if (typeof id !== 'string' || id === '') throw invalidParams(`tasks[${i}].id must be a non-empty string.`);
     if (seen.has(id)) throw invalidParams(`Task id ${id} appears twice.`);
     seen.add(id);
     if (type !== 'task') throw invalidParams(`tasks[${i}].type must be task.`);
-    const found = typeof agent === 'string' ? ctx.core.store.catalog.agents.get(agent) : undefined;
-    if (!found) throw invalidParams(`tasks[${i}].agent names no agent: ${String(agent)}.`);
+    const found = ctx.core.store.catalog.agents.get(agent);
+    if (!found) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
     return { id, agent: found, fields };
   });
 }
 
-/** The engine's check of a workflow definition: only `name`, `description` and `tasks`. */
+/** A workflow definition checked against openapi.json's `WorkflowDefinition`, then by the engine. */
 function checkDefinition(ctx: RequestContext, def: Record<string, unknown>): { name: string; tasks: PlannedTask[] } {
-  for (const key of Object.keys(def)) if (!WORKFLOW_FIELDS.has(key)) throw invalidParams(`Unknown workflow field: ${key}.`);
-  requireFields(def, ['name', 'tasks']);
-  if (typeof def.name !== 'string' || def.name === '') throw invalidParams('name must be a non-empty string.');
-  if (def.description !== undefined && def.description !== null && typeof def.description !== 'string') throw invalidParams('description must be a string.');
-  return { name: def.name, tasks: planTasks(ctx, def.tasks) };
+  const problem = componentCheck('WorkflowDefinition')(def);
+  if (problem) throw invalidParamsOf(ctx, problem);
+  const valid = def as unknown as WorkflowDefinition;
+  return { name: valid.name, tasks: planTasks(ctx, valid.tasks) };
 }
 
 function runInputs(body: Record<string, unknown>): Record<string, unknown> {
-  if (body.inputs === undefined || body.inputs === null) return {};
-  if (!isPlainObject(body.inputs)) throw invalidParams('inputs must be an object.');
-  return body.inputs;
+  return (body.inputs as Record<string, unknown> | null | undefined) ?? {};
 }
 
 /**
@@ -66,8 +60,7 @@ function inlineRun(ctx: RequestContext, asyncRun: boolean): RunRequest {
   const body = ctx.body;
   let def: Record<string, unknown>;
   if (body.workflow !== undefined) {
-    if (!isPlainObject(body.workflow)) throw invalidParams('workflow must be an object.');
-    def = body.workflow;
+    def = body.workflow as Record<string, unknown>;
   } else {
     def = {};
     for (const key in body) if (!TOP_LEVEL_CONTROLS.has(key) && key !== 'stream') def[key] = body[key];
@@ -144,20 +137,17 @@ export const listWorkflows: OperationHandler = (ctx) => {
 
 /** `POST /v1/workflows`: stores a workflow (409 `already_exists` for a name in use). */
 export const createWorkflow: OperationHandler = (ctx) => {
-  const { format: _format, ...def } = ctx.body;
-  requireFields(def, ['name', 'tasks']);
-  if (typeof def.name !== 'string' || !/^[a-z0-9][a-z0-9-_]*$/.test(def.name) || def.name.length > 100) {
-    throw invalidParams('name must be 1 to 100 characters of a-z, 0-9, - and _, starting with a letter or digit.');
-  }
-  checkDefinition(ctx, def);
+  const { format: _format, ...fields } = ctx.body;
+  const def = fields as unknown as WorkflowCreateRequest;
+  planTasks(ctx, def.tasks);
   if (ctx.core.store.workflowByName(ctx.account.name, def.name)) {
     throw new OzMockError(409, 'already_exists', `A workflow named ${def.name} exists already.`, { hint: 'Delete it first, or pick another name.' });
   }
   const record = ctx.core.store.addWorkflow({
     account: ctx.account.name,
     name: def.name,
-    description: typeof def.description === 'string' ? def.description : null,
-    tasks: def.tasks as WorkflowTask[],
+    description: def.description ?? null,
+    tasks: def.tasks,
   });
   return ctx.reply(201, { kind: 'record', value: workflowView(record) });
 };

@@ -52,7 +52,7 @@ describe('bad input at start: exit 2 naming the file and the field', () => {
     writeFileSync(file, '{"tools": [');
     const broken = failing(['--port', '0', '--fixtures', file]);
     expect((await broken.exit).code).toBe(2);
-    expect(broken.output()).toContain(`${file}: Body is not valid JSON or YAML`);
+    expect(broken.output()).toContain(`${file}: The fixture document is not valid JSON or YAML`);
   });
 
   it('a truncated or foreign state file is refused, and left as it is', async () => {
