@@ -1,4 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+
+// What a user installs with the package: its runtime dependencies and its (optional) peers. Every other package
+// the sources import (hono, @hono/node-server and whatever else only the embedded server needs) is a
+// devDependency bundled into the entries that use it, so a client-only install stays lean while `oz-sdk/testing`
+// and `oz-mock` keep working after a plain install. The client never imports those packages, so only the testing
+// entries (and the chunks they alone share) carry them.
+const installed = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
+const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const installedPackage = new RegExp(`^(?:${installed.map(escape).join('|')})(?:/|$)`);
+/** A bare import of a package that is not installed with oz-sdk (not relative, not a Node built-in). */
+const bundledPackage = new RegExp(`^(?![./]|node:|(?:${installed.map(escape).join('|')})(?:/|$))`);
 
 export default defineConfig({
   entry: {
@@ -17,6 +34,7 @@ export default defineConfig({
   splitting: true,
   treeshake: true,
   shims: true,
-  // Optional peers and the packages users bring: never bundled.
-  external: ['msw', 'msw/node'],
+  // Runtime dependencies and peers (msw stays optional): never bundled.
+  external: [installedPackage],
+  noExternal: [bundledPackage],
 });
