@@ -43,7 +43,7 @@ export {
 export type { Logger, LogLevel } from './core/logger.js';
 export type { Operation, Plane, RequestInput } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
-export type { AuthHeader, FetchLike, Format, RequestOptions } from './core/requestOptions.js';
+export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
 export { OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, type StreamInterruption } from './core/streamErrors.js';
 export type { StreamMode } from './core/streamProtocol.js';
@@ -60,7 +60,7 @@ export {
 } from './core/executionPoller.js';
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
-export type { JsonRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from './core/wire.js';
+export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/wire.js';
 export * from './generated/index.js';
 // The hand-written `executions` resource (the generated one plus `wait()`) shadows the generated class.
 export { Executions } from './resources/executions.js';

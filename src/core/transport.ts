@@ -3,6 +3,7 @@ import { APIPromise, type ParsedResponse } from './apiPromise.js';
 import { parsePointerLines } from './asyncPointer.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
+import { checkedBaseURL } from './baseURL.js';
 import {
   DuplicateExecutionIdError,
   errorFromText,
@@ -25,13 +26,15 @@ import {
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type PageBody } from './pagination.js';
-import type { AuthHeader, FetchLike, Format, RequestOptions } from './requestOptions.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryAfterMs, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
+import { startCallSpan, type CallSpan } from './tracing.js';
 import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
 import { stringifyYaml } from './yaml.js';
 
@@ -46,7 +49,9 @@ export interface TransportConfig {
   baseURL: string;
   apiKey: string;
   fetch?: FetchLike | undefined;
+  fetchOptions?: FetchOptions | undefined;
   defaultHeaders?: Record<string, string> | undefined;
+  defaultQuery?: QueryParams | undefined;
   maxRetries?: number | undefined;
   timeout?: number | undefined;
   authHeader?: AuthHeader | undefined;
@@ -72,6 +77,8 @@ interface Call {
   readonly asyncRun: boolean;
   readonly apiKey: string;
   readonly fetch: FetchLike;
+  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
+  readonly fetchOptions: FetchOptions | undefined;
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
@@ -81,6 +88,8 @@ interface Call {
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
+  /** The call's OpenTelemetry span, when an application registered a tracer provider. */
+  readonly span: CallSpan | undefined;
 }
 
 /** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
@@ -129,9 +138,23 @@ export class Transport {
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
     const call = await this.#prepare(op, input, options, mode);
+    if (call.span === undefined) return (await this.#answer(call)) as ParsedResponse<T>;
+    try {
+      const parsed = await this.#answer(call);
+      call.span.answered(parsed.response);
+      // A stream's span ends with the stream (see streamOptions).
+      if (!(parsed.data instanceof Stream)) call.span.end();
+      return parsed as ParsedResponse<T>;
+    } catch (error) {
+      call.span.end(error);
+      throw error;
+    }
+  }
+
+  async #answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.#send(call);
-    if (sent.kind === 'lost') return (await this.#recover(call, sent.conflict)) as ParsedResponse<T>;
-    return (await this.#parse(call, sent.answer)) as ParsedResponse<T>;
+    if (sent.kind === 'lost') return await this.#recover(call, sent.conflict);
+    return await this.#parse(call, sent.answer);
   }
 
   async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call> {
@@ -146,7 +169,8 @@ export class Transport {
     if (options.signal?.aborted) throw abortError(options.signal);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
-    const url = buildURL(options.baseURL ?? config.baseURL, op, input, wired ? options.format : undefined);
+    const baseURL = options.baseURL === undefined ? config.baseURL : checkedBaseURL(options.baseURL);
+    const url = buildURL(baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
 
     let body: string | undefined;
     let contentType: string | undefined;
@@ -190,6 +214,8 @@ export class Transport {
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     this.#calls += 1;
+    const sentTraceId = headers.get('x-trace-id') ?? undefined;
+    const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
     return {
       op,
       mode,
@@ -197,10 +223,11 @@ export class Transport {
       url,
       headers,
       body,
-      traceId: headers.get('x-trace-id') ?? undefined,
+      traceId: sentTraceId,
       asyncRun: isAsyncBody(input.body),
       apiKey,
       fetch: options.fetch ?? config.fetch ?? globalFetch,
+      fetchOptions,
       maxRetries,
       timeout,
       idleTimeout,
@@ -209,6 +236,7 @@ export class Transport {
       debug: level === 'debug',
       tag: `[oz ${op.id} #${this.#calls}]`,
       options,
+      span: startCallSpan({ operationId: op.id, method: op.method, url, traceId: sentTraceId, headers }),
     };
   }
 
@@ -222,6 +250,7 @@ export class Transport {
       } catch (error) {
         if (!(error instanceof OzConnectionError) || attempt >= call.maxRetries) throw this.#final(call, error);
         const wait = backoffDelay(attempt, backoff);
+        call.span?.retry(attempt, error.name, wait);
         call.log.info(`${call.tag} ${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
         await abortableSleep(wait, call.signal);
         continue;
@@ -236,6 +265,7 @@ export class Transport {
       if (isRetryableStatus(response.status) && attempt < call.maxRetries) {
         const wait = retryDelay(response.headers, attempt, backoff);
         if (wait !== undefined) {
+          call.span?.retry(attempt, `${response.status} ${error.code}`, wait);
           call.log.info(`${call.tag} ${response.status} ${error.code}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
           await abortableSleep(wait, call.signal);
           continue;
@@ -257,7 +287,8 @@ export class Transport {
     }
     let bound = false;
     try {
-      const response = await call.fetch(call.url, { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal });
+      const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
+      const response = await call.fetch(call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
       if (call.mode === 'stream' && response.ok) {
         bound = true;
@@ -353,8 +384,15 @@ export class Transport {
 const URL_CACHE = new Map<string, string>();
 const URL_CACHE_SIZE = 256;
 
-function buildURL(baseURL: string, op: Operation, input: RequestInput, format: Format | undefined): string {
-  if (input.url === undefined && format === undefined && !hasQuery(input.query)) {
+function buildURL(
+  baseURL: string,
+  op: Operation,
+  input: RequestInput,
+  format: Format | undefined,
+  defaultQuery: QueryParams | undefined,
+  callQuery: QueryParams | undefined,
+): string {
+  if (input.url === undefined && format === undefined && !hasQuery(input.query) && defaultQuery === undefined && callQuery === undefined) {
     const raw = baseURL.replace(/\/+$/, '') + pathOf(op, input);
     let href = URL_CACHE.get(raw);
     if (href === undefined) {
@@ -365,8 +403,11 @@ function buildURL(baseURL: string, op: Operation, input: RequestInput, format: F
     return href;
   }
   const url = input.url === undefined ? new URL(baseURL.replace(/\/+$/, '') + pathOf(op, input)) : new URL(input.url);
-  for (const [name, value] of Object.entries(input.query ?? {})) {
-    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  // The client's defaults, then the call's, then the operation's own parameters (a list's cursor) win.
+  for (const query of [defaultQuery, callQuery, input.query]) {
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();
@@ -386,17 +427,36 @@ function pathOf(op: Operation, input: RequestInput): string {
     TEMPLATES.set(op, parts);
   }
   let path = parts[0]!;
+  let query = '';
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i]!;
     const value = input.path?.[name];
     if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
-    path += (op.slashParams?.includes(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value)) + parts[i + 1]!;
+    if (op.slashParams?.includes(name)) {
+      // A passed-through path keeps its `/` and may carry a query string: `contacts/42?x=1` sends `?x=1` upstream
+      // (the `query` option adds to it) rather than an encoded `%3F` no upstream would read as a query.
+      const mark = value.indexOf('?');
+      const upstream = mark === -1 ? value : value.slice(0, mark);
+      if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
+      if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
+      path += upstream.split('/').map(encodeURIComponent).join('/') + parts[i + 1]!;
+    } else {
+      path += encodeURIComponent(value) + parts[i + 1]!;
+    }
   }
-  return path;
+  return path + query;
 }
 
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText };
+  const span = call.span;
+  const onEnd =
+    span === undefined
+      ? undefined
+      : (error?: unknown) => {
+          if (error instanceof OzStreamInterruptedError) span.interrupted(error);
+          span.end(error);
+        };
+  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
