@@ -9,6 +9,7 @@ import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
+import { createRawClient, type OzRawClient } from './raw/rawClient.js';
 
 /**
  * Options of an {@link Oz} client. Per call (`RequestOptions`), the same names override them, except
@@ -105,6 +106,11 @@ export class Oz extends OzResources {
   declare readonly mcp: McpClient;
   /** The `executions` resource, with `wait()` to poll an execution (or an async pointer) to its end. */
   declare readonly executions: Executions;
+  /**
+   * Typed calls to any path of openapi.json (openapi-fetch's `GET`, `POST`, ... typed by the generated `paths`)
+   * through this client's transport: its key, headers, retries, trace ids, spans and typed errors.
+   */
+  readonly raw: OzRawClient;
 
   constructor(options: ClientOptions = {}) {
     const resolved = resolveOptions(options);
@@ -125,6 +131,7 @@ export class Oz extends OzResources {
     super(transport);
     this.mcp = new McpClient(transport, resolved.mcpURL);
     this.executions = new Executions(transport);
+    this.raw = createRawClient(transport, resolved.baseURL);
     this.#options = resolved;
   }
 

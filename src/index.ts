@@ -1,4 +1,5 @@
 export { Oz, type ClientOptions } from './client.js';
+export type { OzRawClient } from './raw/rawClient.js';
 export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
 export {
   apiErrorFor,

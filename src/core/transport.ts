@@ -138,15 +138,55 @@ export class Transport {
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
     const call = await this.#prepare(op, input, options, mode);
-    if (call.span === undefined) return (await this.#answer(call)) as ParsedResponse<T>;
+    // A stream's span ends with the stream (see streamOptions).
+    return (await this.#traced(call, () => this.#answer(call), (parsed) => !(parsed.data instanceof Stream))) as ParsedResponse<T>;
+  }
+
+  /**
+   * Sends a request built elsewhere (the raw client's, from openapi-fetch) as one call of `op`, with the client's
+   * key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx answer as
+   * a `Response`; `Accept: text/event-stream` (or `stream: true` on a streaming route) leaves its body open. A
+   * lost answer found by a retry throws the `DuplicateExecutionIdError`: read the run with `executions.get()`.
+   */
+  async sendRaw(op: Operation, request: Request, options: RequestOptions = {}): Promise<Response> {
+    const body = request.body === null ? undefined : await request.text();
+    const accept = request.headers.get('accept');
+    const contentType = request.headers.get('content-type');
+    const streamed =
+      op.streaming === 'always' ||
+      (accept !== null && accept.includes('text/event-stream')) ||
+      ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
+    const call = await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse');
+    request.headers.forEach((value, name) => {
+      if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
+    });
+    if (contentType === null && body !== undefined) call.headers.set('content-type', 'application/json');
+    const sent = { ...call, body };
+    return await this.#traced(
+      sent,
+      async () => {
+        const answer = await this.#send(sent);
+        if (answer.kind === 'lost') throw this.#final(sent, answer.conflict);
+        const { response, text } = answer.answer;
+        if (streamed) return { response };
+        const empty = response.status === 204 || response.status === 205 || response.status === 304;
+        return { response: new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+      },
+      () => true,
+    ).then(({ response }) => response);
+  }
+
+  /** Runs a call's work inside its span (when a tracer is registered): the answer's ids on it, ended unless `ends` says the answer ends it later. */
+  async #traced<R extends { response: Response }>(call: Call, work: () => Promise<R>, ends: (answer: R) => boolean): Promise<R> {
+    const span = call.span;
+    if (span === undefined) return await work();
     try {
-      const parsed = await this.#answer(call);
-      call.span.answered(parsed.response);
-      // A stream's span ends with the stream (see streamOptions).
-      if (!(parsed.data instanceof Stream)) call.span.end();
-      return parsed as ParsedResponse<T>;
+      const answer = await work();
+      span.answered(answer.response);
+      if (ends(answer)) span.end();
+      return answer;
     } catch (error) {
-      call.span.end(error);
+      span.end(error);
       throw error;
     }
   }
