@@ -13,10 +13,10 @@ import type { paths } from '../generated/openapi.js';
  * execute calls, an OpenTelemetry span, and typed errors.
  *
  * A non-2xx answer throws its typed `OzAPIError` (as every call of the SDK does), so `error` of an answer is always
- * undefined and `data` is the 2xx body. openapi-fetch parses it as JSON; pass `parseAs: 'text'` for the markdown,
+ * undefined and `data` is the 2xx body, typed as its JSON answer. openapi-fetch parses it as JSON; pass `parseAs: 'text'` for the markdown,
  * text and YAML wires and `parseAs: 'stream'` (with `stream: true` or an `execute-stream` route) for events.
  */
-export type OzRawClient = Client<paths>;
+export type OzRawClient = Client<paths, 'application/json'>;
 
 /** Builds the raw client of a transport whose base address is `baseURL`. */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
@@ -25,7 +25,7 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     return await transport.sendRaw(operationOf(request, base), request);
   };
-  return createClient<paths>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+  return createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
 }
 
 interface Route {
