@@ -33,7 +33,10 @@ export default defineConfig({
   // Shared chunks in both formats, so `instanceof` holds across `oz-sdk` and `oz-sdk/mcp` in CJS too.
   splitting: true,
   treeshake: true,
-  shims: true,
+  // No shims: the one `import.meta.url` of the sources sits behind `typeof __filename` (CJS has it, ESM does not),
+  // and an ESM `__filename` shim would call `fileURLToPath(import.meta.url)` at import time, which throws where
+  // modules have no file URL (Cloudflare Workers).
+  shims: false,
   // Runtime dependencies and peers (msw stays optional): never bundled.
   external: [installedPackage],
   noExternal: [bundledPackage],
