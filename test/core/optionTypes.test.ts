@@ -30,7 +30,23 @@ function calls(client: Oz, streamed: boolean) {
   };
 }
 
+function perCall(client: Oz) {
+  // Per call: the client's options of the same names, `headers` for `defaultHeaders`, `query` for `defaultQuery`.
+  void client.tools.get('echo', { fetchOptions: { keepalive: true }, query: { x: 1 }, headers: { 'x-a': null }, baseURL: 'http://h' });
+  // @ts-expect-error: mcpURL belongs to a client (withOptions), as the README says
+  void client.tools.get('echo', { mcpURL: 'http://mcp/v1' });
+  // @ts-expect-error: per call, default headers are `headers`
+  void client.tools.get('echo', { defaultHeaders: { 'x-a': 'b' } });
+  // @ts-expect-error: a query value is a string, number or boolean
+  void client.tools.get('echo', { query: { x: { nested: true } } });
+  return client.withOptions({ mcpURL: 'http://mcp/v1', defaultQuery: { tenant: 'a' }, fetchOptions: { dispatcher: {} } });
+}
+
 describe('option types', () => {
+  it('per-call options are what the README lists', () => {
+    expectTypeOf<ReturnType<typeof perCall>>().toEqualTypeOf<Oz>();
+  });
+
   it('never types a string answer as the envelope', () => {
     type R = ReturnType<typeof calls>;
     expectTypeOf<Awaited<R['shared']>>().toEqualTypeOf<ExecutionResult | string>();
