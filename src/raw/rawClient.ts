@@ -1,4 +1,4 @@
-import createClient, { type Client } from 'openapi-fetch';
+import type { Client, Middleware } from 'openapi-fetch';
 import type { Operation } from '../core/operation.js';
 import { OzUsageError } from '../core/errors.js';
 import type { FetchLike } from '../core/requestOptions.js';
@@ -25,7 +25,41 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     return await transport.sendRaw(operationOf(request, base), request);
   };
-  return createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+  // openapi-fetch is imported on the first raw call, so a bundle of the client carries it only in a lazy chunk.
+  const middlewares: Middleware[] = [];
+  let instance: OzRawClient | undefined;
+  let client: Promise<OzRawClient> | undefined;
+  const loaded = () =>
+    (client ??= import('openapi-fetch').then(({ default: createClient }) => {
+      instance = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+      // The middlewares added before it was loaded, in their order.
+      if (middlewares.length > 0) instance.use(...middlewares);
+      return instance;
+    }));
+  const method =
+    (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE') =>
+    (...args: unknown[]) =>
+      loaded().then((c) => (c[name] as (...a: unknown[]) => Promise<unknown>)(...args));
+  const raw = {
+    GET: method('GET'),
+    PUT: method('PUT'),
+    POST: method('POST'),
+    DELETE: method('DELETE'),
+    OPTIONS: method('OPTIONS'),
+    HEAD: method('HEAD'),
+    PATCH: method('PATCH'),
+    TRACE: method('TRACE'),
+    request: (...args: unknown[]) => loaded().then((c) => (c.request as (...a: unknown[]) => Promise<unknown>)(...args)),
+    use(...added: Middleware[]) {
+      middlewares.push(...added);
+      instance?.use(...added);
+    },
+    eject(...removed: Middleware[]) {
+      for (const m of removed) if (middlewares.includes(m)) middlewares.splice(middlewares.indexOf(m), 1);
+      instance?.eject(...removed);
+    },
+  };
+  return raw as unknown as OzRawClient;
 }
 
 interface Route {

@@ -55,6 +55,21 @@ describe('oz.raw against the embedded server', () => {
     expect(events).toContain('event: result');
   });
 
+  it("runs openapi-fetch middlewares added before and after the first call, and ejects them", async () => {
+    const client = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
+    const tag = (value: string) => ({ onRequest: ({ request }: { request: Request }) => void request.headers.set(`x-${value}`, '1') });
+    const early = tag('early');
+    client.raw.use(early);
+    await client.raw.GET('/health');
+    const late = tag('late');
+    client.raw.use(late);
+    await client.raw.GET('/health');
+    client.raw.eject(early);
+    await client.raw.GET('/health');
+    const seen = server.journal.filter('getHealth').slice(-3).map((e) => [e.headers.get('x-early'), e.headers.get('x-late')]);
+    expect(seen).toEqual([['1', null], ['1', '1'], [null, '1']]);
+  });
+
   it('refuses a path that is not an operation of openapi.json, before sending', async () => {
     const before = server.journal.count();
     const error = await rejectionOf(oz.raw.GET('/v1/nothing/here' as never));
