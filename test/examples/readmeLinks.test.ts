@@ -16,6 +16,13 @@ describe('README links', () => {
     expect(dead).toEqual([]);
   });
 
+  it('the connections example shows the step its retry depends on (the account holder linking, played by the server)', () => {
+    const section = readme.slice(readme.indexOf('### Connections'), readme.indexOf('### Retries'));
+    const link = section.indexOf("server.linkConnection('demo', 'crm');");
+    expect(link).toBeGreaterThan(-1);
+    expect(link).toBeLessThan(section.lastIndexOf('await lookup()'));
+  });
+
   it('every heading link goes to a heading', () => {
     const slug = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
     const headings = new Set([...readme.matchAll(/^#{1,6} (.+)$/gm)].map((m) => slug(m[1]!.trim())));
