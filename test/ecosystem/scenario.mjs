@@ -9,7 +9,10 @@ function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** Runs every check against one client; `server` is the embedded server behind it (faults, journal). */
+/**
+ * Runs every check against one client. `server` is the embedded server behind it, or a stand-in for one in
+ * another process: `faults.add(spec)` and `journal.count(operationId)`, each possibly async.
+ */
 async function runChecks(sdk, oz, server) {
   const results = {};
   const check = async (name, fn) => {
@@ -68,13 +71,14 @@ async function runChecks(sdk, oz, server) {
   });
 
   await check('retries (Retry-After)', async () => {
-    const before = server.journal.count('executeTool');
-    server.faults.add({ operationId: 'executeTool', type: 'error', status: 429, code: 'rate_limited', retryAfter: 1 });
+    const before = await server.journal.count('executeTool');
+    await server.faults.add({ operationId: 'executeTool', type: 'error', status: 429, code: 'rate_limited', retryAfter: 1 });
     const started = Date.now();
     const answer = await oz.tools.execute('echo', { text: 'again' });
     const waited = Date.now() - started;
     assert(answer.content === 'again', `answer: ${JSON.stringify(answer)}`);
-    assert(server.journal.count('executeTool') - before === 2, `attempts: ${server.journal.count('executeTool') - before}`);
+    const attempts = (await server.journal.count('executeTool')) - before;
+    assert(attempts === 2, `attempts: ${attempts}`);
     assert(waited >= 900, `waited ${waited} ms, Retry-After asked 1 s`);
   });
 
@@ -125,4 +129,24 @@ export async function runScenario({ sdk, testing, listen }) {
     await server.close();
   }
   return report;
+}
+
+/**
+ * Runs the checks over HTTP against a server in another process (where this runtime cannot listen itself):
+ * `baseURL` and `apiKey` of its API, `controlURL` of a small control plane its host serves (`POST /faults`,
+ * `GET /count?operationId=`).
+ */
+export async function runRemote({ sdk, baseURL, apiKey, controlURL }) {
+  const control = {
+    faults: {
+      add: async (spec) => {
+        const response = await fetch(`${controlURL}/faults`, { method: 'POST', body: JSON.stringify(spec) });
+        if (!response.ok) throw new Error(`control: ${response.status}`);
+      },
+    },
+    journal: {
+      count: async (operationId) => Number(await (await fetch(`${controlURL}/count?operationId=${operationId}`)).text()),
+    },
+  };
+  return await runChecks(sdk, new sdk.Oz({ baseURL, apiKey, logLevel: 'off' }), control);
 }
