@@ -99,6 +99,14 @@ export function startCallSpan(start: CallSpanStart): CallSpan | undefined {
   return new RecordingCallSpan(span);
 }
 
+/** Sends a call's trace context (`traceparent`, `tracestate`) on another request made for the same call. */
+export function copyTraceContext(from: Headers, to: Headers): void {
+  for (const name of ['traceparent', 'tracestate']) {
+    const value = from.get(name);
+    if (value !== null) to.set(name, value);
+  }
+}
+
 class RecordingCallSpan implements CallSpan {
   readonly #span: OtelSpan;
   #retries = 0;

@@ -34,7 +34,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js
 import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
-import { startCallSpan, type CallSpan } from './tracing.js';
+import { copyTraceContext, startCallSpan, type CallSpan } from './tracing.js';
 import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
 import { stringifyYaml } from './yaml.js';
 
@@ -88,8 +88,17 @@ interface Call {
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
-  /** The call's OpenTelemetry span, when an application registered a tracer provider. */
+  /**
+   * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
+   * the polls that recover a lost answer belong to their call's span).
+   */
   readonly span: CallSpan | undefined;
+}
+
+/** The call with its span started (and its `traceparent` set), when a tracer provider is registered. */
+function withSpan(call: Call): Call {
+  const span = startCallSpan({ operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: call.headers });
+  return span === undefined ? call : { ...call, span };
 }
 
 /** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
@@ -137,7 +146,7 @@ export class Transport {
   }
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
-    const call = await this.#prepare(op, input, options, mode);
+    const call = withSpan(await this.#prepare(op, input, options, mode));
     // A stream's span ends with the stream (see streamOptions).
     return (await this.#traced(call, () => this.#answer(call), (parsed) => !(parsed.data instanceof Stream))) as ParsedResponse<T>;
   }
@@ -156,7 +165,7 @@ export class Transport {
       op.streaming === 'always' ||
       (accept !== null && accept.includes('text/event-stream')) ||
       ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
-    const call = await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse');
+    const call = withSpan(await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse'));
     request.headers.forEach((value, name) => {
       if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
     });
@@ -276,7 +285,7 @@ export class Transport {
       debug: level === 'debug',
       tag: `[oz ${op.id} #${this.#calls}]`,
       options,
-      span: startCallSpan({ operationId: op.id, method: op.method, url, traceId: sentTraceId, headers }),
+      span: undefined,
     };
   }
 
@@ -384,6 +393,7 @@ export class Transport {
     const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
     for (;;) {
       const poll = await this.#prepare(EXECUTION_RECORD, { path: { id } }, pollOptions, 'parse');
+      copyTraceContext(call.headers, poll.headers);
       const sent = await this.#send(poll);
       if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
       const { response } = sent.answer;

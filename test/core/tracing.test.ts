@@ -6,7 +6,7 @@ import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpan
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OzAPIError, OzStreamInterruptedError } from '../../src/index.js';
 import { envelope, fastClient, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { ScriptedServer, type ScriptedAnswer } from './support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 const exporter = new InMemorySpanExporter();
@@ -74,6 +74,25 @@ describe('OpenTelemetry spans (a tracer provider registered)', () => {
     expect(call.attributes['oz.retry_count']).toBe(2);
     expect(call.attributes['http.request.resend_count']).toBe(2);
     expect(server.requests.map((r) => r.headers.traceparent)).toEqual([traceparent(call), traceparent(call), traceparent(call)]);
+  });
+
+  it('a lost answer recovered through the execution record is one span (the polls are part of it)', async () => {
+    let posts = 0;
+    server.fallback = (request): ScriptedAnswer => {
+      if (request.method === 'POST') {
+        posts += 1;
+        if (posts === 1) return { destroy: true };
+        return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'used' } } };
+      }
+      const record = { id: 'exe_lost', kind: 'tool', target: 'echo', status: 'succeeded', content: 'hi', error: null, workflow_id: null, task_id: null, cost_usd: 0, created_at: 'x', updated_at: 'x', finished_at: 'x' };
+      return { headers: { 'x-request-id': 'req_rec' }, body: record };
+    };
+    const result = await fastClient(server).tools.execute('echo', { text: 'hi' }, { idempotencyKey: 'exe_lost' });
+    expect(result.content).toBe('hi');
+    const spans = exporter.getFinishedSpans();
+    expect(spans.map((s) => s.name)).toEqual(['executeTool']);
+    expect(spans[0]!.events.map((e) => e.name)).toEqual(['retry']);
+    expect(server.requests.map((r) => r.headers.traceparent)).toEqual(server.requests.map(() => traceparent(spans[0]!)));
   });
 
   it('a failed call: status ERROR, error.type the error code, the status code and the exception recorded', async () => {
