@@ -87,7 +87,11 @@ function renderMethod(op, uses) {
   const lines = [escapeDoc(op.summary)];
   if (op.description) lines.push('', escapeDoc(op.description));
   lines.push('', `\`${op.method} ${op.path}\``, '');
-  for (const p of op.pathParams) lines.push(`@param ${p.arg} - ${escapeDoc(p.description)}`);
+  for (const p of op.pathParams) {
+    // The transport sends what follows a `?` in a passed-through path as the query string (see its pathOf).
+    const query = p.slashes ? ' What follows a `?` is sent as the query string, with `options.query` added to it.' : '';
+    lines.push(`@param ${p.arg} - ${escapeDoc(p.description)}${query}`);
+  }
   if (op.body) lines.push('@param body - The request body.');
   if (op.userQuery.length) lines.push('@param query - Query parameters.');
   lines.push('@param options - Per-call options; each overrides the client\'s own.');

@@ -23,7 +23,7 @@ export class Proxy {
    * `DELETE /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path, passed through; it may contain `/`. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param options - Per-call options; each overrides the client's own.
    */
   delete(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
@@ -38,7 +38,7 @@ export class Proxy {
    * `GET /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path, passed through; it may contain `/`. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param options - Per-call options; each overrides the client's own.
    */
   get(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
@@ -53,7 +53,7 @@ export class Proxy {
    * `PATCH /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path, passed through; it may contain `/`. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
@@ -69,7 +69,7 @@ export class Proxy {
    * `POST /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path, passed through; it may contain `/`. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
@@ -85,7 +85,7 @@ export class Proxy {
    * `PUT /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path, passed through; it may contain `/`.
+   * @param path - The upstream path, passed through; it may contain `/`. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
