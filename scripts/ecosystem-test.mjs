@@ -5,7 +5,7 @@
 //    dependencies besides oz-sdk itself, and the client runs there.
 // 2. Plain install: `npm install <tarball>` in an empty folder; `oz-mock` (node_modules/.bin and npx) starts,
 //    answers, and stops on SIGTERM.
-// 3. Runtimes (pinned in test/ecosystem/runtimes, from the npm registry): Node 20 (this one), 22 and 24, Bun and
+// 3. Runtimes (pinned in test/ecosystem/runtimes, from the npm registry): Node 20, 22 and 24, Bun and
 //    Deno run test/ecosystem/esm.mjs and cjs.cjs (import and require), each running scenario.mjs's checks in
 //    process (`server.fetch`) and over HTTP on loopback (`server.listen()`); workerd (Cloudflare Workers) runs
 //    worker.mjs, bundled with esbuild as Wrangler would: in process, and over HTTP with the Worker's own fetch
@@ -191,11 +191,11 @@ async function entry(runtime, label, cmd, args, legs) {
 }
 
 const mark = (ok) => (ok ? 'yes' : 'FAILED');
-const nodes = [
-  [`Node ${process.versions.node}`, process.execPath],
-  [`Node ${version(join(bins, 'node22/bin/node'), ['--version']).slice(1)}`, join(bins, 'node22/bin/node')],
-  [`Node ${version(join(bins, 'node24/bin/node'), ['--version']).slice(1)}`, join(bins, 'node24/bin/node')],
-];
+// Pinned, whatever Node runs this script (the lowest `engines` allows, and the two current lines).
+const nodes = ['node20', 'node22', 'node24'].map((alias) => {
+  const node = join(bins, alias, 'bin/node');
+  return [`Node ${version(node, ['--version']).slice(1)}`, node];
+});
 for (const [name, node] of nodes) {
   log(`  ${name}`);
   const esm = await entry(name, 'esm', node, ['esm.mjs'], ['inProcess', 'http']);

@@ -44,15 +44,18 @@ async function runChecks(sdk, oz, server) {
     const controller = new AbortController();
     const stream = await oz.agents.execute({ agent: 'writer', user_request: 'one two three four five six seven', stream: true }, { signal: controller.signal });
     let tokens = 0;
+    let closing = false;
     let error;
     try {
       for await (const event of stream) {
         if (event.event === 'token' && ++tokens === 2) controller.abort();
+        if (event.event === 'result' || event.event === 'error') closing = true;
       }
     } catch (caught) {
       error = caught;
     }
-    assert(tokens === 2, `tokens read after the abort: ${tokens}`);
+    // Events already received with the aborted chunk may still come out; the stream never reaches its end.
+    assert(tokens >= 2 && !closing, `tokens ${tokens}, closing event ${closing}`);
     assert(error instanceof sdk.OzAbortError, `expected OzAbortError, got ${error}`);
   });
 
