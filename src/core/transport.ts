@@ -154,7 +154,8 @@ export class Transport {
   /**
    * Sends a request built elsewhere (the raw client's, from openapi-fetch) as one call of `op`, with the client's
    * key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx answer as
-   * a `Response`; `Accept: text/event-stream` (or `stream: true` on a streaming route) leaves its body open. A
+   * a `Response`; `Accept: text/event-stream` (or `stream: true` on a streaming route) leaves its body open (its
+   * span ends at the headers: the body is the caller's to read). A
    * lost answer found by a retry throws the `DuplicateExecutionIdError`: read the run with `executions.get()`.
    */
   async sendRaw(op: Operation, request: Request, options: RequestOptions = {}): Promise<Response> {
