@@ -1,4 +1,21 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+};
+
+// What a user installs with the package: its runtime dependencies and its (optional) peers. Every other package
+// the sources import (hono, @hono/node-server and whatever else only the embedded server needs) is a
+// devDependency bundled into the entries that use it, so a client-only install stays lean while `oz-sdk/testing`
+// and `oz-mock` keep working after a plain install. The client never imports those packages, so only the testing
+// entries (and the chunks they alone share) carry them.
+const installed = [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
+const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const installedPackage = new RegExp(`^(?:${installed.map(escape).join('|')})(?:/|$)`);
+/** A bare import of a package that is not installed with oz-sdk (not relative, not a Node built-in). */
+const bundledPackage = new RegExp(`^(?![./]|node:|(?:${installed.map(escape).join('|')})(?:/|$))`);
 
 export default defineConfig({
   entry: {
@@ -16,7 +33,11 @@ export default defineConfig({
   // Shared chunks in both formats, so `instanceof` holds across `oz-sdk` and `oz-sdk/mcp` in CJS too.
   splitting: true,
   treeshake: true,
-  shims: true,
-  // Optional peers and the packages users bring: never bundled.
-  external: ['msw', 'msw/node'],
+  // No shims: the one `import.meta.url` of the sources sits behind `typeof __filename` (CJS has it, ESM does not),
+  // and an ESM `__filename` shim would call `fileURLToPath(import.meta.url)` at import time, which throws where
+  // modules have no file URL (Cloudflare Workers).
+  shims: false,
+  // Runtime dependencies and peers (msw stays optional): never bundled.
+  external: [installedPackage],
+  noExternal: [bundledPackage],
 });

@@ -14,4 +14,5 @@ export const FIGURE_NAMES = {
   serverItems: 'server req/s items.create vs hono',
   serverTools: 'server req/s tools.execute vs hono',
   executionWait: 'executions.wait latency vs interval',
+  tracingOff: 'tracing off vs no tracing (tools.execute)',
 } as const;

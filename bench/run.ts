@@ -22,6 +22,7 @@ import { loopbackCallRows } from './figures/loopbackCalls.js';
 import { serverThroughputRows } from './figures/serverThroughput.js';
 import { sseRows } from './figures/sseParsing.js';
 import { streamMemoryRows } from './figures/streamMemory.js';
+import { tracingCostRows } from './figures/tracingCost.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { resultsMarkdown, textTable } from './resultsReport.js';
 import { startServerProcess } from './serverProcess.js';
@@ -35,7 +36,8 @@ const command = process.env['npm_lifecycle_event']
   : ['node --import tsx bench/run.ts', ...args].join(' ');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
+const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
+const allFigures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
   ['loopback calls', loopbackCallRows],
   ['in-process mount', inProcessMountRows],
   ['SSE parsing', sseRows],
@@ -44,7 +46,10 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['stream memory', streamMemoryRows],
   ['cold import', coldImportRows],
   ['bundle size', bundleSizeRows],
+  ['tracing cost', tracingCostRows],
 ];
+// `--only=<figure>` runs one figure (for example `--only='tracing cost'`) and only prints.
+const figures = only === undefined ? allFigures : allFigures.filter(([name]) => name === only);
 
 const started = performance.now();
 const loadStart = loadAverage();
@@ -74,7 +79,7 @@ console.log(`\noz-sdk benchmarks${mode.smoke ? ' (smoke: tiny counts, not a meas
 console.log(textTable(rows));
 if (failed.length > 0) console.log(`\nFailed: ${failed.join(', ')}`);
 
-if (!mode.smoke) {
+if (!mode.smoke && only === undefined) {
   const findingsFile = join(root, 'bench', 'findings.md');
   const findings = existsSync(findingsFile) ? readFileSync(findingsFile, 'utf8') : '';
   const markdown = resultsMarkdown({ rows, machine: machineInfo(root), mode, command, seconds, load: { start: loadStart, end: loadAverage() }, findings });

@@ -38,7 +38,7 @@ const oz = new Oz({
 // #endregion
 
 // #region per-call
-// Every option can be set for one call, with signal, idempotencyKey, format, bodyFormat and headers.
+// The client's options for one call (headers add to defaultHeaders; null removes one), with signal, format...
 const text = await oz.tools.execute(
   'echo',
   { text: 'one call' },

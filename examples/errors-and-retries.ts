@@ -49,10 +49,10 @@ try {
   console.log(connection.status, connection.url); // pending https://...: the account holder consents there
 }
 // #endregion
-// The embedded server stands in for the account holder's consent.
-server.linkConnection('demo', 'crm');
 // #region connect-retry
-// Once the account holder has consented (connection.status is 'linked'), the same call goes through.
+// The account holder consents at connection.url; here the embedded server stands in for them (in a test, too).
+server.linkConnection('demo', 'crm');
+// Once the connection is linked, the same call goes through.
 console.log((await lookup()).content); // CRM contact for ada@example.com: found, customer since 2024.
 // #endregion
 

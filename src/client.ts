@@ -1,16 +1,23 @@
-import { OzUsageError } from './core/errors.js';
+import { OzUsageError, registerErrorCodes } from './core/errors.js';
 import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/logger.js';
-import type { AuthHeader, FetchLike } from './core/requestOptions.js';
+import { checkedBaseURL } from './core/baseURL.js';
+import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
 import { isBrowser } from './core/runtime.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
+import { ERROR_CODES } from './generated/errors.js';
 import { OPERATIONS } from './generated/operations.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
+import { createRawClient, type OzRawClient } from './raw/rawClient.js';
 
-/** Options of an {@link Oz} client. Every one except `dangerouslyAllowBrowser` can also be given per call. */
+/**
+ * Options of an {@link Oz} client. Per call (`RequestOptions`), the same names override them, except
+ * `defaultHeaders` (per call: `headers`, which adds to them), `defaultQuery` (per call: `query`), and `mcpURL` and
+ * `dangerouslyAllowBrowser`, which only a client has (`client.withOptions({ mcpURL })` makes one).
+ */
 export interface ClientOptions {
   /**
    * The platform key (`ozk_...`). Defaults to `OZ_API_KEY`. Never logged, inspected or serialized. A legacy key
@@ -18,7 +25,10 @@ export interface ClientOptions {
    * it 401 on another plane, the call throws `LegacyKeyError`, which says why (decided after the request).
    */
   apiKey?: string | undefined;
-  /** The service's base address. Defaults to `OZ_BASE_URL`; there is no public default. */
+  /**
+   * The service's root address, for example `https://oz.example.com` (not `.../v1`: the paths start with `/v1/`).
+   * Defaults to `OZ_BASE_URL`; there is no public default.
+   */
   baseURL?: string | undefined;
   /** Retries after the first attempt, on connection errors, timeouts, 408, 429 and 500+. Default 2. */
   maxRetries?: number | undefined;
@@ -31,8 +41,15 @@ export interface ClientOptions {
   idleTimeout?: number | undefined;
   /** Any Fetch-API function, for example the embedded server's `server.fetch`. Defaults to `globalThis.fetch`. */
   fetch?: FetchLike | undefined;
+  /**
+   * Fields of every `fetch` call's `init`, for example undici's `dispatcher` to go through a proxy or change the
+   * connection's timeouts. The SDK's own `method`, `headers`, `body` and `signal` always win.
+   */
+  fetchOptions?: FetchOptions | undefined;
   /** Headers sent on every call. */
   defaultHeaders?: Record<string, string> | undefined;
+  /** Query parameters added to every call's URL (a call's `query` and the operation's own parameters win). */
+  defaultQuery?: QueryParams | undefined;
   /** `off`, `error`, `warn` (default), `info` or `debug`. Defaults to `OZ_LOG`, else `warn`. */
   logLevel?: LogLevel | undefined;
   /** Where log lines go. Defaults to `console`. */
@@ -61,6 +78,7 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
   }
   const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
+  checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
   const apiKey = options.apiKey ?? env('OZ_API_KEY');
   if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY.');
   let logLevel = options.logLevel;
@@ -90,15 +108,25 @@ export class Oz extends OzResources {
   declare readonly mcp: McpClient;
   /** The `executions` resource, with `wait()` to poll an execution (or an async pointer) to its end. */
   declare readonly executions: Executions;
+  /**
+   * Typed calls to any path of openapi.json (openapi-fetch's `GET`, `POST`, ... typed by the generated `paths`)
+   * through this client's transport: its key, headers, retries, trace ids, spans and typed errors.
+   */
+  readonly raw: OzRawClient;
 
   constructor(options: ClientOptions = {}) {
+    // Installed here by name, not only when src/generated/errors.ts loads: a bundler that trusts
+    // `sideEffects: false` drops a module none of whose exports is used, and every code would read as its status.
+    registerErrorCodes(ERROR_CODES);
     const resolved = resolveOptions(options);
     const transport = new Transport({
       baseURL: resolved.baseURL,
       apiKey: resolved.apiKey,
       executionRecord: OPERATIONS.getExecution,
       fetch: resolved.fetch,
+      fetchOptions: resolved.fetchOptions,
       defaultHeaders: resolved.defaultHeaders,
+      defaultQuery: resolved.defaultQuery,
       maxRetries: resolved.maxRetries,
       timeout: resolved.timeout,
       idleTimeout: resolved.idleTimeout,
@@ -109,6 +137,7 @@ export class Oz extends OzResources {
     super(transport);
     this.mcp = new McpClient(transport, resolved.mcpURL);
     this.executions = new Executions(transport);
+    this.raw = createRawClient(transport, resolved.baseURL);
     this.#options = resolved;
   }
 

@@ -8,6 +8,7 @@
 import type * as types from './generated/types.js';
 
 export { Oz, type ClientOptions } from './client.js';
+export type { OzRawClient } from './raw/rawClient.js';
 export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
 export {
   apiErrorFor,
@@ -37,7 +38,7 @@ export {
 export type { Logger, LogLevel } from './core/logger.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
-export type { AuthHeader, FetchLike, Format, RequestOptions } from './core/requestOptions.js';
+export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
 export { OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, type StreamInterruption } from './core/streamErrors.js';
 export type { StreamMode } from './core/streamProtocol.js';
@@ -53,7 +54,7 @@ export {
 } from './core/executionPoller.js';
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
-export type { JsonRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from './core/wire.js';
+export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/wire.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {
   ERROR_CODES,

@@ -56,7 +56,7 @@ export function renderResourceFile(file) {
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/stream.js';\n";
   if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executionPoller.js';\n";
   out += "import type { Transport } from '../../core/transport.js';\n";
-  const wire = ['JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
+  const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/wire.js';\n`;
   if (uses.has('OPERATIONS')) out += "import { OPERATIONS } from '../operations.js';\n";
   if (uses.has('T')) out += "import type * as T from '../types.js';\n";
@@ -87,7 +87,11 @@ function renderMethod(op, uses) {
   const lines = [escapeDoc(op.summary)];
   if (op.description) lines.push('', escapeDoc(op.description));
   lines.push('', `\`${op.method} ${op.path}\``, '');
-  for (const p of op.pathParams) lines.push(`@param ${p.arg} - ${escapeDoc(p.description)}`);
+  for (const p of op.pathParams) {
+    // The transport sends what follows a `?` in a passed-through path as the query string (see its pathOf).
+    const query = p.slashes ? ' What follows a `?` is sent as the query string, with `options.query` added to it.' : '';
+    lines.push(`@param ${p.arg} - ${escapeDoc(p.description)}${query}`);
+  }
   if (op.body) lines.push('@param body - The request body.');
   if (op.userQuery.length) lines.push('@param query - Query parameters.');
   lines.push('@param options - Per-call options; each overrides the client\'s own.');
@@ -125,10 +129,10 @@ function renderMethod(op, uses) {
     signatures.push(`${op.verb}(${[...args, `body: ${bodyType} & { stream: true }`, 'options?: StreamRequestOptions'].join(', ')}): APIPromise<Stream<${op.streamEvent}>>;`);
   }
   const result = op.result ?? op.pointer;
-  const generic = op.wire ? '<O extends RequestOptions = RequestOptions>' : '';
+  const generic = op.wire ? '<O extends RequestOptions = DefaultRequestOptions>' : '';
   const optionsType = op.wire ? 'O' : 'JsonRequestOptions';
   const ret = (type) => (op.wire ? `APIPromise<WireResult<${type}, O>>` : `APIPromise<${type}>`);
-  if (op.wire) uses.add('RequestOptions').add('WireResult');
+  if (op.wire) uses.add('RequestOptions').add('WireResult').add('DefaultRequestOptions');
   else uses.add('JsonRequestOptions');
   const noStream = streamable ? ' & { stream?: false }' : '';
   if (op.pointer && op.result && op.body) {
@@ -139,6 +143,19 @@ function renderMethod(op, uses) {
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): APIPromise<${op.wire ? `WireResult<${op.result}, O>` : op.result} | Waitable<${op.pointer}>>;`);
   } else if (streamable) {
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(result)};`);
+  }
+  if (streamable) {
+    // `stream` held in a variable (a boolean): any of the answers above.
+    // Not generic: a generic options type would win TypeScript's first (subtype) pass over the literal overloads.
+    // On a wire operation, options without a string wire first, then any options (a string among the answers).
+    const pointer = op.pointer && op.result && op.body ? [`Waitable<${op.pointer}>`] : [];
+    const wide = (options, parsed) => `${op.verb}(${[...args, bodyArg(bodyType, op.body.required), `options?: ${options}`].join(', ')}): APIPromise<${[`Stream<${op.streamEvent}>`, parsed, ...pointer].join(' | ')}>;`;
+    if (op.wire) {
+      uses.add('ParsedWireOptions');
+      signatures.push(wide('ParsedWireOptions', result), wide('RequestOptions', `WireResult<${result}, RequestOptions>`));
+    } else {
+      signatures.push(wide(optionsType, result));
+    }
   }
   const implArgs = [...args, ...(op.body ? [bodyArg(bodyType, op.body.required)] : [])];
   if (signatures.length) {

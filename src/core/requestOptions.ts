@@ -7,6 +7,15 @@ export type Format = 'json' | 'yaml' | 'markdown' | 'text';
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
 
 /**
+ * Extra fields of every `fetch` call's `init`, for example undici's `dispatcher` (a proxy agent, other timeouts)
+ * or `keepalive`. The SDK's own `method`, `headers`, `body` and `signal` always win.
+ */
+export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'> & Record<string, unknown>;
+
+/** Query parameters; `undefined` and `null` values are left out. */
+export type QueryParams = Record<string, string | number | boolean | null | undefined>;
+
+/**
  * How the key is sent: `Authorization: Bearer <key>` (default), or `X-API-Key: <key>`. `x-api-key` applies only
  * where the service accepts it (execution planes and MCP); the models plane, the companies routes and the
  * connector proxy always get the bearer header.
@@ -51,6 +60,13 @@ export interface RequestOptions {
   baseURL?: string;
   /** The Fetch-API function for this call only. */
   fetch?: FetchLike;
+  /** Fields of `fetch`'s `init` for this call, over the client's `fetchOptions`. */
+  fetchOptions?: FetchOptions;
+  /**
+   * Query parameters added to this call's URL, over the client's `defaultQuery` (an operation's own parameters,
+   * such as a list's `cursor`, win). On the connector proxy they are the upstream query string.
+   */
+  query?: QueryParams;
   /** How the key is sent, for this call only. */
   authHeader?: AuthHeader;
   /** The log level for this call only. */

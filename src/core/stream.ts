@@ -30,6 +30,11 @@ export interface StreamOptions {
    * interruption error's `receivedText` (default true). Turn it off for outputs too large to hold in memory.
    */
   retainText?: boolean | undefined;
+  /**
+   * Called once when the stream is done: with no error after its closing event, else with why it was not (an
+   * interruption, an error event, an abort, an early close).
+   */
+  onEnd?: ((error?: unknown) => void) | undefined;
 }
 
 /** The `data` of the `result` event of a stream's events: the execution result envelope (never for chat). */
@@ -91,9 +96,11 @@ export class Stream<E> implements AsyncIterable<E> {
       executionId: response.headers.get('x-execution-id') || undefined,
       requestId: response.headers.get('x-request-id') || undefined,
     };
+    const onEnd = options.onEnd;
     this.#outcome = new Promise<void>((resolve, reject) => {
       this.#settle = (error?: unknown) => (error === undefined ? resolve() : reject(error));
     });
+    if (onEnd) this.#outcome.then(() => onEnd(), onEnd);
     // Nobody may ever ask for the outcome; a failed stream must not raise an unhandled rejection for it.
     this.#outcome.catch(() => undefined);
   }

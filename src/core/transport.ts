@@ -3,6 +3,7 @@ import { APIPromise, type ParsedResponse } from './apiPromise.js';
 import { parsePointerLines } from './asyncPointer.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
+import { checkedBaseURL } from './baseURL.js';
 import {
   errorFromText,
   LegacyKeyError,
@@ -22,13 +23,15 @@ import {
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type PageBody } from './pagination.js';
-import type { AuthHeader, FetchLike, Format, RequestOptions } from './requestOptions.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
+import { copyTraceContext, startCallSpan, type CallSpan } from './tracing.js';
 import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
 import { stringifyYaml } from './yaml.js';
 
@@ -48,7 +51,9 @@ export interface TransportConfig {
   executionRecord: Operation;
   apiKey: string;
   fetch?: FetchLike | undefined;
+  fetchOptions?: FetchOptions | undefined;
   defaultHeaders?: Record<string, string> | undefined;
+  defaultQuery?: QueryParams | undefined;
   maxRetries?: number | undefined;
   timeout?: number | undefined;
   authHeader?: AuthHeader | undefined;
@@ -77,6 +82,8 @@ interface Call {
   readonly asyncRun: boolean;
   readonly apiKey: string;
   readonly fetch: FetchLike;
+  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
+  readonly fetchOptions: FetchOptions | undefined;
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
@@ -86,6 +93,17 @@ interface Call {
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
+  /**
+   * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
+   * the polls that recover a lost answer belong to their call's span).
+   */
+  readonly span: CallSpan | undefined;
+}
+
+/** The call with its span started (and its `traceparent` set), when a tracer provider is registered. */
+function withSpan(call: Call): Call {
+  const span = startCallSpan({ operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: call.headers });
+  return span === undefined ? call : { ...call, span };
 }
 
 /** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
@@ -138,10 +156,65 @@ export class Transport {
   }
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
-    const call = await this.#prepare(op, input, options, mode);
+    const call = withSpan(await this.#prepare(op, input, options, mode));
+    // A stream's span ends with the stream (see streamOptions).
+    return (await this.#traced(call, () => this.#answer(call), (parsed) => !(parsed.data instanceof Stream))) as ParsedResponse<T>;
+  }
+
+  /**
+   * Sends a request built elsewhere (the raw client's, from openapi-fetch) as one call of `op`, with the client's
+   * key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx answer as
+   * a `Response`; `Accept: text/event-stream` (or `stream: true` on a streaming route) leaves its body open (its
+   * span ends at the headers: the body is the caller's to read). A
+   * lost answer found by a retry throws the `DuplicateExecutionIdError`: read the run with `executions.get()`.
+   */
+  async sendRaw(op: Operation, request: Request, options: RequestOptions = {}): Promise<Response> {
+    const body = request.body === null ? undefined : await request.text();
+    const accept = request.headers.get('accept');
+    const contentType = request.headers.get('content-type');
+    const streamed =
+      op.streaming === 'always' ||
+      (accept !== null && accept.includes('text/event-stream')) ||
+      ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
+    const call = withSpan(await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse'));
+    request.headers.forEach((value, name) => {
+      if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
+    });
+    if (contentType === null && body !== undefined) call.headers.set('content-type', 'application/json');
+    const sent = { ...call, body };
+    return await this.#traced(
+      sent,
+      async () => {
+        const answer = await this.#send(sent);
+        if (answer.kind === 'lost') throw this.#final(sent, answer.conflict);
+        const { response, text } = answer.answer;
+        if (streamed) return { response };
+        const empty = response.status === 204 || response.status === 205 || response.status === 304;
+        return { response: new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+      },
+      () => true,
+    ).then(({ response }) => response);
+  }
+
+  /** Runs a call's work inside its span (when a tracer is registered): the answer's ids on it, ended unless `ends` says the answer ends it later. */
+  async #traced<R extends { response: Response }>(call: Call, work: () => Promise<R>, ends: (answer: R) => boolean): Promise<R> {
+    const span = call.span;
+    if (span === undefined) return await work();
+    try {
+      const answer = await work();
+      span.answered(answer.response);
+      if (ends(answer)) span.end();
+      return answer;
+    } catch (error) {
+      span.end(error);
+      throw error;
+    }
+  }
+
+  async #answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.#send(call);
-    if (sent.kind === 'lost') return (await this.#recover(call, sent.conflict)) as ParsedResponse<T>;
-    return (await this.#parse(call, sent.answer)) as ParsedResponse<T>;
+    if (sent.kind === 'lost') return await this.#recover(call, sent.conflict);
+    return await this.#parse(call, sent.answer);
   }
 
   async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call> {
@@ -156,7 +229,8 @@ export class Transport {
     if (options.signal?.aborted) throw abortError(options.signal);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
-    const url = buildURL(options.baseURL ?? config.baseURL, op, input, wired ? options.format : undefined);
+    const baseURL = options.baseURL === undefined ? config.baseURL : checkedBaseURL(options.baseURL);
+    const url = buildURL(baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
 
     let body: string | undefined;
     let contentType: string | undefined;
@@ -201,6 +275,8 @@ export class Transport {
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     this.#calls += 1;
+    const sentTraceId = headers.get('x-trace-id') ?? undefined;
+    const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
     return {
       op,
       mode,
@@ -208,10 +284,11 @@ export class Transport {
       url,
       headers,
       body,
-      traceId: headers.get('x-trace-id') ?? undefined,
+      traceId: sentTraceId,
       asyncRun: isAsyncBody(input.body),
       apiKey,
       fetch: options.fetch ?? config.fetch ?? globalFetch,
+      fetchOptions,
       maxRetries,
       timeout,
       idleTimeout,
@@ -220,6 +297,7 @@ export class Transport {
       debug: level === 'debug',
       tag: `[oz ${op.id} #${this.#calls}]`,
       options,
+      span: undefined,
     };
   }
 
@@ -233,6 +311,7 @@ export class Transport {
       } catch (error) {
         if (!(error instanceof OzConnectionError) || attempt >= call.maxRetries) throw this.#final(call, error);
         const wait = backoffDelay(attempt, backoff);
+        call.span?.retry(attempt, error.name, wait);
         call.log.info(`${call.tag} ${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
         await abortableSleep(wait, call.signal);
         continue;
@@ -247,6 +326,7 @@ export class Transport {
       if (isRetryableStatus(response.status) && attempt < call.maxRetries) {
         const wait = retryDelay(response.headers, attempt, backoff);
         if (wait !== undefined) {
+          call.span?.retry(attempt, `${response.status} ${error.code}`, wait);
           call.log.info(`${call.tag} ${response.status} ${error.code}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
           await abortableSleep(wait, call.signal);
           continue;
@@ -268,7 +348,8 @@ export class Transport {
     }
     let bound = false;
     try {
-      const response = await call.fetch(call.url, { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal });
+      const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
+      const response = await call.fetch(call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
       if (call.mode === 'stream' && response.ok) {
         bound = true;
@@ -324,6 +405,7 @@ export class Transport {
     const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
     const read = async (): Promise<ExecutionPoll> => {
       const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
+      copyTraceContext(call.headers, poll.headers);
       const sent = await this.#send(poll);
       if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
       const { response, text } = sent.answer;
@@ -363,8 +445,15 @@ export class Transport {
 const URL_CACHE = new Map<string, string>();
 const URL_CACHE_SIZE = 256;
 
-function buildURL(baseURL: string, op: Operation, input: RequestInput, format: Format | undefined): string {
-  if (input.url === undefined && format === undefined && !hasQuery(input.query)) {
+function buildURL(
+  baseURL: string,
+  op: Operation,
+  input: RequestInput,
+  format: Format | undefined,
+  defaultQuery: QueryParams | undefined,
+  callQuery: QueryParams | undefined,
+): string {
+  if (input.url === undefined && format === undefined && !hasQuery(input.query) && defaultQuery === undefined && callQuery === undefined) {
     const raw = baseURL.replace(/\/+$/, '') + pathOf(op, input);
     let href = URL_CACHE.get(raw);
     if (href === undefined) {
@@ -375,8 +464,11 @@ function buildURL(baseURL: string, op: Operation, input: RequestInput, format: F
     return href;
   }
   const url = input.url === undefined ? new URL(baseURL.replace(/\/+$/, '') + pathOf(op, input)) : new URL(input.url);
-  for (const [name, value] of Object.entries(input.query ?? {})) {
-    if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+  // The client's defaults, then the call's, then the operation's own parameters (a list's cursor) win.
+  for (const query of [defaultQuery, callQuery, input.query]) {
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
+    }
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();
@@ -396,17 +488,36 @@ function pathOf(op: Operation, input: RequestInput): string {
     TEMPLATES.set(op, parts);
   }
   let path = parts[0]!;
+  let query = '';
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i]!;
     const value = input.path?.[name];
     if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
-    path += (op.slashParams?.includes(name) ? value.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(value)) + parts[i + 1]!;
+    if (op.slashParams?.includes(name)) {
+      // A passed-through path keeps its `/` and may carry a query string: `contacts/42?x=1` sends `?x=1` upstream
+      // (the `query` option adds to it) rather than an encoded `%3F` no upstream would read as a query.
+      const mark = value.indexOf('?');
+      const upstream = mark === -1 ? value : value.slice(0, mark);
+      if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
+      if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
+      path += upstream.split('/').map(encodeURIComponent).join('/') + parts[i + 1]!;
+    } else {
+      path += encodeURIComponent(value) + parts[i + 1]!;
+    }
   }
-  return path;
+  return path + query;
 }
 
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText };
+  const span = call.span;
+  const onEnd =
+    span === undefined
+      ? undefined
+      : (error?: unknown) => {
+          if (error instanceof OzStreamInterruptedError) span.interrupted(error);
+          span.end(error);
+        };
+  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.

@@ -124,7 +124,8 @@ export class ServerClock implements OzClock {
     // setTimeout holds at most 2^31-1 ms; a later timer re-arms until it is due.
     const delay = Math.min(Math.max(0, t.dueAt - this.now()), 2 ** 31 - 1);
     t.real = setTimeout(() => (this.now() >= t.dueAt ? this.fire(t) : this.arm(t)), delay);
-    if (!t.work) t.real.unref();
+    // Where timers have no unref (Cloudflare Workers), nothing keeps a process alive anyway.
+    if (!t.work) t.real.unref?.();
   }
 
   private fire(t: Timer): void {

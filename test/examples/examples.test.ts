@@ -172,6 +172,20 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^x-team on the call that removed it: null$/m,
     ],
   },
+  'http-options.ts': {
+    lines: [
+      /^\/contacts\/42 \{ tenant: 'acme-eu', fields: 'name,email' \}$/m,
+      /^\/contacts \{ q: 'ada', limit: '5' \}$/m,
+      /^tenant on the wire: tenant=acme-eu&fields=name%2Cemail$/m,
+    ],
+  },
+  'raw-calls.ts': {
+    remote: true,
+    lines: [/^echo \[ 'text' \]$/m, /^raw call true$/m, /^name: sum$/m, /^404 tool_not_found$/m],
+  },
+  'tracing.ts': {
+    lines: [/^executeTool POST 200$/m, /^exe_\w+ req_\w+$/m, /^\[ 'retry' \] 1$/m, /^true$/m],
+  },
   'embedded-server.ts': {
     lines: [
       /^in process \| over HTTP$/m,

@@ -5,7 +5,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ParsedWireOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -30,9 +30,11 @@ export class Agents {
    * @param options - Per-call options; each overrides the client's own.
    */
   execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute(body: T.AgentExecuteRequest, options?: ParsedWireOptions): APIPromise<Stream<T.ExecuteStreamEvent> | T.ExecutionResult | Waitable<T.AsyncPointer>>;
+  execute(body: T.AgentExecuteRequest, options?: RequestOptions): APIPromise<Stream<T.ExecuteStreamEvent> | WireResult<T.ExecutionResult, RequestOptions> | Waitable<T.AsyncPointer>>;
   execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeAgent, { body }, options);
   }
@@ -47,7 +49,7 @@ export class Agents {
    * @param agent - Agent name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(agent: string, options?: O): APIPromise<WireResult<T.Agent, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(agent: string, options?: O): APIPromise<WireResult<T.Agent, O>> {
     return this.#transport.request(OPERATIONS.getAgent, { path: { agent } }, options);
   }
 

@@ -3,7 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -28,7 +28,7 @@ export class CompaniesItems {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = RequestOptions>(campus: string, body: T.ItemCreateRequest, options?: O): APIPromise<WireResult<T.Item, O>> {
+  create<O extends RequestOptions = DefaultRequestOptions>(campus: string, body: T.ItemCreateRequest, options?: O): APIPromise<WireResult<T.Item, O>> {
     return this.#transport.request(OPERATIONS.createCompanyItem, { path: { campus }, body }, options);
   }
 
@@ -43,7 +43,7 @@ export class CompaniesItems {
    * @param id - Item id (`itm_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(campus: string, id: string, options?: O): APIPromise<WireResult<T.Item, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(campus: string, id: string, options?: O): APIPromise<WireResult<T.Item, O>> {
     return this.#transport.request(OPERATIONS.getCompanyItem, { path: { campus, id } }, options);
   }
 

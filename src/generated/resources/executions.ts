@@ -4,7 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -28,7 +28,7 @@ export class Executions {
    * @param id - Execution id (`exe_...` or the `x-trace-id` sent).
    * @param options - Per-call options; each overrides the client's own.
    */
-  cancel<O extends RequestOptions = RequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>> {
+  cancel<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>> {
     return this.#transport.request(OPERATIONS.cancelExecution, { path: { id } }, options);
   }
 
@@ -43,9 +43,9 @@ export class Executions {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  followup<O extends RequestOptions = RequestOptions>(id: string, body: T.FollowupRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   followup(id: string, body: T.FollowupRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.followupExecution, { path: { id }, body }, options);
   }
@@ -60,7 +60,7 @@ export class Executions {
    * @param id - Execution id (`exe_...` or the `x-trace-id` sent).
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>> {
     return this.#transport.request(OPERATIONS.getExecution, { path: { id } }, options);
   }
 

@@ -29,6 +29,7 @@ export class ChatCompletions {
    */
   create(body: T.ChatCompletionRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ChatCompletionChunk>>;
   create(body: T.ChatCompletionRequest & { stream?: false }, options?: JsonRequestOptions): APIPromise<T.ChatCompletion>;
+  create(body: T.ChatCompletionRequest, options?: JsonRequestOptions): APIPromise<Stream<T.ChatCompletionChunk> | T.ChatCompletion>;
   create(body: T.ChatCompletionRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.createChatCompletion, { body }, options);
   }

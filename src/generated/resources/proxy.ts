@@ -23,7 +23,7 @@ export class Proxy {
    * `DELETE /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param options - Per-call options; each overrides the client's own.
    */
   delete(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
@@ -38,7 +38,7 @@ export class Proxy {
    * `GET /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param options - Per-call options; each overrides the client's own.
    */
   get(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
@@ -53,7 +53,7 @@ export class Proxy {
    * `PATCH /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
@@ -69,7 +69,7 @@ export class Proxy {
    * `POST /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
@@ -85,7 +85,7 @@ export class Proxy {
    * `PUT /v1/proxy/{provider}/{path}`
    *
    * @param provider - Connection provider (for example `crm`).
-   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form.
+   * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */

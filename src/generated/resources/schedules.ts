@@ -4,7 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -28,7 +28,7 @@ export class Schedules {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = RequestOptions>(body: T.ScheduleCreateRequest, options?: O): APIPromise<WireResult<T.Schedule, O>> {
+  create<O extends RequestOptions = DefaultRequestOptions>(body: T.ScheduleCreateRequest, options?: O): APIPromise<WireResult<T.Schedule, O>> {
     return this.#transport.request(OPERATIONS.createSchedule, { body }, options);
   }
 
@@ -42,7 +42,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  delete<O extends RequestOptions = RequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Deleted, O>> {
+  delete<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Deleted, O>> {
     return this.#transport.request(OPERATIONS.deleteSchedule, { path: { id } }, options);
   }
 
@@ -56,7 +56,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Schedule, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Schedule, O>> {
     return this.#transport.request(OPERATIONS.getSchedule, { path: { id } }, options);
   }
 

@@ -4,7 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -29,9 +29,9 @@ export class Tools {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   execute(tool: string, body: T.ToolExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeTool, { path: { tool }, body }, options);
   }
@@ -46,7 +46,7 @@ export class Tools {
    * @param tool - Tool name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(tool: string, options?: O): APIPromise<WireResult<T.Tool, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(tool: string, options?: O): APIPromise<WireResult<T.Tool, O>> {
     return this.#transport.request(OPERATIONS.getTool, { path: { tool } }, options);
   }
 

@@ -3,7 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -27,7 +27,7 @@ export class Traces {
    * @param executionId - Execution id.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(executionId: string, options?: O): APIPromise<WireResult<T.Trace, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(executionId: string, options?: O): APIPromise<WireResult<T.Trace, O>> {
     return this.#transport.request(OPERATIONS.getTrace, { path: { 'execution_id': executionId } }, options);
   }
 

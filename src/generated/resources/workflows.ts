@@ -5,7 +5,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -29,7 +29,7 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = RequestOptions>(body: T.WorkflowCreateRequest, options?: O): APIPromise<WireResult<T.Workflow, O>> {
+  create<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowCreateRequest, options?: O): APIPromise<WireResult<T.Workflow, O>> {
     return this.#transport.request(OPERATIONS.createWorkflow, { body }, options);
   }
 
@@ -43,7 +43,7 @@ export class Workflows {
    * @param name - Stored workflow name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  delete<O extends RequestOptions = RequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Deleted, O>> {
+  delete<O extends RequestOptions = DefaultRequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Deleted, O>> {
     return this.#transport.request(OPERATIONS.deleteWorkflow, { path: { name } }, options);
   }
 
@@ -57,9 +57,9 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = RequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   execute(body: T.WorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeWorkflow, { body }, options);
   }
@@ -75,9 +75,9 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  executeStored<O extends RequestOptions = RequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
+  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
+  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
+  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
   executeStored(name: string, body?: T.StoredWorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
     return this.#transport.request(OPERATIONS.executeStoredWorkflow, { path: { name }, body }, options);
   }
@@ -121,7 +121,7 @@ export class Workflows {
    * @param name - Stored workflow name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = RequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Workflow, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Workflow, O>> {
     return this.#transport.request(OPERATIONS.getWorkflow, { path: { name } }, options);
   }
 
