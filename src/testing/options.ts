@@ -1,4 +1,5 @@
 import type { OzClockOptions } from './clock.js';
+import { retentionLimits, type RetentionLimits, type RetentionOptions } from './retention.js';
 
 /** Options of {@link createOzServer}. */
 export interface OzServerOptions {
@@ -36,6 +37,12 @@ export interface OzServerOptions {
   readonly clientAddress?: string;
   /** How many requests the journal keeps (the newest). Default 10000; 0 keeps none. */
   readonly journalLimit?: number;
+  /**
+   * How many finished executions (with their traces) and finished items the server keeps; beyond that the
+   * earliest finished are dropped (they answer 404 like records that never existed). Unfinished work is never
+   * dropped. Default 50000 of each; `Infinity` keeps everything.
+   */
+  readonly retention?: RetentionOptions;
   /** The base URL of the in-process and msw mounts. Default `http://api.oz.test`. */
   readonly url?: string;
   /** The MCP server's own URL (`{mcp_url}`, ending in `/v1`) on the in-process and msw mounts. Default `http://mcp.oz.test/v1`. */
@@ -51,10 +58,17 @@ export interface ResolvedOptions {
   readonly syncTimeoutMs: number;
   readonly clientAddress: string;
   readonly journalLimit: number;
+  readonly retention: RetentionLimits;
   readonly url: string;
   readonly mcpUrl: string;
   /** `mcpUrl`'s origin and a slash: requests starting with it reach the MCP server in process. */
   readonly mcpOrigin: string;
+}
+
+function journalLimit(value: number | undefined): number {
+  if (value === undefined) return 10_000;
+  if (value !== Infinity && !(Number.isInteger(value) && value >= 0)) throw new RangeError(`journalLimit must be a whole number >= 0 or Infinity, got ${String(value)}`);
+  return value;
 }
 
 /** Fills in the defaults. */
@@ -74,7 +88,8 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
     rateLimit: { limit: options.rateLimit?.limit ?? 100_000, window_ms: options.rateLimit?.windowMs ?? 60_000 },
     syncTimeoutMs: options.syncTimeoutMs ?? 30_000,
     clientAddress: options.clientAddress ?? '127.0.0.1',
-    journalLimit: options.journalLimit ?? 10_000,
+    journalLimit: journalLimit(options.journalLimit),
+    retention: retentionLimits(options.retention),
     url,
     mcpUrl,
     mcpOrigin: `${new URL(mcpUrl).origin}/`,

@@ -148,6 +148,7 @@ export class Runner {
     const now = this.core.clock.now();
     record.status = 'running';
     record.updated_at = now;
+    this.core.store.executionChanged(record);
     // The root span's id follows from the execution's (one random id less per run).
     record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
   }
@@ -241,6 +242,7 @@ export class Runner {
       const account = this.core.store.data.accounts.get(record.account);
       if (account) this.core.store.charge(account, record.cost_micros);
     }
+    this.core.store.executionChanged(record);
     return outcome;
   }
 }

@@ -73,7 +73,8 @@ export class Scheduler {
   }
 
   private fire(s: ScheduleRecord): void {
-    const { runner, clock } = this.core;
+    const core = this.core;
+    const { runner, clock } = core;
     try {
       const run = scheduleRun(this.core, s);
       const record = runner.create({
@@ -91,6 +92,7 @@ export class Scheduler {
       const now = clock.now();
       const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });
       Object.assign(record, { status: 'failed', error: { ...toMockError(err).toObject(), execution_id: record.id }, finished_at: now, updated_at: now });
+      core.store.executionChanged(record);
     }
     const cron = parseCron(s.cron);
     s.next_run_at = cron ? nextCronRun(cron, s.timezone, clock.now()) : null;

@@ -4,17 +4,14 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { executionView } from '../executionViews.js';
-import { paginate } from '../pagination.js';
+import { locateById, paginateIndex } from '../pagination.js';
 import { requireFields } from '../paramCheck.js';
-import type { ExecutionRecord } from '../state.js';
+import { executionIndex, isFinished, type ExecutionRecord } from '../state.js';
 
 const STATUSES: ReadonlySet<string> = new Set<ExecutionStatus>(['queued', 'running', 'succeeded', 'failed', 'cancelled']);
 const KINDS: ReadonlySet<string> = new Set<ExecutionKind>(['tool', 'agent', 'workflow']);
 
-/** Whether an execution is finished. */
-export function isFinished(r: ExecutionRecord): boolean {
-  return r.status === 'succeeded' || r.status === 'failed' || r.status === 'cancelled';
-}
+export { isFinished };
 
 /** An execution of the caller's account by id, or 404 `not_found`. */
 export function findExecution(ctx: RequestContext, id: string): ExecutionRecord {
@@ -30,10 +27,9 @@ export const listExecutions: OperationHandler = (ctx) => {
   if (status !== undefined && !STATUSES.has(status)) throw invalidParams('status must be one of: queued, running, succeeded, failed, cancelled.');
   if (kind !== undefined && !KINDS.has(kind)) throw invalidParams('kind must be one of: tool, agent, workflow.');
   const account = ctx.account.name;
-  const rows = [...ctx.core.store.data.executions.values()]
-    .filter((r) => r.account === account && (status === undefined || r.status === status) && (kind === undefined || r.kind === kind))
-    .reverse();
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (r) => r.id, executionView) });
+  const map = ctx.core.store.data.executions;
+  const list = { map, index: executionIndex(account, status, kind), descending: true, locate: locateById(map, (r) => r.account === account), cursorOf: (r: ExecutionRecord) => r.id };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, executionView) });
 };
 
 /** `GET /v1/executions/{id}`: the record; `Retry-After: 1` while it is not finished. */
@@ -58,6 +54,7 @@ export const cancelExecution: OperationHandler = (ctx) => {
         span.ended_at = now;
       }
     }
+    ctx.core.store.executionChanged(r);
   }
   return ctx.reply(200, { kind: 'execution', value: executionView(r) });
 };

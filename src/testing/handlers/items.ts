@@ -4,9 +4,9 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound, OzMockError } from '../errors.js';
 import { usd } from '../executionViews.js';
 import { newId } from '../ids.js';
-import { paginate } from '../pagination.js';
+import { locateById, paginateIndex } from '../pagination.js';
 import { requireFields } from '../paramCheck.js';
-import type { CompanyRecord, ItemRecord } from '../state.js';
+import { itemIndex, type CompanyRecord, type ItemRecord } from '../state.js';
 
 const KINDS: ReadonlySet<string> = new Set<ItemKind>(['feature', 'bugfix', 'docs', 'research', 'content', 'task']);
 const STATUSES: ReadonlySet<string> = new Set<ItemStatus>(['active', 'done', 'failed', 'parked']);
@@ -93,7 +93,6 @@ export const createCompanyItem: OperationHandler = (ctx) => {
     created_at: now,
     updated_at: now,
   };
-  co.items.push(item);
   ctx.core.store.data.items.set(item.id, item);
   ctx.core.walker.schedule(item);
   return ctx.reply(201, { kind: 'record', value: itemView(item) });
@@ -105,8 +104,11 @@ export const listCompanyItems: OperationHandler = (ctx) => {
   const building = ctx.query('building');
   const status = ctx.query('status');
   if (status !== undefined && !STATUSES.has(status)) throw invalidParams('status must be one of: active, done, failed, parked.');
-  const rows = co.items.filter((i) => (building === undefined || i.building === building) && (status === undefined || i.status === status)).reverse();
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (i) => i.id, itemView) });
+  const account = ctx.account.name;
+  const map = ctx.core.store.data.items;
+  const owns = (i: ItemRecord) => i.account === account && i.campus === co.slug;
+  const list = { map, index: itemIndex(account, co.slug, building, status), descending: true, locate: locateById(map, owns), cursorOf: (i: ItemRecord) => i.id };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, itemView) });
 };
 
 /** `GET /v1/companies/{campus}/items/{id}`. */
