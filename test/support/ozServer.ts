@@ -148,7 +148,7 @@ export async function checkResponse(event: ResponseEvent): Promise<string[]> {
 
   for (const [name, h] of Object.entries(spec.headers ?? {})) {
     const value = res.headers.get(name);
-    const required = status < 300 && name.toLowerCase() !== 'retry-after' && (keyed || !name.toLowerCase().startsWith('x-ratelimit'));
+    const required = status < 300 && !name.toLowerCase().startsWith('retry-after') && (keyed || !name.toLowerCase().startsWith('x-ratelimit'));
     if (value === null) {
       if (required) problems.push(`missing header ${name}`);
       continue;

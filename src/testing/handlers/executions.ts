@@ -32,11 +32,16 @@ export const listExecutions: OperationHandler = (ctx) => {
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, executionView) });
 };
 
-/** `GET /v1/executions/{id}`: the record; `Retry-After: 1` while it is not finished. */
+/**
+ * `GET /v1/executions/{id}`: the record; while it is not finished, the poll interval the server's timing
+ * suggests, as `retry-after-ms` and in whole seconds (at least 1) as `Retry-After` (the contract's polling row).
+ */
 export const getExecution: OperationHandler = (ctx) => {
   const r = findExecution(ctx, ctx.params.id!);
   ctx.executionId = r.id;
-  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, isFinished(r) ? undefined : { 'retry-after': '1' });
+  if (isFinished(r)) return ctx.reply(200, { kind: 'execution', value: executionView(r) });
+  const ms = ctx.core.runner.pollAfterMs(r);
+  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, { 'retry-after': String(Math.ceil(ms / 1000)), 'retry-after-ms': String(ms) });
 };
 
 /** `POST /v1/executions/{id}/cancel`: cancels a queued or running execution; a finished one is unchanged. */
