@@ -20,12 +20,23 @@ Usage: oz-mock [options]
   --seed <demo|empty> the seed (default demo)
   --json              print one JSON line (url, mcpUrl, keys) instead of the text
   --log               print one line per request
+  --keep-executions <n|all>  finished executions kept, with their traces; the earliest finished go first (default 50000)
+  --keep-items <n|all>       finished items kept (default 50000)
+  --journal-limit <n|all>    requests the journal keeps, the newest (default 10000)
   -h, --help          this help
 `;
 
 function fail(message: string): never {
   process.stderr.write(`oz-mock: ${message}\n`);
   process.exit(2);
+}
+
+/** A retention limit: a whole number >= 0, or `all` (keep everything). */
+function keep(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'all') return Infinity;
+  if (!/^\d+$/.test(value)) fail(`${name} must be a whole number >= 0, or all`);
+  return Number(value);
 }
 
 function port(value: string | undefined, name: string, fallback: number): number {
@@ -49,6 +60,9 @@ async function main(): Promise<void> {
         seed: { type: 'string' },
         json: { type: 'boolean' },
         log: { type: 'boolean' },
+        'keep-executions': { type: 'string' },
+        'keep-items': { type: 'string' },
+        'journal-limit': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -69,7 +83,10 @@ async function main(): Promise<void> {
   const seed = values.seed ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
 
-  const server = createOzServer({ seed, apiKey, modelsKey: values['models-key'], proxyKey: values['proxy-key'] });
+  const retention = { executions: keep(values['keep-executions'], '--keep-executions'), items: keep(values['keep-items'], '--keep-items') };
+  const journalLimit = keep(values['journal-limit'], '--journal-limit');
+
+  const server = createOzServer({ seed, apiKey, modelsKey: values['models-key'], proxyKey: values['proxy-key'], retention, journalLimit });
   let listener;
   try {
     listener = await server.listen({ port: apiPort, mcpPort, host: values.host ?? '127.0.0.1' });
