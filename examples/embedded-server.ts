@@ -7,7 +7,7 @@
  *
  * This example is about the server itself, so it always uses it.
  */
-import { InternalError, Oz, OzTimeoutError } from 'oz-sdk';
+import { InternalError, Oz, OzAPIError, OzTimeoutError } from 'oz-sdk';
 import { createOzServer, OzMockError } from 'oz-sdk/testing';
 
 // #region mounts
@@ -112,8 +112,8 @@ const bounded = createOzServer({ retention: { executions: 2, items: Infinity }, 
 const ozBounded = new Oz({ baseURL: bounded.url, apiKey: bounded.apiKey, fetch: bounded.fetch });
 const first = await ozBounded.tools.execute('echo', { text: 'first' });
 for (const text of ['second', 'third']) await ozBounded.tools.execute('echo', { text });
-const gone = await ozBounded.executions.get(first.execution_id).catch((error: { status: number }) => error);
-console.log('status' in gone ? gone.status : 'kept'); // 404, like an execution that never existed
+const gone = await ozBounded.executions.get(first.execution_id).catch((error: unknown) => error);
+console.log(gone instanceof OzAPIError ? gone.status : 'kept'); // 404, like an execution that never existed
 // #endregion
 await bounded.close();
 
