@@ -12,7 +12,8 @@ export interface IndexSpec<R, K> {
   readonly indexesOf: (record: R) => readonly string[];
 }
 
-interface Placement<K> {
+interface Entry<R, K> {
+  record: R;
   readonly seq: number;
   key: K;
   indexes: readonly string[];
@@ -24,66 +25,90 @@ export const bySeq: KeyOrder<number> = (a, b) => a - b;
 /**
  * A `Map` by id that keeps ordered secondary indexes in step with its writes, so that a list route reads any
  * page, at any depth and under any of its filters, in O(log n + page). `set` and `delete` index and unindex;
- * a write to a field an index reads (a status) must be followed by {@link IndexedMap.reindex}.
+ * a write to a field an index reads (a status) must be followed by {@link IndexedMap.reindex}. One entry per
+ * record holds the record and its place (no second map beside it).
  */
-export class IndexedMap<R, K = number> extends Map<string, R> {
-  private readonly placements = new Map<string, Placement<K>>();
+export class IndexedMap<R, K = number> implements Map<string, R> {
+  private readonly entries_ = new Map<string, Entry<R, K>>();
   private readonly indexes = new Map<string, OrderedIndex<K, R>>();
   private seq = 0;
-  private spec: IndexSpec<R, K> | undefined;
 
-  constructor(spec: IndexSpec<R, K>) {
-    // Map's constructor calls `set` for an iterable: none is passed, and the spec is set after it.
-    super();
-    this.spec = spec;
+  constructor(private readonly spec: IndexSpec<R, K>) {}
+
+  get size(): number {
+    return this.entries_.size;
   }
 
-  override set(id: string, record: R): this {
-    const spec = this.spec;
-    if (!spec) return super.set(id, record);
-    const had = this.placements.get(id);
+  get [Symbol.toStringTag](): string {
+    return 'IndexedMap';
+  }
+
+  get(id: string): R | undefined {
+    return this.entries_.get(id)?.record;
+  }
+
+  has(id: string): boolean {
+    return this.entries_.has(id);
+  }
+
+  set(id: string, record: R): this {
+    const had = this.entries_.get(id);
     if (had) this.unplace(had);
-    super.set(id, record);
     const seq = had?.seq ?? this.seq++;
-    const placement: Placement<K> = { seq, key: spec.orderOf(record, seq), indexes: spec.indexesOf(record) };
-    this.placements.set(id, placement);
-    this.place(placement, record);
+    const entry: Entry<R, K> = { record, seq, key: this.spec.orderOf(record, seq), indexes: this.spec.indexesOf(record) };
+    this.entries_.set(id, entry);
+    this.place(entry);
     return this;
   }
 
-  override delete(id: string): boolean {
-    const placement = this.placements.get(id);
-    if (placement) {
-      this.unplace(placement);
-      this.placements.delete(id);
-    }
-    return super.delete(id);
+  delete(id: string): boolean {
+    const entry = this.entries_.get(id);
+    if (!entry) return false;
+    this.unplace(entry);
+    return this.entries_.delete(id);
   }
 
-  override clear(): void {
-    super.clear();
-    this.placements.clear();
+  clear(): void {
+    this.entries_.clear();
     this.indexes.clear();
+  }
+
+  forEach(callback: (value: R, key: string, map: Map<string, R>) => void, thisArg?: unknown): void {
+    for (const [id, entry] of this.entries_) callback.call(thisArg, entry.record, id, this);
+  }
+
+  *entries(): MapIterator<[string, R]> {
+    for (const [id, entry] of this.entries_) yield [id, entry.record];
+  }
+
+  keys(): MapIterator<string> {
+    return this.entries_.keys();
+  }
+
+  *values(): MapIterator<R> {
+    for (const entry of this.entries_.values()) yield entry.record;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, R]> {
+    return this.entries();
   }
 
   /** Moves a record to the indexes its fields now call for (after a status or a name changed). */
   reindex(id: string): void {
-    const placement = this.placements.get(id);
-    const record = super.get(id);
-    if (!placement || record === undefined) return;
-    const spec = this.spec!;
-    const key = spec.orderOf(record, placement.seq);
-    const indexes = spec.indexesOf(record);
-    if (spec.order(key, placement.key) === 0 && sameNames(indexes, placement.indexes)) return;
-    this.unplace(placement);
-    placement.key = key;
-    placement.indexes = indexes;
-    this.place(placement, record);
+    const entry = this.entries_.get(id);
+    if (!entry) return;
+    const key = this.spec.orderOf(entry.record, entry.seq);
+    const indexes = this.spec.indexesOf(entry.record);
+    if (this.spec.order(key, entry.key) === 0 && sameNames(indexes, entry.indexes)) return;
+    this.unplace(entry);
+    entry.key = key;
+    entry.indexes = indexes;
+    this.place(entry);
   }
 
   /** Where a record stands in the order (for a cursor), or `undefined` for an id not held. */
   positionOf(id: string): K | undefined {
-    return this.placements.get(id)?.key;
+    return this.entries_.get(id)?.key;
   }
 
   /** A page of one index: up to `limit` records after the position `after`, in the index's order or reversed. */
@@ -101,19 +126,19 @@ export class IndexedMap<R, K = number> extends Map<string, R> {
     return this.indexes.get(index)?.size ?? 0;
   }
 
-  private place(placement: Placement<K>, record: R): void {
-    for (const name of placement.indexes) {
+  private place(entry: Entry<R, K>): void {
+    for (const name of entry.indexes) {
       let index = this.indexes.get(name);
-      if (!index) this.indexes.set(name, (index = new OrderedIndex<K, R>(this.spec!.order)));
-      index.insert(placement.key, record);
+      if (!index) this.indexes.set(name, (index = new OrderedIndex<K, R>(this.spec.order)));
+      index.insert(entry.key, entry.record);
     }
   }
 
-  private unplace(placement: Placement<K>): void {
-    for (const name of placement.indexes) {
+  private unplace(entry: Entry<R, K>): void {
+    for (const name of entry.indexes) {
       const index = this.indexes.get(name);
       if (!index) continue;
-      index.delete(placement.key);
+      index.delete(entry.key);
       if (index.size === 0) this.indexes.delete(name);
     }
   }

@@ -19,7 +19,7 @@ import { resolveOptions, type OzServerOptions } from './options.js';
 import { Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import type { ResponseListener, ServerCore } from './serverCore.js';
-import { copyData, emptyData, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
+import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
 import {
   Store,
   type AccountOptions,
@@ -158,10 +158,17 @@ export interface OzServer {
   wallet(account: string): { balance_usd: number; spent_usd: number };
 }
 
+/**
+ * An item to change, as a record of its own: a finished item may be shared with snapshots (see `copyData`),
+ * so it is replaced by a copy before it is written to.
+ */
 function requireItem(data: ServerData, id: string): ItemRecord {
   const item = data.items.get(id);
   if (!item) throw new Error(`No item ${id}`);
-  return item;
+  if (!isItemFinished(item)) return item;
+  const own = { ...item };
+  data.items.set(id, own);
+  return own;
 }
 
 /**

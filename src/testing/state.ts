@@ -197,10 +197,41 @@ export function itemIndex(account: string, campus: string, building?: string, st
   return `${companyIndex(account, campus)}${building === undefined ? '' : `|b=${building}`}${status === undefined ? '' : `|s=${status}`}`;
 }
 
+/**
+ * The same array of index names for the same fields, built once: a million records then share a handful of
+ * arrays instead of holding four new strings each.
+ */
+class IndexNames {
+  private readonly cache = new Map<string, readonly string[]>();
+
+  constructor(private readonly build: (...fields: string[]) => readonly string[]) {}
+
+  of(...fields: string[]): readonly string[] {
+    // A short-lived key (young garbage, cheap); the names it maps to are kept once.
+    const key = fields.join('\u0000');
+    let names = this.cache.get(key);
+    if (!names) this.cache.set(key, (names = this.build(...fields)));
+    return names;
+  }
+}
+
 /** Names in the order `localeCompare` gives, ties broken by code units (the keys of an index are unique). */
 function byName(a: string, b: string): number {
   return a.localeCompare(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
+
+const executionNames = new IndexNames(
+  (account, status, kind) => [executionIndex(account), executionIndex(account, status), executionIndex(account, undefined, kind), executionIndex(account, status, kind)],
+);
+
+const itemNames = new IndexNames(
+  (account, campus, building, status) => [
+    itemIndex(account!, campus!),
+    itemIndex(account!, campus!, building),
+    itemIndex(account!, campus!, undefined, status),
+    itemIndex(account!, campus!, building, status),
+  ],
+);
 
 /** An empty data set. */
 export function emptyData(): ServerData {
@@ -210,26 +241,8 @@ export function emptyData(): ServerData {
     keyByHash: new Map(),
     workflows: new IndexedMap<WorkflowRecord, string>({ orderOf: (w) => w.name, order: byName, indexesOf: (w) => [w.account] }),
     schedules: new IndexedMap<ScheduleRecord>({ orderOf: (_, seq) => seq, order: bySeq, indexesOf: (s) => [s.account] }),
-    executions: new IndexedMap<ExecutionRecord>({
-      orderOf: (_, seq) => seq,
-      order: bySeq,
-      indexesOf: (r) => [
-        executionIndex(r.account),
-        executionIndex(r.account, r.status),
-        executionIndex(r.account, undefined, r.kind),
-        executionIndex(r.account, r.status, r.kind),
-      ],
-    }),
-    items: new IndexedMap<ItemRecord>({
-      orderOf: (_, seq) => seq,
-      order: bySeq,
-      indexesOf: (i) => [
-        itemIndex(i.account, i.campus),
-        itemIndex(i.account, i.campus, i.building),
-        itemIndex(i.account, i.campus, undefined, i.status),
-        itemIndex(i.account, i.campus, i.building, i.status),
-      ],
-    }),
+    executions: new IndexedMap<ExecutionRecord>({ orderOf: (_, seq) => seq, order: bySeq, indexesOf: (r) => executionNames.of(r.account, r.status, r.kind) }),
+    items: new IndexedMap<ItemRecord>({ orderOf: (_, seq) => seq, order: bySeq, indexesOf: (i) => itemNames.of(i.account, i.campus, i.building, i.status) }),
     windows: new Map(),
   };
 }
@@ -237,8 +250,9 @@ export function emptyData(): ServerData {
 /**
  * A deep copy of the data, for snapshots: record by record with the shape of each known (linear, with no
  * serialization in between; `structuredClone` of a million executions took 25 s). What no server code
- * changes after it is written (an execution's `input`, `content`, `error`, a span's attributes, a schedule's
- * `input`) is shared, not copied.
+ * changes after it is written is shared, not copied (structural sharing): a finished execution whole (with its
+ * trace) and a finished item, and the `input`, `content`, `error` of an unfinished execution, a span's attributes, a schedule's `input`.
+ * Code that changes a finished execution or item must replace the record, never write to it.
  */
 export function copyData(data: ServerData): ServerData {
   const out = emptyData();
@@ -259,8 +273,8 @@ export function copyData(data: ServerData): ServerData {
   for (const [hash, id] of data.keyByHash) out.keyByHash.set(hash, id);
   for (const [id, w] of data.workflows) out.workflows.set(id, { ...w, tasks: w.tasks.map((t) => ({ ...t })) });
   for (const [id, s] of data.schedules) out.schedules.set(id, { ...s, target: { ...s.target } });
-  for (const [id, r] of data.executions) out.executions.set(id, { ...r, spans: r.spans.map((sp) => ({ ...sp })) });
-  for (const [id, i] of data.items) out.items.set(id, { ...i });
+  for (const [id, r] of data.executions) out.executions.set(id, isFinished(r) ? r : { ...r, spans: r.spans.map((sp) => ({ ...sp })) });
+  for (const [id, i] of data.items) out.items.set(id, isItemFinished(i) ? i : { ...i });
   for (const [key, w] of data.windows) out.windows.set(key, { ...w });
   return out;
 }
