@@ -133,23 +133,22 @@ export class OrderedIndex<K, R> {
 
   /** The first position whose key is >= `key`. */
   private lowerBound(keys: readonly K[], key: K): number {
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.order(keys[mid]!, key) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return this.bound(keys, key, false);
   }
 
   /** The first position whose key is > `key`. */
   private upperBound(keys: readonly K[], key: K): number {
+    return this.bound(keys, key, true);
+  }
+
+  /** The first position whose key is not below `key` (`above`: above it). */
+  private bound(keys: readonly K[], key: K, above: boolean): number {
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (this.order(keys[mid]!, key) <= 0) lo = mid + 1;
+      const c = this.order(keys[mid]!, key);
+      if (c < 0 || (above && c === 0)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
