@@ -125,7 +125,7 @@ async function lists(): Promise<Record<string, number>> {
   };
   const failedTool = midOf((i) => i % 5 === 2 && i % 3 === 0);
   const labDone = midOf((i) => i % 2 === 1 && ITEM_STATUSES[i % 4] === 'done');
-  const rounds = count >= 1_000_000 ? 7 : 21;
+  const rounds = 51;
   const out: Record<string, number> = { records: count, restoreMs, snapshotMs };
   const routes: Record<string, string> = {
     executionsFirst: '/v1/executions?limit=20',

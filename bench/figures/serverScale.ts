@@ -69,7 +69,7 @@ export async function serverScaleRows(ctx: FigureContext): Promise<FigureRow[]> 
         target: '<= 2.00',
         met: judged(ctx.mode.smoke, worst <= 2),
         how:
-          `GET of 20 rows through server.handle, median of 7 (1M) or 21 calls after a warm-up, each size in a fresh process; ${PAGES[key]}: ${curve(key)}` +
+          `GET of 20 rows through server.handle, median of 51 calls after a warm-up, each size in a fresh process; ${PAGES[key]}: ${curve(key)}` +
           (filteredRatio === undefined ? '' : `; ${PAGES[filtered]}: ${curve(filtered)}`),
       };
     });
