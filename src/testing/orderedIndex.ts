@@ -105,6 +105,24 @@ export class OrderedIndex<K, R> {
     return out;
   }
 
+  /** A copy: the chunks' arrays copied (natively, no row touched); the rows themselves shared. */
+  clone(): OrderedIndex<K, R> {
+    const copy = new OrderedIndex<K, R>(this.order);
+    copy.chunks = this.chunks.map((chunk) => ({ keys: chunk.keys.slice(), rows: chunk.rows.slice() }));
+    copy.count = this.count;
+    return copy;
+  }
+
+  /** Puts `row` in the place of the row of `key` (the same key); answers whether there was one. */
+  replace(key: K, row: R): boolean {
+    if (this.chunks.length === 0) return false;
+    const chunk = this.chunks[this.chunkFor(key)]!;
+    const at = this.lowerBound(chunk.keys, key);
+    if (at >= chunk.keys.length || this.order(chunk.keys[at]!, key) !== 0) return false;
+    chunk.rows[at] = row;
+    return true;
+  }
+
   /** The row of `key`, if any. */
   get(key: K): R | undefined {
     if (this.chunks.length === 0) return undefined;
