@@ -86,6 +86,10 @@ const seconds = (performance.now() - started) / 1000;
 console.log(`\noz-sdk benchmarks${mode.smoke ? ' (smoke: tiny counts, not a measurement)' : ''}\n`);
 console.log(textTable(rows));
 if (failed.length > 0) console.log(`\nFailed: ${failed.join(', ')}`);
+if (only) {
+  console.log('\nHow each figure was measured:');
+  for (const row of rows) console.log(`- ${row.name}: ${row.how}`);
+}
 
 if (!mode.smoke && !only) {
   const findingsFile = join(root, 'bench', 'findings.md');
