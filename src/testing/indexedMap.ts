@@ -20,6 +20,8 @@ interface Entry<R, K> {
   readonly indexes: readonly string[];
 }
 
+const NONE: readonly string[] = [];
+
 /** Ascending numbers: the order of sequence numbers. */
 export const bySeq: KeyOrder<number> = (a, b) => a - b;
 
@@ -100,11 +102,17 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
     if (!entry) return;
     const key = this.spec.orderOf(entry.record, entry.seq);
     const indexes = this.spec.indexesOf(entry.record);
-    if (this.spec.order(key, entry.key) === 0 && sameNames(indexes, entry.indexes)) return;
-    this.unplace(entry);
+    if (indexes === entry.indexes && this.spec.order(key, entry.key) === 0) return;
     const moved: Entry<R, K> = { record: entry.record, seq: entry.seq, key, indexes };
     this.entries_.set(id, moved);
-    this.place(moved);
+    if (this.spec.order(key, entry.key) !== 0) {
+      this.unplace(entry);
+      this.place(moved);
+      return;
+    }
+    // Same position: only the indexes the record leaves or joins change (a status change keeps its account's).
+    this.unplace(entry, indexes);
+    this.place(moved, entry.indexes);
   }
 
   /**
@@ -146,26 +154,22 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
     return this.indexes.get(index)?.size ?? 0;
   }
 
-  private place(entry: Entry<R, K>): void {
+  private place(entry: Entry<R, K>, except: readonly string[] = NONE): void {
     for (const name of entry.indexes) {
+      if (except.includes(name)) continue;
       let index = this.indexes.get(name);
       if (!index) this.indexes.set(name, (index = new OrderedIndex<K, R>(this.spec.order)));
       index.insert(entry.key, entry.record);
     }
   }
 
-  private unplace(entry: Entry<R, K>): void {
+  private unplace(entry: Entry<R, K>, except: readonly string[] = NONE): void {
     for (const name of entry.indexes) {
+      if (except.includes(name)) continue;
       const index = this.indexes.get(name);
       if (!index) continue;
       index.delete(entry.key);
       if (index.size === 0) this.indexes.delete(name);
     }
   }
-}
-
-function sameNames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
