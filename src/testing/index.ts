@@ -8,6 +8,7 @@
 export { createOzServer } from './server.js';
 export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, ItemPatch } from './server.js';
 export type { OzServerOptions } from './options.js';
+export type { RetentionOptions } from './retention.js';
 export type { OzClock, OzClockOptions } from './clock.js';
 export type { OzDashboard } from './dashboard.js';
 export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './journal.js';
