@@ -11,12 +11,20 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
+import type { OperationId } from '../src/testing/index.js';
 
 /** What a bench server sends its parent once it listens. */
 export interface BenchServerReady {
   readonly url: string;
   readonly apiKey: string;
 }
+
+/** A question the parent asks the embedded server's process, and its answer (`{ id, answer }`). */
+export type BenchServerQuery =
+  | { readonly id: number; readonly query: 'journalClear' }
+  | { readonly id: number; readonly query: 'journalCount'; readonly operationId: string }
+  /** A full garbage collection first, then `process.memoryUsage()`. */
+  | { readonly id: number; readonly query: 'memoryAfterGc' };
 
 /** The body of the bare handler: the shape and size of a `tools.execute('echo')` answer. */
 export const FIXED_JSON = {
@@ -26,7 +34,13 @@ export const FIXED_JSON = {
   request_id: 'req_0123456789abcdefghijklmn',
 };
 
-async function startOz(testingSpecifier: string): Promise<{ ready: BenchServerReady; close: () => Promise<void> }> {
+interface Started {
+  ready: BenchServerReady;
+  close: () => Promise<void>;
+  answer?: (query: BenchServerQuery) => unknown;
+}
+
+async function startOz(testingSpecifier: string): Promise<Started> {
   const { createOzServer } = (await import(testingSpecifier)) as typeof import('../src/testing/index.js');
   // The default rate limit (100000 requests a minute per key) would answer 429 in the middle of the latency and
   // throughput runs, which send more than that: lifted here, nothing else changed.
@@ -38,10 +52,16 @@ async function startOz(testingSpecifier: string): Promise<{ ready: BenchServerRe
       await listener.close();
       await server.close();
     },
+    answer: (q) => {
+      if (q.query === 'journalClear') return server.journal.clear();
+      if (q.query === 'journalCount') return server.journal.count({ operationId: q.operationId as OperationId });
+      (globalThis as { gc?: () => void }).gc?.();
+      return process.memoryUsage();
+    },
   };
 }
 
-async function startHono(): Promise<{ ready: BenchServerReady; close: () => Promise<void> }> {
+async function startHono(): Promise<Started> {
   const app = new Hono();
   app.all('*', (c) => c.json(FIXED_JSON));
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -58,6 +78,9 @@ const kind = process.argv[2];
 if (!process.send) throw new Error('benchServer.ts runs as a child of the benchmarks (it needs an IPC channel).');
 const started = kind === 'oz' && process.argv[3] ? await startOz(process.argv[3]) : kind === 'hono' ? await startHono() : undefined;
 if (!started) throw new Error(`Unknown bench server kind: ${kind}`);
+process.on('message', (message: BenchServerQuery) => {
+  process.send!({ id: message.id, answer: started.answer?.(message) ?? null });
+});
 process.once('disconnect', () => {
   void started.close().finally(() => process.exit(0));
 });

@@ -1,4 +1,4 @@
-/** The row names of the results table, one per figure of issue 7 (the smoke test checks each is printed). */
+/** The row names of the results table, one per figure of issues 7 and 18 (the smoke test checks each is printed). */
 export const FIGURE_NAMES = {
   toolsVsFetch: 'loopback tools.execute vs fetch',
   itemsVsFetch: 'loopback items.create vs fetch',
@@ -15,4 +15,13 @@ export const FIGURE_NAMES = {
   serverTools: 'server req/s tools.execute vs hono',
   executionWait: 'executions.wait latency vs interval',
   tracingOff: 'tracing off vs no tracing (tools.execute)',
+  executionWait20ms: 'executions.wait of a 20 ms run',
+  scale_executionsFirst: 'executions first page 1M vs 10k',
+  scale_executionsDeep: 'executions deep page 1M vs 10k',
+  scale_itemsFirst: 'items first page 1M vs 10k',
+  scale_itemsDeep: 'items deep page 1M vs 10k',
+  scaleSnapshot: 'snapshot/restore growth',
+  scaleIdle: 'idle() with 4k-32k queued runs',
+  concurrentCalls: '1024 concurrent SDK calls over HTTP',
+  memoryUnderLoad: 'oz-mock memory under load',
 } as const;

@@ -3,7 +3,10 @@
  * table, and writes `bench/RESULTS.md`. `--smoke` (or `BENCH_SMOKE=1`) starts every benchmark with tiny counts
  * and only prints (for CI: it checks that every benchmark still runs, never how fast).
  *
- *   node --import tsx bench/run.ts [--smoke]
+ *   node --import tsx bench/run.ts [--smoke] [--only=<figure>,<figure>...]
+ *
+ * `--only` runs the figures named (for example `--only="server scale,memory under load"`) and only prints their
+ * rows: RESULTS.md is written by full runs.
  *
  * Everything runs on 127.0.0.1 and every loop is bounded (tinybench's time budgets, fixed round counts, load
  * runs of a fixed duration).
@@ -19,6 +22,8 @@ import { coldImportRows } from './figures/coldImport.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
+import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
+import { serverScaleRows } from './figures/serverScale.js';
 import { serverThroughputRows } from './figures/serverThroughput.js';
 import { sseRows } from './figures/sseParsing.js';
 import { streamMemoryRows } from './figures/streamMemory.js';
@@ -36,20 +41,24 @@ const command = process.env['npm_lifecycle_event']
   : ['node --import tsx bench/run.ts', ...args].join(' ');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
-const only = args.find((arg) => arg.startsWith('--only='))?.slice('--only='.length);
-const allFigures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
+const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
   ['loopback calls', loopbackCallRows],
   ['in-process mount', inProcessMountRows],
   ['SSE parsing', sseRows],
   ['executions.wait', executionWaitRows],
   ['server throughput', serverThroughputRows],
+  ['concurrent calls', concurrentCallRows],
+  ['server scale', serverScaleRows],
+  ['memory under load', memoryUnderLoadRows],
   ['stream memory', streamMemoryRows],
   ['cold import', coldImportRows],
   ['bundle size', bundleSizeRows],
   ['tracing cost', tracingCostRows],
 ];
-// `--only=<figure>` runs one figure (for example `--only='tracing cost'`) and only prints.
-const figures = only === undefined ? allFigures : allFigures.filter(([name]) => name === only);
+const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((name) => name.trim());
+const unknown = only?.filter((name) => !figures.some(([figure]) => figure === name)) ?? [];
+if (unknown.length) throw new Error(`Unknown figure(s): ${unknown.join(', ')}. Figures: ${figures.map(([name]) => name).join(', ')}`);
+const chosen = only ? figures.filter(([name]) => only.includes(name)) : figures;
 
 const started = performance.now();
 const loadStart = loadAverage();
@@ -62,7 +71,7 @@ const ctx: FigureContext = { mode, root, pkg, modules, oz, log };
 const rows: FigureRow[] = [];
 const failed: string[] = [];
 try {
-  for (const [name, figure] of figures) {
+  for (const [name, figure] of chosen) {
     try {
       rows.push(...(await figure(ctx)));
     } catch (error) {
@@ -78,8 +87,12 @@ const seconds = (performance.now() - started) / 1000;
 console.log(`\noz-sdk benchmarks${mode.smoke ? ' (smoke: tiny counts, not a measurement)' : ''}\n`);
 console.log(textTable(rows));
 if (failed.length > 0) console.log(`\nFailed: ${failed.join(', ')}`);
+if (only) {
+  console.log('\nHow each figure was measured:');
+  for (const row of rows) console.log(`- ${row.name}: ${row.how}`);
+}
 
-if (!mode.smoke && only === undefined) {
+if (!mode.smoke && !only) {
   const findingsFile = join(root, 'bench', 'findings.md');
   const findings = existsSync(findingsFile) ? readFileSync(findingsFile, 'utf8') : '';
   const markdown = resultsMarkdown({ rows, machine: machineInfo(root), mode, command, seconds, load: { start: loadStart, end: loadAverage() }, findings });

@@ -1,12 +1,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { BenchServerReady } from './benchServer.js';
+import type { BenchServerQuery, BenchServerReady } from './benchServer.js';
+
+type Query = BenchServerQuery extends infer Q ? (Q extends BenchServerQuery ? Omit<Q, 'id'> : never) : never;
 
 /** A bench server running in a child process (see `benchServer.ts`). */
 export interface ServerProcess extends BenchServerReady {
   readonly pid: number;
   /** Closes the IPC channel: the child closes its server and exits. Killed if it has not after 5 s. */
   stop(): Promise<void>;
+  /** Asks the embedded server's process (its journal, its memory after a full GC). */
+  ask<T>(query: Query): Promise<T>;
 }
 
 const ENTRY = fileURLToPath(new URL('./benchServer.ts', import.meta.url));
@@ -16,7 +20,8 @@ const ENTRY = fileURLToPath(new URL('./benchServer.ts', import.meta.url));
  * built `oz-sdk/testing` at `testingSpecifier`.
  */
 export async function startServerProcess(kind: 'oz' | 'hono', testingSpecifier = ''): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', ENTRY, kind, testingSpecifier], {
+  // --expose-gc: the memory figures read the heap after a full collection.
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', ENTRY, kind, testingSpecifier], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<BenchServerReady>((resolve, reject) => {
@@ -34,9 +39,21 @@ export async function startServerProcess(kind: 'oz' | 'hono', testingSpecifier =
     });
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let asked = 0;
+  const answers = new Map<number, (answer: unknown) => void>();
+  child.on('message', (message: { id?: number; answer?: unknown }) => {
+    if (message.id !== undefined) answers.get(message.id)?.(message.answer);
+    if (message.id !== undefined) answers.delete(message.id);
+  });
   return {
     ...ready,
     pid: child.pid!,
+    ask: <T>(query: Query) =>
+      new Promise<T>((resolve) => {
+        const id = ++asked;
+        answers.set(id, resolve as (answer: unknown) => void);
+        child.send({ ...query, id });
+      }),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       if (child.connected) child.disconnect();

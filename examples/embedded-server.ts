@@ -7,7 +7,7 @@
  *
  * This example is about the server itself, so it always uses it.
  */
-import { InternalError, Oz, OzTimeoutError } from 'oz-sdk';
+import { InternalError, Oz, OzAPIError, OzTimeoutError } from 'oz-sdk';
 import { createOzServer, OzMockError } from 'oz-sdk/testing';
 
 // #region mounts
@@ -62,6 +62,13 @@ await frozen.clock.advance(10); // one step of the walk (10 ms by default): inta
 console.log((await ozFrozen.companies.items.get('acme', item.id)).step, frozen.clock.iso()); // plan 2026-01-05T09:00:00.010Z
 await frozen.idle(); // advances a frozen clock from timer to timer until no work is left
 console.log((await ozFrozen.companies.items.get('acme', item.id)).step, frozen.clock.iso()); // done 2026-01-05T09:00:00.040Z
+// advance() fires every timer due in the window, in time order, at its own time, and what those timers start:
+// an hourly schedule fires three times in three hours.
+await ozFrozen.schedules.create({ name: 'hourly', cron: '0 * * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'tick' } });
+await frozen.clock.advance(3 * 3_600_000);
+const ticks: string[] = [];
+for await (const run of ozFrozen.executions.list({ kind: 'tool' })) ticks.push(run.created_at.slice(11, 16));
+console.log(ticks); // [ '12:00', '11:00', '10:00' ]
 // #endregion
 await frozen.close();
 
@@ -98,6 +105,17 @@ for await (const _ of oz.companies.items.list('acme', { building: 'lab' })) item
 console.log(items); // 0
 // server.reset() goes back to the seed instead.
 // #endregion
+
+// #region retention
+// Bounded memory for a long-lived server: the earliest finished records beyond the limits are dropped.
+const bounded = createOzServer({ retention: { executions: 2, items: Infinity }, journalLimit: 500 });
+const ozBounded = new Oz({ baseURL: bounded.url, apiKey: bounded.apiKey, fetch: bounded.fetch });
+const first = await ozBounded.tools.execute('echo', { text: 'first' });
+for (const text of ['second', 'third']) await ozBounded.tools.execute('echo', { text });
+const gone = await ozBounded.executions.get(first.execution_id).catch((error: unknown) => error);
+console.log(gone instanceof OzAPIError ? gone.status : 'kept'); // 404, like an execution that never existed
+// #endregion
+await bounded.close();
 
 // #region hook
 // A hook on every answer (a clone): check status codes, headers, or validate bodies against openapi.json.

@@ -62,8 +62,8 @@ async function runWorkflowAsync(): Promise<void> {
   heading(4, 'Run the stored workflow draft-and-review async, and wait for it');
   const pointer = await oz.workflows.executeStored('draft-and-review', { input: 'notes from the planning meeting', async: true });
   out(`   202 async pointer: ${pointer.execution_id}, status ${pointer.status}`);
-  // The progress line: the status of each poll, and a dot every 150 ms in between. The server's answers carry
-  // `Retry-After: 1` while the run is unfinished, and wait() honours it between polls.
+  // The progress line: the status of each poll, and a dot every 150 ms in between. While the run is unfinished
+  // the server's answers suggest when to poll again (`retry-after-ms`), and wait() honours it between polls.
   let last = '';
   let polls = 0;
   process.stdout.write('   waiting: ');

@@ -11,7 +11,7 @@ import { formatSpread, judged, type FigureRow } from '../figureRow.js';
 import { median, quartiles } from '../latencyComparison.js';
 import { startServerProcess } from '../serverProcess.js';
 
-const LIMIT = 0.5;
+const LIMIT = 0.6;
 const CONNECTIONS = 8;
 
 export async function serverThroughputRows(ctx: FigureContext): Promise<FigureRow[]> {

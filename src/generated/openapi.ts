@@ -466,7 +466,7 @@ export interface paths {
         };
         /**
          * Get an execution; poll it until it finishes.
-         * @description While the run is not finished the answer may carry `Retry-After` (seconds) as the suggested poll interval.
+         * @description While the run is not finished the answer may carry `Retry-After` (whole seconds) and `retry-after-ms` (milliseconds, preferred) as the suggested poll interval.
          */
         get: operations["getExecution"];
         put?: never;
@@ -4175,6 +4175,8 @@ export interface operations {
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
                     "X-Execution-Id": components["headers"]["XExecutionId"];
                     "Retry-After": components["headers"]["RetryAfter"];
+                    /** @description While the run is not finished: the suggested poll interval in milliseconds (as openai-node reads it); clients prefer it to `Retry-After`. */
+                    "retry-after-ms"?: number;
                     [name: string]: unknown;
                 };
                 content: {

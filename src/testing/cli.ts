@@ -31,12 +31,16 @@ Usage: oz-mock [options]
   --rate-limit <n>    requests per minute per key (default 100000; 0 turns the limit off)
   --step-ms <n>       one step of an item walk, an async run's start, a workflow task (default 10)
   --token-ms <n>      between two token events of a stream (default 2)
-  --poll-ms <n>       the poll interval an unfinished execution suggests (default 1000)
+  --poll-ms <n>       the poll interval an unfinished execution suggests (default 0: from the run's timing)
   --admin-token <t>   the control plane's token, ozadm_ + 32 letters or digits
                       (default: $OZ_MOCK_ADMIN_TOKEN, else random; printed at start)
   --no-admin          no control plane: /_oz/ answers 404
   --json              print one JSON line (url, mcpUrl, keys) instead of the text
   --log               print one line per request
+  --keep-executions <n|all>  finished executions kept, with their traces; the earliest finished go first (default 50000)
+  --keep-items <n|all>       finished items kept (default 50000)
+  --journal-limit <n|all>    requests the journal keeps, the newest (default 10000)
+  --idempotency-max-entries <n>  answers of writes kept for replay under their x-trace-id (default 10000)
   -h, --help          this help
 `;
 
@@ -45,9 +49,11 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function count(value: string | undefined, name: string): number | undefined {
+/** A whole number from 0 (`all`: no limit, where `all` is allowed); anything else stops the start. */
+function count(value: string | undefined, name: string, all = false): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) > 1e9) fail(`${name} must be a whole number from 0`);
+  if (all && value === 'all') return Infinity;
+  if (!/^\d+$/.test(value) || Number(value) > 1e9) fail(`${name} must be a whole number ${all ? '>= 0, or all' : 'from 0'}`);
   return Number(value);
 }
 
@@ -82,6 +88,10 @@ async function main(): Promise<void> {
         'no-admin': { type: 'boolean' },
         json: { type: 'boolean' },
         log: { type: 'boolean' },
+        'keep-executions': { type: 'string' },
+        'keep-items': { type: 'string' },
+        'journal-limit': { type: 'string' },
+        'idempotency-max-entries': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -102,6 +112,9 @@ async function main(): Promise<void> {
   const seed = values.seed ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
 
+  const retention = { executions: count(values['keep-executions'], '--keep-executions', true), items: count(values['keep-items'], '--keep-items', true) };
+  const journalLimit = count(values['journal-limit'], '--journal-limit', true);
+  const idempotencyMaxEntries = count(values['idempotency-max-entries'], '--idempotency-max-entries');
   const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
   if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
   if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
@@ -120,6 +133,9 @@ async function main(): Promise<void> {
     clock: { ...(clockStart !== undefined ? { start: clockStart } : {}), frozen: values['frozen-clock'] === true },
     ...(rateLimit !== undefined ? { rateLimit: { limit: rateLimit, windowMs: 60_000 } } : {}),
     timing: Object.fromEntries(Object.entries(timing).filter(([, v]) => v !== undefined)),
+    retention,
+    ...(journalLimit !== undefined ? { journalLimit } : {}),
+    ...(idempotencyMaxEntries !== undefined ? { idempotencyMaxEntries } : {}),
   });
   // Fixture files, then the state file: any problem stops the start (exit 2) before a file is written.
   const problem = (file: string, err: unknown) => fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);

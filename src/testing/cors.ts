@@ -1,6 +1,6 @@
 /** The headers a browser may read: the contract names x-request-id, X-Execution-Id and X-Error-Code. */
 export const EXPOSED_HEADERS =
-  'x-request-id, X-Execution-Id, X-Error-Code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, Retry-After, x-idempotent-replayed';
+  'x-request-id, X-Execution-Id, X-Error-Code, x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset, Retry-After, retry-after-ms, x-idempotent-replayed';
 
 /** The headers of a 204 answer to a CORS preflight (`OPTIONS`), from any origin. */
 export function preflightHeaders(header: (name: string) => string | null): Record<string, string> {

@@ -27,6 +27,7 @@ export type { FixtureSummary } from './control/fixtures.js';
 export type { OzStateDocument, StateAccount, NativeEntry } from './control/stateDocument.js';
 export type { JournalEntryView } from './control/journalView.js';
 export type { OzSettings } from './control/settings.js';
+export type { RetentionOptions } from './retention.js';
 export type { OzClock, OzClockOptions } from './clock.js';
 export type { OzDashboard } from './dashboard.js';
 export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './journal.js';

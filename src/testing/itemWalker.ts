@@ -173,5 +173,6 @@ export class ItemWalker {
 
   private touch(item: ItemRecord): void {
     item.updated_at = this.core.clock.now();
+    this.core.store.itemChanged(item);
   }
 }

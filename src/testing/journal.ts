@@ -75,39 +75,62 @@ function matches(entry: JournalEntry, filter: JournalFilter): boolean {
   return true;
 }
 
-/** The journal, bounded to its newest `limit` entries. */
+/**
+ * The journal, bounded to its newest `limit` entries: a ring buffer, so the oldest entry goes in O(1) when a new
+ * one comes in (`Array.prototype.shift` of a large array copies it). The oldest-first array of `entries` is
+ * built when read after a change.
+ */
 export class Journal implements OzJournal {
-  private list: JournalEntry[] = [];
+  private ring: JournalEntry[] = [];
+  /** Where the oldest entry is once the ring is full. */
+  private start = 0;
+  private ordered: JournalEntry[] | null = [];
 
   constructor(private readonly limit: number) {}
 
   get entries(): readonly JournalEntry[] {
-    return this.list;
+    if (this.ordered === null) {
+      this.ordered = this.start === 0 ? this.ring.slice() : [...this.ring.slice(this.start), ...this.ring.slice(0, this.start)];
+    }
+    return this.ordered;
   }
 
   add(entry: JournalEntry): void {
     if (this.limit <= 0) return;
-    this.list.push(entry);
-    // Trim in batches: one splice per `limit` requests keeps the hot path cheap.
-    if (this.list.length >= this.limit * 2) this.list = this.list.slice(-this.limit);
+    this.ordered = null;
+    if (this.ring.length < this.limit) {
+      this.ring.push(entry);
+      return;
+    }
+    this.ring[this.start] = entry;
+    this.start = this.start + 1 === this.ring.length ? 0 : this.start + 1;
   }
 
   filter(filter: JournalFilter | OperationId): JournalEntry[] {
     const f = journalFilter(filter);
-    return this.list.filter((e) => matches(e, f));
+    return this.entries.filter((e) => matches(e, f));
   }
 
   last(filter: JournalFilter | OperationId = {}): JournalEntry | undefined {
     const f = journalFilter(filter);
-    for (let i = this.list.length - 1; i >= 0; i--) if (matches(this.list[i]!, f)) return this.list[i];
+    const n = this.ring.length;
+    for (let k = n - 1; k >= 0; k--) {
+      const entry = this.ring[(this.start + k) % n]!;
+      if (matches(entry, f)) return entry;
+    }
     return undefined;
   }
 
   count(filter: JournalFilter | OperationId = {}): number {
-    return this.filter(filter).length;
+    const f = journalFilter(filter);
+    let n = 0;
+    for (const e of this.ring) if (matches(e, f)) n++;
+    return n;
   }
 
   clear(): void {
-    this.list = [];
+    this.ring = [];
+    this.start = 0;
+    this.ordered = [];
   }
 }

@@ -8,6 +8,7 @@ import type { OzServer } from './server.js';
  * methods; what it adds is part of the baseline `reset()` returns to.
  */
 export type OzSeedFunction = (server: OzServer) => void;
+import { retentionLimits, type RetentionLimits, type RetentionOptions } from './retention.js';
 
 /** Options of {@link createOzServer}. */
 export interface OzServerOptions {
@@ -46,7 +47,10 @@ export interface OzServerOptions {
     readonly tokenMs?: number;
     /** A `: ping` comment after this much quiet in a stream; 0 turns them off. Default 15000. */
     readonly pingMs?: number;
-    /** The poll interval an unfinished execution suggests (`Retry-After`, `retry-after-ms`). Default 1000. */
+    /**
+     * The poll interval an unfinished execution suggests (`retry-after-ms`, and `Retry-After` in whole seconds).
+     * Default 0: the interval the run's own timing gives (when its next step is due).
+     */
     readonly pollMs?: number;
   };
   /** How long a revoked key keeps working (the key cache's time). Default 120000 (about two minutes). */
@@ -67,6 +71,12 @@ export interface OzServerOptions {
    * clock each); past it the oldest are dropped first. Default 10000.
    */
   readonly idempotencyMaxEntries?: number;
+  /**
+   * How many finished executions (with their traces) and finished items the server keeps; beyond that the
+   * earliest finished are dropped (they answer 404 like records that never existed). Unfinished work is never
+   * dropped. Default 50000 of each; `Infinity` keeps everything.
+   */
+  readonly retention?: RetentionOptions;
   /** The base URL of the in-process and msw mounts. Default `http://api.oz.test`. */
   readonly url?: string;
   /** The MCP server's own URL (`{mcp_url}`, ending in `/v1`) on the in-process and msw mounts. Default `http://mcp.oz.test/v1`. */
@@ -83,10 +93,17 @@ export interface ResolvedOptions {
   readonly clientAddress: string;
   readonly journalLimit: number;
   readonly idempotencyMaxEntries: number;
+  readonly retention: RetentionLimits;
   readonly url: string;
   readonly mcpUrl: string;
   /** `mcpUrl`'s origin and a slash: requests starting with it reach the MCP server in process. */
   readonly mcpOrigin: string;
+}
+
+function journalLimit(value: number | undefined): number {
+  if (value === undefined) return 10_000;
+  if (value !== Infinity && !(Number.isInteger(value) && value >= 0)) throw new RangeError(`journalLimit must be a whole number >= 0 or Infinity, got ${String(value)}`);
+  return value;
 }
 
 /** Fills in the defaults. */
@@ -101,14 +118,15 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
       stepMs: options.timing?.stepMs ?? 10,
       tokenMs: options.timing?.tokenMs ?? 2,
       pingMs: options.timing?.pingMs ?? 15_000,
-      pollMs: options.timing?.pollMs ?? 1000,
+      pollMs: options.timing?.pollMs ?? 0,
     },
     keyCacheMs: options.keyCacheMs ?? 120_000,
     rateLimit: { limit: options.rateLimit?.limit ?? 100_000, window_ms: options.rateLimit?.windowMs ?? 60_000 },
     syncTimeoutMs: options.syncTimeoutMs ?? 30_000,
     clientAddress: options.clientAddress ?? '127.0.0.1',
-    journalLimit: options.journalLimit ?? 10_000,
+    journalLimit: journalLimit(options.journalLimit),
     idempotencyMaxEntries: options.idempotencyMaxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+    retention: retentionLimits(options.retention),
     url,
     mcpUrl,
     mcpOrigin: `${new URL(mcpUrl).origin}/`,

@@ -68,9 +68,42 @@ function fillTemplate(value: unknown, input: string, inputs: Readonly<Record<str
   );
 }
 
+/** The longest poll interval an unfinished execution suggests: what it always suggested before (`Retry-After: 1`). */
+export const MAX_POLL_HINT_MS = 1000;
+
 /** Creates executions and runs them: in the request (sync, streamed) or in the background (async). */
 export class Runner {
+  /** When each sleeping run's current wait on the clock ends (its start, a step, a handler's `sleep`). */
+  private readonly wakeAt = new Map<string, number>();
+
   constructor(private readonly core: ServerCore) {}
+
+  /**
+   * The poll interval an unfinished execution suggests (`retry-after-ms`): until its current wait on the clock
+   * ends, plus 1 ms for the work after it; half its age when it waits on something else (a handler's own
+   * promise); one step (`timing.stepMs`) on a frozen clock, where only `advance` moves time, at any moment.
+   * Between 1 ms and {@link MAX_POLL_HINT_MS}.
+   */
+  pollAfterMs(record: ExecutionRecord): number {
+    const { clock, options } = this.core;
+    const now = clock.now();
+    const step = Math.max(1, options.timing.stepMs);
+    const wake = this.wakeAt.get(record.id);
+    const ms = clock.frozen ? step : wake !== undefined ? wake - now + 1 : Math.max(step, (now - record.created_at) / 2);
+    return Math.min(Math.max(1, Math.ceil(ms)), MAX_POLL_HINT_MS);
+  }
+
+  /** Waits on the clock for a run, noting when the wait ends (for {@link Runner.pollAfterMs}). */
+  private async sleepFor(record: ExecutionRecord, ms: number): Promise<void> {
+    if (ms <= 0) return;
+    const until = this.core.clock.now() + ms;
+    this.wakeAt.set(record.id, until);
+    try {
+      await this.core.clock.sleep(ms);
+    } finally {
+      if (this.wakeAt.get(record.id) === until) this.wakeAt.delete(record.id);
+    }
+  }
 
   /** Stores a new execution record. */
   create(spec: NewExecution): ExecutionRecord {
@@ -131,7 +164,7 @@ export class Runner {
     const generation = this.core.generation;
     this.core.work.track(
       (async () => {
-        await this.core.clock.sleep(this.core.options.timing.stepMs);
+        await this.sleepFor(record, this.core.options.timing.stepMs);
         if (record.status !== 'queued' || generation !== this.core.generation) return;
         await this.execute(record, plan, { paced: true });
       })(),
@@ -141,13 +174,14 @@ export class Runner {
   /** The context a handler gets. */
   context(record: ExecutionRecord): RunContext {
     const clock = this.core.clock;
-    return { account: record.account, executionId: record.id, now: () => clock.now(), sleep: (ms) => clock.sleep(ms) };
+    return { account: record.account, executionId: record.id, now: () => clock.now(), sleep: (ms) => this.sleepFor(record, ms) };
   }
 
   private begin(record: ExecutionRecord): void {
     const now = this.core.clock.now();
     record.status = 'running';
     record.updated_at = now;
+    this.core.store.executionChanged(record);
     // The root span's id follows from the execution's (one random id less per run).
     record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
   }
@@ -165,7 +199,7 @@ export class Runner {
     const inputs = plan.inputs;
     let previous = plan.input === undefined || plan.input === null ? '' : typeof plan.input === 'string' ? plan.input : JSON.stringify(plan.input);
     for (const task of plan.tasks) {
-      if (options.paced) await this.core.clock.sleep(this.core.options.timing.stepMs);
+      if (options.paced) await this.sleepFor(record, this.core.options.timing.stepMs);
       this.checkCancelled(record);
       const span = this.span(root.id, `task ${task.id}`, this.core.clock.now(), { task_id: task.id, agent: task.agent.name });
       record.spans.push(span);
@@ -241,6 +275,7 @@ export class Runner {
       const account = this.core.store.data.accounts.get(record.account);
       if (account) this.core.store.charge(account, record.cost_micros);
     }
+    this.core.store.executionChanged(record);
     return outcome;
   }
 }

@@ -45,8 +45,9 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
 }
 
 /**
- * Fires enabled schedules when the clock reaches their `next_run_at` (once, however far the clock jumped),
- * then arms the next run. Its timers are not work: `idle()` does not wait for them.
+ * Fires enabled schedules when the clock reaches their `next_run_at`, then arms the next occurrence after that
+ * one: `clock.advance` over a window fires each occurrence in it once, in time order. Its timers are not work:
+ * `idle()` does not wait for them.
  */
 export class Scheduler {
   constructor(private readonly core: ServerCore) {}
@@ -73,7 +74,9 @@ export class Scheduler {
   }
 
   private fire(s: ScheduleRecord): void {
-    const { runner, clock } = this.core;
+    const core = this.core;
+    const { runner, clock } = core;
+    const occurrence = s.next_run_at ?? clock.now();
     try {
       const run = scheduleRun(this.core, s);
       const record = runner.create({
@@ -91,9 +94,11 @@ export class Scheduler {
       const now = clock.now();
       const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });
       Object.assign(record, { status: 'failed', error: { ...toMockError(err).toObject(), execution_id: record.id }, finished_at: now, updated_at: now });
+      core.store.executionChanged(record);
     }
+    // The next occurrence after the one that fired: an `advance` over several occurrences fires each once.
     const cron = parseCron(s.cron);
-    s.next_run_at = cron ? nextCronRun(cron, s.timezone, clock.now()) : null;
+    s.next_run_at = cron ? nextCronRun(cron, s.timezone, occurrence) : null;
     this.arm(s);
   }
 }

@@ -28,7 +28,7 @@ import { resolveOptions, type OzServerOptions } from './options.js';
 import { Runner } from './runner.js';
 import { Scheduler } from './scheduler.js';
 import type { ResponseListener, ServerCore } from './serverCore.js';
-import { emptyData, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
+import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
 import {
   Store,
   type AccountOptions,
@@ -190,10 +190,17 @@ export interface OzServer {
   wallet(account: string): { balance_usd: number; spent_usd: number };
 }
 
+/**
+ * An item to change, as a record of its own: a finished item may be shared with snapshots (see `copyData`),
+ * so it is replaced by a copy before it is written to.
+ */
 function requireItem(data: ServerData, id: string): ItemRecord {
   const item = data.items.get(id);
   if (!item) throw new Error(`No item ${id}`);
-  return item;
+  if (!isItemFinished(item)) return item;
+  const own = { ...item };
+  data.items.set(id, own);
+  return own;
 }
 
 /**
@@ -215,7 +222,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     proxyKey: options.proxyKey ?? newKeyValue('proxy'),
     otherApiKey: options.otherApiKey ?? newKeyValue('platform'),
   };
-  const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit);
+  const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
   const core = {
     options: resolved,
     clock,
@@ -261,7 +268,9 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
 
   const touchItem = (item: ItemRecord): Item => {
     item.updated_at = clock.now();
-    return itemView(item);
+    const view = itemView(item);
+    store.itemChanged(item);
+    return view;
   };
 
   const server: OzServer = {
@@ -337,13 +346,13 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     },
     snapshot() {
       if (core.work.busy(clock)) throw new Error('snapshot() while work is in flight: await server.idle() first.');
-      const snap: SnapshotData = { __ozSnapshot: true, data: structuredClone(store.data), catalog: copyCatalog(store.catalog) };
+      const snap: SnapshotData = { __ozSnapshot: true, data: copyData(store.data), catalog: copyCatalog(store.catalog) };
       return snap;
     },
     restore(snapshot) {
       const snap = snapshot as SnapshotData;
       core.generation++;
-      store.data = structuredClone(snap.data);
+      store.data = copyData(snap.data);
       store.catalog = copyCatalog(snap.catalog);
       core.idempotency.clear();
       core.walker.resumeAll();

@@ -2,7 +2,8 @@ import { hashKey, keyKindOf, KEY_PREFIXES, newKeyValue } from './apiKeys.js';
 import { stepKey, toCatalogAgent, toCatalogTool, type AgentDefinition, type Catalog, type PipelineStepDefinition, type ToolDefinition } from './catalog.js';
 import type { ServerClock } from './clock.js';
 import { newId } from './ids.js';
-import type { AccountRecord, BuildingRecord, CompanyRecord, ConnectionRecord, KeyKind, ServerData, Tier, WorkflowRecord } from './state.js';
+import { RetentionQueue, type RetentionLimits } from './retention.js';
+import { isFinished, isItemFinished, type AccountRecord, type BuildingRecord, type CompanyRecord, type ConnectionRecord, type ExecutionRecord, type ItemRecord, type KeyKind, type ServerData, type Tier, type WorkflowRecord } from './state.js';
 import type { WorkflowTask } from '../generated/types.js';
 
 const DAY_MS = 86_400_000;
@@ -79,12 +80,52 @@ export interface WorkflowOptions {
 
 /** The server's data and catalog, with the operations on them that seeding and handlers share. */
 export class Store {
+  private current: ServerData;
+  private readonly finishedExecutions: RetentionQueue<ExecutionRecord>;
+  private readonly finishedItems: RetentionQueue<ItemRecord>;
+
   constructor(
-    public data: ServerData,
+    data: ServerData,
     public catalog: Catalog,
     readonly clock: ServerClock,
     private readonly defaultRateLimit: { limit: number; window_ms: number },
-  ) {}
+    retention: RetentionLimits = { executions: Infinity, items: Infinity },
+  ) {
+    this.current = data;
+    this.finishedExecutions = new RetentionQueue(retention.executions, isFinished);
+    this.finishedItems = new RetentionQueue(retention.items, isItemFinished);
+    this.data = data;
+  }
+
+  /** The server's data. Setting it (a reset, a restore, an import) starts the retention over from it. */
+  get data(): ServerData {
+    return this.current;
+  }
+
+  set data(data: ServerData) {
+    this.current = data;
+    this.finishedExecutions.rebuild(data.executions);
+    this.finishedItems.rebuild(data.items);
+  }
+
+  /**
+   * After a write to an execution's `status`: moves it to the indexes of its new status and, once it finished,
+   * into the retention (which may drop the earliest finished beyond the limit).
+   */
+  executionChanged(record: ExecutionRecord): void {
+    const executions = this.current.executions;
+    if (executions.get(record.id) !== record) return;
+    executions.reindex(record.id);
+    this.finishedExecutions.noteChanged(executions, record.id, record);
+  }
+
+  /** After a write to an item's `status` (or `building`): as {@link Store.executionChanged}, for items. */
+  itemChanged(item: ItemRecord): void {
+    const items = this.current.items;
+    if (items.get(item.id) !== item) return;
+    items.reindex(item.id);
+    this.finishedItems.noteChanged(items, item.id, item);
+  }
 
   /** An account by name, or throws. */
   account(name: string): AccountRecord {
@@ -155,7 +196,7 @@ export class Store {
   addCompany(options: CompanyOptions): CompanyRecord {
     const account = this.account(options.account);
     if (account.companies.has(options.slug)) throw new Error(`Company ${options.slug} exists already`);
-    const company: CompanyRecord = { slug: options.slug, buildings: new Map(), items: [] };
+    const company: CompanyRecord = { slug: options.slug, buildings: new Map() };
     account.companies.set(company.slug, company);
     for (const b of options.buildings ?? []) this.addBuilding(options.account, options.slug, b);
     return company;
@@ -184,6 +225,7 @@ export class Store {
 
   addWorkflow(options: WorkflowOptions): WorkflowRecord {
     this.account(options.account);
+    if (this.workflowByName(options.account, options.name)) throw new Error(`Workflow ${options.name} exists already in account ${options.account}`);
     const now = this.clock.now();
     const record: WorkflowRecord = {
       id: newId('wfl'),
@@ -200,8 +242,7 @@ export class Store {
 
   /** A stored workflow of an account by name. */
   workflowByName(account: string, name: string): WorkflowRecord | undefined {
-    for (const w of this.data.workflows.values()) if (w.account === account && w.name === name) return w;
-    return undefined;
+    return this.data.workflows.find(account, name);
   }
 
   /** Links (or re-links) an account connection. */

@@ -156,7 +156,7 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
   for (const [name, h] of Object.entries(spec.headers ?? {})) {
     const value = res.headers.get(name);
     const optional = (h.$ref ? DOC.components.headers[h.$ref.split('/').pop()!] : h)?.required === false;
-    const required = !optional && status < 300 && name.toLowerCase() !== 'retry-after' && (keyed || !name.toLowerCase().startsWith('x-ratelimit'));
+    const required = !optional && status < 300 && !name.toLowerCase().startsWith('retry-after') && (keyed || !name.toLowerCase().startsWith('x-ratelimit'));
     if (value === null) {
       if (required) problems.push(`missing header ${name}`);
       continue;

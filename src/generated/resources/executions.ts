@@ -53,7 +53,7 @@ export class Executions {
   /**
    * Get an execution; poll it until it finishes.
    *
-   * While the run is not finished the answer may carry `Retry-After` (seconds) as the suggested poll interval.
+   * While the run is not finished the answer may carry `Retry-After` (whole seconds) and `retry-after-ms` (milliseconds, preferred) as the suggested poll interval.
    *
    * `GET /v1/executions/{id}`
    *

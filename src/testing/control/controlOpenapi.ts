@@ -51,7 +51,7 @@ export const CONTROL_OPENAPI = {
     },
     '/_oz/clock': {
       get: op('getClock', 'The server clock.', { '200': ok('The clock.', ref('Clock')) }),
-      post: op('setClock', 'Moves the clock forward to `now` (firing what falls due). Time never goes back; `frozen` is fixed at start.', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } }, additionalProperties: false }) }),
+      post: op('setClock', 'Moves the clock forward to `now` (firing what falls due; time never goes back), then stops it (`frozen: true`) or lets it run on (`frozen: false`).', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } }, additionalProperties: false }) }),
     },
     '/_oz/clock/advance': {
       post: op('advanceClock', 'Moves the clock `ms` forward, firing every timer due in the window.', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', required: ['ms'], properties: { ms: { type: 'integer', minimum: 0 } }, additionalProperties: false }) }),

@@ -195,9 +195,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     onlyFields(o, ['now', 'frozen']);
     const { clock } = t.core;
-    if (o.frozen !== undefined && o.frozen !== clock.frozen) {
-      throw invalidParams(`frozen is fixed when the server starts (--frozen-clock); this clock is ${clock.frozen ? '' : 'not '}frozen.`);
-    }
+    if (o.frozen !== undefined && typeof o.frozen !== 'boolean') throw invalidParams('frozen must be true or false.');
     if (o.now !== undefined) {
       const at = typeof o.now === 'string' && /^\d{4}-\d\d-\d\dT/.test(o.now) ? Date.parse(o.now) : Number.NaN;
       if (Number.isNaN(at)) throw invalidParams('now must be an RFC 3339 time, for example 2026-11-22T12:00:00.000Z.');
@@ -205,6 +203,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       if (ms < 0) throw invalidParams(`now is ${-ms} ms before the clock's time: the clock never goes back.`);
       await clock.advance(ms);
     }
+    if (typeof o.frozen === 'boolean') clock.setFrozen(o.frozen);
     return answer(200, clockView(t.core));
   },
   advanceClock: async (call, t) => {

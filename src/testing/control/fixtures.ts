@@ -3,7 +3,7 @@ import { copyCatalog } from '../catalog.js';
 import { nextCronRun, parseCron } from '../cron.js';
 import { newId } from '../ids.js';
 import type { ServerCore } from '../serverCore.js';
-import type { ScheduleRecord } from '../state.js';
+import { copyData, type ScheduleRecord } from '../state.js';
 import type { KeyExpiryDays } from '../store.js';
 import { declaredAgent, declaredTool } from './behaviour.js';
 import { checkFixtureDocument, fixtureError, parseFixtureText, type FixtureDocument, type FixtureWorld } from './fixtureFormat.js';
@@ -44,7 +44,7 @@ export function loadFixtures(core: ServerCore, input: FixtureDocument | string, 
   const d = doc as FixtureDocument;
   const { store } = core;
   // Checked whole above; should a write still throw, the state goes back to what it was.
-  const before = { data: structuredClone(store.data), catalog: copyCatalog(store.catalog) };
+  const before = { data: copyData(store.data), catalog: copyCatalog(store.catalog) };
   const armed: ScheduleRecord[] = [];
   try {
     for (const a of d.accounts ?? []) {

@@ -156,7 +156,7 @@ export function importState(doc: unknown, natives: NativeCatalog): { data: Serve
       wallet: { ...a.wallet },
       rate_limit: { ...a.rate_limit },
       connections: new Map(a.connections.map((c) => [c.provider, c])),
-      companies: new Map(a.companies.map((c) => [c.slug, { slug: c.slug, buildings: new Map(c.buildings.map((b) => [b.slug, b])), items: [] }])),
+      companies: new Map(a.companies.map((c) => [c.slug, { slug: c.slug, buildings: new Map(c.buildings.map((b) => [b.slug, b])) }])),
     };
     data.accounts.set(account.name, account);
   }
@@ -171,7 +171,6 @@ export function importState(doc: unknown, natives: NativeCatalog): { data: Serve
     const company = data.accounts.get(item.account)?.companies.get(item.campus);
     if (!company) throw refuse(`State document: items[${i}] belongs to company ${item.campus} of account ${item.account}, which the document does not have.`);
     data.items.set(item.id, item);
-    company.items.push(item);
   });
   const catalog: Catalog = { tools: new Map(), agents: new Map(), steps: new Map(natives.steps) };
   // Declared tools and agents are checked as a fixture document would be, each under its own index.

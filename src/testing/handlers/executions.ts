@@ -3,13 +3,10 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { executionView } from '../executionViews.js';
-import { paginate } from '../pagination.js';
-import type { ExecutionRecord } from '../state.js';
+import { locateById, paginateIndex } from '../pagination.js';
+import { executionIndex, isFinished, type ExecutionRecord } from '../state.js';
 
-/** Whether an execution is finished. */
-export function isFinished(r: ExecutionRecord): boolean {
-  return r.status === 'succeeded' || r.status === 'failed' || r.status === 'cancelled';
-}
+export { isFinished };
 
 /** An execution of the caller's account by id, or 404 `execution_not_found`. */
 export function findExecution(ctx: RequestContext, id: string): ExecutionRecord {
@@ -23,18 +20,21 @@ export const listExecutions: OperationHandler = (ctx) => {
   const status = ctx.query('status');
   const kind = ctx.query('kind');
   const account = ctx.account.name;
-  const rows = [...ctx.core.store.data.executions.values()]
-    .filter((r) => r.account === account && (status === undefined || r.status === status) && (kind === undefined || r.kind === kind))
-    .reverse();
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (r) => r.id, executionView) });
+  const map = ctx.core.store.data.executions;
+  const list = { map, index: executionIndex(account, status, kind), descending: true, locate: locateById(map, (r) => r.account === account), cursorOf: (r: ExecutionRecord) => r.id };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, executionView) });
 };
 
-/** `GET /v1/executions/{id}`: the record; while it is not finished, the poll interval (`timing.pollMs`). */
+/**
+ * `GET /v1/executions/{id}`: the record; while it is not finished, the poll interval the server's timing
+ * suggests (`timing.pollMs`, else the run's own timing), as `retry-after-ms` and in whole seconds (at least 1) as `Retry-After` (the contract's polling row).
+ */
 export const getExecution: OperationHandler = (ctx) => {
   const r = findExecution(ctx, ctx.params.id!);
   ctx.executionId = r.id;
-  const poll = { 'retry-after': String(Math.max(1, Math.ceil(ctx.core.options.timing.pollMs / 1000))) };
-  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, isFinished(r) ? undefined : poll);
+  if (isFinished(r)) return ctx.reply(200, { kind: 'execution', value: executionView(r) });
+  const ms = ctx.core.options.timing.pollMs > 0 ? ctx.core.options.timing.pollMs : ctx.core.runner.pollAfterMs(r);
+  return ctx.reply(200, { kind: 'execution', value: executionView(r) }, { 'retry-after': String(Math.ceil(ms / 1000)), 'retry-after-ms': String(ms) });
 };
 
 /** `POST /v1/executions/{id}/cancel`: cancels a queued or running execution; a finished one is unchanged. */
@@ -52,6 +52,7 @@ export const cancelExecution: OperationHandler = (ctx) => {
         span.ended_at = now;
       }
     }
+    ctx.core.store.executionChanged(r);
   }
   return ctx.reply(200, { kind: 'execution', value: executionView(r) });
 };

@@ -4,8 +4,8 @@ import type { OperationHandler } from '../dispatch.js';
 import { notFound, OzMockError } from '../errors.js';
 import { usd } from '../executionViews.js';
 import { newId } from '../ids.js';
-import { paginate } from '../pagination.js';
-import type { CompanyRecord, ItemRecord } from '../state.js';
+import { locateById, paginateIndex } from '../pagination.js';
+import { itemIndex, type CompanyRecord, type ItemRecord } from '../state.js';
 
 /** The API's view of an item. */
 export function itemView(r: ItemRecord): Item {
@@ -75,7 +75,6 @@ export const createCompanyItem: OperationHandler = (ctx) => {
     created_at: now,
     updated_at: now,
   };
-  co.items.push(item);
   ctx.core.store.data.items.set(item.id, item);
   ctx.core.walker.schedule(item);
   return ctx.reply(201, { kind: 'record', value: itemView(item) });
@@ -86,8 +85,11 @@ export const listCompanyItems: OperationHandler = (ctx) => {
   const co = company(ctx);
   const building = ctx.query('building');
   const status = ctx.query('status');
-  const rows = co.items.filter((i) => (building === undefined || i.building === building) && (status === undefined || i.status === status)).reverse();
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (i) => i.id, itemView) });
+  const account = ctx.account.name;
+  const map = ctx.core.store.data.items;
+  const owns = (i: ItemRecord) => i.account === account && i.campus === co.slug;
+  const list = { map, index: itemIndex(account, co.slug, building, status), descending: true, locate: locateById(map, owns), cursorOf: (i: ItemRecord) => i.id };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, itemView) });
 };
 
 /** `GET /v1/companies/{campus}/items/{id}`. */

@@ -5,7 +5,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
 import { createExecution, takeTraceId } from '../executionFlow.js';
 import { newId } from '../ids.js';
-import { paginate } from '../pagination.js';
+import { locateById, paginateIndex } from '../pagination.js';
 import type { ScheduleRecord } from '../state.js';
 import { scheduleRun } from '../scheduler.js';
 
@@ -33,8 +33,9 @@ function findSchedule(ctx: RequestContext): ScheduleRecord {
 /** `GET /v1/schedules`. */
 export const listSchedules: OperationHandler = (ctx) => {
   const account = ctx.account.name;
-  const rows = [...ctx.core.store.data.schedules.values()].filter((s) => s.account === account);
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (s) => s.id, scheduleView) });
+  const map = ctx.core.store.data.schedules;
+  const list = { map, index: account, descending: false, locate: locateById(map, (s) => s.account === account), cursorOf: (s: ScheduleRecord) => s.id };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, scheduleView) });
 };
 
 /**

@@ -1,13 +1,15 @@
 import type { OperationHandler } from '../dispatch.js';
 import { notFound } from '../errors.js';
 import { traceView } from '../executionViews.js';
-import { paginate } from '../pagination.js';
+import { locateById, paginateIndex } from '../pagination.js';
+import { executionIndex, type ExecutionRecord } from '../state.js';
 
 /** `GET /v1/traces`: the traces of the account's executions, newest first. */
 export const listTraces: OperationHandler = (ctx) => {
   const account = ctx.account.name;
-  const rows = [...ctx.core.store.data.executions.values()].filter((r) => r.account === account).reverse();
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (r) => r.id, traceView) });
+  const map = ctx.core.store.data.executions;
+  const list = { map, index: executionIndex(account), descending: true, locate: locateById(map, (r) => r.account === account), cursorOf: (r: ExecutionRecord) => r.id };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, traceView) });
 };
 
 /** `GET /v1/traces/{execution_id}`. */

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound, OzMockError } from '../errors.js';
 import { respondWithRun, respondWithStream, takeTraceId, type RunRequest } from '../executionFlow.js';
-import { paginate } from '../pagination.js';
+import { paginateIndex } from '../pagination.js';
 import { componentCheck, invalidParamsOf } from '../requestValidation.js';
 import type { PlannedTask } from '../runner.js';
 import type { WorkflowRecord } from '../state.js';
@@ -131,8 +131,9 @@ export const executeStoredWorkflowStream: OperationHandler = (ctx) => {
 /** `GET /v1/workflows`: the account's stored workflows by name. */
 export const listWorkflows: OperationHandler = (ctx) => {
   const account = ctx.account.name;
-  const rows = [...ctx.core.store.data.workflows.values()].filter((w) => w.account === account).sort((a, b) => a.name.localeCompare(b.name));
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (w) => w.name, workflowView) });
+  const map = ctx.core.store.data.workflows;
+  const list = { map, index: account, descending: false, locate: (name: string) => (map.find(account, name) ? name : undefined), cursorOf: (w: WorkflowRecord) => w.name };
+  return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, workflowView) });
 };
 
 /** `POST /v1/workflows`: stores a workflow (409 `already_exists` for a name in use). */

@@ -115,17 +115,18 @@ describe.each([
     expect(await record.json()).toMatchObject({ status: 'succeeded', content: 'Price of tea: 10 USD' });
   });
 
-  it('advances a frozen clock past the hourly schedule: it fires', async () => {
+  it('advances a frozen clock three hours past the hourly schedule: it fires once per occurrence, three times', async () => {
     const before = await t.controls.clock.now();
     expect(new Date(before).toISOString()).toBe(START);
     const none = (await (await t.api('GET', '/v1/executions')).json()) as { data: unknown[] };
     expect(none.data).toHaveLength(0);
-    await t.controls.clock.advance(31 * 60_000);
+    await t.controls.clock.advance(3 * 3_600_000);
     await t.controls.idle();
-    expect(await t.controls.clock.now()).toBeGreaterThanOrEqual(before + 31 * 60_000);
+    expect(await t.controls.clock.now()).toBe(before + 3 * 3_600_000);
     const runs = (await (await t.api('GET', '/v1/executions')).json()) as { data: Array<{ target: string; status: string; content: string }> };
-    expect(runs.data.length).toBeGreaterThanOrEqual(1);
-    expect(runs.data[0]).toMatchObject({ target: 'quote', status: 'succeeded', content: 'Price of tea: 10 USD' });
+    // 10:00, 11:00 and 12:00 fall in the window from 09:30.
+    expect(runs.data).toHaveLength(3);
+    for (const run of runs.data) expect(run).toMatchObject({ target: 'quote', status: 'succeeded', content: 'Price of tea: 10 USD' });
   });
 
   it('resets to the baseline: the fixtures stay, what came later goes, and baseline() moves the line', async () => {

@@ -210,11 +210,24 @@ describe('every route over HTTP', () => {
     const set = await oz('POST', '/clock', { now: new Date(c.body.now_ms + 3_600_000).toISOString() });
     expect(set.body.now_ms).toBe(c.body.now_ms + 3_600_000);
     expect((await oz('POST', '/clock', { now: '2000-01-01T00:00:00Z' })).body.error.message).toMatch(/never goes back/);
-    expect((await oz('POST', '/clock', { frozen: false })).body.error.message).toMatch(/fixed when the server starts/);
+    expect((await oz('POST', '/clock', { frozen: 'no' })).status).toBe(422);
     expect((await oz('POST', '/clock', { now: 'tomorrow' })).status).toBe(422);
     expect((await oz('POST', '/clock/advance', { ms: -1 })).status).toBe(422);
     expect((await oz('POST', '/clock/advance', {})).status).toBe(422);
     expect((await oz('GET', '/clock')).body.now_ms).toBe(c.body.now_ms + 3_600_000);
+
+    // Let it run from where it stands, then stop it again: no jump either way.
+    const running = await oz('POST', '/clock', { frozen: false });
+    expect(running.body).toMatchObject({ frozen: false });
+    expect(running.body.now_ms).toBeGreaterThanOrEqual(c.body.now_ms + 3_600_000);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const later = (await oz('GET', '/clock')).body.now_ms as number;
+    expect(later).toBeGreaterThan(running.body.now_ms);
+    const stopped = await oz('POST', '/clock', { frozen: true });
+    expect(stopped.body.frozen).toBe(true);
+    expect(stopped.body.now_ms).toBeGreaterThanOrEqual(later);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect((await oz('GET', '/clock')).body.now_ms).toBe(stopped.body.now_ms);
   });
 
   it('POST /_oz/idle: answers once work settled (a frozen clock is moved), or 504 timeout', async () => {
@@ -292,7 +305,7 @@ describe('every route over HTTP', () => {
   });
 
   it('GET and PATCH /_oz/settings: the rate limit (0 is off) and the timing', async () => {
-    expect((await oz('GET', '/settings')).body).toEqual({ rate_limit: 100000, step_ms: 10, token_ms: 2, poll_ms: 1000, key_cache_ms: 120000 });
+    expect((await oz('GET', '/settings')).body).toEqual({ rate_limit: 100000, step_ms: 10, token_ms: 2, poll_ms: 0, key_cache_ms: 120000 });
     expect((await oz('PATCH', '/settings', { rate_limit: 2 })).body.rate_limit).toBe(2);
     expect((await api('GET', '/v1/tools')).headers.get('x-ratelimit-limit')).toBe('2');
     await api('GET', '/v1/tools');
@@ -310,6 +323,6 @@ describe('every route over HTTP', () => {
     expect(bad.status).toBe(422);
     expect((await oz('PATCH', '/settings', { speed: 1 })).status).toBe(422);
     expect((await oz('GET', '/settings')).body).toMatchObject({ step_ms: 5, rate_limit: 0 });
-    await oz('PATCH', '/settings', { rate_limit: 100000, step_ms: 10, poll_ms: 1000 });
+    await oz('PATCH', '/settings', { rate_limit: 100000, step_ms: 10, poll_ms: 0 });
   });
 });

@@ -1,0 +1,171 @@
+/**
+ * The embedded server at scale, in a process of its own (a fresh heap per size): started by
+ * `figures/serverScale.ts`, prints one JSON line with what it measured.
+ *
+ *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>
+ *       N executions and N items put in through snapshot/restore (the only bulk door; the API would take minutes
+ *       for a million), then restore() and snapshot() timed, then first and deep pages of the list routes
+ *   node --expose-gc --import tsx bench/scaleWorker.ts idle <oz-sdk/testing URL> <runs>
+ *       N async runs queued on a frozen clock through the API, then server.idle() timed
+ *
+ * The records' shape is the server's own: the worker builds them like the server does and relies on the layout of
+ * a snapshot (`{ data, catalog }` with `data.executions` and `data.items` maps), which is the server's business but
+ * stable; a server with items in company arrays (before issue 18) gets them there too.
+ */
+type Testing = typeof import('../src/testing/index.js');
+
+const [kind, specifier, countText] = process.argv.slice(2);
+const count = Number(countText);
+const { createOzServer } = (await import(specifier!)) as Testing;
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+/** The median wall time of `rounds` calls of `fn`, in ms. */
+async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await fn();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[times.length >> 1]!;
+}
+
+const KINDS = ['tool', 'agent', 'workflow'] as const;
+const EXEC_STATUSES = ['succeeded', 'succeeded', 'failed', 'succeeded', 'cancelled'] as const;
+const ITEM_STATUSES = ['done', 'done', 'failed', 'parked'] as const;
+
+function execution(i: number, at: number): Record<string, unknown> {
+  const id = `exe_${i.toString(36).padStart(24, '0')}`;
+  return {
+    id,
+    account: 'demo',
+    kind: KINDS[i % 3],
+    target: KINDS[i % 3] === 'tool' ? 'echo' : 'writer',
+    status: EXEC_STATUSES[i % 5],
+    content: `answer ${i}`,
+    error: null,
+    workflow_id: null,
+    task_id: null,
+    cost_micros: 1000,
+    created_at: at,
+    updated_at: at,
+    finished_at: at,
+    input: { text: `call ${i}` },
+    followup_agent: null,
+    spans: [{ id: `spn_root_${id}`, parent_id: null, name: 'tool echo', status: 'ok', started_at: at, ended_at: at, attributes: { kind: 'tool', target: 'echo' } }],
+  };
+}
+
+function item(i: number, at: number): Record<string, unknown> {
+  const status = ITEM_STATUSES[i % 4]!;
+  return {
+    id: `itm_${i.toString(36).padStart(24, '0')}`,
+    account: 'demo',
+    campus: 'acme',
+    building: i % 2 === 0 ? 'hq' : 'lab',
+    title: `Item ${i}`,
+    body: '',
+    kind: 'task',
+    source: 'api',
+    priority: 0,
+    tier: null,
+    step: status === 'parked' ? 'parked' : status === 'done' ? 'done' : 'plan',
+    attempt: 0,
+    status,
+    parked_reason: status === 'parked' ? 'bench' : null,
+    paused: 0,
+    steer: null,
+    last_output: null,
+    cost_micros: 0,
+    parent_item_id: null,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+interface SnapshotLayout {
+  data: {
+    executions: Map<string, unknown>;
+    items: Map<string, unknown>;
+    accounts: Map<string, { companies: Map<string, { items?: unknown[] }> }>;
+  };
+}
+
+async function lists(): Promise<Record<string, number>> {
+  const server = createOzServer({ clock: { frozen: true, start: '2026-01-01T00:00:00Z' }, rateLimit: { limit: 1e12 }, retention: { executions: Infinity, items: Infinity } } as Parameters<typeof createOzServer>[0]);
+  const base = server.snapshot() as unknown as SnapshotLayout;
+  const acme = base.data.accounts.get('demo')!.companies.get('acme')!;
+  const t0 = Date.parse('2026-01-01T00:00:00Z');
+  for (let i = 0; i < count; i++) base.data.executions.set(`exe_${i.toString(36).padStart(24, '0')}`, execution(i, t0 + i));
+  for (let i = 0; i < count; i++) {
+    const record = item(i, t0 + i);
+    base.data.items.set(record.id as string, record);
+    acme.items?.push(record);
+  }
+  gc();
+  const restoreMs = await timed(1, async () => server.restore(base as never));
+  gc();
+  const snapshotMs = await timed(1, async () => server.snapshot());
+  gc();
+  const headers = { authorization: `Bearer ${server.apiKey}` };
+  const get = (path: string) => async () => {
+    const res = await server.handle(new Request(`${server.url}${path}`, { headers }));
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    const page = (await res.json()) as { data: unknown[] };
+    if (page.data.length !== 20) throw new Error(`${path}: ${page.data.length} rows`);
+  };
+  // Deep cursors: rows in the middle of each list that match its filters.
+  const mid = count >> 1;
+  const midOf = (ok: (i: number) => boolean) => {
+    let i = mid;
+    while (!ok(i)) i++;
+    return i.toString(36).padStart(24, '0');
+  };
+  const failedTool = midOf((i) => i % 5 === 2 && i % 3 === 0);
+  const labDone = midOf((i) => i % 2 === 1 && ITEM_STATUSES[i % 4] === 'done');
+  const rounds = 51;
+  const out: Record<string, number> = { records: count, restoreMs, snapshotMs };
+  const routes: Record<string, string> = {
+    executionsFirst: '/v1/executions?limit=20',
+    executionsDeep: `/v1/executions?limit=20&cursor=exe_${mid.toString(36).padStart(24, '0')}`,
+    executionsFilteredDeep: `/v1/executions?limit=20&status=failed&kind=tool&cursor=exe_${failedTool}`,
+    itemsFirst: '/v1/companies/acme/items?limit=20',
+    itemsDeep: `/v1/companies/acme/items?limit=20&cursor=itm_${mid.toString(36).padStart(24, '0')}`,
+    itemsFilteredDeep: `/v1/companies/acme/items?limit=20&building=lab&status=done&cursor=itm_${labDone}`,
+  };
+  for (const [name, path] of Object.entries(routes)) {
+    await get(path)(); // warm-up
+    out[name] = await timed(rounds, get(path));
+  }
+  await server.close();
+  return out;
+}
+
+async function idle(): Promise<Record<string, number>> {
+  const server = createOzServer({ clock: { frozen: true }, rateLimit: { limit: 1e12 } });
+  const init = { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"queued","async":true}' };
+  const queue = async (runs: number) => {
+    for (let i = 0; i < runs; i++) {
+      const res = await server.handle(new Request(`${server.url}/v1/tools/echo/execute`, init));
+      if (res.status !== 202) throw new Error(`queueing run ${i}: ${res.status}`);
+      await res.arrayBuffer();
+    }
+  };
+  // Warm-up: the run's code paths get compiled before anything is counted.
+  await queue(1000);
+  await server.idle();
+  await queue(count);
+  gc();
+  const idleMs = await timed(1, () => server.idle());
+  const list = await server.handle(new Request(`${server.url}/v1/executions?status=queued&limit=1`, { headers: init.headers }));
+  const queued = ((await list.json()) as { data: unknown[] }).data.length;
+  if (queued !== 0) throw new Error('runs still queued after idle()');
+  await server.close();
+  return { runs: count, idleMs };
+}
+
+const result = kind === 'lists' ? await lists() : kind === 'idle' ? await idle() : undefined;
+if (!result) throw new Error(`Unknown scale measurement: ${kind}`);
+process.stdout.write(`${JSON.stringify(result)}\n`);
