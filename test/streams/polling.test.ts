@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import yaml from 'js-yaml';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   InvalidParamsError,
   Oz,
@@ -156,9 +156,12 @@ describe('executions.wait', () => {
       server.answer(poll('failed', {}, { error: { code: 'invalid_params', message: 'x' } }));
       await rejectionOf(oz.executions.wait(ID, { signal: shared.signal }));
       server.answer({ ...poll('running'), delayMs: 1000 });
-      await rejectionOf(oz.executions.wait(ID, { signal: shared.signal, timeout: 10 }));
+      // Long enough for the poll to reach the server first: an abandoned request that arrived late would take
+      // the next test's scripted answer.
+      await rejectionOf(oz.executions.wait(ID, { signal: shared.signal, timeout: 100 }));
     }
     expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+    await vi.waitFor(() => expect(server.requests).toHaveLength(15 * 4));
   });
 
   it('a poll error ends the wait; a retryable one is retried by the transport', async () => {
