@@ -94,6 +94,8 @@ export async function runTour(wire: Wire, keys: TourKeys, send: TourSend): Promi
   await call('getHealth', '/health', { key: null });
   await call('getOpenAPI', '/v1/openapi.json', { key: null });
   await call('listModels', '/v1/models');
+  await call('getModel', '/v1/models/oz-chat');
+  await call('getModel', '/v1/models/no-such-model', { expect: 404 });
   const chat = { model: 'oz-chat', messages: [{ role: 'user', content: 'Say hello.' }] };
   await call('createChatCompletion', '/v1/chat/completions', { body: chat });
   await call('createChatCompletion', '/v1/chat/completions', { body: { ...chat, stream: true, stream_options: { include_usage: true } }, stream: true });
