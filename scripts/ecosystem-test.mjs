@@ -8,8 +8,11 @@
 // 3. Runtimes (pinned in test/ecosystem/runtimes, from the npm registry): Node 20, 22 and 24, Bun and
 //    Deno run test/ecosystem/esm.mjs and cjs.cjs (import and require), each running scenario.mjs's checks in
 //    process (`server.fetch`) and over HTTP on loopback (`server.listen()`); workerd (Cloudflare Workers) runs
-//    worker.mjs, bundled with esbuild as Wrangler would: in process, and over HTTP with the Worker's own fetch
-//    against a server this script runs (a Worker cannot listen on a socket).
+//    worker.mjs, bundled with esbuild as Wrangler would: the client's checks over HTTP with the Worker's own
+//    fetch against a server this script runs in Node (a Worker cannot listen on a socket). Beside it,
+//    worker-embedded.mjs proves that the embedded server is not available in a Worker, and why: createOzServer()
+//    throws OzUnsupportedRuntimeError (its request validators are compiled with `new Function`, which Workers
+//    forbid). Should it ever run there, the test fails until the table says so.
 //
 // Prints a table of what passed; exits 1 on any failure. Linux x64 (the runtimes' builds).
 import { execFileSync, spawn } from 'node:child_process';
@@ -159,7 +162,7 @@ if (help.code !== 0 || !help.stdout.includes('Usage: oz-mock')) fail('npx oz-moc
 
 log('== runtimes (npm ci in test/ecosystem/runtimes)');
 run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], runtimes);
-for (const file of ['scenario.mjs', 'esm.mjs', 'cjs.cjs', 'worker.mjs']) copyFileSync(join(suite, file), join(app, file));
+for (const file of ['scenario.mjs', 'esm.mjs', 'cjs.cjs', 'worker.mjs', 'worker-embedded.mjs']) copyFileSync(join(suite, file), join(app, file));
 const bins = join(runtimes, 'node_modules');
 const version = (cmd, args) => run(cmd, args, app).trim().split('\n')[0];
 const table = [];
@@ -223,11 +226,14 @@ for (const [name, node] of nodes) {
   const workerd = join(bins, '@cloudflare/workerd-linux-64/bin/workerd');
   const name = `workerd ${version(workerd, ['--version']).split(' ')[1]} (Cloudflare Workers)`;
   log(`  ${name}`);
-  execFileSync(join(root, 'node_modules/.bin/esbuild'), ['worker.mjs', '--bundle', '--format=esm', '--platform=node', '--target=es2022', '--outfile=worker.bundle.mjs', '--log-level=warning'], {
-    cwd: app,
-    stdio: 'inherit',
-  });
+  for (const file of ['worker', 'worker-embedded']) {
+    execFileSync(join(root, 'node_modules/.bin/esbuild'), [`${file}.mjs`, '--bundle', '--format=esm', '--platform=node', '--target=es2022', `--outfile=${file}.bundle.mjs`, '--log-level=warning'], {
+      cwd: app,
+      stdio: 'inherit',
+    });
+  }
   const port = await freePort();
+  const embeddedPort = await freePort();
   // The server of the HTTP leg, from the installed package, with a control plane for its faults and journal.
   const { createOzServer } = await import(join(app, 'node_modules/oz-sdk/dist/testing/index.js'));
   const host = createOzServer();
@@ -247,13 +253,22 @@ for (const [name, node] of nodes) {
 const config :Workerd.Config = (
   services = [
     (name = "main", worker = .worker),
+    (name = "embedded", worker = .embedded),
     # The Worker's fetch may reach loopback (the host's server); workerd allows public addresses only by default.
     (name = "internet", network = (allow = ["public", "local"])),
   ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+  sockets = [
+    (name = "http", address = "127.0.0.1:${port}", http = (), service = "main"),
+    (name = "embedded", address = "127.0.0.1:${embeddedPort}", http = (), service = "embedded"),
+  ],
 );
 const worker :Workerd.Worker = (
   modules = [ (name = "worker", esModule = embed "worker.bundle.mjs") ],
+  compatibilityDate = "2025-09-01",
+  compatibilityFlags = ["nodejs_compat"],
+);
+const embedded :Workerd.Worker = (
+  modules = [ (name = "worker", esModule = embed "worker-embedded.bundle.mjs") ],
   compatibilityDate = "2025-09-01",
   compatibilityFlags = ["nodejs_compat"],
 );
@@ -262,24 +277,39 @@ const worker :Workerd.Worker = (
   const child = spawn(workerd, ['serve', 'workerd.capnp'], { cwd: app, stdio: ['ignore', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (chunk) => (err += chunk));
-  let ok = false;
-  try {
-    let body;
-    for (let tries = 0; body === undefined; tries++) {
+  /** The body of a Worker's answer, once workerd listens. */
+  const ask = async (url) => {
+    for (let tries = 0; ; tries++) {
       try {
-        const query = new URLSearchParams({ base: listener.url, key: host.apiKey, control: controlURL });
-        body = await fetch(`http://127.0.0.1:${port}/?${query}`, { signal: AbortSignal.timeout(120_000) }).then((r) => r.text());
+        return await fetch(url, { signal: AbortSignal.timeout(120_000) }).then((r) => r.text());
       } catch (error) {
         if (tries > 50) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
-    const report = JSON.parse(body);
-    ok = true;
-    for (const leg of ['inProcess', 'http']) {
-      const failed = failedChecks(report[leg]);
-      if (failed.length > 0) fail(`${name} esm ${leg}`, failed.join('; '));
-      ok &&= failed.length === 0;
+  };
+  let ok = false;
+  let inProcess = 'FAILED';
+  try {
+    const query = new URLSearchParams({ base: listener.url, key: host.apiKey, control: controlURL });
+    const body = await ask(`http://127.0.0.1:${port}/?${query}`);
+    let report;
+    try {
+      report = JSON.parse(body);
+    } catch {
+      throw new Error(`no report: ${body.slice(0, 2000)}`);
+    }
+    const failed = failedChecks(report.http);
+    if (failed.length > 0) fail(`${name} esm http`, failed.join('; '));
+    ok = failed.length === 0;
+    const embedded = JSON.parse(await ask(`http://127.0.0.1:${embeddedPort}/`));
+    if (embedded.created) {
+      fail(`${name} embedded server`, 'createOzServer() now runs in a Worker: run the checks in process there and update the table');
+    } else if (embedded.typed && /new Function/.test(embedded.message) && /Node\.js, Bun or Deno/.test(embedded.message)) {
+      log(`  in process: ${embedded.name}: ${embedded.message}`);
+      inProcess = 'no: `createOzServer()` throws `OzUnsupportedRuntimeError` (the server compiles its request validators from openapi.json with `new Function`, which Workers forbid)';
+    } else {
+      fail(`${name} embedded server`, `expected OzUnsupportedRuntimeError naming new Function and Node.js, Bun or Deno, got ${embedded.name}: ${embedded.message}`);
     }
   } catch (error) {
     fail(name, `${error.message} ${err.slice(-2000)}`);
@@ -289,7 +319,7 @@ const worker :Workerd.Worker = (
     await listener.close();
     await host.close();
   }
-  table.push([name, mark(ok), 'no CommonJS in Workers', mark(ok), `${mark(ok)} (its fetch; the server in Node)`]);
+  table.push([name, mark(ok), 'no CommonJS in Workers', inProcess, `${mark(ok)} (its fetch; the server in Node)`]);
 }
 
 log('\n| runtime | ESM import | CJS require | in-process server | over HTTP (loopback) |');
