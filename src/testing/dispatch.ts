@@ -2,7 +2,7 @@ import { authenticate, checkTier } from './auth.js';
 import type { Connection } from './connection.js';
 import { answerStatus, RequestContext } from './context.js';
 import { preflightHeaders } from './cors.js';
-import { OzMockError } from './errors.js';
+import { OzMockError, toMockError } from './errors.js';
 import { hashKey } from './apiKeys.js';
 import type { FaultRequestFacts, FaultSpec } from './faults.js';
 import { checkedTraceId, serveOnce } from './idempotency.js';
@@ -13,7 +13,6 @@ import { checkLoopbackHost } from './loopbackHost.js';
 import { isPlainObject } from './plainObject.js';
 import { parseRequestBody, requireObjectBody } from './requestBody.js';
 import { validateRequest } from './requestValidation.js';
-import { toMockError } from './runner.js';
 import type { RouteKind, ServerCore } from './serverCore.js';
 
 /** An operation's behaviour: it answers the request (or throws an `OzMockError`). */

@@ -1,6 +1,6 @@
 import type { ExecutionKind } from '../generated/types.js';
 import type { RequestContext } from './context.js';
-import { OzMockError } from './errors.js';
+import { invalidParams, OzMockError } from './errors.js';
 import { resultView } from './executionViews.js';
 import { newId } from './ids.js';
 import type { RunOutcome, RunPlan } from './runner.js';
@@ -17,6 +17,12 @@ export interface RunRequest {
   readonly async: boolean;
   readonly workflowId?: string | null;
   readonly followupAgent: string | null;
+}
+
+/** The `stream` and `async` flags of an execute body (booleans by openapi.json), which exclude each other. */
+export function runFlags(body: Record<string, unknown>): { stream: boolean; async: boolean } {
+  if (body.stream === true && body.async === true) throw invalidParams('stream and async exclude each other.');
+  return { stream: body.stream === true, async: body.async === true };
 }
 
 /**

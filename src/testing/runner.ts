@@ -1,9 +1,10 @@
 import type { ExecutionKind } from '../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from './catalog.js';
-import { OzMockError } from './errors.js';
+import { OzMockError, toMockError } from './errors.js';
 import { newId } from './ids.js';
 import type { ServerCore } from './serverCore.js';
 import type { ExecutionRecord, SpanRecord } from './state.js';
+import { tokenize } from './tokenize.js';
 
 /** A workflow task ready to run. */
 export interface PlannedTask {
@@ -47,17 +48,6 @@ export const AGENT_CALL_MICROS = 1000;
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-/** Turns anything a handler threw into the error the run fails with. */
-export function toMockError(err: unknown): OzMockError {
-  if (err instanceof OzMockError) return err;
-  return new OzMockError(500, 'internal_error', err instanceof Error ? err.message : String(err));
-}
-
-/** Words with their trailing white space: the token events of a streamed answer. */
-export function tokenize(text: string): string[] {
-  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
 }
 
 /** Fills `{input}` and `{inputs.name}` into a task's string fields. */

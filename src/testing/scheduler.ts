@@ -1,9 +1,8 @@
-import { invalidParams, notFound } from './errors.js';
+import { invalidParams, notFound, toMockError } from './errors.js';
 import type { RunRequest } from './executionFlow.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { newId } from './ids.js';
 import { isPlainObject } from './plainObject.js';
-import { toMockError } from './runner.js';
 import { requireToolLinks } from './toolLinks.js';
 import type { ServerCore } from './serverCore.js';
 import type { ScheduleRecord } from './state.js';

@@ -4,6 +4,7 @@ import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { OzMockError } from '../errors.js';
 import { createExecution, runSync } from '../executionFlow.js';
+import { findExecution, isFinished } from '../executionRecords.js';
 import { executionView, resultView } from '../executionViews.js';
 import { API_VERSION } from '../operations.js';
 import { isPlainObject } from '../plainObject.js';
@@ -12,7 +13,6 @@ import { compileSchema, type ValidationProblem } from '../schemaValidation.js';
 import type { ExecutionRecord } from '../state.js';
 import { rateWindowOf } from '../rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../render.js';
-import { findExecution, isFinished } from './executions.js';
 
 /** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-11-25'] as const;
