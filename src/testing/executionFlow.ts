@@ -54,10 +54,10 @@ function withTimeout(core: ServerCore, run: Promise<RunOutcome>): Promise<RunOut
   });
 }
 
-/** Creates the execution of a request (it then belongs to the answer: `X-Execution-Id`). */
-export function createExecution(ctx: RequestContext, run: RunRequest, traceId: string | null): ExecutionRecord {
-  const record = ctx.core.runner.create({
-    account: ctx.account.name,
+/** Stores the execution of a run for an account: queued with a task id when async, else running. */
+export function newExecution(core: ServerCore, account: string, run: RunRequest, traceId: string | null): ExecutionRecord {
+  return core.runner.create({
+    account,
     kind: run.kind,
     target: run.target,
     id: traceId,
@@ -67,6 +67,11 @@ export function createExecution(ctx: RequestContext, run: RunRequest, traceId: s
     followupAgent: run.followupAgent,
     status: run.async ? 'queued' : 'running',
   });
+}
+
+/** Creates the execution of a request (it then belongs to the answer: `X-Execution-Id`). */
+export function createExecution(ctx: RequestContext, run: RunRequest, traceId: string | null): ExecutionRecord {
+  const record = newExecution(ctx.core, ctx.account.name, run, traceId);
   ctx.executionId = record.id;
   ctx.createdExecution = true;
   return record;
@@ -79,16 +84,19 @@ export function createExecution(ctx: RequestContext, run: RunRequest, traceId: s
 export async function respondWithRun(ctx: RequestContext, run: RunRequest, traceId: string | null): Promise<Response> {
   const core = ctx.core;
   const record = createExecution(ctx, run, traceId);
-  if (run.async) {
-    core.runner.runInBackground(record, run.plan);
-    return ctx.reply(202, {
-      kind: 'pointer',
-      value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
-    });
-  }
+  if (run.async) return respondWithPointer(ctx, record, run.plan);
   const outcome = await runSync(core, record, run);
   if (!outcome.ok) throw outcome.error;
   return ctx.reply(200, { kind: 'result', value: resultView(record, ctx.requestId) });
+}
+
+/** Runs a queued execution in the background and answers 202 with its async pointer at once. */
+export function respondWithPointer(ctx: RequestContext, record: ExecutionRecord, plan: RunPlan): Response {
+  ctx.core.runner.runInBackground(record, plan);
+  return ctx.reply(202, {
+    kind: 'pointer',
+    value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ExecutionKind } from '../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from './catalog.js';
-import { OzMockError, toMockError } from './errors.js';
+import { invalidParams, OzMockError, toMockError } from './errors.js';
 import { newId } from './ids.js';
 import type { ServerCore } from './serverCore.js';
 import type { ExecutionRecord, SpanRecord } from './state.js';
@@ -187,7 +187,7 @@ export class Runner {
     // A workflow task's input is only known now (its fields and the previous task's output): the agent's card
     // judges it here.
     const problem = agent.check(input);
-    if (problem) throw new OzMockError(422, 'invalid_params', `Agent ${agent.name}: ${problem.message}`, problem.missing.length ? { missing: problem.missing } : {});
+    if (problem) throw invalidParams(`Agent ${agent.name}: ${problem.message}`, problem.missing);
     record.cost_micros += AGENT_CALL_MICROS;
     const text = String(await agent.handler(input, context));
     if (options.events && agent.streaming) {

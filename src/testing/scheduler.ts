@@ -1,5 +1,5 @@
 import { invalidParams, notFound, toMockError } from './errors.js';
-import type { RunRequest } from './executionFlow.js';
+import { newExecution, type RunRequest } from './executionFlow.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { newId } from './ids.js';
 import { isPlainObject } from './plainObject.js';
@@ -75,17 +75,7 @@ export class Scheduler {
     const { runner, clock } = this.core;
     try {
       const run = scheduleRun(this.core, s);
-      const record = runner.create({
-        account: s.account,
-        kind: run.kind,
-        target: run.target,
-        input: run.input,
-        workflowId: run.workflowId ?? null,
-        taskId: newId('tsk'),
-        followupAgent: run.followupAgent,
-        status: 'queued',
-      });
-      runner.runInBackground(record, run.plan);
+      runner.runInBackground(newExecution(this.core, s.account, run, null), run.plan);
     } catch (err) {
       const now = clock.now();
       const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });
