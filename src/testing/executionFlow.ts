@@ -1,3 +1,4 @@
+import type { Reply } from './answer.js';
 import type { ExecutionKind } from '../generated/types.js';
 import type { RequestContext } from './context.js';
 import { invalidParams, OzMockError } from './errors.js';
@@ -81,7 +82,7 @@ export function createExecution(ctx: RequestContext, run: RunRequest, traceId: s
  * Runs an execute request: async answers 202 with the pointer at once; sync waits for the run and answers the
  * result envelope, or the run's error (a run past `syncTimeoutMs` answers 504 `timeout` and goes on).
  */
-export async function respondWithRun(ctx: RequestContext, run: RunRequest, traceId: string | null): Promise<Response> {
+export async function respondWithRun(ctx: RequestContext, run: RunRequest, traceId: string | null): Promise<Reply> {
   const core = ctx.core;
   const record = createExecution(ctx, run, traceId);
   if (run.async) return respondWithPointer(ctx, record, run.plan);
@@ -91,7 +92,7 @@ export async function respondWithRun(ctx: RequestContext, run: RunRequest, trace
 }
 
 /** Runs a queued execution in the background and answers 202 with its async pointer at once. */
-export function respondWithPointer(ctx: RequestContext, record: ExecutionRecord, plan: RunPlan): Response {
+export function respondWithPointer(ctx: RequestContext, record: ExecutionRecord, plan: RunPlan): Reply {
   ctx.core.runner.runInBackground(record, plan);
   return ctx.reply(202, {
     kind: 'pointer',
@@ -121,7 +122,7 @@ export async function runSync(core: ServerCore, record: ExecutionRecord, run: Ru
  * Runs an execute request as a server-sent event stream: `token` (and `step` on workflows) events as the run
  * goes, then exactly one `result` or `error`. The run goes on if the client leaves.
  */
-export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId: string | null): Response {
+export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId: string | null): Reply {
   const core = ctx.core;
   const record = createExecution(ctx, { ...run, async: false }, traceId);
   const stream = ctx.openStream();
