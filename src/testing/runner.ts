@@ -118,11 +118,11 @@ export class Runner {
 
   /** Runs a queued execution in the background: it starts after one step of the clock. */
   runInBackground(record: ExecutionRecord, plan: RunPlan): void {
-    const generation = this.core.generation;
+    const { signal } = this.core.lifetime;
     this.core.work.track(
       (async () => {
         await this.core.clock.sleep(this.core.options.timing.stepMs);
-        if (record.status !== 'queued' || generation !== this.core.generation) return;
+        if (record.status !== 'queued' || signal.aborted) return;
         await this.execute(record, plan, { paced: true });
       })(),
     );

@@ -53,13 +53,13 @@ export class Scheduler {
   /** Arms a schedule's next run. */
   arm(s: ScheduleRecord): void {
     if (!s.enabled || s.next_run_at === null) return;
-    const generation = this.core.generation;
+    const { signal } = this.core.lifetime;
     const due = s.next_run_at;
     this.core.clock.timer(
       Math.max(0, due - this.core.clock.now()),
       () => {
         const current = this.core.store.data.schedules.get(s.id);
-        if (generation !== this.core.generation || current !== s || s.next_run_at !== due) return;
+        if (signal.aborted || current !== s || s.next_run_at !== due) return;
         this.fire(s);
       },
       false,
