@@ -5,7 +5,8 @@
 //   src/generated/   written from openapi.json; imports only the core
 //   src/resources/, src/mcp/, src/signin/   beside each other, over the core and the generated layer
 //   src/client.ts, src/index.ts             the client and the package's root
-//   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client
+//   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client;
+//                    its handlers (src/testing/handlers/) never import each other
 const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/)';
 
 /** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
@@ -38,6 +39,12 @@ module.exports = {
       'resources, mcp and signin stand side by side under the client: none imports another or the client.',
       { path: '^src/(resources|mcp|signin)/' },
       { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin)/)', pathNot: '^src/$1/' },
+    ),
+    forbid(
+      'handlers-never-import-handlers',
+      'A handler of the embedded server imports no other handler: shared views and lookups have their own modules (handlers/index.ts, the registry, lists them all).',
+      { path: '^src/testing/handlers/(?!index[.]ts$)' },
+      { path: '^src/testing/handlers/' },
     ),
   ],
   options: {

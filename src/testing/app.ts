@@ -1,13 +1,28 @@
 import { Hono } from 'hono';
+import { responseReply, type Answer } from './answer.js';
 import type { Connection } from './connection.js';
 import { answerUnrouted, dispatch, type OperationHandler } from './dispatch.js';
 import { OPERATIONS, type OperationInfo } from './operations.js';
 import type { ServerCore } from './serverCore.js';
 
 /** The one request handler of every mount: the API and the separate MCP URL. */
-export type RequestHandler = (request: Request, conn: Connection) => Promise<Response>;
+export type RequestHandler = (request: Request, conn: Connection) => Promise<Answer>;
 
-type Env = { Bindings: { conn: Connection } };
+/** What a route gets besides the request: the connection, and where it puts its answer. */
+interface Routed {
+  readonly conn: Connection;
+  answer: Promise<Answer> | null;
+}
+
+type Env = { Bindings: Routed };
+
+/** hono wants a `Response` back from a route: the answer goes in the bindings instead, and this one is thrown away. */
+const ROUTED = new Response(null);
+
+function answerWith(env: Routed, answer: Promise<Answer>): Response {
+  env.answer = answer;
+  return ROUTED;
+}
 
 function pathPattern(op: OperationInfo): RegExp {
   const source = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? '.+' : '[^/]+'));
@@ -27,18 +42,18 @@ export function createRequestHandler(core: ServerCore, handlers: Readonly<Record
   for (const op of OPERATIONS) {
     const handler = handlers[op.id];
     if (!handler) throw new Error(`No handler for operation ${op.id}`);
-    app.on(op.method, op.routePath, (c) => dispatch(core, op, handler, c.req.raw, c.env.conn, c.req.param() as Record<string, string>));
+    app.on(op.method, op.routePath, (c) => answerWith(c.env, dispatch(core, op, handler, c.req.raw, c.env.conn, c.req.param() as Record<string, string>)));
   }
   // The MCP transport probes GET for a server-initiated stream; 405 says there is none (MCP spec).
-  app.get('/v1/mcp', (c) => answerUnrouted(core, 'method_not_allowed', c.req.raw, c.env.conn));
+  app.get('/v1/mcp', (c) => answerWith(c.env, answerUnrouted(core, 'method_not_allowed', c.req.raw, c.env.conn)));
   app.options('*', (c) => {
     const path = new URL(c.req.url).pathname;
-    return answerUnrouted(core, knownPaths.some((p) => p.test(path)) ? 'preflight' : 'not_found', c.req.raw, c.env.conn);
+    return answerWith(c.env, answerUnrouted(core, knownPaths.some((p) => p.test(path)) ? 'preflight' : 'not_found', c.req.raw, c.env.conn));
   });
-  app.notFound((c) => answerUnrouted(core, 'not_found', c.req.raw, c.env.conn));
+  app.notFound((c) => answerWith(c.env, answerUnrouted(core, 'not_found', c.req.raw, c.env.conn)));
 
   const mcpPath = new URL(core.options.mcpUrl).pathname;
-  const mcpSurface = (request: Request, conn: Connection): Promise<Response> => {
+  const mcpSurface = (request: Request, conn: Connection): Promise<Answer> => {
     const path = new URL(request.url).pathname.replace(/\/+$/, '') || '/';
     if (path === mcpPath) {
       if (request.method === 'POST') return dispatch(core, mcpOp, mcpHandler, request, conn, {});
@@ -52,6 +67,8 @@ export function createRequestHandler(core: ServerCore, handlers: Readonly<Record
     if (conn.surface === 'mcp') return mcpSurface(request, conn);
     // hono would answer HEAD with the GET route; the spec has every method without a route answer 404.
     if (request.method === 'HEAD') return answerUnrouted(core, 'not_found', request, conn);
-    return Promise.resolve(app.fetch(request, { conn }));
+    const env: Routed = { conn, answer: null };
+    // Every route answers through the bindings; hono's own answer comes back only when it failed itself.
+    return Promise.resolve(app.fetch(request, env)).then((response) => env.answer ?? responseReply(response));
   };
 }

@@ -36,13 +36,6 @@ export function fetchRequestReader(request: Request): RequestReader {
  * does what a broken connection looks like there.
  */
 export class Connection {
-  /** Set once the handler asked for the connection to be dropped. */
-  dropped = false;
-  /**
-   * The buffered answer, when the mount writes it itself (HTTP with no observer): then no Fetch-API
-   * `Response` is made at all, and the handler hands back a placeholder.
-   */
-  answer: AnswerParts | null = null;
   private cutHandler: (() => void) | null = null;
   private wasCut = false;
 
@@ -60,7 +53,6 @@ export class Connection {
 
   /** Drop the connection without an answer. */
   drop(): void {
-    this.dropped = true;
     this.destroySocket?.();
   }
 

@@ -1,4 +1,5 @@
 import type { ErrorObject, Format } from '../generated/types.js';
+import { responseReply, type Reply } from './answer.js';
 import type { Connection } from './connection.js';
 import { EXPOSED_HEADERS } from './cors.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from './errors.js';
@@ -29,14 +30,6 @@ const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, 
 
 /** The answers that are event streams: the mounts guard only these (no header lookup per answer). */
 export const STREAMED_RESPONSES = new WeakSet<Response>();
-
-/** The placeholder a handler hands back when the mount writes the answer from {@link Connection.answer}. */
-export const WRITTEN_BY_MOUNT = new Response(null, { status: 204 });
-
-/** The status of an answer (its placeholder stands for the answer on the connection). */
-export function answerStatus(response: Response, conn: Connection): number {
-  return response === WRITTEN_BY_MOUNT && conn.answer ? conn.answer.status : response.status;
-}
 
 /** One request on its way through the server: who asked, what was sent, and how to answer. */
 export class RequestContext {
@@ -144,7 +137,7 @@ export class RequestContext {
   }
 
   /** A payload on the negotiated wire. */
-  reply(status: number, payload: Payload, extra?: Record<string, string>): Response {
+  reply(status: number, payload: Payload, extra?: Record<string, string>): Reply {
     this.answered = { kind: 'payload', status, payload };
     const wire = this.wire ?? this.negotiate();
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
@@ -153,19 +146,16 @@ export class RequestContext {
   }
 
   /**
-   * A buffered answer. Over HTTP its parts go on the connection and the mount writes them to the socket;
-   * a `Response` is built only when someone else needs one (observers, the in-process and msw mounts).
+   * A buffered answer. Over HTTP it stays parts the mount writes to the socket (a `Response` is built from them
+   * only for observers); in process and through msw it is a `Response`.
    */
-  buffered(status: number, headers: Record<string, string>, body: string | null): Response {
-    if (this.conn.mount === 'http') {
-      this.conn.answer = { status, headers, body };
-      if (this.core.observers.size === 0) return WRITTEN_BY_MOUNT;
-    }
-    return new Response(body, { status, headers });
+  buffered(status: number, headers: Record<string, string>, body: string | null): Reply {
+    if (this.conn.mount === 'http') return { kind: 'written', parts: { status, headers, body } };
+    return responseReply(new Response(body, { status, headers }));
   }
 
   /** A JSON answer (models plane, meta, MCP, proxy). */
-  json(status: number, value: unknown, extra?: Record<string, string>): Response {
+  json(status: number, value: unknown, extra?: Record<string, string>): Reply {
     this.answered = { kind: 'json', status, value };
     const headers = this.headers('application/json');
     if (extra) Object.assign(headers, extra);
@@ -173,7 +163,7 @@ export class RequestContext {
   }
 
   /** An answer without a body. */
-  empty(status: number): Response {
+  empty(status: number): Reply {
     return this.buffered(status, this.headers(null), null);
   }
 
@@ -188,18 +178,18 @@ export class RequestContext {
   }
 
   /** The answer of an event stream. */
-  stream(stream: SseStream): Response {
+  stream(stream: SseStream): Reply {
     this.streamed = true;
     const body = stream.body;
     const headers = this.headers('text/event-stream; charset=utf-8');
     headers['cache-control'] = 'no-cache';
     const response = new Response(body, { status: 200, headers });
     STREAMED_RESPONSES.add(response);
-    return response;
+    return responseReply(response);
   }
 
   /** An error envelope on the error's wire, with `X-Error-Code` (and OpenAI's `type` on the models plane). */
-  error(err: OzMockError, extra?: Record<string, string>): Response {
+  error(err: OzMockError, extra?: Record<string, string>): Reply {
     const object = err.toObject() as ErrorObject;
     if (this.executionId && this.createdExecution) object.execution_id = this.executionId;
     if (this.op?.plane === 'models') {

@@ -1,3 +1,4 @@
+import { responseReply } from './answer.js';
 import type { RequestHandler } from './app.js';
 import type { ServerClock } from './clock.js';
 import type { Connection } from './connection.js';
@@ -130,7 +131,7 @@ export class Dashboard implements OzDashboard {
 
 /** Puts the dashboard in front of the API's handler. */
 export function withDashboard(handler: RequestHandler, dashboard: Dashboard): RequestHandler {
-  return (request, conn) => (dashboard.owns(request, conn) ? dashboard.handle(request, conn) : handler(request, conn));
+  return (request, conn) => (dashboard.owns(request, conn) ? dashboard.handle(request, conn).then(responseReply) : handler(request, conn));
 }
 
 function json(status: number, body: unknown): Response {

@@ -1,8 +1,9 @@
+import { DROPPED, replyResponse, replyStatus, type Answer, type Reply } from './answer.js';
 import { authenticate, checkTier } from './auth.js';
 import type { Connection } from './connection.js';
-import { answerStatus, RequestContext } from './context.js';
+import { RequestContext } from './context.js';
 import { preflightHeaders } from './cors.js';
-import { OzMockError } from './errors.js';
+import { OzMockError, toMockError } from './errors.js';
 import { hashKey } from './apiKeys.js';
 import type { FaultRequestFacts, FaultSpec } from './faults.js';
 import { checkedTraceId, serveOnce } from './idempotency.js';
@@ -13,14 +14,10 @@ import { checkLoopbackHost } from './loopbackHost.js';
 import { isPlainObject } from './plainObject.js';
 import { parseRequestBody, requireObjectBody } from './requestBody.js';
 import { validateRequest } from './requestValidation.js';
-import { toMockError } from './runner.js';
 import type { RouteKind, ServerCore } from './serverCore.js';
 
 /** An operation's behaviour: it answers the request (or throws an `OzMockError`). */
-export type OperationHandler = (ctx: RequestContext) => Response | Promise<Response>;
-
-/** The answer the mounts never deliver: the connection was dropped. */
-const DROPPED = (): Response => new Response(null, { status: 204 });
+export type OperationHandler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 function splitUrl(url: string): { path: string; query: string } {
   const start = url.indexOf('/', url.indexOf('//') + 2);
@@ -72,8 +69,9 @@ function openEntry(ctx: RequestContext, conn: Connection): JournalEntry {
   return entry;
 }
 
-function emit(ctx: RequestContext, route: RouteKind, entry: JournalEntry, response: Response): void {
+function emit(ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
   if (ctx.core.observers.size === 0) return;
+  const response = replyResponse(reply);
   for (const listener of ctx.core.observers) {
     listener({ operationId: ctx.op?.id ?? null, route, surface: ctx.conn.surface, request: ctx.request, response: response.clone(), journal: entry });
   }
@@ -116,7 +114,7 @@ function requestFacts(ctx: RequestContext): FaultRequestFacts {
  * every operation goes through before its handler; a non-run write with a trace id is then served once (see
  * idempotency.ts).
  */
-async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, path: string): Promise<Response> {
+async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, path: string): Promise<Reply> {
   // DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does).
   if (op.plane === 'mcp') checkLoopbackHost(ctx);
   if (op.auth !== 'none') {
@@ -148,11 +146,11 @@ export async function dispatch(
   request: Request,
   conn: Connection,
   params: Readonly<Record<string, string>>,
-): Promise<Response> {
+): Promise<Answer> {
   const ctx = new RequestContext(core, op, request, conn, params);
   const entry = openEntry(ctx, conn);
   let fault: FaultSpec | null = null;
-  let response: Response;
+  let response: Reply;
   try {
     if (op.body) {
       ctx.rawBody = await conn.reader.text();
@@ -163,14 +161,14 @@ export async function dispatch(
       entry.fault = fault.type;
       if (fault.type === 'drop') {
         conn.drop();
-        return DROPPED();
+        return DROPPED;
       }
       if (fault.type === 'delay') {
         // Counted from the request's arrival, so a test's advance() right after the call covers it.
         await core.clock.sleep(fault.ms - (core.clock.now() - entry.at));
         if (request.signal.aborted) {
           conn.drop();
-          return DROPPED();
+          return DROPPED;
         }
       }
       if (fault.type === 'error') throw injectedError(fault);
@@ -180,23 +178,23 @@ export async function dispatch(
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
-  entry.status = answerStatus(response, conn);
+  entry.status = replyStatus(response);
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;
   emit(ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
-    void response.body?.cancel().catch(() => undefined);
+    if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);
     conn.drop();
-    return DROPPED();
+    return DROPPED;
   }
   return response;
 }
 
 /** Answers a request that matched no operation: a CORS preflight, 405 on the MCP URL's GET, or 404. */
-export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Response> {
+export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Answer> {
   const ctx = new RequestContext(core, null, request, conn, {});
   const entry = openEntry(ctx, conn);
-  let response: Response;
+  let response: Reply;
   if (route === 'preflight') {
     response = ctx.buffered(204, { ...ctx.headers(null), ...preflightHeaders((name) => ctx.header(name)) }, null);
   } else if (route === 'method_not_allowed') {
@@ -207,7 +205,7 @@ export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind,
   } else {
     response = ctx.error(new OzMockError(404, 'not_found', `No route for ${request.method} ${entry.path}.`));
   }
-  entry.status = answerStatus(response, conn);
+  entry.status = replyStatus(response);
   emit(ctx, route, entry, response);
   return response;
 }

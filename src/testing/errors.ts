@@ -91,3 +91,9 @@ export function credentialRequired(provider: string, method: 'api_key' | 'wallet
     hint: `Link it with POST /v1/connections/${provider}/link (method ${method}), then retry.`,
   });
 }
+
+/** Turns anything a handler threw into the error the run fails with. */
+export function toMockError(err: unknown): OzMockError {
+  if (err instanceof OzMockError) return err;
+  return new OzMockError(500, 'internal_error', err instanceof Error ? err.message : String(err));
+}

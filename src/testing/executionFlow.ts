@@ -1,6 +1,7 @@
+import type { Reply } from './answer.js';
 import type { ExecutionKind } from '../generated/types.js';
 import type { RequestContext } from './context.js';
-import { OzMockError } from './errors.js';
+import { invalidParams, OzMockError } from './errors.js';
 import { resultView } from './executionViews.js';
 import { newId } from './ids.js';
 import type { RunOutcome, RunPlan } from './runner.js';
@@ -17,6 +18,12 @@ export interface RunRequest {
   readonly async: boolean;
   readonly workflowId?: string | null;
   readonly followupAgent: string | null;
+}
+
+/** The `stream` and `async` flags of an execute body (booleans by openapi.json), which exclude each other. */
+export function runFlags(body: Record<string, unknown>): { stream: boolean; async: boolean } {
+  if (body.stream === true && body.async === true) throw invalidParams('stream and async exclude each other.');
+  return { stream: body.stream === true, async: body.async === true };
 }
 
 /**
@@ -48,10 +55,10 @@ function withTimeout(core: ServerCore, run: Promise<RunOutcome>): Promise<RunOut
   });
 }
 
-/** Creates the execution of a request (it then belongs to the answer: `X-Execution-Id`). */
-export function createExecution(ctx: RequestContext, run: RunRequest, traceId: string | null): ExecutionRecord {
-  const record = ctx.core.runner.create({
-    account: ctx.account.name,
+/** Stores the execution of a run for an account: queued with a task id when async, else running. */
+export function newExecution(core: ServerCore, account: string, run: RunRequest, traceId: string | null): ExecutionRecord {
+  return core.runner.create({
+    account,
     kind: run.kind,
     target: run.target,
     id: traceId,
@@ -61,6 +68,11 @@ export function createExecution(ctx: RequestContext, run: RunRequest, traceId: s
     followupAgent: run.followupAgent,
     status: run.async ? 'queued' : 'running',
   });
+}
+
+/** Creates the execution of a request (it then belongs to the answer: `X-Execution-Id`). */
+export function createExecution(ctx: RequestContext, run: RunRequest, traceId: string | null): ExecutionRecord {
+  const record = newExecution(ctx.core, ctx.account.name, run, traceId);
   ctx.executionId = record.id;
   ctx.createdExecution = true;
   return record;
@@ -70,19 +82,22 @@ export function createExecution(ctx: RequestContext, run: RunRequest, traceId: s
  * Runs an execute request: async answers 202 with the pointer at once; sync waits for the run and answers the
  * result envelope, or the run's error (a run past `syncTimeoutMs` answers 504 `timeout` and goes on).
  */
-export async function respondWithRun(ctx: RequestContext, run: RunRequest, traceId: string | null): Promise<Response> {
+export async function respondWithRun(ctx: RequestContext, run: RunRequest, traceId: string | null): Promise<Reply> {
   const core = ctx.core;
   const record = createExecution(ctx, run, traceId);
-  if (run.async) {
-    core.runner.runInBackground(record, run.plan);
-    return ctx.reply(202, {
-      kind: 'pointer',
-      value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
-    });
-  }
+  if (run.async) return respondWithPointer(ctx, record, run.plan);
   const outcome = await runSync(core, record, run);
   if (!outcome.ok) throw outcome.error;
   return ctx.reply(200, { kind: 'result', value: resultView(record, ctx.requestId) });
+}
+
+/** Runs a queued execution in the background and answers 202 with its async pointer at once. */
+export function respondWithPointer(ctx: RequestContext, record: ExecutionRecord, plan: RunPlan): Reply {
+  ctx.core.runner.runInBackground(record, plan);
+  return ctx.reply(202, {
+    kind: 'pointer',
+    value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
+  });
 }
 
 /**
@@ -107,7 +122,7 @@ export async function runSync(core: ServerCore, record: ExecutionRecord, run: Ru
  * Runs an execute request as a server-sent event stream: `token` (and `step` on workflows) events as the run
  * goes, then exactly one `result` or `error`. The run goes on if the client leaves.
  */
-export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId: string | null): Response {
+export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId: string | null): Reply {
   const core = ctx.core;
   const record = createExecution(ctx, { ...run, async: false }, traceId);
   const stream = ctx.openStream();

@@ -1,7 +1,7 @@
 import type { OperationId } from '../generated/operations.js';
 import type { ConnectInfo } from '../generated/types.js';
 import type { JournalEntry } from './journal.js';
-import { OPERATION_IDS } from './operations.js';
+import { checkScopeOperationId, inScope } from './requestScope.js';
 
 /** What a fault does to a matching request. */
 export type FaultAction =
@@ -90,7 +90,7 @@ export function checkFault(fault: FaultSpec): void {
   const f = fault as unknown as Record<string, unknown>;
   if (typeof f !== 'object' || f === null) throw new TypeError('A fault is an object');
   if (!FAULT_TYPES.has(f.type)) throw new TypeError('type must be one of: error, delay, drop, cut, lose');
-  if (f.operationId !== undefined && !OPERATION_IDS.has(f.operationId as string)) throw new TypeError(`operationId names no operation of openapi.json: ${String(f.operationId)}`);
+  checkScopeOperationId(f.operationId);
   if (f.times !== undefined && !(Number.isInteger(f.times) && (f.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
   if (f.method !== undefined && (typeof f.method !== 'string' || !/^[A-Za-z]+$/.test(f.method))) throw new TypeError('method must be an HTTP method');
   if (f.path !== undefined && typeof f.path !== 'string' && !(f.path instanceof RegExp)) throw new TypeError('path must be a string or a RegExp');
@@ -172,9 +172,7 @@ export class Faults implements OzFaults {
     if (this.armed.length === 0) return null;
     for (const a of this.armed) {
       const s = a.spec;
-      if (s.operationId !== undefined && s.operationId !== entry.operationId) continue;
-      if (s.method !== undefined && s.method.toUpperCase() !== entry.method) continue;
-      if (s.path !== undefined && (typeof s.path === 'string' ? s.path !== entry.path : !s.path.test(entry.path))) continue;
+      if (!inScope(entry, s)) continue;
       if (s.account !== undefined && s.account !== facts.account()) continue;
       if (s.body !== undefined && !bodyMatches(s.body, facts.body())) continue;
       if (--a.remaining <= 0) this.armed = this.armed.filter((x) => x !== a);

@@ -1,3 +1,4 @@
+import { replyResponse } from './answer.js';
 import type { RequestHandler } from './app.js';
 import { Connection, fetchRequestReader, type MountKind } from './connection.js';
 import type { ResolvedOptions } from './options.js';
@@ -16,8 +17,8 @@ function abortReason(signal: AbortSignal): unknown {
 }
 
 /** The answer, or a rejection with the abort reason as soon as the signal aborts. */
-function untilAborted(pending: Promise<Response>, signal: AbortSignal): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
+function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(abortReason(signal));
     signal.addEventListener('abort', onAbort, { once: true });
     pending.then(
@@ -52,7 +53,7 @@ export async function serveInProcess(
   const conn = new Connection(mount, surface, reader.header(CLIENT_ADDRESS_HEADER) ?? options.clientAddress, reader);
   const pending = handler(request, conn);
   // A request made without a signal cannot abort: no listener to add and remove.
-  const response = abortable ? await untilAborted(pending, signal) : await pending;
-  if (conn.dropped) throw fetchFailed();
-  return guardStreamedBody(response, signal, conn);
+  const answer = abortable ? await untilAborted(pending, signal) : await pending;
+  if (answer.kind === 'dropped') throw fetchFailed();
+  return guardStreamedBody(replyResponse(answer), signal, conn);
 }

@@ -70,15 +70,18 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
       const { incoming, outgoing } = env as HttpBindings;
       const socket = incoming.socket;
       const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
-      return handler(request, conn).then((response) => {
-        const parts = conn.answer;
-        if (!parts || conn.dropped) {
-          // A cut stream: the head and what was sent go out, then the socket closes without the body's end.
+      return handler(request, conn).then((answer) => {
+        // A dropped connection: the socket is destroyed already, nothing is written.
+        if (answer.kind === 'dropped') return ALREADY_SENT;
+        if (answer.kind === 'response') {
+          // An event stream (or the control plane's answer). A cut stream: the head and what was sent go out,
+          // then the socket closes without the body's end.
           const endCut = (): unknown => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
-          return guardStreamedBody(response, null, conn, endCut);
+          return guardStreamedBody(answer.response, null, conn, endCut);
         }
         // A buffered answer goes to the socket without a Response in between; a string body leaves in the
         // same write as the head.
+        const { parts } = answer;
         const { body, headers } = parts;
         if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
         outgoing.writeHead(parts.status, headers);

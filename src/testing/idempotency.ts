@@ -1,3 +1,4 @@
+import type { Reply } from './answer.js';
 import type { RequestContext } from './context.js';
 import { invalidParams, OzMockError } from './errors.js';
 import type { Payload } from './render.js';
@@ -138,7 +139,7 @@ function conflict(message: string): OzMockError {
  * error, or a request that throws, keeps nothing); a replay answers the kept answer again, with the same status,
  * on the wire negotiated for the replay, with `x-idempotent-replayed: true`.
  */
-export async function serveOnce(ctx: RequestContext, traceId: string, path: string, handle: () => Response | Promise<Response>): Promise<Response> {
+export async function serveOnce(ctx: RequestContext, traceId: string, path: string, handle: () => Reply | Promise<Reply>): Promise<Reply> {
   const { core } = ctx;
   const claim = core.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), ctx.rawBody ?? '', core.clock.now());
   if (claim.kind === 'replay') {
@@ -147,7 +148,7 @@ export async function serveOnce(ctx: RequestContext, traceId: string, path: stri
     ctx.executionId = answer.executionId ?? null;
     return answer.kind === 'payload' ? ctx.reply(answer.status, answer.payload, REPLAYED) : ctx.json(answer.status, answer.value, REPLAYED);
   }
-  let response: Response;
+  let response: Reply;
   try {
     response = await handle();
   } catch (err) {

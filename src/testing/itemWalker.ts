@@ -28,7 +28,7 @@ export class ItemWalker {
    * Items waiting for their next step, in due order: every step waits the same `stepMs`, so appending keeps
    * the order, and one clock timer serves them all (no timer per item on the hot path of item creation).
    */
-  private queue: Array<{ readonly id: string; readonly dueAt: number; readonly generation: number }> = [];
+  private queue: Array<{ readonly id: string; readonly dueAt: number; readonly signal: AbortSignal }> = [];
   private head = 0;
   private readonly queued = new Set<string>();
   private armed = false;
@@ -41,7 +41,7 @@ export class ItemWalker {
     const building = this.core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
     if (building?.kind !== 'cloud') return;
     this.queued.add(item.id);
-    this.queue.push({ id: item.id, dueAt: this.core.clock.now() + this.core.options.timing.stepMs, generation: this.core.generation });
+    this.queue.push({ id: item.id, dueAt: this.core.clock.now() + this.core.options.timing.stepMs, signal: this.core.lifetime.signal });
     this.arm();
   }
 
@@ -81,8 +81,8 @@ export class ItemWalker {
     while (this.head < this.queue.length && this.queue[this.head]!.dueAt <= now) {
       const entry = this.queue[this.head++]!;
       this.queued.delete(entry.id);
-      if (entry.generation !== this.core.generation) continue;
-      const stepped = this.step(entry.id, entry.generation);
+      if (entry.signal.aborted) continue;
+      const stepped = this.step(entry.id, entry.signal);
       if (stepped) void this.core.work.track(stepped);
     }
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
@@ -93,7 +93,7 @@ export class ItemWalker {
   }
 
   /** One step of an item; a promise only while an office's handler works asynchronously. */
-  private step(id: string, generation: number): Promise<void> | undefined {
+  private step(id: string, signal: AbortSignal): Promise<void> | undefined {
     const { data, catalog } = this.core.store;
     const item = data.items.get(id);
     if (!item || item.status !== 'active' || item.paused === 1) return undefined;
@@ -133,10 +133,10 @@ export class ItemWalker {
     return Promise.resolve(output).then(
       (out) => {
         // A reset or restore replaced the data while the office worked: this walk is over.
-        if (generation === this.core.generation) this.advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out));
+        if (!signal.aborted) this.advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out));
       },
       () => {
-        if (generation === this.core.generation) this.failAttempt(item);
+        if (!signal.aborted) this.failAttempt(item);
       },
     );
   }

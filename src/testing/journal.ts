@@ -1,6 +1,6 @@
 import type { OperationId } from '../generated/operations.js';
 import type { MountKind, Surface } from './connection.js';
-import { OPERATION_IDS } from './operations.js';
+import { checkScopeOperationId, inScope } from './requestScope.js';
 
 /** What a fault did to a request (see `server.faults`). */
 export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
@@ -61,18 +61,12 @@ export interface OzJournal {
 /** The filter object of a filter or an operationId; throws a `TypeError` for an unknown operationId. */
 export function journalFilter(filter: JournalFilter | string): JournalFilter {
   const f = typeof filter === 'string' ? { operationId: filter as OperationId } : filter;
-  if (f.operationId !== undefined && !OPERATION_IDS.has(f.operationId)) throw new TypeError(`operationId names no operation of openapi.json: ${String(f.operationId)}`);
+  checkScopeOperationId(f.operationId);
   return f;
 }
 
 function matches(entry: JournalEntry, filter: JournalFilter): boolean {
-  if (filter.operationId !== undefined && entry.operationId !== filter.operationId) return false;
-  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false;
-  if (filter.status !== undefined && entry.status !== filter.status) return false;
-  if (filter.path !== undefined) {
-    if (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)) return false;
-  }
-  return true;
+  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter);
 }
 
 /**

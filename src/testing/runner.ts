@@ -1,9 +1,10 @@
 import type { ExecutionKind } from '../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from './catalog.js';
-import { OzMockError } from './errors.js';
+import { invalidParams, OzMockError, toMockError } from './errors.js';
 import { newId } from './ids.js';
 import type { ServerCore } from './serverCore.js';
 import type { ExecutionRecord, SpanRecord } from './state.js';
+import { tokenize } from './tokenize.js';
 
 /** A workflow task ready to run. */
 export interface PlannedTask {
@@ -47,17 +48,6 @@ export const AGENT_CALL_MICROS = 1000;
 
 function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-/** Turns anything a handler threw into the error the run fails with. */
-export function toMockError(err: unknown): OzMockError {
-  if (err instanceof OzMockError) return err;
-  return new OzMockError(500, 'internal_error', err instanceof Error ? err.message : String(err));
-}
-
-/** Words with their trailing white space: the token events of a streamed answer. */
-export function tokenize(text: string): string[] {
-  return text.match(/\s*\S+\s*/g) ?? (text ? [text] : []);
 }
 
 /** Fills `{input}` and `{inputs.name}` into a task's string fields. */
@@ -161,11 +151,11 @@ export class Runner {
 
   /** Runs a queued execution in the background: it starts after one step of the clock. */
   runInBackground(record: ExecutionRecord, plan: RunPlan): void {
-    const generation = this.core.generation;
+    const { signal } = this.core.lifetime;
     this.core.work.track(
       (async () => {
         await this.sleepFor(record, this.core.options.timing.stepMs);
-        if (record.status !== 'queued' || generation !== this.core.generation) return;
+        if (record.status !== 'queued' || signal.aborted) return;
         await this.execute(record, plan, { paced: true });
       })(),
     );
@@ -231,7 +221,7 @@ export class Runner {
     // A workflow task's input is only known now (its fields and the previous task's output): the agent's card
     // judges it here.
     const problem = agent.check(input);
-    if (problem) throw new OzMockError(422, 'invalid_params', `Agent ${agent.name}: ${problem.message}`, problem.missing.length ? { missing: problem.missing } : {});
+    if (problem) throw invalidParams(`Agent ${agent.name}: ${problem.message}`, problem.missing);
     record.cost_micros += AGENT_CALL_MICROS;
     const text = String(await agent.handler(input, context));
     if (options.events && agent.streaming) {

@@ -1,9 +1,8 @@
-import { invalidParams, notFound } from './errors.js';
-import type { RunRequest } from './executionFlow.js';
+import { invalidParams, notFound, toMockError } from './errors.js';
+import { newExecution, type RunRequest } from './executionFlow.js';
 import { nextCronRun, parseCron } from './cron.js';
 import { newId } from './ids.js';
 import { isPlainObject } from './plainObject.js';
-import { toMockError } from './runner.js';
 import { requireToolLinks } from './toolLinks.js';
 import type { ServerCore } from './serverCore.js';
 import type { ScheduleRecord } from './state.js';
@@ -55,13 +54,13 @@ export class Scheduler {
   /** Arms a schedule's next run. */
   arm(s: ScheduleRecord): void {
     if (!s.enabled || s.next_run_at === null) return;
-    const generation = this.core.generation;
+    const { signal } = this.core.lifetime;
     const due = s.next_run_at;
     this.core.clock.timer(
       Math.max(0, due - this.core.clock.now()),
       () => {
         const current = this.core.store.data.schedules.get(s.id);
-        if (generation !== this.core.generation || current !== s || s.next_run_at !== due) return;
+        if (signal.aborted || current !== s || s.next_run_at !== due) return;
         this.fire(s);
       },
       false,
@@ -79,17 +78,7 @@ export class Scheduler {
     const occurrence = s.next_run_at ?? clock.now();
     try {
       const run = scheduleRun(this.core, s);
-      const record = runner.create({
-        account: s.account,
-        kind: run.kind,
-        target: run.target,
-        input: run.input,
-        workflowId: run.workflowId ?? null,
-        taskId: newId('tsk'),
-        followupAgent: run.followupAgent,
-        status: 'queued',
-      });
-      runner.runInBackground(record, run.plan);
+      runner.runInBackground(newExecution(this.core, s.account, run, null), run.plan);
     } catch (err) {
       const now = clock.now();
       const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });

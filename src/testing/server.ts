@@ -18,17 +18,15 @@ import { executionView, usd } from './executionViews.js';
 import { Faults, type OzFaults } from './faults.js';
 import { serveInProcess } from './fetchMount.js';
 import { IdempotencyStore } from './idempotency.js';
+import { itemView } from './itemViews.js';
 import { HANDLERS } from './handlers/index.js';
-import { itemView } from './handlers/items.js';
 import { listenHttp, type HttpListener } from './httpMount.js';
 import { mswHandlers, type MswHandlerOptions } from './mswMount.js';
 import type { HttpHandler } from 'msw';
-import { ItemWalker, type StepFailure } from './itemWalker.js';
+import type { StepFailure } from './itemWalker.js';
 import { Journal, type OzJournal } from './journal.js';
 import { resolveOptions, type OzServerOptions } from './options.js';
-import { Runner } from './runner.js';
-import { Scheduler } from './scheduler.js';
-import type { ResponseListener, ServerCore } from './serverCore.js';
+import { createServerCore, type ResponseListener } from './serverCore.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
 import {
   Store,
@@ -227,7 +225,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     otherApiKey: options.otherApiKey ?? newKeyValue('platform'),
   };
   const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
-  const core = {
+  const core = createServerCore({
     options: resolved,
     clock,
     store,
@@ -236,11 +234,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     faults: new Faults(),
     idempotency: new IdempotencyStore(resolved.idempotencyMaxEntries),
     observers: new Set<ResponseListener>(),
-    generation: 0,
-  } as Omit<ServerCore, 'runner' | 'walker' | 'scheduler'> as ServerCore;
-  (core as { runner: Runner }).runner = new Runner(core);
-  (core as { walker: ItemWalker }).walker = new ItemWalker(core);
-  (core as { scheduler: Scheduler }).scheduler = new Scheduler(core);
+  });
 
   if (options.adminToken !== undefined && options.adminToken !== false && !isAdminTokenShape(options.adminToken)) {
     throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');
@@ -355,7 +349,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     },
     restore(snapshot) {
       const snap = snapshot as SnapshotData;
-      core.generation++;
+      core.lifetime.renew();
       store.data = copyData(snap.data);
       store.catalog = copyCatalog(snap.catalog);
       core.idempotency.clear();
@@ -365,7 +359,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     async close() {
       await Promise.all([...listeners].map((l) => l.close()));
       listeners.clear();
-      core.generation++;
+      core.lifetime.renew();
       clock.cancelAll();
     },
 

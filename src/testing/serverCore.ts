@@ -1,11 +1,12 @@
 import type { ServerClock } from './clock.js';
 import type { Faults } from './faults.js';
 import type { IdempotencyStore } from './idempotency.js';
-import type { ItemWalker } from './itemWalker.js';
+import { ItemWalker } from './itemWalker.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { ResolvedOptions } from './options.js';
-import type { Runner } from './runner.js';
-import type { Scheduler } from './scheduler.js';
+import { Runner } from './runner.js';
+import { Scheduler } from './scheduler.js';
+import { StateLifetime } from './stateLifetime.js';
 import type { Store } from './store.js';
 import type { Surface } from './connection.js';
 import type { WorkTracker } from './workTracker.js';
@@ -45,6 +46,43 @@ export interface ServerCore {
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
   readonly idempotency: IdempotencyStore;
   readonly observers: Set<ResponseListener>;
-  /** Bumped by reset and restore: work started before stops. */
-  generation: number;
+  /** The current generation of the state: reset, restore and close abort its signal; work started before stops. */
+  readonly lifetime: StateLifetime;
+}
+
+/** The parts a server's core is made of; the workers that reach the others through the core are made with it. */
+export type ServerCoreParts = Omit<ServerCore, 'runner' | 'walker' | 'scheduler' | 'lifetime'>;
+
+class Core implements ServerCore {
+  readonly options: ResolvedOptions;
+  readonly clock: ServerClock;
+  readonly store: Store;
+  readonly work: WorkTracker;
+  readonly journal: Journal;
+  readonly faults: Faults;
+  readonly idempotency: IdempotencyStore;
+  readonly observers: Set<ResponseListener>;
+  readonly lifetime = new StateLifetime();
+  readonly runner: Runner;
+  readonly walker: ItemWalker;
+  readonly scheduler: Scheduler;
+
+  constructor(parts: ServerCoreParts) {
+    this.options = parts.options;
+    this.clock = parts.clock;
+    this.store = parts.store;
+    this.work = parts.work;
+    this.journal = parts.journal;
+    this.faults = parts.faults;
+    this.idempotency = parts.idempotency;
+    this.observers = parts.observers;
+    this.runner = new Runner(this);
+    this.walker = new ItemWalker(this);
+    this.scheduler = new Scheduler(this);
+  }
+}
+
+/** A server's core: its parts, with the runner, the item walker and the scheduler working on it. */
+export function createServerCore(parts: ServerCoreParts): ServerCore {
+  return new Core(parts);
 }

@@ -46,20 +46,25 @@ export function wireFromAccept(accept: string | null): Format | undefined {
   if (!accept) return undefined;
   let cached = acceptCache.get(accept);
   if (cached === undefined) {
-    cached = parseAccept(accept);
+    cached = preferredAcceptType(accept, ACCEPT_TYPES);
     if (acceptCache.size > 256) acceptCache.clear();
     acceptCache.set(accept, cached);
   }
   return cached ?? undefined;
 }
 
-function parseAccept(accept: string): Format | null {
-  let best: Format | null = null;
+/**
+ * What the Accept entry with the highest q among the given media types names: ties go to the first listed; other
+ * types and ranges are skipped; q=0 refuses (a q that is not a number counts as 1, out of range as its bound).
+ */
+export function preferredAcceptType<T>(accept: string | null, types: Readonly<Record<string, T>>): T | null {
+  let best: T | null = null;
   let bestQ = 0;
-  for (const entry of accept.split(',')) {
+  for (const entry of (accept ?? '').split(',')) {
     const parts = entry.split(';');
-    const wire = ACCEPT_TYPES[parts[0]!.trim().toLowerCase()];
-    if (!wire) continue;
+    const type = parts[0]!.trim().toLowerCase();
+    if (!Object.hasOwn(types, type)) continue;
+    const named = types[type]!;
     let q = 1;
     for (let i = 1; i < parts.length; i++) {
       const [name, value] = parts[i]!.split('=');
@@ -69,7 +74,7 @@ function parseAccept(accept: string): Format | null {
       }
     }
     if (q > bestQ) {
-      best = wire;
+      best = named;
       bestQ = q;
     }
   }

@@ -44,6 +44,7 @@ describe('the layering rule', () => {
       'client-never-imports-server': ['src/resources/wrongWay.ts', "export type { OzServer } from '../testing/server.js';"],
       'server-never-imports-client': ['src/testing/wrongWay.ts', "export type { Executions } from '../resources/executions.js';"],
       'resources-beside-each-other': ['src/mcp/wrongWay.ts', "export { signIn } from '../signin/signIn.js';"],
+      'handlers-never-import-handlers': ['src/testing/handlers/wrongWay.ts', "export { agentView } from './agents.js';"],
     };
     for (const [path, text] of Object.values(wrongWay)) writeFileSync(join(tree, path), `${text}\n`);
 
@@ -54,6 +55,7 @@ describe('the layering rule', () => {
         'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
         'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
         'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
+        'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
         'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',
         'server-never-imports-client: src/testing/wrongWay.ts -> src/resources/executions.ts',
       ].sort(),

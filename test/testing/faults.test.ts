@@ -185,6 +185,27 @@ describe('snapshot, restore and reset', () => {
     expect(server.items.get(item.body.id)!.status).toBe('done');
   });
 
+  it('work queued before a reset or restore never runs: its generation of the state ended', async () => {
+    server = createTestServer({ clock: { frozen: true } });
+    let calls = 0;
+    server.addTool({ name: 'counted', handler: () => String(++calls) });
+    const snap = server.snapshot();
+    for (const renew of [() => server.restore(snap), () => server.reset()]) {
+      const queued = await callJson<{ execution_id: string; status: string }>(server, 'POST', '/v1/tools/counted/execute', { body: { async: true } });
+      expect([queued.status, queued.body.status]).toEqual([202, 'queued']);
+      renew();
+      await server.clock.advance(60_000);
+      await server.idle();
+      expect(calls).toBe(0);
+    }
+    // A run queued in the current generation does run.
+    server.restore(snap);
+    await call(server, 'POST', '/v1/tools/counted/execute', { body: { async: true } });
+    await server.clock.advance(60_000);
+    await server.idle();
+    expect(calls).toBe(1);
+  });
+
   it('reset() goes back to the seed: data, journal, faults and the same keys', async () => {
     server = createTestServer();
     await call(server, 'POST', '/v1/companies/acme/items', { body: { building: 'lab', title: 'gone soon' } });

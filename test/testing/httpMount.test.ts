@@ -45,6 +45,39 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     expect(preflight.headers.get('access-control-expose-headers')).toMatch(/x-request-id.*X-Execution-Id.*X-Error-Code/);
   });
 
+  it('a listener sees the answer the socket carried; a lost answer is still seen, with its real status, while the client gets none', async () => {
+    server = servers.create();
+    listener = await server.listen();
+    const seen: { status: number; code: string | null; body: string }[] = [];
+    server.onResponse((e) => void e.response.text().then((body) => seen.push({ status: e.response.status, code: e.response.headers.get('x-error-code'), body })));
+    const post = (text: string) =>
+      fetch(`${listener!.url}/v1/tools/echo/execute`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ text }),
+      });
+    const answered = await post('seen');
+    expect([answered.status, await answered.text()]).toEqual([200, seen[0]?.body]);
+    const missing = await fetch(`${listener.url}/v1/tools/nope`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+    await missing.body?.cancel();
+    server.faults.add({ operationId: 'executeTool', type: 'lose' });
+    await expect(post('lost')).rejects.toThrow(TypeError);
+    server.faults.add({ operationId: 'executeTool', type: 'drop' });
+    await expect(post('dropped')).rejects.toThrow(TypeError);
+    await server.idle();
+    expect(seen.map(({ status, code }) => [status, code])).toEqual([
+      [200, null],
+      [404, 'tool_not_found'],
+      [200, null],
+    ]);
+    expect(JSON.parse(seen[2]!.body)).toMatchObject({ ok: true, content: 'lost' });
+    expect(server.journal.filter('executeTool').map((e) => [e.fault, e.status])).toEqual([
+      [null, 200],
+      ['lose', 200],
+      ['drop', null],
+    ]);
+  });
+
   it('listens on a port given, and close() frees it', async () => {
     server = servers.create();
     const first = await server.listen();

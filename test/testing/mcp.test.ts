@@ -120,6 +120,24 @@ describe('the MCP server (in process)', () => {
     expect(events.map((e) => [e.event, JSON.parse(e.data)])).toEqual([['message', { jsonrpc: '2.0', id: 'a', result: {} }]]);
   });
 
+  it('weighs Accept q-values as the four wires do: highest q wins, ties go first, q=0 refuses, a q not a number counts as 1', async () => {
+    server = servers.create();
+    const typeFor = async (accept: string) => {
+      const res = await server.fetch(`${server.url}/v1/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', accept },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      await res.body?.cancel();
+      return res.headers.get('content-type')?.split(';')[0];
+    };
+    expect(await typeFor('application/json, text/event-stream;q=0.9')).toBe('application/json');
+    expect(await typeFor('application/json, text/event-stream')).toBe('application/json');
+    expect(await typeFor('application/json;q=0.2, text/event-stream;q=0.3')).toBe('text/event-stream');
+    expect(await typeFor('application/json;q=0.5, text/event-stream;q=abc')).toBe('text/event-stream');
+    expect(await typeFor('text/event-stream;q=0, application/json;q=0.1')).toBe('application/json');
+  });
+
   it('takes X-API-Key with an ozk_ key, and answers 401 for a legacy key', async () => {
     server = servers.create();
     const viaHeader = await server.fetch(`${server.url}/v1/mcp`, {

@@ -1,6 +1,6 @@
 import type { AgentDefinition, RunContext, ToolDefinition } from '../catalog.js';
 import { OzMockError } from '../errors.js';
-import { tokenize } from '../runner.js';
+import { tokenize } from '../tokenize.js';
 import type { FixtureAgent, FixtureBehaviour, FixtureCallable, FixtureError, FixtureTool } from './fixtureFormat.js';
 
 /**

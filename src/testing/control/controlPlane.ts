@@ -1,3 +1,4 @@
+import { responseReply } from '../answer.js';
 import type { RequestHandler } from '../app.js';
 import type { Connection } from '../connection.js';
 import type { OzDashboard } from '../dashboard.js';
@@ -405,11 +406,11 @@ export function withControlPlane(handler: RequestHandler, target: ControlTarget,
     const path = new URL(request.url).pathname;
     if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, conn);
     try {
-      return await serve(request, conn, target, token);
+      return responseReply(await serve(request, conn, target, token));
     } catch (err) {
-      if (err instanceof OzMockError) return failure(err);
+      if (err instanceof OzMockError) return responseReply(failure(err));
       // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.
-      return failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…')));
+      return responseReply(failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…'))));
     }
   };
 }

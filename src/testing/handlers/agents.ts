@@ -2,8 +2,8 @@ import type { Agent } from '../../generated/types.js';
 import type { CatalogAgent } from '../catalog.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
-import { invalidParams, notFound } from '../errors.js';
-import { respondWithRun, respondWithStream, takeTraceId } from '../executionFlow.js';
+import { notFound } from '../errors.js';
+import { respondWithRun, respondWithStream, runFlags, takeTraceId } from '../executionFlow.js';
 import { paginate } from '../pagination.js';
 import { invalidParamsOf } from '../requestValidation.js';
 
@@ -17,12 +17,6 @@ export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
   const agent = ctx.core.store.catalog.agents.get(name);
   if (!agent) throw notFound('agent', `No agent named ${name}.`);
   return agent;
-}
-
-/** The `stream` and `async` flags of an execute body (booleans by openapi.json), which exclude each other. */
-export function runFlags(body: Record<string, unknown>): { stream: boolean; async: boolean } {
-  if (body.stream === true && body.async === true) throw invalidParams('stream and async exclude each other.');
-  return { stream: body.stream === true, async: body.async === true };
 }
 
 /** `GET /v1/agents`. */

@@ -1,19 +1,10 @@
-import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
-import { invalidParams, notFound } from '../errors.js';
+import { invalidParams } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { executionView } from '../executionViews.js';
+import { findExecution } from '../executionRecords.js';
 import { locateById, paginateIndex } from '../pagination.js';
 import { executionIndex, isFinished, type ExecutionRecord } from '../state.js';
-
-export { isFinished };
-
-/** An execution of the caller's account by id, or 404 `execution_not_found`. */
-export function findExecution(ctx: RequestContext, id: string): ExecutionRecord {
-  const r = ctx.core.store.data.executions.get(id);
-  if (!r || r.account !== ctx.account.name) throw notFound('execution', `No execution ${id}.`);
-  return r;
-}
 
 /** `GET /v1/executions`: newest first, by `status` and `kind`. */
 export const listExecutions: OperationHandler = (ctx) => {

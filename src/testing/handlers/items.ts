@@ -1,37 +1,11 @@
-import type { Item, ItemCreateRequest } from '../../generated/types.js';
+import type { ItemCreateRequest } from '../../generated/types.js';
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { notFound, OzMockError } from '../errors.js';
-import { usd } from '../executionViews.js';
 import { newId } from '../ids.js';
+import { itemView } from '../itemViews.js';
 import { locateById, paginateIndex } from '../pagination.js';
 import { itemIndex, type CompanyRecord, type ItemRecord } from '../state.js';
-
-/** The API's view of an item. */
-export function itemView(r: ItemRecord): Item {
-  return {
-    id: r.id,
-    campus: r.campus,
-    building: r.building,
-    title: r.title,
-    body: r.body,
-    kind: r.kind,
-    source: r.source,
-    priority: r.priority,
-    tier: r.tier,
-    step: r.step,
-    attempt: r.attempt,
-    status: r.status,
-    parked_reason: r.parked_reason,
-    paused: r.paused,
-    steer: r.steer,
-    last_output: r.last_output,
-    cost_usd: usd(r.cost_micros),
-    parent_item_id: r.parent_item_id,
-    created_at: new Date(r.created_at).toISOString(),
-    updated_at: new Date(r.updated_at).toISOString(),
-  };
-}
 
 /** The company of `{campus}` in the caller's account (another account's slug answers the same 404). */
 function company(ctx: RequestContext): CompanyRecord {

@@ -4,15 +4,16 @@ import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { OzMockError } from '../errors.js';
 import { createExecution, runSync } from '../executionFlow.js';
+import { findExecution } from '../executionRecords.js';
 import { executionView, resultView } from '../executionViews.js';
 import { API_VERSION } from '../operations.js';
 import { isPlainObject } from '../plainObject.js';
 import { componentCheck } from '../requestValidation.js';
 import { compileSchema, type ValidationProblem } from '../schemaValidation.js';
-import type { ExecutionRecord } from '../state.js';
+import { isFinished, type ExecutionRecord } from '../state.js';
 import { rateWindowOf } from '../rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../render.js';
-import { findExecution, isFinished } from './executions.js';
+import { preferredAcceptType } from '../wire.js';
 
 /** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-11-25'] as const;
@@ -190,23 +191,11 @@ async function answer(ctx: RequestContext, method: string, params: unknown): Pro
   }
 }
 
+const STREAM_OR_JSON: Readonly<Record<string, 'sse' | 'json'>> = { 'text/event-stream': 'sse', 'application/json': 'json' };
+
 /** Whether the request's Accept prefers an event stream over JSON (ties go to the first listed). */
 function prefersEventStream(accept: string | null): boolean {
-  let best: 'json' | 'sse' | null = null;
-  let bestQ = 0;
-  for (const entry of (accept ?? '').split(',')) {
-    const [type, ...params] = entry.split(';');
-    const t = type?.trim().toLowerCase();
-    const kind = t === 'text/event-stream' ? 'sse' : t === 'application/json' ? 'json' : null;
-    if (!kind) continue;
-    const qParam = params.find((p) => p.trim().toLowerCase().startsWith('q='));
-    const q = qParam ? Number(qParam.split('=')[1]) : 1;
-    if (Number.isFinite(q) && q > bestQ) {
-      best = kind;
-      bestQ = q;
-    }
-  }
-  return best === 'sse';
+  return preferredAcceptType(accept, STREAM_OR_JSON) === 'sse';
 }
 
 function rpcError(id: Id, code: number, message: string, data?: unknown): JsonRpcResponse {

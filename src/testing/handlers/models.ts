@@ -5,7 +5,7 @@ import type { OperationHandler } from '../dispatch.js';
 import { OzMockError } from '../errors.js';
 import { randomAlnum } from '../ids.js';
 import { isPlainObject } from '../plainObject.js';
-import { tokenize } from '../runner.js';
+import { tokenize } from '../tokenize.js';
 
 /** The models of the models plane. */
 export const MODELS = [

@@ -3,7 +3,7 @@ import type { RequestContext } from '../context.js';
 import { isTimeZone, nextCronRun, parseCron } from '../cron.js';
 import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound } from '../errors.js';
-import { createExecution, takeTraceId } from '../executionFlow.js';
+import { createExecution, respondWithPointer, takeTraceId } from '../executionFlow.js';
 import { newId } from '../ids.js';
 import { locateById, paginateIndex } from '../pagination.js';
 import type { ScheduleRecord } from '../state.js';
@@ -85,10 +85,5 @@ export const deleteSchedule: OperationHandler = (ctx) => {
 export const runSchedule: OperationHandler = (ctx) => {
   const s = findSchedule(ctx);
   const run = scheduleRun(ctx.core, s);
-  const record = createExecution(ctx, run, takeTraceId(ctx));
-  ctx.core.runner.runInBackground(record, run.plan);
-  return ctx.reply(202, {
-    kind: 'pointer',
-    value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
-  });
+  return respondWithPointer(ctx, createExecution(ctx, run, takeTraceId(ctx)), run.plan);
 };

@@ -2,12 +2,11 @@ import type { Workflow, WorkflowCreateRequest, WorkflowDefinition, WorkflowTask 
 import type { RequestContext } from '../context.js';
 import type { OperationHandler } from '../dispatch.js';
 import { invalidParams, notFound, OzMockError } from '../errors.js';
-import { respondWithRun, respondWithStream, takeTraceId, type RunRequest } from '../executionFlow.js';
+import { respondWithRun, respondWithStream, runFlags, takeTraceId, type RunRequest } from '../executionFlow.js';
 import { paginateIndex } from '../pagination.js';
 import { componentCheck, invalidParamsOf } from '../requestValidation.js';
 import type { PlannedTask } from '../runner.js';
 import type { WorkflowRecord } from '../state.js';
-import { runFlags } from './agents.js';
 
 /** The API's view of a stored workflow. */
 export function workflowView(w: WorkflowRecord): Workflow {
