@@ -55,16 +55,16 @@ function before(a: Timer, b: Timer): boolean {
  * reach the top or outnumber the live ones, when it is rebuilt: cancelling is O(1), firing O(log n).
  */
 class TimerHeap {
-  private heap: Timer[] = [];
-  private dead = 0;
+  #heap: Timer[] = [];
+  #dead = 0;
 
   /** Live timers. */
   get size(): number {
-    return this.heap.length - this.dead;
+    return this.#heap.length - this.#dead;
   }
 
   push(t: Timer): void {
-    const heap = this.heap;
+    const heap = this.#heap;
     let i = heap.push(t) - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
@@ -77,41 +77,41 @@ class TimerHeap {
 
   /** The next live timer, or `undefined`. */
   peek(): Timer | undefined {
-    while (this.heap.length > 0 && this.heap[0]!.fn === null) {
-      this.dead--;
+    while (this.#heap.length > 0 && this.#heap[0]!.fn === null) {
+      this.#dead--;
       this.pop();
     }
-    return this.heap[0];
+    return this.#heap[0];
   }
 
   /** Counts a timer of this heap as cancelled. */
   cancelled(): void {
-    this.dead++;
-    if (this.dead > 64 && this.dead * 2 > this.heap.length) {
-      this.heap = this.heap.filter((t) => t.fn !== null);
-      this.dead = 0;
-      for (let i = (this.heap.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+    this.#dead++;
+    if (this.#dead > 64 && this.#dead * 2 > this.#heap.length) {
+      this.#heap = this.#heap.filter((t) => t.fn !== null);
+      this.#dead = 0;
+      for (let i = (this.#heap.length >> 1) - 1; i >= 0; i--) this.#siftDown(i);
     }
   }
 
   /** Removes the top timer (live or not). */
   pop(): void {
-    const heap = this.heap;
+    const heap = this.#heap;
     const last = heap.pop()!;
     if (heap.length === 0) return;
     heap[0] = last;
-    this.siftDown(0);
+    this.#siftDown(0);
   }
 
   clear(): Timer[] {
-    const all = this.heap;
-    this.heap = [];
-    this.dead = 0;
+    const all = this.#heap;
+    this.#heap = [];
+    this.#dead = 0;
     return all;
   }
 
-  private siftDown(i: number): void {
-    const heap = this.heap;
+  #siftDown(i: number): void {
+    const heap = this.#heap;
     const t = heap[i]!;
     const n = heap.length;
     for (;;) {
@@ -136,32 +136,32 @@ function settle(): Promise<void> {
  * (work, and the rest such as schedules); a running clock arms one real `setTimeout` for the earliest of them.
  */
 export class ServerClock implements OzClock {
-  private isFrozen: boolean;
-  private offset: number;
-  private frozenBase: number;
-  private readonly work = new TimerHeap();
-  private readonly other = new TimerHeap();
-  private seq = 0;
-  private alarm: ReturnType<typeof setTimeout> | null = null;
-  private alarmAt = Infinity;
-  private advancing = 0;
+  #isFrozen: boolean;
+  #offset: number;
+  #frozenBase: number;
+  readonly #work = new TimerHeap();
+  readonly #other = new TimerHeap();
+  #seq = 0;
+  #alarm: ReturnType<typeof setTimeout> | null = null;
+  #alarmAt = Infinity;
+  #advancing = 0;
   /** While due timers fire from the real timeout, new timers wait for its end instead of arming. */
-  private ringing = false;
+  #ringing = false;
 
   constructor(options: OzClockOptions = {}) {
-    this.isFrozen = options.frozen === true;
+    this.#isFrozen = options.frozen === true;
     const start = options.start === undefined ? Date.now() : new Date(options.start).getTime();
     if (Number.isNaN(start)) throw new TypeError(`clock.start is not a date: ${String(options.start)}`);
-    this.frozenBase = start;
-    this.offset = this.frozen ? 0 : start - Date.now();
+    this.#frozenBase = start;
+    this.#offset = this.frozen ? 0 : start - Date.now();
   }
 
   get frozen(): boolean {
-    return this.isFrozen;
+    return this.#isFrozen;
   }
 
   now(): number {
-    return this.isFrozen ? this.frozenBase + this.offset : Date.now() + this.offset;
+    return this.#isFrozen ? this.#frozenBase + this.#offset : Date.now() + this.#offset;
   }
 
   /**
@@ -169,12 +169,12 @@ export class ServerClock implements OzClock {
    * `POST /_oz/clock {frozen}`). Timers keep their due times; a running clock arms the earliest.
    */
   setFrozen(frozen: boolean): void {
-    if (frozen === this.isFrozen) return;
+    if (frozen === this.#isFrozen) return;
     const now = this.now();
-    this.isFrozen = frozen;
-    this.frozenBase = now;
-    this.offset = frozen ? 0 : now - Date.now();
-    this.rearm();
+    this.#isFrozen = frozen;
+    this.#frozenBase = now;
+    this.#offset = frozen ? 0 : now - Date.now();
+    this.#rearm();
   }
 
   iso(): string {
@@ -184,20 +184,20 @@ export class ServerClock implements OzClock {
   async advance(ms: number): Promise<void> {
     if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`advance(ms) needs a finite ms >= 0, got ${ms}`);
     const target = this.now() + ms;
-    this.advancing++;
+    this.#advancing++;
     try {
       for (;;) {
-        const due = this.peek();
+        const due = this.#peek();
         if (!due || due.dueAt > Math.max(target, this.now())) break;
         // The clock stands at each timer's time while it fires, so what it sets is due relative to that time.
-        if (due.dueAt > this.now()) this.offset += due.dueAt - this.now();
-        this.fire(due);
+        if (due.dueAt > this.now()) this.#offset += due.dueAt - this.now();
+        this.#fire(due);
         await settle();
       }
-      if (target > this.now()) this.offset += target - this.now();
+      if (target > this.now()) this.#offset += target - this.now();
     } finally {
-      this.advancing--;
-      this.rearm();
+      this.#advancing--;
+      this.#rearm();
     }
   }
 
@@ -206,10 +206,10 @@ export class ServerClock implements OzClock {
    * the process alive; other timers (schedules) do not.
    */
   timer(ms: number, fn: () => void, work = true): TimerHandle {
-    const t: Timer = { dueAt: this.now() + (ms > 0 ? ms : 0), seq: this.seq++, work, fn };
-    (work ? this.work : this.other).push(t);
-    if (t.dueAt < this.alarmAt || (work && this.alarm !== null && !this.alarm.hasRef())) this.rearm();
-    return { cancel: () => this.drop(t) };
+    const t: Timer = { dueAt: this.now() + (ms > 0 ? ms : 0), seq: this.#seq++, work, fn };
+    (work ? this.#work : this.#other).push(t);
+    if (t.dueAt < this.#alarmAt || (work && this.#alarm !== null && !this.#alarm.hasRef())) this.#rearm();
+    return { cancel: () => this.#drop(t) };
   }
 
   /** A promise that resolves after `ms` of clock time (a work timer). */
@@ -220,71 +220,71 @@ export class ServerClock implements OzClock {
 
   /** When the earliest pending work timer is due, or `null` when none is pending. */
   nextWorkDue(): number | null {
-    return this.work.peek()?.dueAt ?? null;
+    return this.#work.peek()?.dueAt ?? null;
   }
 
   /** How many timers are pending (work and other). */
   get pending(): number {
-    return this.work.size + this.other.size;
+    return this.#work.size + this.#other.size;
   }
 
   /** Drops every pending timer (the server closes). */
   cancelAll(): void {
-    for (const t of [...this.work.clear(), ...this.other.clear()]) t.fn = null;
-    this.rearm();
+    for (const t of [...this.#work.clear(), ...this.#other.clear()]) t.fn = null;
+    this.#rearm();
   }
 
   /** The next timer to fire, of either heap. */
-  private peek(): Timer | undefined {
-    const w = this.work.peek();
-    const o = this.other.peek();
+  #peek(): Timer | undefined {
+    const w = this.#work.peek();
+    const o = this.#other.peek();
     return !w ? o : !o ? w : before(w, o) ? w : o;
   }
 
   /** Arms the one real timeout of a running clock for the earliest timer (none while `advance` runs). */
-  private rearm(): void {
-    if (this.alarm) clearTimeout(this.alarm);
-    this.alarm = null;
-    this.alarmAt = Infinity;
-    if (this.frozen || this.advancing > 0 || this.ringing) return;
-    const next = this.peek();
+  #rearm(): void {
+    if (this.#alarm) clearTimeout(this.#alarm);
+    this.#alarm = null;
+    this.#alarmAt = Infinity;
+    if (this.frozen || this.#advancing > 0 || this.#ringing) return;
+    const next = this.#peek();
     if (!next) return;
-    this.alarmAt = next.dueAt;
+    this.#alarmAt = next.dueAt;
     // setTimeout holds at most 2^31-1 ms; a later timer re-arms until it is due.
     const delay = Math.min(Math.max(0, next.dueAt - this.now()), 2 ** 31 - 1);
-    this.alarm = setTimeout(() => void this.ring(), delay);
+    this.#alarm = setTimeout(() => void this.#ring(), delay);
     // Where timers have no unref (Cloudflare Workers), nothing keeps a process alive anyway.
-    if (this.work.size === 0) this.alarm.unref?.();
+    if (this.#work.size === 0) this.#alarm.unref?.();
   }
 
   /** The real timeout rang: fires every timer due, in order, one macrotask apart (as Node's own timers do). */
-  private async ring(): Promise<void> {
-    this.alarm = null;
-    this.ringing = true;
+  async #ring(): Promise<void> {
+    this.#alarm = null;
+    this.#ringing = true;
     try {
       for (;;) {
-        if (this.advancing > 0) return;
-        const due = this.peek();
+        if (this.#advancing > 0) return;
+        const due = this.#peek();
         if (!due || due.dueAt > this.now()) break;
-        this.fire(due);
+        this.#fire(due);
         await settle();
       }
     } finally {
-      this.ringing = false;
-      this.rearm();
+      this.#ringing = false;
+      this.#rearm();
     }
   }
 
-  private fire(t: Timer): void {
+  #fire(t: Timer): void {
     const fn = t.fn;
-    (t.work ? this.work : this.other).pop();
+    (t.work ? this.#work : this.#other).pop();
     t.fn = null;
     if (fn) fn();
   }
 
-  private drop(t: Timer): void {
+  #drop(t: Timer): void {
     if (t.fn === null) return;
     t.fn = null;
-    (t.work ? this.work : this.other).cancelled();
+    (t.work ? this.#work : this.#other).cancelled();
   }
 }

@@ -2,19 +2,19 @@ import type { ServerClock } from './clock.js';
 
 /** The server's work in flight (runs, item walks), so a test can wait until all of it settled. */
 export class WorkTracker {
-  private readonly inflight = new Set<Promise<unknown>>();
+  readonly #inflight = new Set<Promise<unknown>>();
 
   /** Counts a promise as work until it settles; answers the same promise. */
   track<T>(promise: Promise<T>): Promise<T> {
-    this.inflight.add(promise);
-    const done = () => this.inflight.delete(promise);
+    this.#inflight.add(promise);
+    const done = () => this.#inflight.delete(promise);
     promise.then(done, done);
     return promise;
   }
 
   /** Whether any work is in flight or scheduled. */
   busy(clock: ServerClock): boolean {
-    return this.inflight.size > 0 || clock.nextWorkDue() !== null;
+    return this.#inflight.size > 0 || clock.nextWorkDue() !== null;
   }
 
   /**
@@ -24,10 +24,10 @@ export class WorkTracker {
   async idle(clock: ServerClock): Promise<void> {
     for (;;) {
       const next = clock.nextWorkDue();
-      if (this.inflight.size === 0 && next === null) {
+      if (this.#inflight.size === 0 && next === null) {
         // One more turn: settling work may schedule more.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        if (this.inflight.size === 0 && clock.nextWorkDue() === null) return;
+        if (this.#inflight.size === 0 && clock.nextWorkDue() === null) return;
         continue;
       }
       if (next !== null && clock.frozen) {
@@ -39,7 +39,7 @@ export class WorkTracker {
       const wait = next === null ? 5 : Math.max(0, next - clock.now()) + 1;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const elapsed = new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)));
-      await (this.inflight.size > 0 ? Promise.race([Promise.allSettled([...this.inflight]), elapsed]) : elapsed);
+      await (this.#inflight.size > 0 ? Promise.race([Promise.allSettled([...this.#inflight]), elapsed]) : elapsed);
       clearTimeout(timer);
     }
   }
