@@ -60,15 +60,17 @@ export type Claim =
  */
 export class IdempotencyStore {
   // Insertion order is arrival order: the oldest entries are first, which is also the order they expire in.
-  private readonly entries = new Map<string, Entry>();
+  readonly #entries = new Map<string, Entry>();
+  readonly #maxEntries: number;
 
-  constructor(private readonly maxEntries: number = DEFAULT_IDEMPOTENCY_MAX_ENTRIES) {
+  constructor(maxEntries: number = DEFAULT_IDEMPOTENCY_MAX_ENTRIES) {
     if (!(Number.isInteger(maxEntries) && maxEntries >= 1)) throw new RangeError('idempotencyMaxEntries must be a whole number >= 1');
+    this.#maxEntries = maxEntries;
   }
 
   /** How many answers (and requests being served) are kept. */
   get size(): number {
-    return this.entries.size;
+    return this.#entries.size;
   }
 
   /**
@@ -76,12 +78,12 @@ export class IdempotencyStore {
    * another method, path or body, or while the first request is still being served.
    */
   claim(account: string, traceId: string, method: string, path: string, body: string, now: number): Claim {
-    this.sweep(now);
+    this.#sweep(now);
     const key = `${account}\u0000${traceId}`;
-    const entry = this.entries.get(key);
+    const entry = this.#entries.get(key);
     if (entry === undefined) {
-      this.entries.set(key, { method, path, body, expiresAt: Number.POSITIVE_INFINITY, answer: null });
-      this.trim();
+      this.#entries.set(key, { method, path, body, expiresAt: Number.POSITIVE_INFINITY, answer: null });
+      this.#trim();
       return { kind: 'first', key };
     }
     if (entry.answer === null) {
@@ -95,7 +97,7 @@ export class IdempotencyStore {
 
   /** Keeps the 2xx answer of a first request for 24 hours. */
   keep(key: string, answer: KeptAnswer, now: number): void {
-    const entry = this.entries.get(key);
+    const entry = this.#entries.get(key);
     if (entry === undefined) return;
     entry.answer = answer;
     entry.expiresAt = now + REPLAY_WINDOW_MS;
@@ -103,27 +105,27 @@ export class IdempotencyStore {
 
   /** Forgets a first request that did not answer 2xx: a retry runs again. */
   release(key: string): void {
-    const entry = this.entries.get(key);
-    if (entry !== undefined && entry.answer === null) this.entries.delete(key);
+    const entry = this.#entries.get(key);
+    if (entry !== undefined && entry.answer === null) this.#entries.delete(key);
   }
 
   /** Forgets everything (a server reset). */
   clear(): void {
-    this.entries.clear();
+    this.#entries.clear();
   }
 
-  private sweep(now: number): void {
-    for (const [key, entry] of this.entries) {
+  #sweep(now: number): void {
+    for (const [key, entry] of this.#entries) {
       // Entries are kept in arrival order; one still being served (Infinity) or not yet expired ends the sweep.
       if (entry.expiresAt > now) break;
-      this.entries.delete(key);
+      this.#entries.delete(key);
     }
   }
 
-  private trim(): void {
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) return;
-      this.entries.delete(key);
+  #trim(): void {
+    for (const key of this.#entries.keys()) {
+      if (this.#entries.size <= this.#maxEntries) return;
+      this.#entries.delete(key);
     }
   }
 }

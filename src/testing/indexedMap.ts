@@ -32,14 +32,18 @@ export const bySeq: KeyOrder<number> = (a, b) => a - b;
  * record holds the record and its place (no second map beside it).
  */
 export class IndexedMap<R, K = number> implements Map<string, R> {
-  private entries_ = new Map<string, Entry<R, K>>();
-  private indexes = new Map<string, OrderedIndex<K, R>>();
-  private seq = 0;
+  #entries = new Map<string, Entry<R, K>>();
+  #indexes = new Map<string, OrderedIndex<K, R>>();
+  #seq = 0;
 
-  constructor(private readonly spec: IndexSpec<R, K>) {}
+  readonly #spec: IndexSpec<R, K>;
+
+  constructor(spec: IndexSpec<R, K>) {
+    this.#spec = spec;
+  }
 
   get size(): number {
-    return this.entries_.size;
+    return this.#entries.size;
   }
 
   get [Symbol.toStringTag](): string {
@@ -47,49 +51,49 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
   }
 
   get(id: string): R | undefined {
-    return this.entries_.get(id)?.record;
+    return this.#entries.get(id)?.record;
   }
 
   has(id: string): boolean {
-    return this.entries_.has(id);
+    return this.#entries.has(id);
   }
 
   set(id: string, record: R): this {
-    const had = this.entries_.get(id);
-    if (had) this.unplace(had);
-    const seq = had?.seq ?? this.seq++;
-    const entry: Entry<R, K> = { record, seq, key: this.spec.orderOf(record, seq), indexes: this.spec.indexesOf(record) };
-    this.entries_.set(id, entry);
-    this.place(entry);
+    const had = this.#entries.get(id);
+    if (had) this.#unplace(had);
+    const seq = had?.seq ?? this.#seq++;
+    const entry: Entry<R, K> = { record, seq, key: this.#spec.orderOf(record, seq), indexes: this.#spec.indexesOf(record) };
+    this.#entries.set(id, entry);
+    this.#place(entry);
     return this;
   }
 
   delete(id: string): boolean {
-    const entry = this.entries_.get(id);
+    const entry = this.#entries.get(id);
     if (!entry) return false;
-    this.unplace(entry);
-    return this.entries_.delete(id);
+    this.#unplace(entry);
+    return this.#entries.delete(id);
   }
 
   clear(): void {
-    this.entries_.clear();
-    this.indexes.clear();
+    this.#entries.clear();
+    this.#indexes.clear();
   }
 
   forEach(callback: (value: R, key: string, map: Map<string, R>) => void, thisArg?: unknown): void {
-    for (const [id, entry] of this.entries_) callback.call(thisArg, entry.record, id, this);
+    for (const [id, entry] of this.#entries) callback.call(thisArg, entry.record, id, this);
   }
 
   *entries(): MapIterator<[string, R]> {
-    for (const [id, entry] of this.entries_) yield [id, entry.record];
+    for (const [id, entry] of this.#entries) yield [id, entry.record];
   }
 
   keys(): MapIterator<string> {
-    return this.entries_.keys();
+    return this.#entries.keys();
   }
 
   *values(): MapIterator<R> {
-    for (const entry of this.entries_.values()) yield entry.record;
+    for (const entry of this.#entries.values()) yield entry.record;
   }
 
   [Symbol.iterator](): MapIterator<[string, R]> {
@@ -98,21 +102,21 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
 
   /** Moves a record to the indexes its fields now call for (after a status or a name changed). */
   reindex(id: string): void {
-    const entry = this.entries_.get(id);
+    const entry = this.#entries.get(id);
     if (!entry) return;
-    const key = this.spec.orderOf(entry.record, entry.seq);
-    const indexes = this.spec.indexesOf(entry.record);
-    if (indexes === entry.indexes && this.spec.order(key, entry.key) === 0) return;
+    const key = this.#spec.orderOf(entry.record, entry.seq);
+    const indexes = this.#spec.indexesOf(entry.record);
+    if (indexes === entry.indexes && this.#spec.order(key, entry.key) === 0) return;
     const moved: Entry<R, K> = { record: entry.record, seq: entry.seq, key, indexes };
-    this.entries_.set(id, moved);
-    if (this.spec.order(key, entry.key) !== 0) {
-      this.unplace(entry);
-      this.place(moved);
+    this.#entries.set(id, moved);
+    if (this.#spec.order(key, entry.key) !== 0) {
+      this.#unplace(entry);
+      this.#place(moved);
       return;
     }
     // Same position: only the indexes the record leaves or joins change (a status change keeps its account's).
-    this.unplace(entry, indexes);
-    this.place(moved, entry.indexes);
+    this.#unplace(entry, indexes);
+    this.#place(moved, entry.indexes);
   }
 
   /**
@@ -121,55 +125,55 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
    * which takes the record's place in the copy's indexes (O(log n) each).
    */
   clone(copy: (record: R) => R): IndexedMap<R, K> {
-    const out = new IndexedMap<R, K>(this.spec);
-    out.seq = this.seq;
-    out.entries_ = new Map(this.entries_);
-    out.indexes = new Map([...this.indexes].map(([name, index]) => [name, index.clone()]));
-    for (const [id, entry] of this.entries_) {
+    const out = new IndexedMap<R, K>(this.#spec);
+    out.#seq = this.#seq;
+    out.#entries = new Map(this.#entries);
+    out.#indexes = new Map([...this.#indexes].map(([name, index]) => [name, index.clone()]));
+    for (const [id, entry] of this.#entries) {
       const record = copy(entry.record);
       if (record === entry.record) continue;
-      out.entries_.set(id, { ...entry, record });
-      for (const name of entry.indexes) out.indexes.get(name)!.replace(entry.key, record);
+      out.#entries.set(id, { ...entry, record });
+      for (const name of entry.indexes) out.#indexes.get(name)!.replace(entry.key, record);
     }
     return out;
   }
 
   /** Where a record stands in the order (for a cursor), or `undefined` for an id not held. */
   positionOf(id: string): K | undefined {
-    return this.entries_.get(id)?.key;
+    return this.#entries.get(id)?.key;
   }
 
   /** A page of one index: up to `limit` records after the position `after`, in the index's order or reversed. */
   page(index: string, after: K | undefined, limit: number, descending: boolean): R[] {
-    return this.indexes.get(index)?.page(after, limit, descending) ?? [];
+    return this.#indexes.get(index)?.page(after, limit, descending) ?? [];
   }
 
   /** The record at a position of an index (by name in an index ordered by name), if any. */
   find(index: string, key: K): R | undefined {
-    return this.indexes.get(index)?.get(key);
+    return this.#indexes.get(index)?.get(key);
   }
 
   /** How many records an index holds. */
   sizeOf(index: string): number {
-    return this.indexes.get(index)?.size ?? 0;
+    return this.#indexes.get(index)?.size ?? 0;
   }
 
-  private place(entry: Entry<R, K>, except: readonly string[] = NONE): void {
+  #place(entry: Entry<R, K>, except: readonly string[] = NONE): void {
     for (const name of entry.indexes) {
       if (except.includes(name)) continue;
-      let index = this.indexes.get(name);
-      if (!index) this.indexes.set(name, (index = new OrderedIndex<K, R>(this.spec.order)));
+      let index = this.#indexes.get(name);
+      if (!index) this.#indexes.set(name, (index = new OrderedIndex<K, R>(this.#spec.order)));
       index.insert(entry.key, entry.record);
     }
   }
 
-  private unplace(entry: Entry<R, K>, except: readonly string[] = NONE): void {
+  #unplace(entry: Entry<R, K>, except: readonly string[] = NONE): void {
     for (const name of entry.indexes) {
       if (except.includes(name)) continue;
-      const index = this.indexes.get(name);
+      const index = this.#indexes.get(name);
       if (!index) continue;
       index.delete(entry.key);
-      if (index.size === 0) this.indexes.delete(name);
+      if (index.size === 0) this.#indexes.delete(name);
     }
   }
 }

@@ -15,52 +15,56 @@ const MAX_CHUNK = 512;
  * key order (the usual case: sequence numbers) take the fast path at the end.
  */
 export class OrderedIndex<K, R> {
-  private chunks: Array<Chunk<K, R>> = [];
-  private count = 0;
+  #chunks: Array<Chunk<K, R>> = [];
+  #count = 0;
 
-  constructor(private readonly order: KeyOrder<K>) {}
+  readonly #order: KeyOrder<K>;
+
+  constructor(order: KeyOrder<K>) {
+    this.#order = order;
+  }
 
   get size(): number {
-    return this.count;
+    return this.#count;
   }
 
   insert(key: K, row: R): void {
-    this.count++;
-    const last = this.chunks[this.chunks.length - 1];
+    this.#count++;
+    const last = this.#chunks[this.#chunks.length - 1];
     if (!last) {
-      this.chunks.push({ keys: [key], rows: [row] });
+      this.#chunks.push({ keys: [key], rows: [row] });
       return;
     }
-    if (this.order(last.keys[last.keys.length - 1]!, key) < 0) {
+    if (this.#order(last.keys[last.keys.length - 1]!, key) < 0) {
       if (last.keys.length < MAX_CHUNK) {
         last.keys.push(key);
         last.rows.push(row);
       } else {
-        this.chunks.push({ keys: [key], rows: [row] });
+        this.#chunks.push({ keys: [key], rows: [row] });
       }
       return;
     }
-    const c = this.chunkFor(key);
-    const chunk = this.chunks[c]!;
-    const at = this.lowerBound(chunk.keys, key);
+    const c = this.#chunkFor(key);
+    const chunk = this.#chunks[c]!;
+    const at = this.#lowerBound(chunk.keys, key);
     chunk.keys.splice(at, 0, key);
     chunk.rows.splice(at, 0, row);
     if (chunk.keys.length > MAX_CHUNK) {
       const half = chunk.keys.length >> 1;
-      this.chunks.splice(c + 1, 0, { keys: chunk.keys.splice(half), rows: chunk.rows.splice(half) });
+      this.#chunks.splice(c + 1, 0, { keys: chunk.keys.splice(half), rows: chunk.rows.splice(half) });
     }
   }
 
   /** Removes the row of `key`; answers whether there was one. */
   delete(key: K): boolean {
-    if (this.chunks.length === 0) return false;
-    const c = this.chunkFor(key);
-    const chunk = this.chunks[c]!;
-    const at = this.lowerBound(chunk.keys, key);
-    if (at >= chunk.keys.length || this.order(chunk.keys[at]!, key) !== 0) return false;
-    this.count--;
+    if (this.#chunks.length === 0) return false;
+    const c = this.#chunkFor(key);
+    const chunk = this.#chunks[c]!;
+    const at = this.#lowerBound(chunk.keys, key);
+    if (at >= chunk.keys.length || this.#order(chunk.keys[at]!, key) !== 0) return false;
+    this.#count--;
     if (chunk.keys.length === 1) {
-      this.chunks.splice(c, 1);
+      this.#chunks.splice(c, 1);
     } else if (at === 0) {
       // Oldest-first eviction removes from the front: shift() is cheaper than a splice there.
       chunk.keys.shift();
@@ -78,16 +82,16 @@ export class OrderedIndex<K, R> {
    */
   page(after: K | undefined, limit: number, descending: boolean): R[] {
     const out: R[] = [];
-    if (this.chunks.length === 0 || limit <= 0) return out;
+    if (this.#chunks.length === 0 || limit <= 0) return out;
     if (descending) {
-      let c = this.chunks.length - 1;
-      let i = this.chunks[c]!.keys.length - 1;
+      let c = this.#chunks.length - 1;
+      let i = this.#chunks[c]!.keys.length - 1;
       if (after !== undefined) {
-        c = this.chunkFor(after);
-        i = this.lowerBound(this.chunks[c]!.keys, after) - 1;
+        c = this.#chunkFor(after);
+        i = this.#lowerBound(this.#chunks[c]!.keys, after) - 1;
       }
-      for (; c >= 0 && out.length < limit; c--, i = c >= 0 ? this.chunks[c]!.keys.length - 1 : 0) {
-        const rows = this.chunks[c]!.rows;
+      for (; c >= 0 && out.length < limit; c--, i = c >= 0 ? this.#chunks[c]!.keys.length - 1 : 0) {
+        const rows = this.#chunks[c]!.rows;
         for (; i >= 0 && out.length < limit; i--) out.push(rows[i]!);
       }
       return out;
@@ -95,11 +99,11 @@ export class OrderedIndex<K, R> {
     let c = 0;
     let i = 0;
     if (after !== undefined) {
-      c = this.chunkFor(after);
-      i = this.upperBound(this.chunks[c]!.keys, after);
+      c = this.#chunkFor(after);
+      i = this.#upperBound(this.#chunks[c]!.keys, after);
     }
-    for (; c < this.chunks.length && out.length < limit; c++, i = 0) {
-      const rows = this.chunks[c]!.rows;
+    for (; c < this.#chunks.length && out.length < limit; c++, i = 0) {
+      const rows = this.#chunks[c]!.rows;
       for (; i < rows.length && out.length < limit; i++) out.push(rows[i]!);
     }
     return out;
@@ -107,65 +111,65 @@ export class OrderedIndex<K, R> {
 
   /** A copy: the chunks' arrays copied (natively, no row touched); the rows themselves shared. */
   clone(): OrderedIndex<K, R> {
-    const copy = new OrderedIndex<K, R>(this.order);
-    copy.chunks = this.chunks.map((chunk) => ({ keys: chunk.keys.slice(), rows: chunk.rows.slice() }));
-    copy.count = this.count;
+    const copy = new OrderedIndex<K, R>(this.#order);
+    copy.#chunks = this.#chunks.map((chunk) => ({ keys: chunk.keys.slice(), rows: chunk.rows.slice() }));
+    copy.#count = this.#count;
     return copy;
   }
 
   /** Puts `row` in the place of the row of `key` (the same key); answers whether there was one. */
   replace(key: K, row: R): boolean {
-    if (this.chunks.length === 0) return false;
-    const chunk = this.chunks[this.chunkFor(key)]!;
-    const at = this.lowerBound(chunk.keys, key);
-    if (at >= chunk.keys.length || this.order(chunk.keys[at]!, key) !== 0) return false;
+    if (this.#chunks.length === 0) return false;
+    const chunk = this.#chunks[this.#chunkFor(key)]!;
+    const at = this.#lowerBound(chunk.keys, key);
+    if (at >= chunk.keys.length || this.#order(chunk.keys[at]!, key) !== 0) return false;
     chunk.rows[at] = row;
     return true;
   }
 
   /** The row of `key`, if any. */
   get(key: K): R | undefined {
-    if (this.chunks.length === 0) return undefined;
-    const chunk = this.chunks[this.chunkFor(key)]!;
-    const at = this.lowerBound(chunk.keys, key);
-    return at < chunk.keys.length && this.order(chunk.keys[at]!, key) === 0 ? chunk.rows[at] : undefined;
+    if (this.#chunks.length === 0) return undefined;
+    const chunk = this.#chunks[this.#chunkFor(key)]!;
+    const at = this.#lowerBound(chunk.keys, key);
+    return at < chunk.keys.length && this.#order(chunk.keys[at]!, key) === 0 ? chunk.rows[at] : undefined;
   }
 
   /** Every row in ascending key order. */
   *rows(): IterableIterator<R> {
-    for (const chunk of this.chunks) yield* chunk.rows;
+    for (const chunk of this.#chunks) yield* chunk.rows;
   }
 
   /** The chunk whose key range holds `key` (the first whose last key is >= key, else the last chunk). */
-  private chunkFor(key: K): number {
+  #chunkFor(key: K): number {
     let lo = 0;
-    let hi = this.chunks.length - 1;
+    let hi = this.#chunks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const keys = this.chunks[mid]!.keys;
-      if (this.order(keys[keys.length - 1]!, key) < 0) lo = mid + 1;
+      const keys = this.#chunks[mid]!.keys;
+      if (this.#order(keys[keys.length - 1]!, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   /** The first position whose key is >= `key`. */
-  private lowerBound(keys: readonly K[], key: K): number {
-    return this.bound(keys, key, false);
+  #lowerBound(keys: readonly K[], key: K): number {
+    return this.#bound(keys, key, false);
   }
 
   /** The first position whose key is > `key`. */
-  private upperBound(keys: readonly K[], key: K): number {
-    return this.bound(keys, key, true);
+  #upperBound(keys: readonly K[], key: K): number {
+    return this.#bound(keys, key, true);
   }
 
   /** The first position whose key is not below `key` (`above`: above it). */
-  private bound(keys: readonly K[], key: K, above: boolean): number {
+  #bound(keys: readonly K[], key: K, above: boolean): number {
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      const c = this.order(keys[mid]!, key);
+      const c = this.#order(keys[mid]!, key);
       if (c < 0 || (above && c === 0)) lo = mid + 1;
       else hi = mid;
     }

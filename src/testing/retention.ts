@@ -37,48 +37,51 @@ export function retentionLimits(options: RetentionOptions = {}): RetentionLimits
  * earliest go. O(1) per record finished (amortized).
  */
 export class RetentionQueue<R> {
-  private ids: string[] = [];
-  private head = 0;
-  private readonly queued = new Set<string>();
+  #ids: string[] = [];
+  #head = 0;
+  readonly #queued = new Set<string>();
 
-  constructor(
-    private readonly limit: number,
-    private readonly finished: (record: R) => boolean,
-  ) {}
+  readonly #limit: number;
+  readonly #finished: (record: R) => boolean;
+
+  constructor(limit: number, finished: (record: R) => boolean) {
+    this.#limit = limit;
+    this.#finished = finished;
+  }
 
   /** Notes that a record may have finished, and drops the earliest finished beyond the limit. */
   noteChanged(map: Map<string, R>, id: string, record: R): void {
-    if (this.limit === Infinity || this.queued.has(id) || !this.finished(record)) return;
-    this.queued.add(id);
-    this.ids.push(id);
-    this.trim(map);
+    if (this.#limit === Infinity || this.#queued.has(id) || !this.#finished(record)) return;
+    this.#queued.add(id);
+    this.#ids.push(id);
+    this.#trim(map);
   }
 
   /** Starts over from the records of `map` (new data after a reset or restore), oldest first. */
   rebuild(map: Map<string, R>): void {
-    this.ids = [];
-    this.head = 0;
-    this.queued.clear();
-    if (this.limit === Infinity) return;
+    this.#ids = [];
+    this.#head = 0;
+    this.#queued.clear();
+    if (this.#limit === Infinity) return;
     for (const [id, record] of map) {
-      if (!this.finished(record)) continue;
-      this.queued.add(id);
-      this.ids.push(id);
+      if (!this.#finished(record)) continue;
+      this.#queued.add(id);
+      this.#ids.push(id);
     }
-    this.trim(map);
+    this.#trim(map);
   }
 
-  private trim(map: Map<string, R>): void {
-    while (this.ids.length - this.head > this.limit) {
-      const id = this.ids[this.head++]!;
-      this.queued.delete(id);
+  #trim(map: Map<string, R>): void {
+    while (this.#ids.length - this.#head > this.#limit) {
+      const id = this.#ids[this.#head++]!;
+      this.#queued.delete(id);
       const record = map.get(id);
       // A record deleted or replaced since (and not finished) is left alone.
-      if (record !== undefined && this.finished(record)) map.delete(id);
+      if (record !== undefined && this.#finished(record)) map.delete(id);
     }
-    if (this.head > 1024 && this.head * 2 > this.ids.length) {
-      this.ids = this.ids.slice(this.head);
-      this.head = 0;
+    if (this.#head > 1024 && this.#head * 2 > this.#ids.length) {
+      this.#ids = this.#ids.slice(this.#head);
+      this.#head = 0;
     }
   }
 }

@@ -202,15 +202,18 @@ export function itemIndex(account: string, campus: string, building?: string, st
  * arrays instead of holding four new strings each.
  */
 class IndexNames {
-  private readonly cache = new Map<string, readonly string[]>();
+  readonly #cache = new Map<string, readonly string[]>();
+  readonly #build: (...fields: string[]) => readonly string[];
 
-  constructor(private readonly build: (...fields: string[]) => readonly string[]) {}
+  constructor(build: (...fields: string[]) => readonly string[]) {
+    this.#build = build;
+  }
 
   of(...fields: string[]): readonly string[] {
     // A short-lived key (young garbage, cheap); the names it maps to are kept once.
     const key = fields.join('\u0000');
-    let names = this.cache.get(key);
-    if (!names) this.cache.set(key, (names = this.build(...fields)));
+    let names = this.#cache.get(key);
+    if (!names) this.#cache.set(key, (names = this.#build(...fields)));
     return names;
   }
 }

@@ -80,32 +80,34 @@ export interface WorkflowOptions {
 
 /** The server's data and catalog, with the operations on them that seeding and handlers share. */
 export class Store {
-  private current: ServerData;
-  private readonly finishedExecutions: RetentionQueue<ExecutionRecord>;
-  private readonly finishedItems: RetentionQueue<ItemRecord>;
+  #current: ServerData;
+  readonly #finishedExecutions: RetentionQueue<ExecutionRecord>;
+  readonly #finishedItems: RetentionQueue<ItemRecord>;
+  readonly #defaultRateLimit: { limit: number; window_ms: number };
 
   constructor(
     data: ServerData,
     public catalog: Catalog,
     readonly clock: ServerClock,
-    private readonly defaultRateLimit: { limit: number; window_ms: number },
+    defaultRateLimit: { limit: number; window_ms: number },
     retention: RetentionLimits = { executions: Infinity, items: Infinity },
   ) {
-    this.current = data;
-    this.finishedExecutions = new RetentionQueue(retention.executions, isFinished);
-    this.finishedItems = new RetentionQueue(retention.items, isItemFinished);
+    this.#defaultRateLimit = defaultRateLimit;
+    this.#current = data;
+    this.#finishedExecutions = new RetentionQueue(retention.executions, isFinished);
+    this.#finishedItems = new RetentionQueue(retention.items, isItemFinished);
     this.data = data;
   }
 
   /** The server's data. Setting it (a reset, a restore, an import) starts the retention over from it. */
   get data(): ServerData {
-    return this.current;
+    return this.#current;
   }
 
   set data(data: ServerData) {
-    this.current = data;
-    this.finishedExecutions.rebuild(data.executions);
-    this.finishedItems.rebuild(data.items);
+    this.#current = data;
+    this.#finishedExecutions.rebuild(data.executions);
+    this.#finishedItems.rebuild(data.items);
   }
 
   /**
@@ -113,18 +115,18 @@ export class Store {
    * into the retention (which may drop the earliest finished beyond the limit).
    */
   executionChanged(record: ExecutionRecord): void {
-    const executions = this.current.executions;
+    const executions = this.#current.executions;
     if (executions.get(record.id) !== record) return;
     executions.reindex(record.id);
-    this.finishedExecutions.noteChanged(executions, record.id, record);
+    this.#finishedExecutions.noteChanged(executions, record.id, record);
   }
 
   /** After a write to an item's `status` (or `building`): as {@link Store.executionChanged}, for items. */
   itemChanged(item: ItemRecord): void {
-    const items = this.current.items;
+    const items = this.#current.items;
     if (items.get(item.id) !== item) return;
     items.reindex(item.id);
-    this.finishedItems.noteChanged(items, item.id, item);
+    this.#finishedItems.noteChanged(items, item.id, item);
   }
 
   /** An account by name, or throws. */
@@ -143,8 +145,8 @@ export class Store {
       connections: new Map(),
       companies: new Map(),
       rate_limit: options.rateLimit
-        ? { limit: options.rateLimit.limit, window_ms: options.rateLimit.windowMs ?? this.defaultRateLimit.window_ms }
-        : { ...this.defaultRateLimit },
+        ? { limit: options.rateLimit.limit, window_ms: options.rateLimit.windowMs ?? this.#defaultRateLimit.window_ms }
+        : { ...this.#defaultRateLimit },
     };
     this.data.accounts.set(account.name, account);
     return account;
