@@ -23,78 +23,82 @@ export interface StepFailure {
  * retried; after {@link MAX_ATTEMPTS} the item is `failed`. A paused item holds where it is; a parked one stops.
  */
 export class ItemWalker {
-  private readonly failures = new Map<string, number>();
+  readonly #failures = new Map<string, number>();
   /**
    * Items waiting for their next step, in due order: every step waits the same `stepMs`, so appending keeps
    * the order, and one clock timer serves them all (no timer per item on the hot path of item creation).
    */
-  private queue: Array<{ readonly id: string; readonly dueAt: number; readonly signal: AbortSignal }> = [];
-  private head = 0;
-  private readonly queued = new Set<string>();
-  private armed = false;
+  #queue: Array<{ readonly id: string; readonly dueAt: number; readonly signal: AbortSignal }> = [];
+  #head = 0;
+  readonly #queued = new Set<string>();
+  #armed = false;
 
-  constructor(private readonly core: ServerCore) {}
+  readonly #core: ServerCore;
+
+  constructor(core: ServerCore) {
+    this.#core = core;
+  }
 
   /** Schedules the item's next step if it walks (cloud building, active, not paused). */
   schedule(item: ItemRecord): void {
-    if (item.status !== 'active' || item.paused === 1 || this.queued.has(item.id)) return;
-    const building = this.core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
+    if (item.status !== 'active' || item.paused === 1 || this.#queued.has(item.id)) return;
+    const building = this.#core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
     if (building?.kind !== 'cloud') return;
-    this.queued.add(item.id);
-    this.queue.push({ id: item.id, dueAt: this.core.clock.now() + this.core.options.timing.stepMs, signal: this.core.lifetime.signal });
-    this.arm();
+    this.#queued.add(item.id);
+    this.#queue.push({ id: item.id, dueAt: this.#core.clock.now() + this.#core.options.timing.stepMs, signal: this.#core.lifetime.signal });
+    this.#arm();
   }
 
   /** Makes the next attempts at a step fail. */
   failStep(failure: StepFailure): void {
     const key = `${failure.campus}/${failure.building}/${failure.step}`;
-    this.failures.set(key, (this.failures.get(key) ?? 0) + (failure.times ?? 1));
+    this.#failures.set(key, (this.#failures.get(key) ?? 0) + (failure.times ?? 1));
   }
 
   /** Forgets the step failures still pending. */
   clearFailures(): void {
-    this.failures.clear();
+    this.#failures.clear();
   }
 
   /** Drops the walks of replaced data and re-schedules every walking item (after a reset or restore). */
   resumeAll(): void {
-    this.queue = [];
-    this.head = 0;
-    this.queued.clear();
-    this.armed = false;
-    for (const item of this.core.store.data.items.values()) this.schedule(item);
+    this.#queue = [];
+    this.#head = 0;
+    this.#queued.clear();
+    this.#armed = false;
+    for (const item of this.#core.store.data.items.values()) this.schedule(item);
   }
 
-  private arm(): void {
-    if (this.armed || this.head >= this.queue.length) return;
-    this.armed = true;
-    const next = this.queue[this.head]!;
-    this.core.clock.timer(Math.max(0, next.dueAt - this.core.clock.now()), () => {
-      this.armed = false;
-      this.tick();
+  #arm(): void {
+    if (this.#armed || this.#head >= this.#queue.length) return;
+    this.#armed = true;
+    const next = this.#queue[this.#head]!;
+    this.#core.clock.timer(Math.max(0, next.dueAt - this.#core.clock.now()), () => {
+      this.#armed = false;
+      this.#tick();
     });
   }
 
   /** Steps every item that is due. */
-  private tick(): void {
-    const now = this.core.clock.now();
-    while (this.head < this.queue.length && this.queue[this.head]!.dueAt <= now) {
-      const entry = this.queue[this.head++]!;
-      this.queued.delete(entry.id);
+  #tick(): void {
+    const now = this.#core.clock.now();
+    while (this.#head < this.#queue.length && this.#queue[this.#head]!.dueAt <= now) {
+      const entry = this.#queue[this.#head++]!;
+      this.#queued.delete(entry.id);
       if (entry.signal.aborted) continue;
-      const stepped = this.step(entry.id, entry.signal);
-      if (stepped) void this.core.work.track(stepped);
+      const stepped = this.#step(entry.id, entry.signal);
+      if (stepped) void this.#core.work.track(stepped);
     }
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
     }
-    this.arm();
+    this.#arm();
   }
 
   /** One step of an item; a promise only while an office's handler works asynchronously. */
-  private step(id: string, signal: AbortSignal): Promise<void> | undefined {
-    const { data, catalog } = this.core.store;
+  #step(id: string, signal: AbortSignal): Promise<void> | undefined {
+    const { data, catalog } = this.#core.store;
     const item = data.items.get(id);
     if (!item || item.status !== 'active' || item.paused === 1) return undefined;
     const building = data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
@@ -103,7 +107,7 @@ export class ItemWalker {
     if (item.step === 'intake') {
       item.step = steps[0]!.id;
       item.attempt = 0;
-      this.touch(item);
+      this.#touch(item);
       this.schedule(item);
       return undefined;
     }
@@ -112,10 +116,10 @@ export class ItemWalker {
     const stepId = steps[index]!.id;
     const input = item.last_output ?? (item.body ? `${item.title}\n\n${item.body}` : item.title);
     const failureKey = `${item.campus}/${item.building}/${stepId}`;
-    const failing = this.failures.get(failureKey) ?? 0;
+    const failing = this.#failures.get(failureKey) ?? 0;
     if (failing > 0) {
-      this.failures.set(failureKey, failing - 1);
-      this.failAttempt(item);
+      this.#failures.set(failureKey, failing - 1);
+      this.#failAttempt(item);
       return undefined;
     }
     const handler = catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId));
@@ -123,27 +127,27 @@ export class ItemWalker {
     try {
       output = handler ? handler(input, { id: item.id, title: item.title, attempt: item.attempt }) : `${stepId}: ${input}`;
     } catch {
-      this.failAttempt(item);
+      this.#failAttempt(item);
       return undefined;
     }
     if (typeof output === 'string') {
-      this.advance(item, stepId, index, steps.length, steps[index + 1]?.id, output);
+      this.#advance(item, stepId, index, steps.length, steps[index + 1]?.id, output);
       return undefined;
     }
     return Promise.resolve(output).then(
       (out) => {
         // A reset or restore replaced the data while the office worked: this walk is over.
-        if (!signal.aborted) this.advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out));
+        if (!signal.aborted) this.#advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out));
       },
       () => {
-        if (!signal.aborted) this.failAttempt(item);
+        if (!signal.aborted) this.#failAttempt(item);
       },
     );
   }
 
-  private advance(item: ItemRecord, stepId: string, index: number, count: number, nextStep: string | undefined, output: string): void {
+  #advance(item: ItemRecord, stepId: string, index: number, count: number, nextStep: string | undefined, output: string): void {
     if (item.status !== 'active' || item.step !== stepId) return;
-    this.charge(item);
+    this.#charge(item);
     item.last_output = output;
     item.attempt = 0;
     if (index + 1 < count) {
@@ -152,27 +156,27 @@ export class ItemWalker {
       item.step = 'done';
       item.status = 'done';
     }
-    this.touch(item);
+    this.#touch(item);
     this.schedule(item);
   }
 
-  private failAttempt(item: ItemRecord): void {
+  #failAttempt(item: ItemRecord): void {
     if (item.status !== 'active') return;
     item.attempt++;
-    this.charge(item);
+    this.#charge(item);
     if (item.attempt >= MAX_ATTEMPTS) item.status = 'failed';
-    this.touch(item);
+    this.#touch(item);
     this.schedule(item);
   }
 
-  private charge(item: ItemRecord): void {
+  #charge(item: ItemRecord): void {
     item.cost_micros += OFFICE_RUN_MICROS;
-    const account = this.core.store.data.accounts.get(item.account);
-    if (account) this.core.store.charge(account, OFFICE_RUN_MICROS);
+    const account = this.#core.store.data.accounts.get(item.account);
+    if (account) this.#core.store.charge(account, OFFICE_RUN_MICROS);
   }
 
-  private touch(item: ItemRecord): void {
-    item.updated_at = this.core.clock.now();
-    this.core.store.itemChanged(item);
+  #touch(item: ItemRecord): void {
+    item.updated_at = this.#core.clock.now();
+    this.#core.store.itemChanged(item);
   }
 }

@@ -64,9 +64,13 @@ export const MAX_POLL_HINT_MS = 1000;
 /** Creates executions and runs them: in the request (sync, streamed) or in the background (async). */
 export class Runner {
   /** When each sleeping run's current wait on the clock ends (its start, a step, a handler's `sleep`). */
-  private readonly wakeAt = new Map<string, number>();
+  readonly #wakeAt = new Map<string, number>();
 
-  constructor(private readonly core: ServerCore) {}
+  readonly #core: ServerCore;
+
+  constructor(core: ServerCore) {
+    this.#core = core;
+  }
 
   /**
    * The poll interval an unfinished execution suggests (`retry-after-ms`): until its current wait on the clock
@@ -75,29 +79,29 @@ export class Runner {
    * Between 1 ms and {@link MAX_POLL_HINT_MS}.
    */
   pollAfterMs(record: ExecutionRecord): number {
-    const { clock, options } = this.core;
+    const { clock, options } = this.#core;
     const now = clock.now();
     const step = Math.max(1, options.timing.stepMs);
-    const wake = this.wakeAt.get(record.id);
+    const wake = this.#wakeAt.get(record.id);
     const ms = clock.frozen ? step : wake !== undefined ? wake - now + 1 : Math.max(step, (now - record.created_at) / 2);
     return Math.min(Math.max(1, Math.ceil(ms)), MAX_POLL_HINT_MS);
   }
 
   /** Waits on the clock for a run, noting when the wait ends (for {@link Runner.pollAfterMs}). */
-  private async sleepFor(record: ExecutionRecord, ms: number): Promise<void> {
+  async #sleepFor(record: ExecutionRecord, ms: number): Promise<void> {
     if (ms <= 0) return;
-    const until = this.core.clock.now() + ms;
-    this.wakeAt.set(record.id, until);
+    const until = this.#core.clock.now() + ms;
+    this.#wakeAt.set(record.id, until);
     try {
-      await this.core.clock.sleep(ms);
+      await this.#core.clock.sleep(ms);
     } finally {
-      if (this.wakeAt.get(record.id) === until) this.wakeAt.delete(record.id);
+      if (this.#wakeAt.get(record.id) === until) this.#wakeAt.delete(record.id);
     }
   }
 
   /** Stores a new execution record. */
   create(spec: NewExecution): ExecutionRecord {
-    const now = this.core.clock.now();
+    const now = this.#core.clock.now();
     const record: ExecutionRecord = {
       id: spec.id ?? newId('exe'),
       account: spec.account,
@@ -116,7 +120,7 @@ export class Runner {
       followup_agent: spec.followupAgent,
       spans: [],
     };
-    this.core.store.data.executions.set(record.id, record);
+    this.#core.store.data.executions.set(record.id, record);
     return record;
   }
 
@@ -125,36 +129,36 @@ export class Runner {
    * synchronously (no promise); anything else answers a promise. Never throws.
    */
   execute(record: ExecutionRecord, plan: RunPlan, options: { events?: RunEvents; paced: boolean }): RunOutcome | Promise<RunOutcome> {
-    this.begin(record);
+    this.#begin(record);
     if (plan.type === 'tool' && !options.events) {
       let out: string | Promise<string>;
       try {
         out = plan.tool.handler(plan.params, this.context(record));
       } catch (err) {
-        return this.finish(record, { ok: false, error: toMockError(err) });
+        return this.#finish(record, { ok: false, error: toMockError(err) });
       }
-      if (!isThenable(out)) return this.finish(record, { ok: true, content: String(out) });
-      return this.core.work.track(
+      if (!isThenable(out)) return this.#finish(record, { ok: true, content: String(out) });
+      return this.#core.work.track(
         out.then(
-          (content) => this.finish(record, { ok: true, content: String(content) }),
-          (err: unknown) => this.finish(record, { ok: false, error: toMockError(err) }),
+          (content) => this.#finish(record, { ok: true, content: String(content) }),
+          (err: unknown) => this.#finish(record, { ok: false, error: toMockError(err) }),
         ),
       );
     }
-    return this.core.work.track(
-      this.run(record, plan, options).then(
-        (content) => this.finish(record, { ok: true, content }),
-        (err: unknown) => this.finish(record, { ok: false, error: toMockError(err) }),
+    return this.#core.work.track(
+      this.#run(record, plan, options).then(
+        (content) => this.#finish(record, { ok: true, content }),
+        (err: unknown) => this.#finish(record, { ok: false, error: toMockError(err) }),
       ),
     );
   }
 
   /** Runs a queued execution in the background: it starts after one step of the clock. */
   runInBackground(record: ExecutionRecord, plan: RunPlan): void {
-    const { signal } = this.core.lifetime;
-    this.core.work.track(
+    const { signal } = this.#core.lifetime;
+    this.#core.work.track(
       (async () => {
-        await this.sleepFor(record, this.core.options.timing.stepMs);
+        await this.#sleepFor(record, this.#core.options.timing.stepMs);
         if (record.status !== 'queued' || signal.aborted) return;
         await this.execute(record, plan, { paced: true });
       })(),
@@ -163,55 +167,55 @@ export class Runner {
 
   /** The context a handler gets. */
   context(record: ExecutionRecord): RunContext {
-    const clock = this.core.clock;
-    return { account: record.account, executionId: record.id, now: () => clock.now(), sleep: (ms) => this.sleepFor(record, ms) };
+    const clock = this.#core.clock;
+    return { account: record.account, executionId: record.id, now: () => clock.now(), sleep: (ms) => this.#sleepFor(record, ms) };
   }
 
-  private begin(record: ExecutionRecord): void {
-    const now = this.core.clock.now();
+  #begin(record: ExecutionRecord): void {
+    const now = this.#core.clock.now();
     record.status = 'running';
     record.updated_at = now;
-    this.core.store.executionChanged(record);
+    this.#core.store.executionChanged(record);
     // The root span's id follows from the execution's (one random id less per run).
     record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
   }
 
-  private span(parent: string | null, name: string, now: number, attributes: Record<string, unknown>): SpanRecord {
+  #span(parent: string | null, name: string, now: number, attributes: Record<string, unknown>): SpanRecord {
     return { id: newId('spn'), parent_id: parent, name, status: 'running', started_at: now, ended_at: null, attributes };
   }
 
-  private async run(record: ExecutionRecord, plan: RunPlan, options: { events?: RunEvents; paced: boolean }): Promise<string> {
+  async #run(record: ExecutionRecord, plan: RunPlan, options: { events?: RunEvents; paced: boolean }): Promise<string> {
     const context = this.context(record);
     if (plan.type === 'tool') return String(await plan.tool.handler(plan.params, context));
-    if (plan.type === 'agent') return this.callAgent(record, plan.agent, plan.input, context, options);
+    if (plan.type === 'agent') return this.#callAgent(record, plan.agent, plan.input, context, options);
 
     const root = record.spans[0]!;
     const inputs = plan.inputs;
     let previous = plan.input === undefined || plan.input === null ? '' : typeof plan.input === 'string' ? plan.input : JSON.stringify(plan.input);
     for (const task of plan.tasks) {
-      if (options.paced) await this.sleepFor(record, this.core.options.timing.stepMs);
-      this.checkCancelled(record);
-      const span = this.span(root.id, `task ${task.id}`, this.core.clock.now(), { task_id: task.id, agent: task.agent.name });
+      if (options.paced) await this.#sleepFor(record, this.#core.options.timing.stepMs);
+      this.#checkCancelled(record);
+      const span = this.#span(root.id, `task ${task.id}`, this.#core.clock.now(), { task_id: task.id, agent: task.agent.name });
       record.spans.push(span);
       options.events?.step(task.id, 'started');
       const fields: Record<string, unknown> = { user_request: '{input}', ...task.fields };
       for (const [k, v] of Object.entries(fields)) fields[k] = fillTemplate(v, previous, inputs);
       try {
-        previous = await this.callAgent(record, task.agent, fields, context, options);
+        previous = await this.#callAgent(record, task.agent, fields, context, options);
       } catch (err) {
         span.status = 'error';
-        span.ended_at = this.core.clock.now();
+        span.ended_at = this.#core.clock.now();
         options.events?.step(task.id, 'failed');
         throw err;
       }
       span.status = 'ok';
-      span.ended_at = this.core.clock.now();
+      span.ended_at = this.#core.clock.now();
       options.events?.step(task.id, 'succeeded');
     }
     return previous;
   }
 
-  private async callAgent(
+  async #callAgent(
     record: ExecutionRecord,
     agent: CatalogAgent,
     input: Record<string, unknown>,
@@ -226,20 +230,20 @@ export class Runner {
     const text = String(await agent.handler(input, context));
     if (options.events && agent.streaming) {
       for (const token of agent.tokens ? agent.tokens(text, input) : tokenize(text)) {
-        this.checkCancelled(record);
+        this.#checkCancelled(record);
         options.events.token(token);
-        await this.core.clock.sleep(this.core.options.timing.tokenMs);
+        await this.#core.clock.sleep(this.#core.options.timing.tokenMs);
       }
     }
     return text;
   }
 
-  private checkCancelled(record: ExecutionRecord): void {
+  #checkCancelled(record: ExecutionRecord): void {
     if (record.status === 'cancelled') throw new OzMockError(409, 'execution_cancelled', `Execution ${record.id} was cancelled.`);
   }
 
-  private finish(record: ExecutionRecord, outcome: RunOutcome): RunOutcome {
-    const now = this.core.clock.now();
+  #finish(record: ExecutionRecord, outcome: RunOutcome): RunOutcome {
+    const now = this.#core.clock.now();
     const root = record.spans[0];
     if (record.status === 'cancelled') {
       if (root && root.ended_at === null) {
@@ -262,10 +266,10 @@ export class Runner {
       root.ended_at = now;
     }
     if (record.cost_micros > 0) {
-      const account = this.core.store.data.accounts.get(record.account);
-      if (account) this.core.store.charge(account, record.cost_micros);
+      const account = this.#core.store.data.accounts.get(record.account);
+      if (account) this.#core.store.charge(account, record.cost_micros);
     }
-    this.core.store.executionChanged(record);
+    this.#core.store.executionChanged(record);
     return outcome;
   }
 }

@@ -49,19 +49,23 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
  * `idle()` does not wait for them.
  */
 export class Scheduler {
-  constructor(private readonly core: ServerCore) {}
+  readonly #core: ServerCore;
+
+  constructor(core: ServerCore) {
+    this.#core = core;
+  }
 
   /** Arms a schedule's next run. */
   arm(s: ScheduleRecord): void {
     if (!s.enabled || s.next_run_at === null) return;
-    const { signal } = this.core.lifetime;
+    const { signal } = this.#core.lifetime;
     const due = s.next_run_at;
-    this.core.clock.timer(
-      Math.max(0, due - this.core.clock.now()),
+    this.#core.clock.timer(
+      Math.max(0, due - this.#core.clock.now()),
       () => {
-        const current = this.core.store.data.schedules.get(s.id);
+        const current = this.#core.store.data.schedules.get(s.id);
         if (signal.aborted || current !== s || s.next_run_at !== due) return;
-        this.fire(s);
+        this.#fire(s);
       },
       false,
     );
@@ -69,16 +73,16 @@ export class Scheduler {
 
   /** Arms every enabled schedule (after a reset or restore). */
   armAll(): void {
-    for (const s of this.core.store.data.schedules.values()) this.arm(s);
+    for (const s of this.#core.store.data.schedules.values()) this.arm(s);
   }
 
-  private fire(s: ScheduleRecord): void {
-    const core = this.core;
+  #fire(s: ScheduleRecord): void {
+    const core = this.#core;
     const { runner, clock } = core;
     const occurrence = s.next_run_at ?? clock.now();
     try {
-      const run = scheduleRun(this.core, s);
-      runner.runInBackground(newExecution(this.core, s.account, run, null), run.plan);
+      const run = scheduleRun(this.#core, s);
+      runner.runInBackground(newExecution(this.#core, s.account, run, null), run.plan);
     } catch (err) {
       const now = clock.now();
       const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });
