@@ -36,8 +36,9 @@ export function fetchRequestReader(request: Request): RequestReader {
  * does what a broken connection looks like there.
  */
 export class Connection {
-  private cutHandler: (() => void) | null = null;
-  private wasCut = false;
+  #cutHandler: (() => void) | null = null;
+  #wasCut = false;
+  readonly #destroySocket: (() => void) | null;
 
   constructor(
     readonly mount: MountKind,
@@ -46,26 +47,28 @@ export class Connection {
     readonly remoteAddress: string,
     /** How to read the request's headers and body. */
     readonly reader: RequestReader,
-    private readonly destroySocket: (() => void) | null = null,
+    destroySocket: (() => void) | null = null,
     /** The listener the request came in on (HTTP only): the address it is bound to and its port. */
     readonly listener: { readonly host: string; readonly port: number } | null = null,
-  ) {}
+  ) {
+    this.#destroySocket = destroySocket;
+  }
 
   /** Drop the connection without an answer. */
   drop(): void {
-    this.destroySocket?.();
+    this.#destroySocket?.();
   }
 
   /** Cut the connection while a streamed body is under way: what was sent before still arrives. */
   cut(): void {
-    this.wasCut = true;
-    this.cutHandler?.();
+    this.#wasCut = true;
+    this.#cutHandler?.();
   }
 
   /** The mount's way to cut the stream it hands out (in process and msw: error the body; HTTP: close the socket). */
   onCut(handler: () => void): void {
-    this.cutHandler = handler;
-    if (this.wasCut) handler();
+    this.#cutHandler = handler;
+    if (this.#wasCut) handler();
   }
 }
 

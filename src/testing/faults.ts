@@ -131,22 +131,22 @@ let nextFaultId = 1;
 
 /** The faults of a server. */
 export class Faults implements OzFaults {
-  private armed: ArmedFault[] = [];
+  #armed: ArmedFault[] = [];
 
   get pending(): readonly FaultSpec[] {
-    return this.armed.map((a) => a.spec);
+    return this.#armed.map((a) => a.spec);
   }
 
   /** The pending faults with their ids and remaining times. */
   get list(): readonly ArmedFault[] {
-    return this.armed;
+    return this.#armed;
   }
 
   add(fault: FaultSpec): FaultHandle {
     checkFault(fault);
     const armed: ArmedFault = { id: `flt_${nextFaultId++}`, spec: fault, remaining: fault.times ?? 1 };
-    this.armed.push(armed);
-    const list = () => this.armed;
+    this.#armed.push(armed);
+    const list = () => this.#armed;
     return {
       id: armed.id,
       get remaining() {
@@ -158,24 +158,24 @@ export class Faults implements OzFaults {
 
   /** Withdraws one fault; answers whether it was pending. */
   cancel(id: string): boolean {
-    const before = this.armed.length;
-    this.armed = this.armed.filter((a) => a.id !== id);
-    return this.armed.length !== before;
+    const before = this.#armed.length;
+    this.#armed = this.#armed.filter((a) => a.id !== id);
+    return this.#armed.length !== before;
   }
 
   clear(): void {
-    this.armed = [];
+    this.#armed = [];
   }
 
   /** The fault for a request, counted as used, or `null`. */
   take(entry: JournalEntry, facts: FaultRequestFacts): FaultSpec | null {
-    if (this.armed.length === 0) return null;
-    for (const a of this.armed) {
+    if (this.#armed.length === 0) return null;
+    for (const a of this.#armed) {
       const s = a.spec;
       if (!inScope(entry, s)) continue;
       if (s.account !== undefined && s.account !== facts.account()) continue;
       if (s.body !== undefined && !bodyMatches(s.body, facts.body())) continue;
-      if (--a.remaining <= 0) this.armed = this.armed.filter((x) => x !== a);
+      if (--a.remaining <= 0) this.#armed = this.#armed.filter((x) => x !== a);
       return s;
     }
     return null;

@@ -19,76 +19,75 @@ export interface SseStreamOptions {
  */
 export class SseStream {
   readonly body: ReadableStream<Uint8Array>;
-  private controller!: ReadableStreamDefaultController<Uint8Array>;
-  private open = true;
-  private events = 0;
-  private ping: TimerHandle | null = null;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #open = true;
+  #events = 0;
+  #ping: TimerHandle | null = null;
+  readonly #options: SseStreamOptions;
 
-  constructor(
-    signal: AbortSignal,
-    private readonly options: SseStreamOptions,
-  ) {
+  constructor(signal: AbortSignal, options: SseStreamOptions) {
+    this.#options = options;
     this.body = new ReadableStream<Uint8Array>({
       start: (controller) => {
-        this.controller = controller;
+        this.#controller = controller;
       },
-      cancel: () => this.stop(),
+      cancel: () => this.#stop(),
     });
     if (signal.aborted) this.close();
     else signal.addEventListener('abort', () => this.close(), { once: true });
-    if (options.cutAfter === 0) this.cut();
-    this.armPing();
+    if (options.cutAfter === 0) this.#cut();
+    this.#armPing();
   }
 
   /** Whether events still reach the client. */
   get isOpen(): boolean {
-    return this.open;
+    return this.#open;
   }
 
   /** Sends one event: `event: <name>` (none for data-only events) and its data line. */
   send(event: string | null, data: string): void {
-    if (!this.open) return;
-    this.write(event === null ? `data: ${data}\n\n` : `event: ${event}\ndata: ${data}\n\n`);
-    this.events++;
-    if (this.options.cutAfter !== undefined && this.events >= this.options.cutAfter) this.cut();
+    if (!this.#open) return;
+    this.#write(event === null ? `data: ${data}\n\n` : `event: ${event}\ndata: ${data}\n\n`);
+    this.#events++;
+    if (this.#options.cutAfter !== undefined && this.#events >= this.#options.cutAfter) this.#cut();
   }
 
   /** Ends the stream. */
   close(): void {
-    if (!this.open) return;
-    this.stop();
+    if (!this.#open) return;
+    this.#stop();
     try {
-      this.controller.close();
+      this.#controller.close();
     } catch {
       // already closed by a cancel
     }
   }
 
-  private cut(): void {
-    this.options.onCut?.();
+  #cut(): void {
+    this.#options.onCut?.();
     this.close();
   }
 
-  private write(text: string): void {
-    this.controller.enqueue(encoder.encode(text));
-    this.armPing();
+  #write(text: string): void {
+    this.#controller.enqueue(encoder.encode(text));
+    this.#armPing();
   }
 
-  private armPing(): void {
-    this.ping?.cancel();
-    if (!this.open || this.options.pingMs <= 0) return;
-    this.ping = this.options.clock.timer(
-      this.options.pingMs,
+  #armPing(): void {
+    this.#ping?.cancel();
+    if (!this.#open || this.#options.pingMs <= 0) return;
+    this.#ping = this.#options.clock.timer(
+      this.#options.pingMs,
       () => {
-        if (this.open) this.write(': ping\n\n');
+        if (this.#open) this.#write(': ping\n\n');
       },
       false,
     );
   }
 
-  private stop(): void {
-    this.open = false;
-    this.ping?.cancel();
-    this.ping = null;
+  #stop(): void {
+    this.#open = false;
+    this.#ping?.cancel();
+    this.#ping = null;
   }
 }
