@@ -48,8 +48,10 @@ class JournalRecord implements JournalEntry {
   fault: JournalEntry['fault'] = null;
   replayed = false;
   readonly at: number;
+  private readonly readHeaders: () => Headers;
+  private headerCopy: Headers | null = null;
 
-  constructor(private readonly request: Request, ctx: RequestContext, conn: Connection) {
+  constructor(request: Request, ctx: RequestContext, conn: Connection) {
     const { path, query } = splitUrl(request.url);
     this.requestId = ctx.requestId;
     this.operationId = ctx.op?.id ?? null;
@@ -59,10 +61,11 @@ class JournalRecord implements JournalEntry {
     this.path = path;
     this.query = query;
     this.at = ctx.core.clock.now();
+    this.readHeaders = conn.reader.headerSource();
   }
 
   get headers(): Headers {
-    return this.request.headers;
+    return (this.headerCopy ??= this.readHeaders());
   }
 }
 
