@@ -13,6 +13,7 @@ import { checkLoopbackHost } from './loopbackHost.js';
 import { isPlainObject } from './plainObject.js';
 import { parseRequestBody, requireObjectBody } from './requestBody.js';
 import { validateRequest } from './requestValidation.js';
+import { splitUrl } from './requestUrl.js';
 import { toMockError } from './runner.js';
 import type { RouteKind, ServerCore } from './serverCore.js';
 
@@ -21,17 +22,6 @@ export type OperationHandler = (ctx: RequestContext) => Response | Promise<Respo
 
 /** The answer the mounts never deliver: the connection was dropped. */
 const DROPPED = (): Response => new Response(null, { status: 204 });
-
-function splitUrl(url: string): { path: string; query: string } {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const q = url.indexOf('?', start);
-  const end = q < 0 ? url.length : q;
-  const hash = url.indexOf('#', start);
-  return {
-    path: start < 0 ? '/' : url.slice(start, hash >= 0 && hash < end ? hash : end),
-    query: q < 0 ? '' : url.slice(q + 1, hash > q ? hash : url.length),
-  };
-}
 
 /** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
 class JournalRecord implements JournalEntry {
