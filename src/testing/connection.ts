@@ -20,6 +20,11 @@ export interface RequestReader {
   header(name: string): string | null;
   /** The body's text (empty when none was sent). */
   text(): Promise<string>;
+  /**
+   * What the journal keeps of the request's headers: a function that builds them as a Fetch-API `Headers` when a
+   * test reads them. It holds only the headers, so a kept entry does not keep the whole request alive.
+   */
+  headerSource(): () => Headers;
 }
 
 /** The reader of a Fetch-API `Request`. */
@@ -27,6 +32,7 @@ export function fetchRequestReader(request: Request): RequestReader {
   return {
     header: (name) => request.headers.get(name),
     text: () => (request.body === null ? Promise.resolve('') : request.text()),
+    headerSource: () => () => request.headers,
   };
 }
 

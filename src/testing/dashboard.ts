@@ -3,6 +3,7 @@ import type { RequestHandler } from './app.js';
 import type { ServerClock } from './clock.js';
 import type { Connection } from './connection.js';
 import { randomAlnum } from './ids.js';
+import { urlPath } from './requestUrl.js';
 import type { KeyExpiryDays, Store } from './store.js';
 
 /** The path, under the server's URL, where the embedded server plays the dashboard. */
@@ -81,7 +82,7 @@ export class Dashboard implements OzDashboard {
   /** Whether a request's path is the dashboard's (the API's URL, so the MCP surface never is). */
   owns(request: Request, conn: Connection): boolean {
     if (conn.surface !== 'api') return false;
-    const path = new URL(request.url).pathname;
+    const path = urlPath(request.url);
     return path === DASHBOARD_PATH || path.startsWith(`${DASHBOARD_PATH}/`);
   }
 

@@ -14,21 +14,11 @@ import { checkLoopbackHost } from './loopbackHost.js';
 import { isPlainObject } from './plainObject.js';
 import { parseRequestBody, requireObjectBody } from './requestBody.js';
 import { validateRequest } from './requestValidation.js';
+import { splitUrl } from './requestUrl.js';
 import type { RouteKind, ServerCore } from './serverCore.js';
 
 /** An operation's behaviour: it answers the request (or throws an `OzMockError`). */
 export type OperationHandler = (ctx: RequestContext) => Reply | Promise<Reply>;
-
-function splitUrl(url: string): { path: string; query: string } {
-  const start = url.indexOf('/', url.indexOf('//') + 2);
-  const q = url.indexOf('?', start);
-  const end = q < 0 ? url.length : q;
-  const hash = url.indexOf('#', start);
-  return {
-    path: start < 0 ? '/' : url.slice(start, hash >= 0 && hash < end ? hash : end),
-    query: q < 0 ? '' : url.slice(q + 1, hash > q ? hash : url.length),
-  };
-}
 
 /** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
 class JournalRecord implements JournalEntry {
@@ -45,8 +35,10 @@ class JournalRecord implements JournalEntry {
   fault: JournalEntry['fault'] = null;
   replayed = false;
   readonly at: number;
+  private readonly readHeaders: () => Headers;
+  private headerCopy: Headers | null = null;
 
-  constructor(private readonly request: Request, ctx: RequestContext, conn: Connection) {
+  constructor(request: Request, ctx: RequestContext, conn: Connection) {
     const { path, query } = splitUrl(request.url);
     this.requestId = ctx.requestId;
     this.operationId = ctx.op?.id ?? null;
@@ -56,10 +48,11 @@ class JournalRecord implements JournalEntry {
     this.path = path;
     this.query = query;
     this.at = ctx.core.clock.now();
+    this.readHeaders = conn.reader.headerSource();
   }
 
   get headers(): Headers {
-    return this.request.headers;
+    return (this.headerCopy ??= this.readHeaders());
   }
 }
 

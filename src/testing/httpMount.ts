@@ -26,6 +26,16 @@ class IncomingReader implements RequestReader {
       incoming.once('error', reject);
     });
   }
+
+  headerSource(): () => Headers {
+    // Node's raw name/value list, as `@hono/node-server` reads it (HTTP/2 pseudo-headers left out).
+    const raw = this.incoming.rawHeaders;
+    return () => {
+      const headers = new Headers();
+      for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
+      return headers;
+    };
+  }
 }
 
 /** Tells `@hono/node-server` the answer was written already (it only reads its headers). */

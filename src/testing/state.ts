@@ -202,7 +202,8 @@ export function itemIndex(account: string, campus: string, building?: string, st
  * arrays instead of holding four new strings each.
  */
 class IndexNames {
-  readonly #cache = new Map<string, readonly string[]>();
+  /** One level of maps per field, the names at the last: a lookup makes no key string (it ran on every write). */
+  readonly #cache = new Map<string, unknown>();
   readonly #build: (...fields: string[]) => readonly string[];
 
   constructor(build: (...fields: string[]) => readonly string[]) {
@@ -210,10 +211,15 @@ class IndexNames {
   }
 
   of(...fields: string[]): readonly string[] {
-    // A short-lived key (young garbage, cheap); the names it maps to are kept once.
-    const key = fields.join('\u0000');
-    let names = this.#cache.get(key);
-    if (!names) this.#cache.set(key, (names = this.#build(...fields)));
+    let level = this.#cache;
+    const last = fields.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(fields[i]!) as Map<string, unknown> | undefined;
+      if (!next) level.set(fields[i]!, (next = new Map()));
+      level = next;
+    }
+    let names = level.get(fields[last]!) as readonly string[] | undefined;
+    if (!names) level.set(fields[last]!, (names = this.#build(...fields)));
     return names;
   }
 }

@@ -78,6 +78,22 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     ]);
   });
 
+  it('keeps the headers of each request in its journal entry, readable after the connection is gone', async () => {
+    server = servers.create();
+    const own = await server.listen();
+    const res = await fetch(`${own.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', 'x-trace-id': 'journal-1', 'x-custom': 'kept' },
+      body: JSON.stringify({ text: 'journaled' }),
+    });
+    expect(res.status).toBe(200);
+    await own.close();
+    const headers = server.journal.last('executeTool')!.headers;
+    expect([headers.get('x-trace-id'), headers.get('x-custom'), headers.get('content-type')]).toEqual(['journal-1', 'kept', 'application/json']);
+    expect(headers.get('host')).toBe(new URL(own.url).host);
+    expect(server.journal.last('executeTool')!.headers).toBe(headers);
+  });
+
   it('listens on a port given, and close() frees it', async () => {
     server = servers.create();
     const first = await server.listen();

@@ -17,6 +17,7 @@ import { journalEntryView } from './journalView.js';
 import { applySettings, checkSettings, readSettings } from './settings.js';
 import type { OzStateDocument } from './stateDocument.js';
 import { parseYaml } from '../yamlWire.js';
+import { urlPath } from '../requestUrl.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
@@ -403,7 +404,7 @@ export function withControlPlane(handler: RequestHandler, target: ControlTarget,
   if (token === null) return handler;
   return async (request, conn) => {
     if (conn.surface !== 'api') return handler(request, conn);
-    const path = new URL(request.url).pathname;
+    const path = urlPath(request.url);
     if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, conn);
     try {
       return responseReply(await serve(request, conn, target, token));
