@@ -56,7 +56,7 @@ export class RequestContext {
   answered: KeptAnswer | null = null;
   /** Whether the answer is the replay of a kept answer (`x-idempotent-replayed: true`). */
   replayed = false;
-  private searchParams: URLSearchParams | null = null;
+  #searchParams: URLSearchParams | null = null;
   /** The request's Content-Type (read once). */
   readonly contentType: string | null;
 
@@ -88,13 +88,13 @@ export class RequestContext {
 
   /** A query parameter (the first value), or `undefined`. */
   query(name: string): string | undefined {
-    if (!this.searchParams) {
+    if (!this.#searchParams) {
       const url = this.request.url;
       const q = url.indexOf('?');
       if (q < 0) return undefined;
-      this.searchParams = new URLSearchParams(url.slice(q + 1));
+      this.#searchParams = new URLSearchParams(url.slice(q + 1));
     }
-    return this.searchParams.get(name) ?? undefined;
+    return this.#searchParams.get(name) ?? undefined;
   }
 
   /** Rules 1 to 3 of wire selection; an explicit format that is not a wire answers 400 `invalid_format`. */
@@ -110,7 +110,7 @@ export class RequestContext {
   }
 
   /** The wire an error goes out on: JSON off the wire planes and for `invalid_format`; else as negotiated. */
-  private errorWire(code: string): Format {
+  #errorWire(code: string): Format {
     if (!this.op?.wire || code === 'invalid_format') return 'json';
     if (this.wire) return this.wire;
     const q = this.query('format');
@@ -196,7 +196,7 @@ export class RequestContext {
       object.type ??= openAiType(err.status);
       if (!('param' in object)) object.param = null;
     }
-    const wire = this.errorWire(err.code);
+    const wire = this.#errorWire(err.code);
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
     headers['x-error-code'] = err.code;
     if (err.fields.retryAfter !== undefined) headers['retry-after'] = String(err.fields.retryAfter);

@@ -57,24 +57,30 @@ interface CodeRecord {
 export class Dashboard implements OzDashboard {
   keyExpiryDays: KeyExpiryDays | null = 90;
   keyName = 'cli sign-in';
-  private account: string | null = 'demo';
-  private readonly codes = new Map<string, CodeRecord>();
+  #account: string | null = 'demo';
+  readonly #codes = new Map<string, CodeRecord>();
+
+  readonly #store: () => Store;
+  readonly #clock: ServerClock;
 
   constructor(
     readonly url: string,
-    private readonly store: () => Store,
-    private readonly clock: ServerClock,
-  ) {}
+    store: () => Store,
+    clock: ServerClock,
+  ) {
+    this.#store = store;
+    this.#clock = clock;
+  }
 
   signInAs(account: string | null): void {
-    if (account !== null) this.store().account(account); // throws for an unknown account, now rather than later
-    this.account = account;
+    if (account !== null) this.#store().account(account); // throws for an unknown account, now rather than later
+    this.#account = account;
   }
 
   /** Forgets codes and choices: back to signing in `demo`. */
   reset(): void {
-    this.codes.clear();
-    this.account = 'demo';
+    this.#codes.clear();
+    this.#account = 'demo';
     this.keyExpiryDays = 90;
     this.keyName = 'cli sign-in';
   }
@@ -89,30 +95,30 @@ export class Dashboard implements OzDashboard {
   async handle(request: Request, conn: Connection): Promise<Response> {
     const url = new URL(request.url);
     const route = url.pathname.slice(DASHBOARD_PATH.length);
-    if (request.method === 'GET' && route === '/api/cli/authorize') return this.authorize(url);
-    if (request.method === 'POST' && route === '/api/cli/token') return this.token(await conn.reader.text());
+    if (request.method === 'GET' && route === '/api/cli/authorize') return this.#authorize(url);
+    if (request.method === 'POST' && route === '/api/cli/token') return this.#token(await conn.reader.text());
     return failure(404, 'not_found', `The dashboard has no ${request.method} ${route || '/'}.`);
   }
 
-  private authorize(url: URL): Response {
+  #authorize(url: URL): Response {
     const portText = url.searchParams.get('port') ?? '';
     const port = /^\d{1,5}$/.test(portText) ? Number(portText) : 0;
     const state = url.searchParams.get('state');
     if (port < 1 || port > 65535) return failure(400, 'invalid_request', 'The query parameter port must be a port number (1..65535).');
     if (!state) return failure(400, 'invalid_request', 'The query parameter state is required.');
     const callback = new URL(`http://127.0.0.1:${port}/callback`);
-    if (this.account === null) {
+    if (this.#account === null) {
       callback.searchParams.set('error', 'access_denied');
     } else {
       const code = randomAlnum(32);
-      this.codes.set(code, { account: this.account, expiresAt: this.clock.now() + DASHBOARD_CODE_VALIDITY_MS, used: false });
+      this.#codes.set(code, { account: this.#account, expiresAt: this.#clock.now() + DASHBOARD_CODE_VALIDITY_MS, used: false });
       callback.searchParams.set('code', code);
     }
     callback.searchParams.set('state', state);
     return new Response(null, { status: 302, headers: { location: callback.href, 'cache-control': 'no-store' } });
   }
 
-  private token(body: string): Response {
+  #token(body: string): Response {
     let code: unknown;
     try {
       code = (JSON.parse(body) as { code?: unknown } | null)?.code;
@@ -120,12 +126,12 @@ export class Dashboard implements OzDashboard {
       code = undefined;
     }
     if (typeof code !== 'string' || code === '') return failure(400, 'invalid_request', 'The body must be JSON {"code": "..."}.');
-    const record = this.codes.get(code);
+    const record = this.#codes.get(code);
     if (!record) return failure(400, 'invalid_code', 'This code was not made by this dashboard.');
     if (record.used) return failure(400, 'code_used', 'This code was exchanged already: a code works once.');
-    if (this.clock.now() > record.expiresAt) return failure(400, 'code_expired', 'This code is older than 120 seconds: sign in again.');
+    if (this.#clock.now() > record.expiresAt) return failure(400, 'code_expired', 'This code is older than 120 seconds: sign in again.');
     record.used = true;
-    const created = this.store().addKey({ account: record.account, name: this.keyName, expiresInDays: this.keyExpiryDays });
+    const created = this.#store().addKey({ account: record.account, name: this.keyName, expiresInDays: this.keyExpiryDays });
     return json(200, { key: created.key, name: created.name, expires_at: created.expires_at, tier: created.tier });
   }
 }

@@ -35,8 +35,8 @@ class JournalRecord implements JournalEntry {
   fault: JournalEntry['fault'] = null;
   replayed = false;
   readonly at: number;
-  private readonly readHeaders: () => Headers;
-  private headerCopy: Headers | null = null;
+  readonly #readHeaders: () => Headers;
+  #headerCopy: Headers | null = null;
 
   constructor(request: Request, ctx: RequestContext, conn: Connection) {
     const { path, query } = splitUrl(request.url);
@@ -48,11 +48,11 @@ class JournalRecord implements JournalEntry {
     this.path = path;
     this.query = query;
     this.at = ctx.core.clock.now();
-    this.readHeaders = conn.reader.headerSource();
+    this.#readHeaders = conn.reader.headerSource();
   }
 
   get headers(): Headers {
-    return (this.headerCopy ??= this.readHeaders());
+    return (this.#headerCopy ??= this.#readHeaders());
   }
 }
 

@@ -10,15 +10,19 @@ import { guardStreamedBody } from './streamGuard.js';
  * `Request` (with its abort signals and a web stream) the first time the body is read.
  */
 class IncomingReader implements RequestReader {
-  constructor(private readonly incoming: IncomingMessage) {}
+  readonly #incoming: IncomingMessage;
+
+  constructor(incoming: IncomingMessage) {
+    this.#incoming = incoming;
+  }
 
   header(name: string): string | null {
-    const value = this.incoming.headers[name];
+    const value = this.#incoming.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 
   text(): Promise<string> {
-    const incoming = this.incoming;
+    const incoming = this.#incoming;
     return new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -29,7 +33,7 @@ class IncomingReader implements RequestReader {
 
   headerSource(): () => Headers {
     // Node's raw name/value list, as `@hono/node-server` reads it (HTTP/2 pseudo-headers left out).
-    const raw = this.incoming.rawHeaders;
+    const raw = this.#incoming.rawHeaders;
     return () => {
       const headers = new Headers();
       for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);

@@ -75,29 +75,33 @@ function matches(entry: JournalEntry, filter: JournalFilter): boolean {
  * built when read after a change.
  */
 export class Journal implements OzJournal {
-  private ring: JournalEntry[] = [];
+  #ring: JournalEntry[] = [];
   /** Where the oldest entry is once the ring is full. */
-  private start = 0;
-  private ordered: JournalEntry[] | null = [];
+  #start = 0;
+  #ordered: JournalEntry[] | null = [];
 
-  constructor(private readonly limit: number) {}
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
 
   get entries(): readonly JournalEntry[] {
-    if (this.ordered === null) {
-      this.ordered = this.start === 0 ? this.ring.slice() : [...this.ring.slice(this.start), ...this.ring.slice(0, this.start)];
+    if (this.#ordered === null) {
+      this.#ordered = this.#start === 0 ? this.#ring.slice() : [...this.#ring.slice(this.#start), ...this.#ring.slice(0, this.#start)];
     }
-    return this.ordered;
+    return this.#ordered;
   }
 
   add(entry: JournalEntry): void {
-    if (this.limit <= 0) return;
-    this.ordered = null;
-    if (this.ring.length < this.limit) {
-      this.ring.push(entry);
+    if (this.#limit <= 0) return;
+    this.#ordered = null;
+    if (this.#ring.length < this.#limit) {
+      this.#ring.push(entry);
       return;
     }
-    this.ring[this.start] = entry;
-    this.start = this.start + 1 === this.ring.length ? 0 : this.start + 1;
+    this.#ring[this.#start] = entry;
+    this.#start = this.#start + 1 === this.#ring.length ? 0 : this.#start + 1;
   }
 
   filter(filter: JournalFilter | OperationId): JournalEntry[] {
@@ -107,9 +111,9 @@ export class Journal implements OzJournal {
 
   last(filter: JournalFilter | OperationId = {}): JournalEntry | undefined {
     const f = journalFilter(filter);
-    const n = this.ring.length;
+    const n = this.#ring.length;
     for (let k = n - 1; k >= 0; k--) {
-      const entry = this.ring[(this.start + k) % n]!;
+      const entry = this.#ring[(this.#start + k) % n]!;
       if (matches(entry, f)) return entry;
     }
     return undefined;
@@ -118,13 +122,13 @@ export class Journal implements OzJournal {
   count(filter: JournalFilter | OperationId = {}): number {
     const f = journalFilter(filter);
     let n = 0;
-    for (const e of this.ring) if (matches(e, f)) n++;
+    for (const e of this.#ring) if (matches(e, f)) n++;
     return n;
   }
 
   clear(): void {
-    this.ring = [];
-    this.start = 0;
-    this.ordered = [];
+    this.#ring = [];
+    this.#start = 0;
+    this.#ordered = [];
   }
 }
