@@ -1,10 +1,22 @@
 import { hashKey, keyKindOf } from './apiKeys.js';
+import type { KeyRecord, ServerData } from './state.js';
 import type { Principal, RequestContext } from './context.js';
 import { OzMockError, unauthorized } from './errors.js';
 import type { OperationInfo } from './operations.js';
 import { addressInFence } from './addressFence.js';
 
 const LEGACY_PLANE = { models: 'models', proxy: 'proxy' } as const;
+
+/** The key of an `Authorization: Bearer <key>` header, or null for a header of another shape. */
+export function bearerKey(authorization: string): string | null {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? null;
+}
+
+/** The stored key a key value names (found by its hash), if any. */
+export function storedKey(data: ServerData, value: string): KeyRecord | undefined {
+  const id = data.keyByHash.get(hashKey(value));
+  return id === undefined ? undefined : data.keys.get(id);
+}
 
 /**
  * Authenticates a request as the spec's Authentication section says: the credential the operation accepts,
@@ -18,9 +30,9 @@ export function authenticate(ctx: RequestContext, op: OperationInfo): Principal 
   }
   let value: string;
   if (authorization !== null) {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (!match) throw unauthorized('Authorization must be Bearer <key>.');
-    value = match[1]!;
+    const key = bearerKey(authorization);
+    if (key === null) throw unauthorized('Authorization must be Bearer <key>.');
+    value = key;
   } else if (apiKeyHeader !== null && op.auth === 'bearer-or-api-key') {
     value = apiKeyHeader.trim();
   } else if (apiKeyHeader !== null) {
@@ -36,8 +48,7 @@ export function authenticate(ctx: RequestContext, op: OperationInfo): Principal 
     throw unauthorized(`A legacy ${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} key opens only the ${kind === 'models' ? 'models plane' : 'connector proxy'}; use an ozk_ key.`);
   }
   const { data, clock } = ctx.core.store;
-  const id = data.keyByHash.get(hashKey(value));
-  const key = id === undefined ? undefined : data.keys.get(id);
+  const key = storedKey(data, value);
   if (!key) throw unauthorized('Invalid key.');
   const now = clock.now();
   if (key.expires_at !== null && now >= key.expires_at) throw unauthorized('This key has expired.');

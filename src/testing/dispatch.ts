@@ -1,10 +1,9 @@
 import { DROPPED, replyResponse, replyStatus, type Answer, type Reply } from './answer.js';
-import { authenticate, checkTier } from './auth.js';
+import { authenticate, bearerKey, checkTier, storedKey } from './auth.js';
 import type { Connection } from './connection.js';
 import { RequestContext } from './context.js';
 import { preflightHeaders } from './cors.js';
 import { OzMockError, toMockError } from './errors.js';
-import { hashKey } from './apiKeys.js';
 import type { FaultRequestFacts, FaultSpec } from './faults.js';
 import { checkedTraceId, serveOnce } from './idempotency.js';
 import type { JournalEntry } from './journal.js';
@@ -85,12 +84,8 @@ function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockErro
 function requestFacts(ctx: RequestContext): FaultRequestFacts {
   return {
     account: () => {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.header('authorization') ?? '');
-      const value = match?.[1] ?? ctx.header('x-api-key')?.trim();
-      if (!value) return null;
-      const { data } = ctx.core.store;
-      const id = data.keyByHash.get(hashKey(value));
-      return id === undefined ? null : (data.keys.get(id)?.account ?? null);
+      const value = bearerKey(ctx.header('authorization') ?? '') ?? ctx.header('x-api-key')?.trim();
+      return value ? (storedKey(ctx.core.store.data, value)?.account ?? null) : null;
     },
     body: () => {
       try {
