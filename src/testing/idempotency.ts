@@ -1,6 +1,7 @@
 import type { Reply } from './answer.js';
 import type { RequestContext } from './context.js';
 import { invalidParams, OzMockError } from './errors.js';
+import { OPENAPI_DOCUMENT } from './operations.js';
 import type { Payload } from './render.js';
 
 /** How long a kept answer can be replayed: 24 hours of the server clock (the contract). */
@@ -9,8 +10,10 @@ export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** How many answers are kept at most, by default; past it the oldest go first. */
 export const DEFAULT_IDEMPOTENCY_MAX_ENTRIES = 10_000;
 
-// 1 to 255 printable ASCII characters, no spaces (the contract's `x-trace-id`).
-const TRACE_ID = /^[\x21-\x7e]{1,255}$/;
+// The contract's `x-trace-id` as openapi.json's `TraceId` parameter describes it: printable ASCII, no spaces.
+const TRACE_ID_SCHEMA = (OPENAPI_DOCUMENT as { components: { parameters: { TraceId: { schema: { minLength: number; maxLength: number; pattern: string } } } } })
+  .components.parameters.TraceId.schema;
+const TRACE_ID = new RegExp(TRACE_ID_SCHEMA.pattern);
 
 /**
  * The request's `x-trace-id`, checked as the contract says: `null` when absent; 422 `invalid_params` when it is
@@ -18,8 +21,9 @@ const TRACE_ID = /^[\x21-\x7e]{1,255}$/;
  */
 export function checkedTraceId(value: string | null): string | null {
   if (value === null) return null;
-  if (!TRACE_ID.test(value)) {
-    throw invalidParams('x-trace-id must be 1 to 255 printable ASCII characters without spaces.');
+  const { minLength, maxLength } = TRACE_ID_SCHEMA;
+  if (value.length < minLength || value.length > maxLength || !TRACE_ID.test(value)) {
+    throw invalidParams(`x-trace-id must be ${minLength} to ${maxLength} printable ASCII characters without spaces.`);
   }
   return value;
 }
