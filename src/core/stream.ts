@@ -1,3 +1,4 @@
+import { abortError } from './abortableSleep.js';
 import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors.js';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { SseReader, type SseRead } from './sseReader.js';
@@ -35,6 +36,11 @@ export interface StreamOptions {
    * interruption, an error event, an abort, an early close).
    */
   onEnd?: ((error?: unknown) => void) | undefined;
+  /**
+   * The call's signal: once it aborts, the iterator hands out no further event, not even one that arrived with
+   * the bytes already read; it throws {@link OzAbortError}.
+   */
+  signal?: AbortSignal | undefined;
 }
 
 /** The `data` of the `result` event of a stream's events: the execution result envelope (never for chat). */
@@ -68,6 +74,7 @@ const SKIPPED = Symbol('skipped');
  */
 export class Stream<E> implements AsyncIterable<E> {
   readonly #response: Response;
+  readonly #signal: AbortSignal | undefined;
   readonly #mode: StreamMode;
   readonly #idleTimeout: number;
   readonly #retainText: boolean;
@@ -88,6 +95,7 @@ export class Stream<E> implements AsyncIterable<E> {
     const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     this.#response = response;
+    this.#signal = options.signal;
     this.#mode = options.mode;
     this.#idleTimeout = idleTimeout;
     this.#retainText = options.retainText ?? true;
@@ -245,6 +253,7 @@ export class Stream<E> implements AsyncIterable<E> {
   #next(): Promise<IteratorResult<E>> {
     for (;;) {
       if (this.#state !== 'reading') return Promise.resolve(DONE);
+      if (this.#signal?.aborted) return this.#failWith(abortError(this.#signal));
       const message = this.#reader!.take();
       if (message === undefined) return this.#nextRead();
       const handled = this.#handle(message);

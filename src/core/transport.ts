@@ -517,7 +517,7 @@ function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (error instanceof OzStreamInterruptedError) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
