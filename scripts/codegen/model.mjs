@@ -139,7 +139,9 @@ function typeOfSchema(schema) {
 
 
 function streamEventOf(doc, res) {
-  const media = deref(doc, res)?.content?.['text/event-stream'];
+  // Beside a JSON form, the stream is an alternative form of the answer (see info.description of openapi.json).
+  const answer = deref(doc, res);
+  const media = answer?.content?.['text/event-stream'] ?? answer?.['x-oz-alternative-content']?.['text/event-stream'];
   const name = schemaName(media?.schema?.contentSchema);
   if (!name) throw new Error('a streaming operation needs text/event-stream with a contentSchema');
   return `T.${name}`;

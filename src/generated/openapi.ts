@@ -30,7 +30,7 @@ export interface paths {
         };
         /**
          * The machine-readable description of the API; needs no key.
-         * @description Answers this OpenAPI 3.1 document as JSON. Needs no key.
+         * @description Answers this OpenAPI 3.1 document as JSON. Needs no key. By default every answer's `content` lists only the forms that share its JSON schema and the others are under `x-oz-alternative-content` (what generators such as openapi-typescript type best); `content=all` merges them into `content` (what validators such as Prism need to check a markdown, text or stream answer).
          */
         get: operations["getOpenAPI"];
         put?: never;
@@ -1350,8 +1350,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description The body is not valid JSON or YAML (`invalid_json`), or an explicit format is unknown (`invalid_format`, always answered as JSON). Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1383,8 +1381,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description Key missing, invalid, expired, revoked, a legacy key outside its plane, `X-API-Key` on the models plane, or an address outside the key's fence (`unauthorized`). Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1416,8 +1412,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description No route for this method on this path (`not_found`), or no such record: `company_not_found`, `tool_not_found`, `agent_not_found`, `workflow_not_found`, `schedule_not_found`, `execution_not_found`, `item_not_found`, `model_not_found`. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1450,8 +1444,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description The request took too long to arrive (`request_timeout`). Retried by the client. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1484,8 +1476,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. Answered as JSON only. */
@@ -1517,8 +1507,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1550,8 +1538,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description Over the key's rate limit (`rate_limited`); `Retry-After` says when to try again. */
@@ -1569,8 +1555,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description Over the key's rate limit (`rate_limited`); `Retry-After` says when to try again. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1604,8 +1588,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description An unexpected failure (`internal_error`). Retried by the client. Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1639,8 +1621,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description The service is not deployed on this key's tier (`not_enabled`). */
@@ -1658,8 +1638,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description The run did not finish in time (`timeout`). */
@@ -1677,8 +1655,6 @@ export interface components {
             content: {
                 "application/json": components["schemas"]["ErrorEnvelope"];
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
-                "text/markdown": string;
-                "text/plain": string;
             };
         };
         /** @description The run did not finish in time (`timeout`). Answered as JSON only; on the models plane with OpenAI's `error.type`. */
@@ -1705,6 +1681,8 @@ export interface components {
         Limit: number;
         /** @description The `next_cursor` of the previous page. */
         Cursor: string;
+        /** @description `primary` (the default): each answer's `content` lists the forms that share its JSON schema, the other forms are under `x-oz-alternative-content`. `all`: every form is in `content` and `x-oz-alternative-content` is gone. Any other value answers 422 `invalid_params`. */
+        DocumentContent: "primary" | "all";
         /** @description Idempotency key, accepted on every write: 1 to 255 printable ASCII characters, no spaces (anything else answers 422 `invalid_params`, nothing written). On run routes it becomes the execution id and a replay answers 409 `duplicate_execution_id`. On every other write the first 2xx answer is kept under (account, trace id) for 24 hours: a replay with the same method, path and body answers it again with `x-idempotent-replayed: true`; another method, path or body, or a replay while the first is being served, answers 409 `idempotency_conflict`. Errors are not kept. The SDK sends a new one per call, the same on every attempt. */
         TraceId: string;
         /** @description Company slug, never a row id. */
@@ -1780,7 +1758,10 @@ export interface operations {
     };
     getOpenAPI: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `primary` (the default): each answer's `content` lists the forms that share its JSON schema, the other forms are under `x-oz-alternative-content`. `all`: every form is in `content` and `x-oz-alternative-content` is gone. Any other value answers 422 `invalid_params`. */
+                content?: components["parameters"]["DocumentContent"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1813,6 +1794,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpenAPIDocument"];
                 };
             };
+            422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];
         };
     };
@@ -1972,18 +1954,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["ChatCompletion"];
-                    /**
-                     * @example data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null,"logprobs":null}],"usage":null}
-                     *
-                     *     data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":null,"logprobs":null}],"usage":null}
-                     *
-                     *     data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"from "},"finish_reason":null,"logprobs":null}],"usage":null}
-                     *
-                     *     data: {"id":"chatcmpl-ePt3twxoa5MPMWxOeXrR1kRw","object":"chat.completion.chunk","created":1795380423,"model":"oz-chat","choices":[],"usage":{"prompt_tokens":2,"completion_tokens":7,"total_tokens":9}}
-                     *
-                     *     data: [DONE]
-                     */
-                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["JsonBadRequest"];
@@ -2198,8 +2168,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ToolList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2283,8 +2251,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Tool"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2370,8 +2336,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ExecutionResult"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             /** @description An async run (`async: true`) answers with the async pointer instead of a result. */
@@ -2387,8 +2351,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AsyncPointer"];
                     "text/yaml": components["schemas"]["AsyncPointer"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2519,8 +2481,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["AgentList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2598,8 +2558,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Agent"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2686,25 +2644,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ExecutionResult"];
-                    "text/markdown": string;
-                    "text/plain": string;
-                    /**
-                     * @example event: token
-                     *     data: {"delta":"Here "}
-                     *
-                     *     event: token
-                     *     data: {"delta":"is "}
-                     *
-                     *     event: token
-                     *     data: {"delta":"a "}
-                     *
-                     *     event: token
-                     *     data: {"delta":"Streamed."}
-                     *
-                     *     event: result
-                     *     data: {"ok":true,"content":"Here is a draft for: Streamed.","execution_id":"exe_U0Z5GaPwD5n7o4CvbjMPHj9R","request_id":"req_nqDjNtDOILZns7xkZuYdkydN"}
-                     */
-                    "text/event-stream": string;
                 };
             };
             /** @description An async run (`async: true`) answers with the async pointer instead of a result. */
@@ -2720,8 +2659,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AsyncPointer"];
                     "text/yaml": components["schemas"]["AsyncPointer"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2851,8 +2788,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ExecutionResult"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             /** @description An async run (`async: true`) answers with the async pointer instead of a result. */
@@ -2868,8 +2803,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AsyncPointer"];
                     "text/yaml": components["schemas"]["AsyncPointer"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3094,8 +3027,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["WorkflowList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3233,8 +3164,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Workflow"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3310,8 +3239,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Workflow"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3366,8 +3293,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Deleted"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3456,8 +3381,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ExecutionResult"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             /** @description An async run (`async: true`) answers with the async pointer instead of a result. */
@@ -3473,8 +3396,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AsyncPointer"];
                     "text/yaml": components["schemas"]["AsyncPointer"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3682,8 +3603,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ScheduleList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3823,8 +3742,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Schedule"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3902,8 +3819,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Schedule"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3958,8 +3873,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Deleted"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4021,8 +3934,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["AsyncPointer"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4137,8 +4048,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ExecutionList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4214,8 +4123,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Execution"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4291,8 +4198,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Execution"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4381,8 +4286,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ExecutionResult"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             /** @description An async run (`async: true`) answers with the async pointer instead of a result. */
@@ -4398,8 +4301,6 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["AsyncPointer"];
                     "text/yaml": components["schemas"]["AsyncPointer"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4483,8 +4384,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["DiscoveryList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4607,8 +4506,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["TraceList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4686,8 +4583,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Trace"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4777,8 +4672,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Connection"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4884,8 +4777,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["ItemList"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5018,8 +4909,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Item"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5112,8 +5001,6 @@ export interface operations {
                      *     }
                      */
                     "text/yaml": components["schemas"]["Item"];
-                    "text/markdown": string;
-                    "text/plain": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5188,11 +5075,6 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["JsonRpcResponse"];
-                    /**
-                     * @example event: message
-                     *     data: {"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"oz-mock","version":"2.4.0"},"instructions":"The Oz service (in-memory mock). Call svc_whoami to see your key; each agent is a tool taking user_request."}}
-                     */
-                    "text/event-stream": string;
                 };
             };
             /** @description A notification was accepted. */

@@ -361,6 +361,11 @@ export type WhoAmI = components['schemas']['WhoAmI'];
 export type RateLimitStatus = components['schemas']['RateLimitStatus'];
 
 /**
+ * Query parameters of `meta.openapi` (`GET /v1/openapi.json`).
+ */
+export type GetOpenAPIQuery = Omit<NonNullable<operations['getOpenAPI']['parameters']['query']>, 'format'>;
+
+/**
  * Query parameters of `agents.list` (`GET /v1/agents`).
  */
 export type ListAgentsQuery = Omit<NonNullable<operations['listAgents']['parameters']['query']>, 'format'>;

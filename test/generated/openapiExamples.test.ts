@@ -8,6 +8,7 @@ import formatsModule from 'ajv-formats';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import openapi from '../../openapi.json' with { type: 'json' };
+import { withAllContent } from '../../src/testing/documentContent.js';
 import { createTestServer } from '../support/ozServer.js';
 
 type Json = Record<string, unknown>;
@@ -23,7 +24,8 @@ interface Operation {
   responses: Record<string, { $ref?: string; content?: Record<string, Media> }>;
 }
 
-const doc = openapi as unknown as Json & { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json>; responses: Record<string, { content?: Record<string, Media> }> } };
+// Every form of every answer, the alternatives (markdown, text, streams beside JSON) merged into `content`.
+const doc = withAllContent(openapi as unknown as Json) as unknown as Json & { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json>; responses: Record<string, { content?: Record<string, Media> }> } };
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const operations = Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m]! })));
 

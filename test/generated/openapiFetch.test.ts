@@ -3,10 +3,10 @@
  * openapi-typescript from the document the server serves, a client of ordinary calls compiled by `tsc --strict`
  * (no `as`, no `any`), then run against the embedded server over loopback.
  *
- * Every wire operation answers on four wires, and openapi.json says so (Prism and every validator need all four
- * media types). openapi-fetch types `data` as the union of every media type of an answer whatever their order, so
- * a client that parses JSON narrows it the way openapi-fetch documents: `createClient<paths, 'application/json'>()`.
- * Operations with a single media type need nothing.
+ * openapi-fetch types `data` as the union of every media type in an answer's `content`. The served document lists
+ * there only the forms that share the JSON schema (JSON and YAML); markdown, text and the stream of `stream: true`
+ * are under `x-oz-alternative-content`. So the default `createClient<paths>()` types every answer as its schema:
+ * with a markdown or text form in `content`, `data` would be `Item | string` and this client would not compile.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -35,11 +35,9 @@ export interface Seen {
 
 export async function tour(baseUrl: string, apiKey: string): Promise<Seen> {
   const headers = { authorization: \`Bearer \${apiKey}\` };
-  // An answer with one media type needs nothing more than the default client.
-  const plain = createClient<paths>({ baseUrl, headers });
-  const models = await plain.GET('/v1/models');
-  // Answers with several media types (the four wires, or JSON and a stream): JSON, what openapi-fetch parses.
-  const client = createClient<paths, 'application/json'>({ baseUrl, headers });
+  // The default client, no media type named: every answer gets the type of its JSON schema.
+  const client = createClient<paths>({ baseUrl, headers });
+  const models = await client.GET('/v1/models');
   const chat = await client.POST('/v1/chat/completions', { body: { model: 'oz-chat', messages: [{ role: 'user', content: 'Hello' }] } });
   const tool = await client.GET('/v1/tools/{tool}', { params: { path: { tool: 'echo' } } });
   const run = await client.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: { text: 'hi there' } });
@@ -117,6 +115,17 @@ describe('a plain openapi-fetch client generated from the served document', () =
       errorCode: expect.stringMatching(/not_found$/),
       chat: expect.any(String),
     });
+  });
+
+  it('would not compile against the document with every form in content (`?content=all`): the reason for the default', async () => {
+    const res = await fetch(`${listener.url}/v1/openapi.json?content=all`);
+    const all = await res.text();
+    mkdirSync(`${dir}all`, { recursive: true });
+    writeFileSync(`${dir}all/api.d.ts`, astToString(await openapiTS(all)));
+    writeFileSync(`${dir}all/client.ts`, CLIENT);
+    const errors = compile([`${dir}all/client.ts`]);
+    expect(errors.length).toBeGreaterThan(3);
+    expect(errors.join('\n')).toMatch(/Property '(execution_id|title|data|error)' does not exist on type/);
   });
 
   it('catches a wrong call (the compile check can fail)', async () => {

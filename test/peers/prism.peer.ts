@@ -1,7 +1,8 @@
 /**
  * Stoplight Prism (proxy mode, `--errors`) in front of `oz-mock`: the tour calls every operation of openapi.json on
  * every wire through Prism, which validates each request and answer against openapi.json and turns any violation
- * into a 500 with an `sl-violations` header. Prism cannot read YAML (neither bodies nor answers): those requests go
+ * into a 500 with an `sl-violations` header. Prism reads the document from oz-mock with `content=all`, the form that
+ * lists the markdown, text and stream answers in `content` (the default form keeps them beside it, for generators). Prism cannot read YAML (neither bodies nor answers): those requests go
  * straight to `oz-mock` and their answers are checked with ajv against the same schemas (test/support/ozServer.ts).
  * Prism reads a stream as one string: the events of every stream are checked with ajv as well.
  */
@@ -63,7 +64,8 @@ beforeAll(async () => {
   ozUrl = info.url;
   keys = { apiKey: info.apiKey, proxyKey: info.proxyKey };
   const port = await freePort();
-  await start([PRISM, 'proxy', 'openapi.json', ozUrl, '--errors', '--host', '127.0.0.1', '--port', String(port)], (l) => l.includes('Prism is listening'), 'Prism');
+  // The document as oz-mock serves it for validators: every form of every answer (markdown, text, streams) in content.
+  await start([PRISM, 'proxy', `${ozUrl}/v1/openapi.json?content=all`, ozUrl, '--errors', '--host', '127.0.0.1', '--port', String(port)], (l) => l.includes('Prism is listening'), 'Prism');
   prismUrl = `http://127.0.0.1:${port}`;
 }, 90_000);
 

@@ -31,13 +31,14 @@ export class Meta {
   /**
    * The machine-readable description of the API; needs no key.
    *
-   * Answers this OpenAPI 3.1 document as JSON. Needs no key.
+   * Answers this OpenAPI 3.1 document as JSON. Needs no key. By default every answer's `content` lists only the forms that share its JSON schema and the others are under `x-oz-alternative-content` (what generators such as openapi-typescript type best); `content=all` merges them into `content` (what validators such as Prism need to check a markdown, text or stream answer).
    *
    * `GET /v1/openapi.json`
    *
+   * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  openapi(options?: JsonRequestOptions): APIPromise<T.OpenAPIDocument> {
-    return this.#transport.request(OPERATIONS.getOpenAPI, {}, options);
+  openapi(query?: T.GetOpenAPIQuery, options?: JsonRequestOptions): APIPromise<T.OpenAPIDocument> {
+    return this.#transport.request(OPERATIONS.getOpenAPI, { query }, options);
   }
 }

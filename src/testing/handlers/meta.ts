@@ -1,10 +1,9 @@
 import type { OperationHandler } from '../dispatch.js';
-import { OPENAPI_DOCUMENT } from '../operations.js';
-
-const OPENAPI_TEXT = JSON.stringify(OPENAPI_DOCUMENT);
+import { documentText } from '../documentContent.js';
 
 /** `GET /health`: liveness, no key. */
 export const getHealth: OperationHandler = (ctx) => ctx.json(200, { status: 'ok' });
 
-/** `GET /v1/openapi.json`: the machine-readable description, no key. */
-export const getOpenAPI: OperationHandler = (ctx) => ctx.buffered(200, ctx.headers('application/json'), OPENAPI_TEXT);
+/** `GET /v1/openapi.json`: the machine-readable description, no key; `content=all` (checked by openapi.json) merges the alternative forms. */
+export const getOpenAPI: OperationHandler = (ctx) =>
+  ctx.buffered(200, ctx.headers('application/json'), documentText(ctx.query('content') === 'all' ? 'all' : 'primary'));
