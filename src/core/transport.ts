@@ -31,7 +31,7 @@ import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js
 import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
-import { copyTraceContext, startCallSpan, type CallSpan } from './tracing.js';
+import { copyTraceContext, registeredTracing, startCallSpan, type CallSpan, type OtelGlobal } from './tracing.js';
 import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
 import { stringifyYaml } from './yaml.js';
 
@@ -100,10 +100,14 @@ interface Call {
   readonly span: CallSpan | undefined;
 }
 
-/** The call with its span started (and its `traceparent` set), when a tracer provider is registered. */
-function withSpan(call: Call): Call {
-  const span = startCallSpan({ operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: call.headers });
-  return span === undefined ? call : { ...call, span };
+/**
+ * The call with its span started (and its `traceparent` set), when a tracer provider is registered (`api`, from
+ * `registeredTracing()`: a call without one waits for nothing).
+ */
+async function withSpan(call: Call, api: OtelGlobal | undefined): Promise<Call> {
+  if (api === undefined) return call;
+  const span = await startCallSpan(api, { operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: call.headers });
+  return { ...call, span };
 }
 
 /** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
@@ -156,7 +160,9 @@ export class Transport {
   }
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
-    const call = withSpan(await this.#prepare(op, input, options, mode));
+    const prepared = await this.#prepare(op, input, options, mode);
+    const tracing = registeredTracing();
+    const call = tracing === undefined ? prepared : await withSpan(prepared, tracing);
     // A stream's span ends with the stream (see streamOptions).
     return (await this.#traced(call, () => this.#answer(call), (parsed) => !(parsed.data instanceof Stream))) as ParsedResponse<T>;
   }
@@ -176,7 +182,7 @@ export class Transport {
       op.streaming === 'always' ||
       (accept !== null && accept.includes('text/event-stream')) ||
       ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
-    const call = withSpan(await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse'));
+    const call = await withSpan(await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse'), registeredTracing());
     request.headers.forEach((value, name) => {
       if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
     });

@@ -1,7 +1,5 @@
 import type { Client, Middleware } from 'openapi-fetch';
-import type { Operation } from '../core/operation.js';
 import { OzUsageError } from '../core/errors.js';
-import type { FetchLike } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
@@ -18,26 +16,26 @@ import type { paths } from '../generated/openapi.js';
  */
 export type OzRawClient = Client<paths, 'application/json'>;
 
-/** Builds the raw client of a transport whose base address is `baseURL`. */
+/**
+ * Builds the raw client of a transport whose base address is `baseURL`. openapi-fetch and the routing of a
+ * request to its operation (rawCalls.ts) are imported on the first raw call, so a bundle of the client carries
+ * them only in a lazy chunk.
+ */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
-  const base = new URL(baseURL.replace(/\/+$/, '') + '/');
-  const send: FetchLike = async (input, init) => {
-    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    return await transport.sendRaw(operationOf(request, base), request);
-  };
-  // openapi-fetch is imported on the first raw call, so a bundle of the client carries it only in a lazy chunk.
   const middlewares: Middleware[] = [];
   let instance: OzRawClient | undefined;
   let client: Promise<OzRawClient> | undefined;
   const loaded = () =>
-    (client ??= import('openapi-fetch').then(({ default: createClient }) => {
-      instance = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+    (client ??= import('./rawCalls.js').then(async ({ createRawCalls }) => {
+      // Handed in rather than imported: a lazy module that shares no module with the client stays one lazy chunk
+      // in a bundle (esbuild splits shared modules into chunks of their own).
+      instance = await createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError });
       // The middlewares added before it was loaded, in their order.
       if (middlewares.length > 0) instance.use(...middlewares);
       return instance;
     }));
   const method =
-    (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE') =>
+    (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE' | 'request') =>
     (...args: unknown[]) =>
       loaded().then((c) => (c[name] as (...a: unknown[]) => Promise<unknown>)(...args));
   const raw = {
@@ -49,7 +47,7 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     HEAD: method('HEAD'),
     PATCH: method('PATCH'),
     TRACE: method('TRACE'),
-    request: (...args: unknown[]) => loaded().then((c) => (c.request as (...a: unknown[]) => Promise<unknown>)(...args)),
+    request: method('request'),
     use(...added: Middleware[]) {
       middlewares.push(...added);
       instance?.use(...added);
@@ -60,34 +58,4 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     },
   };
   return raw as unknown as OzRawClient;
-}
-
-interface Route {
-  readonly op: Operation;
-  readonly pattern: RegExp;
-}
-
-let routes: readonly Route[] | undefined;
-
-/** Every operation as a pattern of its path, literal paths first (`/v1/workflows/execute` before `{name}`). */
-function allRoutes(): readonly Route[] {
-  routes ??= Object.values(OPERATIONS as Record<string, Operation>)
-    .map((op) => {
-      const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? '.+' : '[^/]+'));
-      return { op, pattern: new RegExp(`^${source}$`), params: (op.path.match(/\{/g) ?? []).length };
-    })
-    .sort((a, b) => a.params - b.params)
-    .map(({ op, pattern }) => ({ op, pattern }));
-  return routes;
-}
-
-/** The operation of openapi.json a request is for, by its method and its path under the base address. */
-function operationOf(request: Request, base: URL): Operation {
-  const url = new URL(request.url);
-  const path = url.pathname.startsWith(base.pathname) ? `/${url.pathname.slice(base.pathname.length)}` : url.pathname;
-  const route = allRoutes().find((r) => r.op.method === request.method && r.pattern.test(path));
-  if (route === undefined) {
-    throw new OzUsageError(`No operation of openapi.json is ${request.method} ${path}; the raw client calls the API's own paths only.`);
-  }
-  return route.op;
 }

@@ -1,0 +1,55 @@
+import type { OzUsageError } from '../core/errors.js';
+import type { Operation } from '../core/operation.js';
+import type { FetchLike } from '../core/requestOptions.js';
+import type { Transport } from '../core/transport.js';
+import type { OPERATIONS } from '../generated/operations.js';
+import type { paths } from '../generated/openapi.js';
+import type { OzRawClient } from './rawClient.js';
+
+// The raw client's calls, loaded by rawClient.ts on the first one: openapi-fetch over a fetch that sends each
+// request as a call of its operation through the transport.
+
+/** What the raw calls take from the client's modules (handed in by rawClient.ts, see there why). */
+export interface RawCallParts {
+  readonly operations: typeof OPERATIONS;
+  readonly OzUsageError: typeof OzUsageError;
+}
+
+/** openapi-fetch's client over `transport`, for a base address `baseURL`. */
+export async function createRawCalls(transport: Transport, baseURL: string, parts: RawCallParts): Promise<OzRawClient> {
+  const { default: createClient } = await import('openapi-fetch');
+  const base = new URL(baseURL.replace(/\/+$/, '') + '/');
+  const routes = allRoutes(parts.operations);
+  const send: FetchLike = async (input, init) => {
+    const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+    return await transport.sendRaw(operationOf(request, base, routes, parts), request);
+  };
+  return createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+}
+
+interface Route {
+  readonly op: Operation;
+  readonly pattern: RegExp;
+}
+
+/** Every operation as a pattern of its path, literal paths first (`/v1/workflows/execute` before `{name}`). */
+function allRoutes(operations: RawCallParts['operations']): readonly Route[] {
+  return Object.values(operations as Record<string, Operation>)
+    .map((op) => {
+      const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? '.+' : '[^/]+'));
+      return { op, pattern: new RegExp(`^${source}$`), params: (op.path.match(/\{/g) ?? []).length };
+    })
+    .sort((a, b) => a.params - b.params)
+    .map(({ op, pattern }) => ({ op, pattern }));
+}
+
+/** The operation of openapi.json a request is for, by its method and its path under the base address. */
+function operationOf(request: Request, base: URL, routes: readonly Route[], { OzUsageError }: RawCallParts): Operation {
+  const url = new URL(request.url);
+  const path = url.pathname.startsWith(base.pathname) ? `/${url.pathname.slice(base.pathname.length)}` : url.pathname;
+  const route = routes.find((r) => r.op.method === request.method && r.pattern.test(path));
+  if (route === undefined) {
+    throw new OzUsageError(`No operation of openapi.json is ${request.method} ${path}; the raw client calls the API's own paths only.`);
+  }
+  return route.op;
+}

@@ -1,0 +1,141 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { SignInOptions, SignInResult } from './signIn.js';
+import type { SignInError } from './signInError.js';
+
+// The command-line sign-in itself, loaded by `signIn()` (signIn.ts) on its first call.
+
+/** What the flow takes from the client's modules (handed in by `signIn()`, see there why). */
+export interface SignInParts {
+  readonly SignInError: typeof SignInError;
+  /** How long a one-time code stays valid (`SIGN_IN_CODE_VALIDITY_MS`). */
+  readonly codeValidityMs: number;
+}
+
+/** The flow of `signIn()`: the local listener, the dashboard's callback, the token exchange. */
+export async function runSignIn(options: SignInOptions, parts: SignInParts): Promise<SignInResult> {
+  const { SignInError } = parts;
+  const dashboard = (options.dashboardURL ?? process.env.OZ_DASHBOARD_URL ?? '').replace(/\/+$/, '');
+  if (!dashboard) throw new SignInError('invalid_answer', 'No dashboard URL: pass `dashboardURL` or set OZ_DASHBOARD_URL.');
+  if (options.signal?.aborted) throw new SignInError('aborted', 'The sign-in was aborted before it started.');
+  const state = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
+  const { createServer } = await import('node:http');
+
+  let server: Server | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const code = await new Promise<string>((resolve, reject) => {
+      const srv = createServer((req: IncomingMessage, res: ServerResponse) => {
+        const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+        if (req.method !== 'GET' || url.pathname !== '/callback') {
+          res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found.\n');
+          return;
+        }
+        // A callback without our state is someone else's (or forged): refuse it and keep waiting for ours.
+        if (url.searchParams.get('state') !== state) {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end('This sign-in link does not match; return to the terminal.\n');
+          return;
+        }
+        // The dashboard's way (OAuth's) to say the user refused: with our state, so it is the answer we wait for.
+        const refused = url.searchParams.get('error');
+        if (refused !== null) {
+          res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end('Sign-in refused. You can close this window.\n');
+          reject(new SignInError('denied', `The dashboard refused the sign-in (${refused.slice(0, 64)}).`));
+          return;
+        }
+        const got = url.searchParams.get('code');
+        if (!got) {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end('The callback carries no code.\n');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'text/plain', connection: 'close' }).end('Signed in. You can close this window and return to the terminal.\n');
+        resolve(got);
+      });
+      server = srv;
+      srv.on('error', (cause) => reject(new SignInError('invalid_answer', 'The local sign-in listener failed.', { cause })));
+      timer = setTimeout(
+        () => reject(new SignInError('timeout', `No sign-in callback within ${Math.round((options.timeout ?? 300_000) / 1000)} s.`)),
+        options.timeout ?? 300_000,
+      );
+      onAbort = () => reject(new SignInError('aborted', 'The sign-in was aborted.'));
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      srv.listen(options.port ?? 0, '127.0.0.1', () => {
+        const address = srv.address();
+        const port = typeof address === 'object' && address ? address.port : 0;
+        const authorize = `${dashboard}/api/cli/authorize?port=${port}&state=${encodeURIComponent(state)}`;
+        Promise.resolve()
+          .then(() => (options.onAuthorizeURL ? options.onAuthorizeURL(authorize) : void process.stderr.write(`Open this URL to sign in:\n  ${authorize}\n`)))
+          .then(() => (options.openBrowser ? openInBrowser(authorize) : undefined))
+          .catch(reject);
+      });
+    });
+    return await exchange(dashboard, code, options, parts);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    await closeServer(server);
+  }
+}
+
+
+async function exchange(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs }: SignInParts): Promise<SignInResult> {
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  let response: Response;
+  try {
+    response = await fetchFn(`${dashboard}/api/cli/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ code }),
+      // The code is valid for 120 s: an exchange still hanging by then can only fail.
+      signal: options.signal
+        ? AbortSignal.any([options.signal, AbortSignal.timeout(codeValidityMs)])
+        : AbortSignal.timeout(codeValidityMs),
+    });
+  } catch (cause) {
+    if (options.signal?.aborted) throw new SignInError('aborted', 'The sign-in was aborted.', { cause });
+    if (cause instanceof Error && cause.name === 'TimeoutError') {
+      throw new SignInError('timeout', 'The token exchange did not answer within the code\'s 120 s validity.', { cause });
+    }
+    throw new SignInError('exchange_failed', 'The token exchange failed before an answer came.', { cause });
+  }
+  const text = await response.text();
+  if (!response.ok) {
+    // The message of the dashboard's error envelope, never the body as a whole (it is not ours to print).
+    let message = response.statusText;
+    try {
+      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+    } catch {
+      // not JSON: keep the status text
+    }
+    throw new SignInError('exchange_failed', `The token exchange answered ${response.status}: ${message}`, { status: response.status });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw new SignInError('invalid_answer', 'The token exchange answered something that is not JSON.', { cause });
+  }
+  const r = parsed as Partial<SignInResult>;
+  if (typeof r.key !== 'string' || typeof r.name !== 'string' || typeof r.tier !== 'string') {
+    throw new SignInError('invalid_answer', 'The token exchange answered without a key, name or tier.');
+  }
+  return { key: r.key, name: r.name, tier: r.tier, expires_at: r.expires_at ?? null };
+}
+
+async function openInBrowser(url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  // Best effort: the URL was already given to the user, so a missing opener is not an error.
+  const child = spawn(cmd as string, args as string[], { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+function closeServer(server: Server | undefined): Promise<void> {
+  if (!server || !server.listening) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
