@@ -115,14 +115,17 @@ export class ItemWalker {
     if (index < 0) return undefined;
     const stepId = steps[index]!.id;
     const input = item.last_output ?? (item.body ? `${item.title}\n\n${item.body}` : item.title);
-    const failureKey = `${item.campus}/${item.building}/${stepId}`;
-    const failing = this.#failures.get(failureKey) ?? 0;
-    if (failing > 0) {
-      this.#failures.set(failureKey, failing - 1);
-      this.#failAttempt(item);
-      return undefined;
+    // The keys below are strings made per step: looked up only when anything is held under such keys.
+    if (this.#failures.size > 0) {
+      const failureKey = `${item.campus}/${item.building}/${stepId}`;
+      const failing = this.#failures.get(failureKey) ?? 0;
+      if (failing > 0) {
+        this.#failures.set(failureKey, failing - 1);
+        this.#failAttempt(item);
+        return undefined;
+      }
     }
-    const handler = catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId));
+    const handler = catalog.steps.size > 0 ? catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId)) : undefined;
     let output: string | Promise<string>;
     try {
       output = handler ? handler(input, { id: item.id, title: item.title, attempt: item.attempt }) : `${stepId}: ${input}`;
