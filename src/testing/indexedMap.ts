@@ -100,10 +100,18 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
     return this.entries();
   }
 
-  /** Moves a record to the indexes its fields now call for (after a status or a name changed). */
-  reindex(id: string): void {
+  /**
+   * Moves a record to the indexes its fields now call for (after a status or a name changed). With `held`, only
+   * if that record is the one held under `id`. Answers whether the id held a record (that one).
+   */
+  reindex(id: string, held?: R): boolean {
     const entry = this.#entries.get(id);
-    if (!entry) return;
+    if (!entry || (held !== undefined && entry.record !== held)) return false;
+    this.#reindex(id, entry);
+    return true;
+  }
+
+  #reindex(id: string, entry: Entry<R, K>): void {
     const key = this.#spec.orderOf(entry.record, entry.seq);
     const indexes = this.#spec.indexesOf(entry.record);
     if (indexes === entry.indexes && this.#spec.order(key, entry.key) === 0) return;
