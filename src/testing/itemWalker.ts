@@ -112,7 +112,7 @@ export class ItemWalker {
     if (item.step === 'intake') {
       item.step = steps[0]!.id;
       item.attempt = 0;
-      this.#touch(item);
+      this.#touch(item, false);
       this.#scheduleIn(item, building);
       return undefined;
     }
@@ -161,13 +161,14 @@ export class ItemWalker {
     this.#charge(item);
     item.last_output = output;
     item.attempt = 0;
-    if (index + 1 < count) {
+    const last = index + 1 >= count;
+    if (!last) {
       item.step = nextStep!;
     } else {
       item.step = 'done';
       item.status = 'done';
     }
-    this.#touch(item);
+    this.#touch(item, last);
     if (building === null) this.schedule(item);
     else this.#scheduleIn(item, building);
   }
@@ -177,7 +178,7 @@ export class ItemWalker {
     item.attempt++;
     this.#charge(item);
     if (item.attempt >= MAX_ATTEMPTS) item.status = 'failed';
-    this.#touch(item);
+    this.#touch(item, item.status === 'failed');
     this.schedule(item);
   }
 
@@ -187,8 +188,12 @@ export class ItemWalker {
     if (account) this.#core.store.charge(account, OFFICE_RUN_MICROS);
   }
 
-  #touch(item: ItemRecord): void {
+  /**
+   * Notes the item's change. The store hears of it only when its status changed: the walk never changes the
+   * fields the indexes read otherwise (its account, company, building), so a step alone moves nothing there.
+   */
+  #touch(item: ItemRecord, statusChanged: boolean): void {
     item.updated_at = this.#core.clock.now();
-    this.#core.store.itemChanged(item);
+    if (statusChanged) this.#core.store.itemChanged(item);
   }
 }
