@@ -25,6 +25,20 @@ class IncomingReader implements RequestReader {
 
   text(): Promise<string> {
     const incoming = this.#incoming;
+    if (incoming.complete) return Promise.resolve(bufferedText(incoming));
+    // A small body comes with its head (in the same read, or one right after): once the reads at hand are parsed
+    // (the event loop's next check phase) it waits whole in the stream's buffer, read at once without a
+    // listener, a resume and an 'end' event. A body still under way is read as it streams.
+    return new Promise<string>((resolve, reject) => {
+      setImmediate(() => {
+        if (incoming.complete) resolve(bufferedText(incoming));
+        else this.#streamedText().then(resolve, reject);
+      });
+    });
+  }
+
+  #streamedText(): Promise<string> {
+    const incoming = this.#incoming;
     return new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -42,6 +56,17 @@ class IncomingReader implements RequestReader {
       return headers;
     };
   }
+}
+
+/** The whole body of a request that came in complete, from the stream's buffer. */
+function bufferedText(incoming: IncomingMessage): string {
+  const first = incoming.read() as Buffer | null;
+  if (first === null) return '';
+  const next = incoming.read() as Buffer | null;
+  if (next === null) return first.toString('utf8');
+  const chunks = [first, next];
+  for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read() as Buffer | null) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Tells `@hono/node-server` the answer was written already (it only reads its headers). */
