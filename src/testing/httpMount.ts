@@ -161,20 +161,27 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
       return;
     }
     const c = connectionOf(incoming);
-    handler(nodeRequest(incoming, outgoing, href), c).then(
-      (answer) => {
+    let answered: Promise<Answer>;
+    try {
+      answered = handler(nodeRequest(incoming, outgoing, href), c);
+    } catch (error) {
+      // As `@hono/node-server` does with a handler that throws at once: the failure answer below.
+      answered = Promise.reject(error);
+    }
+    answered
+      .then((answer) => {
         if (answer.kind === 'written') return writeParts(answer.parts, outgoing);
         if (answer.kind === 'dropped') return;
         connections.set(incoming, c);
         responses.set(incoming, viaHono(answer, incoming, outgoing));
         void writeResponse(incoming, outgoing);
-      },
-      (error: unknown) => {
-        // What `@hono/node-server` answers when the handler fails: an empty 500 (504 for a timeout).
+      })
+      .catch((error: unknown) => {
+        // What `@hono/node-server` answers when the handler (or the writing of its answer) fails: an empty 500
+        // (504 for a timeout).
         responses.set(incoming, Promise.reject(error));
         void writeResponse(incoming, outgoing);
-      },
-    );
+      });
   };
   const server: Server = createServer(
     {

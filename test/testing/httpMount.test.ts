@@ -166,6 +166,18 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     expect(backslash.map((a) => a.status)).toEqual([400]);
   });
 
+  it('answers an empty 500 when the handler itself fails (a response listener that throws), and serves on', async () => {
+    server = servers.create();
+    listener = await server.listen();
+    const stop = server.onResponse(() => {
+      throw new Error('listener failed');
+    });
+    const failed = await fetch(`${listener.url}/health`);
+    expect([failed.status, await failed.text()]).toEqual([500, '']);
+    stop();
+    expect((await fetch(`${listener.url}/health`)).status).toBe(200);
+  });
+
   it('listens on a port given, and close() frees it', async () => {
     server = servers.create();
     const first = await server.listen();
