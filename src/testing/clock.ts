@@ -1,3 +1,5 @@
+import { isoTime } from './isoTime.js';
+
 /** Options of the server's clock. */
 export interface OzClockOptions {
   /**
@@ -178,7 +180,7 @@ export class ServerClock implements OzClock {
   }
 
   iso(): string {
-    return new Date(this.now()).toISOString();
+    return isoTime(this.now());
   }
 
   async advance(ms: number): Promise<void> {

@@ -1,9 +1,6 @@
 import type { Execution, ExecutionResult, Trace } from '../generated/types.js';
+import { isoTime as iso } from './isoTime.js';
 import type { ExecutionRecord } from './state.js';
-
-function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
 
 /** Micro-dollars as a dollar amount (six decimals, no float drift). */
 export function usd(micros: number): number {

@@ -1,8 +1,10 @@
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Answer } from './answer.js';
 import type { RequestHandler } from './app.js';
-import { Connection, normalizeAddress, type RequestReader, type Surface } from './connection.js';
+import { Connection, normalizeAddress, type AnswerParts, type RequestReader, type Surface } from './connection.js';
+import { nodeRequest, plainHref } from './nodeRequest.js';
 import { guardStreamedBody } from './streamGuard.js';
 
 /**
@@ -23,6 +25,20 @@ class IncomingReader implements RequestReader {
 
   text(): Promise<string> {
     const incoming = this.#incoming;
+    if (incoming.complete) return Promise.resolve(bufferedText(incoming));
+    // A small body comes with its head (in the same read, or one right after): once the reads at hand are parsed
+    // (the event loop's next check phase) it waits whole in the stream's buffer, read at once without a
+    // listener, a resume and an 'end' event. A body still under way is read as it streams.
+    return new Promise<string>((resolve, reject) => {
+      setImmediate(() => {
+        if (incoming.complete) resolve(bufferedText(incoming));
+        else this.#streamedText().then(resolve, reject);
+      });
+    });
+  }
+
+  #streamedText(): Promise<string> {
+    const incoming = this.#incoming;
     return new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -42,8 +58,27 @@ class IncomingReader implements RequestReader {
   }
 }
 
+/** The whole body of a request that came in complete, from the stream's buffer. */
+function bufferedText(incoming: IncomingMessage): string {
+  const first = incoming.read() as Buffer | null;
+  if (first === null) return '';
+  const next = incoming.read() as Buffer | null;
+  if (next === null) return first.toString('utf8');
+  const chunks = [first, next];
+  for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read() as Buffer | null) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** Tells `@hono/node-server` the answer was written already (it only reads its headers). */
 const ALREADY_SENT = new Response(null, { headers: { 'x-hono-already-sent': '1' } });
+
+/** A buffered answer goes to the socket without a `Response` in between; a string body leaves in the same write as the head. */
+function writeParts(parts: AnswerParts, outgoing: ServerResponse): void {
+  const { body, headers } = parts;
+  if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
+  outgoing.writeHead(parts.status, headers);
+  outgoing.end(body ?? undefined);
+}
 
 /**
  * The listener's connection settings, set on purpose rather than left to Node's defaults: a load test's 1024
@@ -74,37 +109,80 @@ export interface HttpListener {
 }
 
 /**
- * Serves the handler on a real socket through `@hono/node-server` (which leaves the global `Request` and
- * `Response` alone: `overrideGlobalObjects: false`). The client's address is the socket's; a dropped
- * connection destroys the socket.
+ * Serves the handler on a real socket. A plain request (see `plainHref`) goes straight from Node's request to the
+ * handler and its buffered answer straight to the socket: no `Request` is built unless something asks for one
+ * (`nodeRequest.ts`), no `Response` is made. Event streams, and any request whose URL needs the URL parser,
+ * go through `@hono/node-server` (which leaves the global `Request` and `Response` alone:
+ * `overrideGlobalObjects: false`). The client's address is the socket's; a dropped connection destroys the
+ * socket.
  */
 export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string): Promise<HttpListener> {
-  const listener = getRequestListener(
+  const connectionOf = (incoming: IncomingMessage): Connection => {
+    const socket = incoming.socket;
+    return new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
+  };
+  /** What `@hono/node-server` writes: an answer, or a `Response` made already (see `writeResponse`). */
+  const viaHono = (answer: Answer, incoming: IncomingMessage, outgoing: ServerResponse): Response => {
+    // A dropped connection: the socket is destroyed already, nothing is written.
+    if (answer.kind === 'dropped') return ALREADY_SENT;
+    if (answer.kind === 'response') {
+      // An event stream (or the control plane's answer). A cut stream: the head and what was sent go out,
+      // then the socket closes without the body's end.
+      const socket = incoming.socket;
+      const endCut = (): unknown => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
+      return guardStreamedBody(answer.response, null, conn(incoming), endCut);
+    }
+    writeParts(answer.parts, outgoing);
+    return ALREADY_SENT;
+  };
+  const connections = new WeakMap<IncomingMessage, Connection>();
+  const conn = (incoming: IncomingMessage): Connection => connections.get(incoming)!;
+  const slowPath = getRequestListener(
     (request, env) => {
       const { incoming, outgoing } = env as HttpBindings;
-      const socket = incoming.socket;
-      const conn = new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
-      return handler(request, conn).then((answer) => {
-        // A dropped connection: the socket is destroyed already, nothing is written.
-        if (answer.kind === 'dropped') return ALREADY_SENT;
-        if (answer.kind === 'response') {
-          // An event stream (or the control plane's answer). A cut stream: the head and what was sent go out,
-          // then the socket closes without the body's end.
-          const endCut = (): unknown => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
-          return guardStreamedBody(answer.response, null, conn, endCut);
-        }
-        // A buffered answer goes to the socket without a Response in between; a string body leaves in the
-        // same write as the head.
-        const { parts } = answer;
-        const { body, headers } = parts;
-        if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
-        outgoing.writeHead(parts.status, headers);
-        outgoing.end(body ?? undefined);
-        return ALREADY_SENT;
-      });
+      const c = connectionOf(incoming);
+      connections.set(incoming, c);
+      return handler(request, c).then((answer) => viaHono(answer, incoming, outgoing));
     },
     { overrideGlobalObjects: false },
   );
+  // A `Response` the fast path made (a stream, the control plane's answer, an error) is written by
+  // `@hono/node-server`, as on the slow path. Its clean-up of an unread body is left out: it would only start
+  // now, after the body was read, and wait for an end that came already (Node discards an unread body itself).
+  const responses = new WeakMap<IncomingMessage, Response | Promise<Response>>();
+  const writeResponse = getRequestListener((_request, env) => responses.get((env as HttpBindings).incoming)!, {
+    overrideGlobalObjects: false,
+    autoCleanupIncoming: false,
+  });
+  const listener = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const href = plainHref(incoming);
+    if (href === undefined) {
+      void slowPath(incoming, outgoing);
+      return;
+    }
+    const c = connectionOf(incoming);
+    let answered: Promise<Answer>;
+    try {
+      answered = handler(nodeRequest(incoming, outgoing, href), c);
+    } catch (error) {
+      // As `@hono/node-server` does with a handler that throws at once: the failure answer below.
+      answered = Promise.reject(error);
+    }
+    answered
+      .then((answer) => {
+        if (answer.kind === 'written') return writeParts(answer.parts, outgoing);
+        if (answer.kind === 'dropped') return;
+        connections.set(incoming, c);
+        responses.set(incoming, viaHono(answer, incoming, outgoing));
+        void writeResponse(incoming, outgoing);
+      })
+      .catch((error: unknown) => {
+        // What `@hono/node-server` answers when the handler (or the writing of its answer) fails: an empty 500
+        // (504 for a timeout).
+        responses.set(incoming, Promise.reject(error));
+        void writeResponse(incoming, outgoing);
+      });
+  };
   const server: Server = createServer(
     {
       keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeout,

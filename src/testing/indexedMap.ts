@@ -100,10 +100,18 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
     return this.entries();
   }
 
-  /** Moves a record to the indexes its fields now call for (after a status or a name changed). */
-  reindex(id: string): void {
+  /**
+   * Moves a record to the indexes its fields now call for (after a status or a name changed). With `held`, only
+   * if that record is the one held under `id`. Answers whether the id held a record (that one).
+   */
+  reindex(id: string, held?: R): boolean {
     const entry = this.#entries.get(id);
-    if (!entry) return;
+    if (!entry || (held !== undefined && entry.record !== held)) return false;
+    this.#reindex(id, entry);
+    return true;
+  }
+
+  #reindex(id: string, entry: Entry<R, K>): void {
     const key = this.#spec.orderOf(entry.record, entry.seq);
     const indexes = this.#spec.indexesOf(entry.record);
     if (indexes === entry.indexes && this.#spec.order(key, entry.key) === 0) return;
@@ -170,10 +178,9 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
   #unplace(entry: Entry<R, K>, except: readonly string[] = NONE): void {
     for (const name of entry.indexes) {
       if (except.includes(name)) continue;
-      const index = this.#indexes.get(name);
-      if (!index) continue;
-      index.delete(entry.key);
-      if (index.size === 0) this.#indexes.delete(name);
+      // An emptied index is kept: a run passes through `running` in one request, and making the index again for
+      // every run cost more than keeping it (there are only as many names as filter combinations in use).
+      this.#indexes.get(name)?.delete(entry.key);
     }
   }
 }

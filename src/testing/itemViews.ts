@@ -1,5 +1,6 @@
 import type { Item } from '../generated/types.js';
 import { usd } from './executionViews.js';
+import { isoTime } from './isoTime.js';
 import type { ItemRecord } from './state.js';
 
 /** The API's view of an item. */
@@ -23,7 +24,7 @@ export function itemView(r: ItemRecord): Item {
     last_output: r.last_output,
     cost_usd: usd(r.cost_micros),
     parent_item_id: r.parent_item_id,
-    created_at: new Date(r.created_at).toISOString(),
-    updated_at: new Date(r.updated_at).toISOString(),
+    created_at: isoTime(r.created_at),
+    updated_at: isoTime(r.updated_at),
   };
 }

@@ -1,6 +1,6 @@
 import { stepKey } from './catalog.js';
 import type { ServerCore } from './serverCore.js';
-import type { ItemRecord } from './state.js';
+import type { BuildingRecord, ItemRecord } from './state.js';
 
 /** After this many failed attempts at one step an item is `failed`. */
 export const MAX_ATTEMPTS = 3;
@@ -42,7 +42,12 @@ export class ItemWalker {
   /** Schedules the item's next step if it walks (cloud building, active, not paused). */
   schedule(item: ItemRecord): void {
     if (item.status !== 'active' || item.paused === 1 || this.#queued.has(item.id)) return;
-    const building = this.#core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
+    this.#scheduleIn(item, this.#core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building));
+  }
+
+  /** {@link ItemWalker.schedule} for an item whose building was just looked up (in the same step). */
+  #scheduleIn(item: ItemRecord, building: BuildingRecord | undefined): void {
+    if (item.status !== 'active' || item.paused === 1 || this.#queued.has(item.id)) return;
     if (building?.kind !== 'cloud') return;
     this.#queued.add(item.id);
     this.#queue.push({ id: item.id, dueAt: this.#core.clock.now() + this.#core.options.timing.stepMs, signal: this.#core.lifetime.signal });
@@ -107,22 +112,26 @@ export class ItemWalker {
     if (item.step === 'intake') {
       item.step = steps[0]!.id;
       item.attempt = 0;
-      this.#touch(item);
-      this.schedule(item);
+      this.#touch(item, false);
+      this.#scheduleIn(item, building);
       return undefined;
     }
-    const index = steps.findIndex((s) => s.id === item.step);
-    if (index < 0) return undefined;
+    let index = 0;
+    while (index < steps.length && steps[index]!.id !== item.step) index++;
+    if (index === steps.length) return undefined;
     const stepId = steps[index]!.id;
     const input = item.last_output ?? (item.body ? `${item.title}\n\n${item.body}` : item.title);
-    const failureKey = `${item.campus}/${item.building}/${stepId}`;
-    const failing = this.#failures.get(failureKey) ?? 0;
-    if (failing > 0) {
-      this.#failures.set(failureKey, failing - 1);
-      this.#failAttempt(item);
-      return undefined;
+    // The keys below are strings made per step: looked up only when anything is held under such keys.
+    if (this.#failures.size > 0) {
+      const failureKey = `${item.campus}/${item.building}/${stepId}`;
+      const failing = this.#failures.get(failureKey) ?? 0;
+      if (failing > 0) {
+        this.#failures.set(failureKey, failing - 1);
+        this.#failAttempt(item);
+        return undefined;
+      }
     }
-    const handler = catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId));
+    const handler = catalog.steps.size > 0 ? catalog.steps.get(stepKey(item.account, item.campus, item.building, stepId)) : undefined;
     let output: string | Promise<string>;
     try {
       output = handler ? handler(input, { id: item.id, title: item.title, attempt: item.attempt }) : `${stepId}: ${input}`;
@@ -131,13 +140,14 @@ export class ItemWalker {
       return undefined;
     }
     if (typeof output === 'string') {
-      this.#advance(item, stepId, index, steps.length, steps[index + 1]?.id, output);
+      // Without a handler of its own nothing but this walk ran since the lookup: its building still holds.
+      this.#advance(item, stepId, index, steps.length, steps[index + 1]?.id, output, handler ? null : building);
       return undefined;
     }
     return Promise.resolve(output).then(
       (out) => {
         // A reset or restore replaced the data while the office worked: this walk is over.
-        if (!signal.aborted) this.#advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out));
+        if (!signal.aborted) this.#advance(item, stepId, index, steps.length, steps[index + 1]?.id, String(out), null);
       },
       () => {
         if (!signal.aborted) this.#failAttempt(item);
@@ -145,19 +155,22 @@ export class ItemWalker {
     );
   }
 
-  #advance(item: ItemRecord, stepId: string, index: number, count: number, nextStep: string | undefined, output: string): void {
+  /** `building`: the item's building as looked up in this same step, or `null` to look it up again (after an await). */
+  #advance(item: ItemRecord, stepId: string, index: number, count: number, nextStep: string | undefined, output: string, building: BuildingRecord | null): void {
     if (item.status !== 'active' || item.step !== stepId) return;
     this.#charge(item);
     item.last_output = output;
     item.attempt = 0;
-    if (index + 1 < count) {
+    const last = index + 1 >= count;
+    if (!last) {
       item.step = nextStep!;
     } else {
       item.step = 'done';
       item.status = 'done';
     }
-    this.#touch(item);
-    this.schedule(item);
+    this.#touch(item, last);
+    if (building === null) this.schedule(item);
+    else this.#scheduleIn(item, building);
   }
 
   #failAttempt(item: ItemRecord): void {
@@ -165,7 +178,7 @@ export class ItemWalker {
     item.attempt++;
     this.#charge(item);
     if (item.attempt >= MAX_ATTEMPTS) item.status = 'failed';
-    this.#touch(item);
+    this.#touch(item, item.status === 'failed');
     this.schedule(item);
   }
 
@@ -175,8 +188,12 @@ export class ItemWalker {
     if (account) this.#core.store.charge(account, OFFICE_RUN_MICROS);
   }
 
-  #touch(item: ItemRecord): void {
+  /**
+   * Notes the item's change. The store hears of it only when its status changed: the walk never changes the
+   * fields the indexes read otherwise (its account, company, building), so a step alone moves nothing there.
+   */
+  #touch(item: ItemRecord, statusChanged: boolean): void {
     item.updated_at = this.#core.clock.now();
-    this.#core.store.itemChanged(item);
+    if (statusChanged) this.#core.store.itemChanged(item);
   }
 }

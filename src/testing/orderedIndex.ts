@@ -58,7 +58,8 @@ export class OrderedIndex<K, R> {
   /** Removes the row of `key`; answers whether there was one. */
   delete(key: K): boolean {
     if (this.#chunks.length === 0) return false;
-    const c = this.#chunkFor(key);
+    // Oldest-first eviction removes the first key: no search for it.
+    const c = this.#order(this.#chunks[0]!.keys[0]!, key) === 0 ? 0 : this.#chunkFor(key);
     const chunk = this.#chunks[c]!;
     const at = this.#lowerBound(chunk.keys, key);
     if (at >= chunk.keys.length || this.#order(chunk.keys[at]!, key) !== 0) return false;

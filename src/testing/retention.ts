@@ -51,7 +51,7 @@ export class RetentionQueue<R> {
 
   /** Notes that a record may have finished, and drops the earliest finished beyond the limit. */
   noteChanged(map: Map<string, R>, id: string, record: R): void {
-    if (this.#limit === Infinity || this.#queued.has(id) || !this.#finished(record)) return;
+    if (this.#limit === Infinity || !this.#finished(record) || this.#queued.has(id)) return;
     this.#queued.add(id);
     this.#ids.push(id);
     this.#trim(map);

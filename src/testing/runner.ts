@@ -173,9 +173,11 @@ export class Runner {
 
   #begin(record: ExecutionRecord): void {
     const now = this.#core.clock.now();
+    const wasRunning = record.status === 'running';
     record.status = 'running';
     record.updated_at = now;
-    this.#core.store.executionChanged(record);
+    // A sync run is created running: its indexes hold it there already.
+    if (!wasRunning) this.#core.store.executionChanged(record);
     // The root span's id follows from the execution's (one random id less per run).
     record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
   }

@@ -204,23 +204,26 @@ export function itemIndex(account: string, campus: string, building?: string, st
 class IndexNames {
   /** One level of maps per field, the names at the last: a lookup makes no key string (it ran on every write). */
   readonly #cache = new Map<string, unknown>();
-  readonly #build: (...fields: string[]) => readonly string[];
+  readonly #build: (f0: string, f1: string, f2: string, f3?: string) => readonly string[];
 
-  constructor(build: (...fields: string[]) => readonly string[]) {
+  constructor(build: (f0: string, f1: string, f2: string, f3?: string) => readonly string[]) {
     this.#build = build;
   }
 
-  of(...fields: string[]): readonly string[] {
-    let level = this.#cache;
-    const last = fields.length - 1;
-    for (let i = 0; i < last; i++) {
-      let next = level.get(fields[i]!) as Map<string, unknown> | undefined;
-      if (!next) level.set(fields[i]!, (next = new Map()));
-      level = next;
-    }
-    let names = level.get(fields[last]!) as readonly string[] | undefined;
-    if (!names) level.set(fields[last]!, (names = this.#build(...fields)));
+  /** The names for three fields, or four (fixed parameters: no array is made per call). */
+  of(f0: string, f1: string, f2: string, f3?: string): readonly string[] {
+    const level = IndexNames.#level(IndexNames.#level(this.#cache, f0), f1);
+    const last = f3 === undefined ? level : IndexNames.#level(level, f2);
+    const field = f3 === undefined ? f2 : f3;
+    let names = last.get(field) as readonly string[] | undefined;
+    if (!names) last.set(field, (names = this.#build(f0, f1, f2, f3)));
     return names;
+  }
+
+  static #level(level: Map<string, unknown>, field: string): Map<string, unknown> {
+    let next = level.get(field) as Map<string, unknown> | undefined;
+    if (!next) level.set(field, (next = new Map()));
+    return next;
   }
 }
 

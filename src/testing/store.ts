@@ -116,17 +116,13 @@ export class Store {
    */
   executionChanged(record: ExecutionRecord): void {
     const executions = this.#current.executions;
-    if (executions.get(record.id) !== record) return;
-    executions.reindex(record.id);
-    this.#finishedExecutions.noteChanged(executions, record.id, record);
+    if (executions.reindex(record.id, record)) this.#finishedExecutions.noteChanged(executions, record.id, record);
   }
 
   /** After a write to an item's `status` (or `building`): as {@link Store.executionChanged}, for items. */
   itemChanged(item: ItemRecord): void {
     const items = this.#current.items;
-    if (items.get(item.id) !== item) return;
-    items.reindex(item.id);
-    this.#finishedItems.noteChanged(items, item.id, item);
+    if (items.reindex(item.id, item)) this.#finishedItems.noteChanged(items, item.id, item);
   }
 
   /** An account by name, or throws. */

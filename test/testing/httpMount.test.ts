@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
 import { testServersForSuite } from '../support/ozServer.js';
@@ -92,6 +93,89 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     expect([headers.get('x-trace-id'), headers.get('x-custom'), headers.get('content-type')]).toEqual(['journal-1', 'kept', 'application/json']);
     expect(headers.get('host')).toBe(new URL(own.url).host);
     expect(server.journal.last('executeTool')!.headers).toBe(headers);
+  });
+
+  it('reads every form of request target and Host as the URL parser does, and keeps a connection alive after a stream', async () => {
+    server = servers.create();
+    listener = await server.listen();
+    const port = listener.port;
+    const auth = `authorization: Bearer ${server.apiKey}`;
+    /** Sends raw requests on one connection and answers each answer's status line and body, in order. */
+    const exchange = (requests: string[]): Promise<Array<{ status: number; body: string }>> =>
+      new Promise((resolve, reject) => {
+        const socket = connect({ port, host: '127.0.0.1' });
+        const answers: Array<{ status: number; body: string }> = [];
+        let data = '';
+        const next = () => {
+          if (answers.length === requests.length) {
+            socket.end();
+            return resolve(answers);
+          }
+          socket.write(requests[answers.length]!);
+        };
+        socket.on('connect', next);
+        socket.on('error', reject);
+        socket.on('data', (chunk) => {
+          data += chunk.toString('latin1');
+          const headEnd = data.indexOf('\r\n\r\n');
+          if (headEnd < 0) return;
+          const head = data.slice(0, headEnd);
+          const length = /content-length: (\d+)/i.exec(head);
+          let body: string;
+          let rest: string;
+          if (length) {
+            if (data.length < headEnd + 4 + Number(length[1])) return;
+            body = data.slice(headEnd + 4, headEnd + 4 + Number(length[1]));
+            rest = data.slice(headEnd + 4 + Number(length[1]));
+          } else {
+            const end = data.indexOf('\r\n0\r\n\r\n', headEnd);
+            if (end < 0) return;
+            body = data.slice(headEnd + 4, end);
+            rest = data.slice(end + 7);
+          }
+          answers.push({ status: Number(head.slice(9, 12)), body });
+          data = rest;
+          next();
+        });
+      });
+    const host = `host: 127.0.0.1:${port}`;
+    const get = (target: string, hostLine = host) => `GET ${target} HTTP/1.1\r\n${hostLine}\r\n${auth}\r\n\r\n`;
+    const streamBody = JSON.stringify({ agent: 'writer', user_request: 'one two', stream: true });
+    const answers = await exchange([
+      get('/v1/tools/echo'),
+      // Dot segments are resolved, as the URL parser does.
+      get('/v1/tools/./nope/../echo'),
+      // The Host's case is normalized (as by @hono/node-server: a Host that is more than a name and a port is refused).
+      get('/v1/tools/echo', 'host: LOCALHOST'),
+      `POST /v1/execute HTTP/1.1\r\n${host}\r\n${auth}\r\ncontent-type: application/json\r\ncontent-length: ${streamBody.length}\r\n\r\n${streamBody}`,
+      get('/v1/tools/echo?format=text'),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(JSON.parse(answers[1]!.body)).toMatchObject({ name: 'echo' });
+    expect(answers[3]!.body).toContain('event: result');
+    expect(answers[4]!.body).toContain('name: echo');
+    expect(server.journal.filter('getTool').map((e) => `${e.path}?${e.query}`)).toEqual([
+      '/v1/tools/echo?',
+      '/v1/tools/echo?',
+      '/v1/tools/echo?',
+      '/v1/tools/echo?format=text',
+    ]);
+    const refused = await exchange([get('/v1/tools/echo', `host: evil.example@127.0.0.1:${port}`)]);
+    expect(refused.map((a) => a.status)).toEqual([400]);
+    const backslash = await exchange([get('/v1/tools\\echo')]);
+    expect(backslash.map((a) => a.status)).toEqual([400]);
+  });
+
+  it('answers an empty 500 when the handler itself fails (a response listener that throws), and serves on', async () => {
+    server = servers.create();
+    listener = await server.listen();
+    const stop = server.onResponse(() => {
+      throw new Error('listener failed');
+    });
+    const failed = await fetch(`${listener.url}/health`);
+    expect([failed.status, await failed.text()]).toEqual([500, '']);
+    stop();
+    expect((await fetch(`${listener.url}/health`)).status).toBe(200);
   });
 
   it('listens on a port given, and close() frees it', async () => {
