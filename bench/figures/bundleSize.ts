@@ -11,6 +11,7 @@ import * as esbuild from 'esbuild';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
 import { formatBytes, formatRatio, judged, type FigureRow } from '../figureRow.js';
+import { initialChunks } from '../initialChunks.js';
 
 const LIMIT = 0.35;
 
@@ -38,14 +39,7 @@ async function bundleSize(entry: string): Promise<BundleSize> {
   const outputs = result.metafile.outputs;
   const files = new Map(result.outputFiles.map((file) => [file.path, file.contents]));
   const byKey = (key: string) => [...files].find(([path]) => path.endsWith(key.replace(/^.*bench-out/, '')))?.[1];
-  const entryKey = Object.keys(outputs).find((key) => outputs[key]!.entryPoint !== undefined)!;
-  const initial = new Set<string>();
-  const visit = (key: string) => {
-    if (initial.has(key)) return;
-    initial.add(key);
-    for (const imported of outputs[key]!.imports) if (imported.kind === 'import-statement' && outputs[imported.path]) visit(imported.path);
-  };
-  visit(entryKey);
+  const { initial } = initialChunks(outputs);
   let minified = 0;
   let gzipped = 0;
   let lazy = 0;

@@ -7,6 +7,7 @@
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { initialChunks } from '../../bench/initialChunks.js';
 
 const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 
@@ -34,14 +35,7 @@ describe('a bundle of the client (esbuild, code splitting)', () => {
     });
     const outputs = result.metafile.outputs;
     const text = (key: string) => result.outputFiles.find((file) => file.path.endsWith(key.replace(/^.*lazy-out/, '')))!.text;
-    const entryKey = Object.keys(outputs).find((key) => outputs[key]!.entryPoint !== undefined)!;
-    const staticChunks = new Set<string>();
-    const visit = (key: string) => {
-      if (staticChunks.has(key)) return;
-      staticChunks.add(key);
-      for (const imported of outputs[key]!.imports) if (imported.kind === 'import-statement' && outputs[imported.path]) visit(imported.path);
-    };
-    visit(entryKey);
+    const { entryKey, initial: staticChunks } = initialChunks(outputs);
     // The client's code is one chunk: no module is shared with a lazy chunk.
     expect([...staticChunks]).toEqual([entryKey]);
     for (const [module, marker] of Object.entries(LAZY)) {
