@@ -116,6 +116,8 @@ export interface HttpListener {
  * `overrideGlobalObjects: false`). The client's address is the socket's; a dropped connection destroys the
  * socket.
  */
+const CAPITALS = /[A-Z]/;
+
 export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string): Promise<HttpListener> {
   const connectionOf = (incoming: IncomingMessage): Connection => {
     const socket = incoming.socket;
@@ -155,6 +157,9 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     autoCleanupIncoming: false,
   });
   const listener = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    const host = incoming.headers.host;
+    // A host name is case-insensitive (RFC 9110, 4.2.3); `@hono/node-server` refuses one with capitals (400).
+    if (host !== undefined && CAPITALS.test(host)) incoming.headers.host = host.toLowerCase();
     const href = plainHref(incoming);
     if (href === undefined) {
       void slowPath(incoming, outgoing);

@@ -160,6 +160,9 @@ describe('listen(): real sockets on 127.0.0.1', () => {
       '/v1/tools/echo?',
       '/v1/tools/echo?format=text',
     ]);
+    // A host name is case-insensitive, with a port too, on a plain target and on one the URL parser resolves.
+    const capitals = await exchange([get('/v1/tools/echo', `host: LOCALHOST:${port}`), get('/v1/tools/./echo', `host: LocalHost:${port}`)]);
+    expect(capitals.map((a) => a.status)).toEqual([200, 200]);
     const refused = await exchange([get('/v1/tools/echo', `host: evil.example@127.0.0.1:${port}`)]);
     expect(refused.map((a) => a.status)).toEqual([400]);
     const backslash = await exchange([get('/v1/tools\\echo')]);
