@@ -1,5 +1,6 @@
 import type { Principal, RateState, RequestContext } from './context.js';
 import { OzMockError } from './errors.js';
+import { isoTime } from './isoTime.js';
 
 /**
  * Counts a keyed request in its key's window. Over the limit it answers 429 `rate_limited` with `Retry-After`
@@ -35,5 +36,5 @@ export function rateWindowOf(ctx: RequestContext, principal: Principal): { limit
   const now = ctx.core.store.clock.now();
   const window = ctx.core.store.data.windows.get(principal.key.id);
   const active = window && now < window.start + window_ms ? window : { start: now, count: 0 };
-  return { limit, remaining: Math.max(0, limit - active.count), reset_at: new Date(active.start + window_ms).toISOString() };
+  return { limit, remaining: Math.max(0, limit - active.count), reset_at: isoTime(active.start + window_ms) };
 }

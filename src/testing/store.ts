@@ -5,6 +5,7 @@ import { newId } from './ids.js';
 import { RetentionQueue, type RetentionLimits } from './retention.js';
 import { isFinished, isItemFinished, type AccountRecord, type BuildingRecord, type CompanyRecord, type ConnectionRecord, type ExecutionRecord, type ItemRecord, type KeyKind, type ServerData, type Tier, type WorkflowRecord } from './state.js';
 import type { WorkflowTask } from '../generated/types.js';
+import { isoTime } from './isoTime.js';
 
 const DAY_MS = 86_400_000;
 
@@ -179,7 +180,7 @@ export class Store {
       name: options.name ?? 'test key',
       account: account.name,
       tier: account.tier,
-      expires_at: days === null ? null : new Date(now + days * DAY_MS).toISOString(),
+      expires_at: days === null ? null : isoTime(now + days * DAY_MS),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { JournalEntry } from '../journal.js';
+import { isoTime } from '../isoTime.js';
 
 /** A journal entry as the control plane answers it: plain JSON, keys and tokens redacted from the headers. */
 export interface JournalEntryView extends Readonly<Omit<JournalEntry, 'headers'>> {
@@ -37,6 +38,6 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     fault: entry.fault,
     replayed: entry.replayed,
     at: entry.at,
-    time: new Date(entry.at).toISOString(),
+    time: isoTime(entry.at),
   };
 }

@@ -16,6 +16,7 @@ import {
 } from '../state.js';
 import { declarationOf, declaredAgent, declaredTool } from './behaviour.js';
 import { checkFixtureDocument, fixtureError, type FixtureAgent, type FixtureTool } from './fixtureFormat.js';
+import { isoTime } from '../isoTime.js';
 
 /** The `format` field of every state document. */
 export const STATE_FORMAT = 'oz-mock-state';
@@ -83,7 +84,7 @@ export function exportState(data: ServerData, catalog: Catalog, now: number): Oz
   return {
     format: STATE_FORMAT,
     version: STATE_VERSION,
-    saved_at: new Date(now).toISOString(),
+    saved_at: isoTime(now),
     ...copy,
     tools: catalogEntries<CatalogTool, FixtureTool>(catalog.tools),
     agents: catalogEntries<CatalogAgent, FixtureAgent>(catalog.agents),

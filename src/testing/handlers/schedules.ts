@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { locateById, paginateIndex } from '../pagination.js';
 import type { ScheduleRecord } from '../state.js';
 import { scheduleRun } from '../scheduler.js';
+import { isoTime } from '../isoTime.js';
 
 /** The API's view of a schedule. */
 export function scheduleView(s: ScheduleRecord): Schedule {
@@ -19,8 +20,8 @@ export function scheduleView(s: ScheduleRecord): Schedule {
     target: { ...s.target },
     input: s.input,
     enabled: s.enabled,
-    next_run_at: s.next_run_at === null ? null : new Date(s.next_run_at).toISOString(),
-    created_at: new Date(s.created_at).toISOString(),
+    next_run_at: s.next_run_at === null ? null : isoTime(s.next_run_at),
+    created_at: isoTime(s.created_at),
   };
 }
 

@@ -7,6 +7,7 @@ import { paginateIndex } from '../pagination.js';
 import { componentCheck, invalidParamsOf } from '../requestValidation.js';
 import type { PlannedTask } from '../runner.js';
 import type { WorkflowRecord } from '../state.js';
+import { isoTime } from '../isoTime.js';
 
 /** The API's view of a stored workflow. */
 export function workflowView(w: WorkflowRecord): Workflow {
@@ -15,8 +16,8 @@ export function workflowView(w: WorkflowRecord): Workflow {
     name: w.name,
     description: w.description,
     tasks: w.tasks,
-    created_at: new Date(w.created_at).toISOString(),
-    updated_at: new Date(w.updated_at).toISOString(),
+    created_at: isoTime(w.created_at),
+    updated_at: isoTime(w.updated_at),
   };
 }
 
