@@ -1,33 +1,33 @@
 import type { Execution, Item } from '../generated/types.js';
-import { newKeyValue } from './apiKeys.js';
-import { createRequestHandler, type RequestHandler } from './app.js';
-import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './catalog.js';
-import { assertCodeGeneration } from './codeGeneration.js';
+import { newKeyValue } from './state/apiKeys.js';
+import { createRequestHandler, type RequestHandler } from './pipeline/routing.js';
+import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './state/catalog.js';
+import { assertCodeGeneration } from './contract/codeGeneration.js';
 import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
-import { writeFileAtomic } from './control/atomicFile.js';
+import { writeFileAtomic } from './support/atomicFile.js';
 import { withControlPlane } from './control/controlPlane.js';
-import type { FixtureDocument } from './control/fixtureFormat.js';
-import { loadFixtures, type FixtureSummary } from './control/fixtures.js';
-import { exportState, importState, type OzStateDocument } from './control/stateDocument.js';
-import { nextCronRun, parseCron } from './cron.js';
-import { OzMockError } from './errors.js';
-import { ServerClock, type OzClock } from './clock.js';
-import { Dashboard, DASHBOARD_PATH, withDashboard, type OzDashboard } from './dashboard.js';
-import { seedDemo, type DemoKeys } from './demoSeed.js';
-import { executionView, usd } from './executionViews.js';
-import { Faults, type OzFaults } from './faults.js';
-import { serveInProcess } from './fetchMount.js';
-import { IdempotencyStore } from './idempotency.js';
-import { itemView } from './itemViews.js';
+import type { FixtureDocument } from './fixtures/fixtureFormat.js';
+import { loadFixtures, type FixtureSummary } from './fixtures/fixtures.js';
+import { exportState, importState, type OzStateDocument } from './fixtures/stateDocument.js';
+import { nextCronRun, parseCron } from './support/cron.js';
+import { OzMockError } from './contract/errors.js';
+import { ServerClock, type OzClock } from './time/clock.js';
+import { Dashboard, DASHBOARD_PATH, withDashboard, type OzDashboard } from './mounts/dashboard.js';
+import { seedDemo, type DemoKeys } from './state/demoSeed.js';
+import { executionView, usd } from './state/executionViews.js';
+import { Faults, type OzFaults } from './harness/faults.js';
+import { serveInProcess } from './mounts/fetchMount.js';
+import { IdempotencyStore } from './pipeline/idempotency.js';
+import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
-import { listenHttp, type HttpListener } from './httpMount.js';
-import { mswHandlers, type MswHandlerOptions } from './mswMount.js';
+import { listenHttp, type HttpListener } from './mounts/httpMount.js';
+import { mswHandlers, type MswHandlerOptions } from './mounts/mswMount.js';
 import type { HttpHandler } from 'msw';
-import type { StepFailure } from './itemWalker.js';
-import { Journal, type OzJournal } from './journal.js';
-import { resolveOptions, type OzServerOptions } from './options.js';
+import type { StepFailure } from './runs/itemWalker.js';
+import { Journal, type OzJournal } from './harness/journal.js';
+import { resolveOptions, type OzServerOptions } from './public/options.js';
 import { createServerCore, type ResponseListener } from './serverCore.js';
-import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
+import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import {
   Store,
   type AccountOptions,
@@ -36,8 +36,8 @@ import {
   type CreatedKey,
   type KeyOptions,
   type WorkflowOptions,
-} from './store.js';
-import { WorkTracker } from './workTracker.js';
+} from './state/store.js';
+import { WorkTracker } from './time/workTracker.js';
 
 /** Options of {@link OzServer.listen}. */
 export interface ListenOptions {

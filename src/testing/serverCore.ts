@@ -1,15 +1,15 @@
-import type { ServerClock } from './clock.js';
-import type { Faults } from './faults.js';
-import type { IdempotencyStore } from './idempotency.js';
-import { ItemWalker } from './itemWalker.js';
-import type { Journal, JournalEntry } from './journal.js';
-import type { ResolvedOptions } from './options.js';
-import { Runner } from './runner.js';
-import { Scheduler } from './scheduler.js';
-import { StateLifetime } from './stateLifetime.js';
-import type { Store } from './store.js';
-import type { Surface } from './connection.js';
-import type { WorkTracker } from './workTracker.js';
+import type { ServerClock } from './time/clock.js';
+import type { Faults } from './harness/faults.js';
+import type { IdempotencyStore } from './pipeline/idempotency.js';
+import { ItemWalker } from './runs/itemWalker.js';
+import type { Journal, JournalEntry } from './harness/journal.js';
+import type { ResolvedOptions } from './public/options.js';
+import { Runner } from './runs/runner.js';
+import { Scheduler } from './runs/scheduler.js';
+import { StateLifetime } from './time/stateLifetime.js';
+import type { Store } from './state/store.js';
+import type { Surface } from './wire/connection.js';
+import type { WorkTracker } from './time/workTracker.js';
 
 /** How a request was routed. */
 export type RouteKind = 'operation' | 'not_found' | 'preflight' | 'method_not_allowed';

@@ -1,23 +1,23 @@
-import { responseReply } from '../answer.js';
-import type { RequestHandler } from '../app.js';
-import type { Connection } from '../connection.js';
-import type { OzDashboard } from '../dashboard.js';
-import { invalidJson, invalidParams, OzMockError, unauthorized } from '../errors.js';
-import type { FaultSpec } from '../faults.js';
-import { journalFilter, type JournalFilter } from '../journal.js';
-import { isPlainObject } from '../plainObject.js';
+import { responseReply } from '../wire/answer.js';
+import type { RequestHandler } from '../pipeline/routing.js';
+import type { Connection } from '../wire/connection.js';
+import type { OzDashboard } from '../mounts/dashboard.js';
+import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
+import type { FaultSpec } from '../harness/faults.js';
+import { journalFilter, type JournalFilter } from '../harness/journal.js';
+import { isPlainObject } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls } from '../server.js';
 import type { ServerCore } from '../serverCore.js';
-import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
+import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI } from './controlOpenapi.js';
-import { keyValueProblem, parseFixtureText, type FixtureDocument } from './fixtureFormat.js';
-import type { FixtureSummary } from './fixtures.js';
+import { keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
+import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
 import { applySettings, checkSettings, readSettings } from './settings.js';
-import type { OzStateDocument } from './stateDocument.js';
-import { parseYaml } from '../yamlWire.js';
-import { urlPath } from '../requestUrl.js';
+import type { OzStateDocument } from '../fixtures/stateDocument.js';
+import { parseYaml } from '../wire/yamlWire.js';
+import { urlPath } from '../support/requestUrl.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';

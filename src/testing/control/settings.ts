@@ -1,5 +1,5 @@
-import { invalidParams } from '../errors.js';
-import { isPlainObject } from '../plainObject.js';
+import { invalidParams } from '../contract/errors.js';
+import { isPlainObject } from '../support/plainObject.js';
 import type { ServerCore } from '../serverCore.js';
 
 /** The settings the command line's flags set and `PATCH /_oz/settings` changes at run time. */

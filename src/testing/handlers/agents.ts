@@ -1,11 +1,11 @@
 import type { Agent } from '../../generated/types.js';
-import type { CatalogAgent } from '../catalog.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { notFound } from '../errors.js';
-import { respondWithRun, respondWithStream, runFlags, takeTraceId } from '../executionFlow.js';
-import { paginate } from '../pagination.js';
-import { invalidParamsOf } from '../requestValidation.js';
+import type { CatalogAgent } from '../state/catalog.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { notFound } from '../contract/errors.js';
+import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
+import { paginate } from './shared/pagination.js';
+import { invalidParamsOf } from '../pipeline/requestValidation.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {

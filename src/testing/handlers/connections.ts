@@ -1,6 +1,6 @@
 import type { Connection } from '../../generated/types.js';
-import type { OperationHandler } from '../dispatch.js';
-import type { ConnectionRecord } from '../state.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { ConnectionRecord } from '../state/state.js';
 
 /** The API's view of a connection. */
 export function connectionView(c: ConnectionRecord): Connection {

@@ -1,6 +1,6 @@
 import type { DiscoveryKind, DiscoveryResult } from '../../generated/types.js';
-import type { OperationHandler } from '../dispatch.js';
-import { paginate } from '../pagination.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { paginate } from './shared/pagination.js';
 
 const KIND_ORDER: Readonly<Record<DiscoveryKind, number>> = { agent: 0, tool: 1, workflow: 2 };
 

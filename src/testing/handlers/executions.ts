@@ -1,10 +1,10 @@
-import type { OperationHandler } from '../dispatch.js';
-import { invalidParams } from '../errors.js';
-import { respondWithRun, takeTraceId } from '../executionFlow.js';
-import { executionView } from '../executionViews.js';
-import { findExecution } from '../executionRecords.js';
-import { locateById, paginateIndex } from '../pagination.js';
-import { executionIndex, isFinished, type ExecutionRecord } from '../state.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { invalidParams } from '../contract/errors.js';
+import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
+import { executionView } from '../state/executionViews.js';
+import { findExecution } from './shared/executionRecords.js';
+import { locateById, paginateIndex } from './shared/pagination.js';
+import { executionIndex, isFinished, type ExecutionRecord } from '../state/state.js';
 
 /** `GET /v1/executions`: newest first, by `status` and `kind`. */
 export const listExecutions: OperationHandler = (ctx) => {

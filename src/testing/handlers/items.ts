@@ -1,11 +1,11 @@
 import type { ItemCreateRequest } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { notFound, OzMockError } from '../errors.js';
-import { newId } from '../ids.js';
-import { itemView } from '../itemViews.js';
-import { locateById, paginateIndex } from '../pagination.js';
-import { itemIndex, type CompanyRecord, type ItemRecord } from '../state.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { notFound, OzMockError } from '../contract/errors.js';
+import { newId } from '../support/ids.js';
+import { itemView } from '../state/itemViews.js';
+import { locateById, paginateIndex } from './shared/pagination.js';
+import { itemIndex, type CompanyRecord, type ItemRecord } from '../state/state.js';
 
 /** The company of `{campus}` in the caller's account (another account's slug answers the same 404). */
 function company(ctx: RequestContext): CompanyRecord {

@@ -1,19 +1,19 @@
 import type { ErrorObject, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../../generated/types.js';
-import type { CatalogAgent } from '../catalog.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { OzMockError } from '../errors.js';
-import { createExecution, runSync } from '../executionFlow.js';
-import { findExecution } from '../executionRecords.js';
-import { executionView, resultView } from '../executionViews.js';
-import { API_VERSION } from '../operations.js';
-import { isPlainObject } from '../plainObject.js';
-import { componentCheck } from '../requestValidation.js';
-import { compileSchema, type ValidationProblem } from '../schemaValidation.js';
-import { isFinished, type ExecutionRecord } from '../state.js';
-import { rateWindowOf } from '../rateLimit.js';
-import { errorMarkdown, executionMarkdown, footer } from '../render.js';
-import { preferredAcceptType } from '../wire.js';
+import type { CatalogAgent } from '../state/catalog.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { OzMockError } from '../contract/errors.js';
+import { createExecution, runSync } from './shared/executionFlow.js';
+import { findExecution } from './shared/executionRecords.js';
+import { executionView, resultView } from '../state/executionViews.js';
+import { API_VERSION } from '../contract/operations.js';
+import { isPlainObject } from '../support/plainObject.js';
+import { componentCheck } from '../pipeline/requestValidation.js';
+import { compileSchema, type ValidationProblem } from '../contract/schemaValidation.js';
+import { isFinished, type ExecutionRecord } from '../state/state.js';
+import { rateWindowOf } from '../pipeline/rateLimit.js';
+import { errorMarkdown, executionMarkdown, footer } from '../wire/render.js';
+import { preferredAcceptType } from '../wire/wire.js';
 
 /** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-11-25'] as const;

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { OzMockError } from '../errors.js';
-import { randomAlnum } from '../ids.js';
-import { isPlainObject } from '../plainObject.js';
-import { tokenize } from '../tokenize.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { OzMockError } from '../contract/errors.js';
+import { randomAlnum } from '../support/ids.js';
+import { isPlainObject } from '../support/plainObject.js';
+import { tokenize } from '../support/tokenize.js';
 
 /** The models of the models plane. */
 export const MODELS = [

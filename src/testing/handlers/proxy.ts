@@ -1,5 +1,5 @@
-import type { OperationHandler } from '../dispatch.js';
-import { connectionRequired } from '../errors.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { connectionRequired } from '../contract/errors.js';
 
 /** What one connector-proxy call costs (micro-dollars), drawn from the account's wallet. */
 export const PROXY_CALL_MICROS = 500;

@@ -1,14 +1,14 @@
 import type { Schedule, ScheduleCreateRequest } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import { isTimeZone, nextCronRun, parseCron } from '../cron.js';
-import type { OperationHandler } from '../dispatch.js';
-import { invalidParams, notFound } from '../errors.js';
-import { createExecution, respondWithPointer, takeTraceId } from '../executionFlow.js';
-import { newId } from '../ids.js';
-import { locateById, paginateIndex } from '../pagination.js';
-import type { ScheduleRecord } from '../state.js';
-import { scheduleRun } from '../scheduler.js';
-import { isoTime } from '../isoTime.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import { isTimeZone, nextCronRun, parseCron } from '../support/cron.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { invalidParams, notFound } from '../contract/errors.js';
+import { createExecution, respondWithPointer, takeTraceId } from './shared/executionFlow.js';
+import { newId } from '../support/ids.js';
+import { locateById, paginateIndex } from './shared/pagination.js';
+import type { ScheduleRecord } from '../state/state.js';
+import { scheduleRun } from '../runs/scheduler.js';
+import { isoTime } from '../support/isoTime.js';
 
 /** The API's view of a schedule. */
 export function scheduleView(s: ScheduleRecord): Schedule {

@@ -1,12 +1,12 @@
 import type { Tool } from '../../generated/types.js';
-import type { CatalogTool } from '../catalog.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { notFound } from '../errors.js';
-import { respondWithRun, takeTraceId } from '../executionFlow.js';
-import { paginate } from '../pagination.js';
-import { invalidParamsOf } from '../requestValidation.js';
-import { requireToolLinks } from '../toolLinks.js';
+import type { CatalogTool } from '../state/catalog.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { notFound } from '../contract/errors.js';
+import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
+import { paginate } from './shared/pagination.js';
+import { invalidParamsOf } from '../pipeline/requestValidation.js';
+import { requireToolLinks } from '../state/toolLinks.js';
 
 /** The API's view of a tool: its card. */
 export function toolView(t: CatalogTool): Tool {

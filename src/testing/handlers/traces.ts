@@ -1,8 +1,8 @@
-import type { OperationHandler } from '../dispatch.js';
-import { notFound } from '../errors.js';
-import { traceView } from '../executionViews.js';
-import { locateById, paginateIndex } from '../pagination.js';
-import { executionIndex, type ExecutionRecord } from '../state.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { notFound } from '../contract/errors.js';
+import { traceView } from '../state/executionViews.js';
+import { locateById, paginateIndex } from './shared/pagination.js';
+import { executionIndex, type ExecutionRecord } from '../state/state.js';
 
 /** `GET /v1/traces`: the traces of the account's executions, newest first. */
 export const listTraces: OperationHandler = (ctx) => {

@@ -1,13 +1,13 @@
 import type { Workflow, WorkflowCreateRequest, WorkflowDefinition, WorkflowTask } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { invalidParams, notFound, OzMockError } from '../errors.js';
-import { respondWithRun, respondWithStream, runFlags, takeTraceId, type RunRequest } from '../executionFlow.js';
-import { paginateIndex } from '../pagination.js';
-import { componentCheck, invalidParamsOf } from '../requestValidation.js';
-import type { PlannedTask } from '../runner.js';
-import type { WorkflowRecord } from '../state.js';
-import { isoTime } from '../isoTime.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/dispatch.js';
+import { invalidParams, notFound, OzMockError } from '../contract/errors.js';
+import { respondWithRun, respondWithStream, runFlags, takeTraceId, type RunRequest } from './shared/executionFlow.js';
+import { paginateIndex } from './shared/pagination.js';
+import { componentCheck, invalidParamsOf } from '../pipeline/requestValidation.js';
+import type { PlannedTask } from '../runs/runner.js';
+import type { WorkflowRecord } from '../state/state.js';
+import { isoTime } from '../support/isoTime.js';
 
 /** The API's view of a stored workflow. */
 export function workflowView(w: WorkflowRecord): Workflow {

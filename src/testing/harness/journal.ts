@@ -1,0 +1,134 @@
+import type { OperationId } from '../../generated/operations.js';
+import type { MountKind, Surface } from '../wire/connection.js';
+import { checkScopeOperationId, inScope } from './requestScope.js';
+
+/** What a fault did to a request (see `server.faults`). */
+export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
+
+/** One request the server received. */
+export interface JournalEntry {
+  /** The `x-request-id` of the answer. */
+  readonly requestId: string;
+  /** The operation of openapi.json it matched, or `null` (unknown route, preflight). */
+  readonly operationId: string | null;
+  readonly mount: MountKind;
+  readonly surface: Surface;
+  readonly method: string;
+  /** The path, without the query. */
+  readonly path: string;
+  /** The query string, without `?` (empty when none). */
+  readonly query: string;
+  /** The request headers. */
+  readonly headers: Headers;
+  /** The body as sent, or `null` when the route takes none. */
+  body: string | null;
+  /** The answer's status; `null` while under way, or when the connection was dropped before an answer. */
+  status: number | null;
+  /** The execution the answer belongs to (`X-Execution-Id`). */
+  executionId: string | null;
+  /** The fault applied to the request, if any. */
+  fault: FaultType | null;
+  /** The answer replayed the kept answer of an earlier request with the same `x-trace-id` (`x-idempotent-replayed: true`). */
+  replayed: boolean;
+  /** The server clock's time when it arrived (ms since the epoch). */
+  readonly at: number;
+}
+
+/** Which entries to pick: every given field must match. */
+export interface JournalFilter {
+  /** An operationId of openapi.json; an unknown one throws a `TypeError`. */
+  readonly operationId?: OperationId;
+  readonly method?: string;
+  /** An exact path, or a pattern. */
+  readonly path?: string | RegExp;
+  readonly status?: number;
+}
+
+/** The journal of received requests, oldest first, for assertions. */
+export interface OzJournal {
+  /** Every entry kept (the newest `journalLimit` of them). */
+  readonly entries: readonly JournalEntry[];
+  /** The entries that match. */
+  filter(filter: JournalFilter | OperationId): JournalEntry[];
+  /** The newest entry that matches, if any. */
+  last(filter?: JournalFilter | OperationId): JournalEntry | undefined;
+  /** How many entries match. */
+  count(filter?: JournalFilter | OperationId): number;
+  /** Forgets every entry. */
+  clear(): void;
+}
+
+/** The filter object of a filter or an operationId; throws a `TypeError` for an unknown operationId. */
+export function journalFilter(filter: JournalFilter | string): JournalFilter {
+  const f = typeof filter === 'string' ? { operationId: filter as OperationId } : filter;
+  checkScopeOperationId(f.operationId);
+  return f;
+}
+
+function matches(entry: JournalEntry, filter: JournalFilter): boolean {
+  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter);
+}
+
+/**
+ * The journal, bounded to its newest `limit` entries: a ring buffer, so the oldest entry goes in O(1) when a new
+ * one comes in (`Array.prototype.shift` of a large array copies it). The oldest-first array of `entries` is
+ * built when read after a change.
+ */
+export class Journal implements OzJournal {
+  #ring: JournalEntry[] = [];
+  /** Where the oldest entry is once the ring is full. */
+  #start = 0;
+  #ordered: JournalEntry[] | null = [];
+
+  readonly #limit: number;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get entries(): readonly JournalEntry[] {
+    if (this.#ordered === null) {
+      this.#ordered = this.#start === 0 ? this.#ring.slice() : [...this.#ring.slice(this.#start), ...this.#ring.slice(0, this.#start)];
+    }
+    return this.#ordered;
+  }
+
+  add(entry: JournalEntry): void {
+    if (this.#limit <= 0) return;
+    this.#ordered = null;
+    if (this.#ring.length < this.#limit) {
+      this.#ring.push(entry);
+      return;
+    }
+    this.#ring[this.#start] = entry;
+    this.#start = this.#start + 1 === this.#ring.length ? 0 : this.#start + 1;
+  }
+
+  filter(filter: JournalFilter | OperationId): JournalEntry[] {
+    const f = journalFilter(filter);
+    return this.entries.filter((e) => matches(e, f));
+  }
+
+  last(filter: JournalFilter | OperationId = {}): JournalEntry | undefined {
+    const f = journalFilter(filter);
+    const n = this.#ring.length;
+    for (let k = n - 1; k >= 0; k--) {
+      const entry = this.#ring[(this.#start + k) % n]!;
+      if (matches(entry, f)) return entry;
+    }
+    return undefined;
+  }
+
+  count(filter: JournalFilter | OperationId = {}): number {
+    const f = journalFilter(filter);
+    let n = 0;
+    for (const e of this.#ring) if (matches(e, f)) n++;
+    return n;
+  }
+
+  clear(): void {
+    this.#ring = [];
+    this.#start = 0;
+    this.#ordered = [];
+  }
+}

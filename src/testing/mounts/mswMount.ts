@@ -1,0 +1,48 @@
+import { createRequire } from 'node:module';
+import type { HttpHandler } from 'msw';
+import type { RequestHandler } from '../pipeline/routing.js';
+import { serveInProcess } from './fetchMount.js';
+import type { ResolvedOptions } from '../public/options.js';
+
+/** Options of {@link OzServer.handlers}. */
+export interface MswHandlerOptions {
+  /** The API's base URL (an origin) to intercept. Default: the server's `url`. */
+  readonly url?: string;
+  /** The MCP server's own URL to intercept (on another origin). Default: the server's `mcpUrl`. */
+  readonly mcpUrl?: string;
+}
+
+type Msw = typeof import('msw');
+
+/** msw is an optional peer: it is loaded only when `handlers()` is called, so importing the server never needs it. */
+function loadMsw(): Msw {
+  // A require() from this module's place, in the CJS build (__filename) and the ESM one (import.meta.url);
+  // Node >= 20.19 resolves msw's ESM build through it, the same instance as the user's `import 'msw'`.
+  const load = createRequire(typeof __filename === 'string' ? __filename : import.meta.url);
+  try {
+    return load('msw') as Msw;
+  } catch (err) {
+    throw new Error('server.handlers() needs msw 2 installed (npm install --save-dev msw).', { cause: err });
+  }
+}
+
+/**
+ * msw request handlers serving the API at `url` and the MCP server at `mcpUrl`: plain handlers that answer
+ * `Response`s (event streams as `ReadableStream` bodies, not msw's `sse()`). An abort errors a streamed body
+ * itself (msw's interceptors do not); a dropped connection is `Response.error()`, a network error to fetch.
+ */
+export function mswHandlers(handler: RequestHandler, options: ResolvedOptions, overrides: MswHandlerOptions = {}): HttpHandler[] {
+  const { http } = loadMsw();
+  const url = (overrides.url ?? options.url).replace(/\/+$/, '');
+  const mcpUrl = (overrides.mcpUrl ?? options.mcpUrl).replace(/\/+$/, '');
+  const resolved: ResolvedOptions = { ...options, url, mcpUrl, mcpOrigin: `${new URL(mcpUrl).origin}/` };
+  const serve = async ({ request }: { request: Request }): Promise<Response> => {
+    try {
+      return await serveInProcess(handler, resolved, request, 'msw');
+    } catch {
+      // A dropped connection, or an abort the client already saw.
+      return Response.error();
+    }
+  };
+  return [http.all(`${new URL(mcpUrl).origin}/*`, serve), http.all(`${url}/*`, serve)];
+}
