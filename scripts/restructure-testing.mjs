@@ -19,26 +19,16 @@ const check = process.argv.includes('--check');
 
 /** Each folder of src/testing/ and the files (old names, relative to src/testing/) it takes; `old:new` renames. */
 const FOLDERS = {
-  support: ['ids', 'isoTime', 'plainObject', 'indexedMap', 'orderedIndex', 'tokenize', 'requestUrl', 'cron', 'control/atomicFile'],
+  support: ['ids', 'isoTime', 'plainObject', 'indexedMap', 'orderedIndex', 'tokenize', 'requestUrl', 'cron', 'control/atomicFile', 'addressFence'],
   time: ['clock', 'workTracker', 'stateLifetime'],
   contract: ['operations', 'schemaValidation', 'errors', 'documentContent', 'codeGeneration'],
   wire: ['wire', 'render', 'yamlWire', 'sseStream', 'cors', 'connection', 'answer'],
   state: ['state', 'store', 'apiKeys', 'retention', 'demoSeed', 'catalog', 'itemViews', 'executionViews', 'toolLinks'],
   runs: ['runner', 'itemWalker', 'scheduler'],
   harness: ['faults', 'journal', 'requestScope'],
-  pipeline: [
-    'context:requestContext',
-    'dispatch',
-    'app:routing',
-    'routeCache',
-    'auth',
-    'addressFence',
-    'loopbackHost',
-    'rateLimit',
-    'requestBody',
-    'requestValidation',
-    'idempotency',
-  ],
+  pipeline: ['context:requestContext', 'dispatch', 'app:routing', 'routeCache'],
+  // The steps every request goes through, a file each (their list is pipeline/pipeline.ts).
+  'pipeline/steps': ['loopbackHost:hostCheck', 'auth:authenticate', 'rateLimit', 'requestBody:body', 'requestValidation:validate', 'idempotency:replay'],
   'handlers/shared': ['executionFlow', 'executionRecords', 'pagination'],
   mounts: ['fetchMount', 'mswMount', 'httpMount', 'nodeRequest', 'streamGuard', 'dashboard'],
   fixtures: ['control/fixtures', 'control/fixtureFormat', 'control/behaviour', 'control/stateDocument'],
@@ -72,20 +62,34 @@ for (const [folder, names] of Object.entries(FOLDERS)) {
 for (const [folder, names] of Object.entries(TEST_FOLDERS)) {
   for (const name of names) MOVES.set(`test/testing/${name}.test.ts`, `test/testing/${folder}/${name}.test.ts`);
 }
-const REVERSE = new Map([...MOVES].map(([from, to]) => [to, from]));
+/** Places an earlier version of this table gave a file (new repo-relative path -> the original path). */
+const INTERIM = new Map(
+  Object.entries({
+    'pipeline/auth': 'auth',
+    'pipeline/addressFence': 'addressFence',
+    'pipeline/loopbackHost': 'loopbackHost',
+    'pipeline/rateLimit': 'rateLimit',
+    'pipeline/requestBody': 'requestBody',
+    'pipeline/requestValidation': 'requestValidation',
+    'pipeline/idempotency': 'idempotency',
+  }).map(([interim, original]) => [`src/testing/${interim}.ts`, `src/testing/${original}.ts`]),
+);
+for (const [interim, original] of INTERIM) MOVES.set(interim, MOVES.get(original));
+const REVERSE = new Map([...MOVES].filter(([from]) => !INTERIM.has(from)).map(([from, to]) => [to, from]));
 
 const exists = (p) => existsSync(join(root, p));
 const isFile = (p) => exists(p) && statSync(join(root, p)).isFile();
 
 // 1. Moves.
-const movedNow = new Set();
+/** new path -> the path it was moved from in this run */
+const movedNow = new Map();
 for (const [from, to] of MOVES) {
   if (!isFile(from) || exists(to)) continue;
   console.log(`move ${from} -> ${to}`);
   if (check) continue;
   mkdirSync(dirname(join(root, to)), { recursive: true });
   execFileSync('git', ['mv', from, to], { cwd: root });
-  movedNow.add(to);
+  movedNow.set(to, from);
 }
 
 // 2. Imports.
@@ -132,7 +136,7 @@ let rewritten = 0;
 for (const file of walk('.')) {
   if (!SCAN.some((s) => file === s || file.startsWith(`${s}/`))) continue;
   const now = posix.dirname(file);
-  const old = posix.dirname(REVERSE.get(file) ?? file);
+  const old = posix.dirname(movedNow.get(file) ?? REVERSE.get(file) ?? file);
   const wasMoved = movedNow.has(file) || (check && REVERSE.has(file));
   const text = readFileSync(join(root, file), 'utf8');
   const next = text

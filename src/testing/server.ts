@@ -17,7 +17,7 @@ import { seedDemo, type DemoKeys } from './state/demoSeed.js';
 import { executionView, usd } from './state/executionViews.js';
 import { Faults, type OzFaults } from './harness/faults.js';
 import { serveInProcess } from './mounts/fetchMount.js';
-import { IdempotencyStore } from './pipeline/idempotency.js';
+import { IdempotencyStore } from './pipeline/steps/replay.js';
 import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';

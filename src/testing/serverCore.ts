@@ -1,6 +1,6 @@
 import type { ServerClock } from './time/clock.js';
 import type { Faults } from './harness/faults.js';
-import type { IdempotencyStore } from './pipeline/idempotency.js';
+import type { IdempotencyStore } from './pipeline/steps/replay.js';
 import { ItemWalker } from './runs/itemWalker.js';
 import type { Journal, JournalEntry } from './harness/journal.js';
 import type { ResolvedOptions } from './public/options.js';

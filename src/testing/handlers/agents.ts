@@ -5,7 +5,7 @@ import type { OperationHandler } from '../pipeline/dispatch.js';
 import { notFound } from '../contract/errors.js';
 import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';
-import { invalidParamsOf } from '../pipeline/requestValidation.js';
+import { invalidParamsOf } from '../pipeline/steps/validate.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {

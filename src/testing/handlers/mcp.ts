@@ -8,10 +8,10 @@ import { findExecution } from './shared/executionRecords.js';
 import { executionView, resultView } from '../state/executionViews.js';
 import { API_VERSION } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
-import { componentCheck } from '../pipeline/requestValidation.js';
+import { componentCheck } from '../pipeline/steps/validate.js';
 import { compileSchema, type ValidationProblem } from '../contract/schemaValidation.js';
 import { isFinished, type ExecutionRecord } from '../state/state.js';
-import { rateWindowOf } from '../pipeline/rateLimit.js';
+import { rateWindowOf } from '../pipeline/steps/rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../wire/render.js';
 import { preferredAcceptType } from '../wire/wire.js';
 

@@ -5,7 +5,7 @@ import type { OperationHandler } from '../pipeline/dispatch.js';
 import { notFound } from '../contract/errors.js';
 import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';
-import { invalidParamsOf } from '../pipeline/requestValidation.js';
+import { invalidParamsOf } from '../pipeline/steps/validate.js';
 import { requireToolLinks } from '../state/toolLinks.js';
 
 /** The API's view of a tool: its card. */

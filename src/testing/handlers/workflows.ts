@@ -4,7 +4,7 @@ import type { OperationHandler } from '../pipeline/dispatch.js';
 import { invalidParams, notFound, OzMockError } from '../contract/errors.js';
 import { respondWithRun, respondWithStream, runFlags, takeTraceId, type RunRequest } from './shared/executionFlow.js';
 import { paginateIndex } from './shared/pagination.js';
-import { componentCheck, invalidParamsOf } from '../pipeline/requestValidation.js';
+import { componentCheck, invalidParamsOf } from '../pipeline/steps/validate.js';
 import type { PlannedTask } from '../runs/runner.js';
 import type { WorkflowRecord } from '../state/state.js';
 import { isoTime } from '../support/isoTime.js';

@@ -1,18 +1,18 @@
 import { DROPPED, replyResponse, replyStatus, type Answer, type Reply } from '../wire/answer.js';
-import { authenticate, bearerKey, checkTier, storedKey } from './auth.js';
+import { authenticate, bearerKey, checkTier, storedKey } from './steps/authenticate.js';
 import type { Connection } from '../wire/connection.js';
 import { RequestContext } from './requestContext.js';
 import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
 import type { FaultRequestFacts, FaultSpec } from '../harness/faults.js';
-import { checkedTraceId, serveOnce } from './idempotency.js';
+import { checkedTraceId, serveOnce } from './steps/replay.js';
 import type { JournalEntry } from '../harness/journal.js';
 import type { OperationInfo } from '../contract/operations.js';
-import { takeRateLimit } from './rateLimit.js';
-import { checkLoopbackHost } from './loopbackHost.js';
+import { takeRateLimit } from './steps/rateLimit.js';
+import { checkLoopbackHost } from './steps/hostCheck.js';
 import { isPlainObject } from '../support/plainObject.js';
-import { parseRequestBody, requireObjectBody } from './requestBody.js';
-import { validateRequest } from './requestValidation.js';
+import { parseRequestBody, requireObjectBody } from './steps/body.js';
+import { validateRequest } from './steps/validate.js';
 import { splitUrl } from '../support/requestUrl.js';
 import type { RouteKind, ServerCore } from '../serverCore.js';
 

@@ -3,7 +3,7 @@ import { responseReply, type Reply } from '../wire/answer.js';
 import type { Connection } from '../wire/connection.js';
 import { EXPOSED_HEADERS } from '../wire/cors.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from '../contract/errors.js';
-import type { KeptAnswer } from './idempotency.js';
+import type { KeptAnswer } from './steps/replay.js';
 import { newId } from '../support/ids.js';
 import type { OperationInfo } from '../contract/operations.js';
 import { renderPayload, type Payload } from '../wire/render.js';

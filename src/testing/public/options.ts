@@ -1,5 +1,5 @@
 import type { OzClockOptions } from '../time/clock.js';
-import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../pipeline/idempotency.js';
+import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../pipeline/steps/replay.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { OzServer } from '../server.js';
 

@@ -1,9 +1,9 @@
-import { hashKey, keyKindOf } from '../state/apiKeys.js';
-import type { KeyRecord, ServerData } from '../state/state.js';
-import type { Principal, RequestContext } from './requestContext.js';
-import { OzMockError, unauthorized } from '../contract/errors.js';
-import type { OperationInfo } from '../contract/operations.js';
-import { addressInFence } from './addressFence.js';
+import { hashKey, keyKindOf } from '../../state/apiKeys.js';
+import type { KeyRecord, ServerData } from '../../state/state.js';
+import type { Principal, RequestContext } from '../requestContext.js';
+import { OzMockError, unauthorized } from '../../contract/errors.js';
+import type { OperationInfo } from '../../contract/operations.js';
+import { addressInFence } from '../../support/addressFence.js';
 
 const LEGACY_PLANE = { models: 'models', proxy: 'proxy' } as const;
 

@@ -1,7 +1,7 @@
-import type { RequestContext } from './requestContext.js';
-import { INVALID_FORMAT_MESSAGE, OzMockError } from '../contract/errors.js';
-import { OPENAPI_DOCUMENT, type OperationInfo } from '../contract/operations.js';
-import { compileSchema, type SchemaCheck, type ValidationProblem } from '../contract/schemaValidation.js';
+import type { RequestContext } from '../requestContext.js';
+import { INVALID_FORMAT_MESSAGE, OzMockError } from '../../contract/errors.js';
+import { OPENAPI_DOCUMENT, type OperationInfo } from '../../contract/operations.js';
+import { compileSchema, type SchemaCheck, type ValidationProblem } from '../../contract/schemaValidation.js';
 
 type Json = Record<string, unknown>;
 

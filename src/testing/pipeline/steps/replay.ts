@@ -1,8 +1,8 @@
-import type { Reply } from '../wire/answer.js';
-import type { RequestContext } from './requestContext.js';
-import { invalidParams, OzMockError } from '../contract/errors.js';
-import { OPENAPI_DOCUMENT } from '../contract/operations.js';
-import type { Payload } from '../wire/render.js';
+import type { Reply } from '../../wire/answer.js';
+import type { RequestContext } from '../requestContext.js';
+import { invalidParams, OzMockError } from '../../contract/errors.js';
+import { OPENAPI_DOCUMENT } from '../../contract/operations.js';
+import type { Payload } from '../../wire/render.js';
 
 /** How long a kept answer can be replayed: 24 hours of the server clock (the contract). */
 export const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
-import { invalidJson, OzMockError } from '../contract/errors.js';
-import { isPlainObject } from '../support/plainObject.js';
-import { isYamlType, mediaType } from '../wire/wire.js';
-import { parseYaml } from '../wire/yamlWire.js';
+import { invalidJson, OzMockError } from '../../contract/errors.js';
+import { isPlainObject } from '../../support/plainObject.js';
+import { isYamlType, mediaType } from '../../wire/wire.js';
+import { parseYaml } from '../../wire/yamlWire.js';
 
 /**
  * Parses a request body: YAML when the Content-Type names YAML, JSON when it names JSON, and JSON then YAML

@@ -1,6 +1,6 @@
-import type { Principal, RateState, RequestContext } from './requestContext.js';
-import { OzMockError } from '../contract/errors.js';
-import { isoTime } from '../support/isoTime.js';
+import type { Principal, RateState, RequestContext } from '../requestContext.js';
+import { OzMockError } from '../../contract/errors.js';
+import { isoTime } from '../../support/isoTime.js';
 
 /**
  * Counts a keyed request in its key's window. Over the limit it answers 429 `rate_limited` with `Retry-After`

@@ -1,5 +1,5 @@
-import type { RequestContext } from './requestContext.js';
-import { OzMockError } from '../contract/errors.js';
+import type { RequestContext } from '../requestContext.js';
+import { OzMockError } from '../../contract/errors.js';
 
 const LOOPBACK_BINDS: ReadonlySet<string> = new Set(['localhost', '::1', '[::1]']);
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
