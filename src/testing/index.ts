@@ -32,7 +32,7 @@ export type { OzClock, OzClockOptions } from './time/clock.js';
 export type { OzDashboard } from './mounts/dashboard.js';
 export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './harness/journal.js';
 export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle, FaultBodyMatch } from './harness/faults.js';
-export type { ResponseEvent, ResponseListener, RouteKind } from './serverCore.js';
+export type { ResponseEvent, ResponseListener, RouteKind } from './harness/serverEvents.js';
 export type { AgentDefinition, ToolDefinition, PipelineStepDefinition, RunContext } from './state/catalog.js';
 export type { AccountOptions, KeyOptions, KeyExpiryDays, CreatedKey, CompanyOptions, BuildingOptions, WorkflowOptions } from './state/store.js';
 export type { DemoKeys } from './state/demoSeed.js';

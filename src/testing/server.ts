@@ -17,7 +17,7 @@ import { seedDemo, type DemoKeys } from './state/demoSeed.js';
 import { executionView, usd } from './state/executionViews.js';
 import { Faults, type OzFaults } from './harness/faults.js';
 import { serveInProcess } from './mounts/fetchMount.js';
-import { IdempotencyStore } from './pipeline/steps/replay.js';
+import { IdempotencyStore } from './state/idempotencyStore.js';
 import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';
@@ -26,7 +26,11 @@ import type { HttpHandler } from 'msw';
 import type { StepFailure } from './runs/itemWalker.js';
 import { Journal, type OzJournal } from './harness/journal.js';
 import { resolveOptions, type OzServerOptions } from './public/options.js';
-import { createServerCore, type ResponseListener } from './serverCore.js';
+import { ServerEvents, type ResponseListener } from './harness/serverEvents.js';
+import { StateLifetime } from './time/stateLifetime.js';
+import { Runner } from './runs/runner.js';
+import { ItemWalker } from './runs/itemWalker.js';
+import { Scheduler } from './runs/scheduler.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import {
   Store,
@@ -225,16 +229,27 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     otherApiKey: options.otherApiKey ?? newKeyValue('platform'),
   };
   const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
-  const core = createServerCore({
+  // The server's parts, wired once: each consumer takes the port it declares (the runs, the pipeline, the
+  // handlers through their request, the control plane, fixtures) from this one plain object.
+  const work = new WorkTracker();
+  const lifetime = new StateLifetime();
+  const runner = new Runner({ options: resolved, clock, store, work, lifetime });
+  const walker = new ItemWalker({ options: resolved, clock, store, work, lifetime });
+  const scheduler = new Scheduler({ clock, store, runner, lifetime });
+  const parts = {
     options: resolved,
     clock,
     store,
-    work: new WorkTracker(),
+    work,
+    lifetime,
+    runner,
+    walker,
+    scheduler,
     journal: new Journal(resolved.journalLimit),
     faults: new Faults(),
     idempotency: new IdempotencyStore(resolved.idempotencyMaxEntries),
-    observers: new Set<ResponseListener>(),
-  });
+    events: new ServerEvents(),
+  };
 
   if (options.adminToken !== undefined && options.adminToken !== false && !isAdminTokenShape(options.adminToken)) {
     throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');
@@ -244,10 +259,10 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
   store.catalog = { tools: new Map(), agents: new Map(), steps: new Map() };
   if (resolved.seed === 'demo') seedDemo(store, keys);
   const fixtureDocuments = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
-  for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(core, doc);
+  for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
 
   const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock);
-  let handler: RequestHandler = withDashboard(createRequestHandler(core, HANDLERS), dashboard);
+  let handler: RequestHandler = withDashboard(createRequestHandler(parts, HANDLERS), dashboard);
   // What reset() returns to; set once the seed function ran, below.
   let baselineSnapshot: OzSnapshot | null = null;
   let seedCatalog: Catalog = copyCatalog(store.catalog);
@@ -258,7 +273,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       if (s.next_run_at === null || s.next_run_at > now) continue;
       const cron = parseCron(s.cron);
       s.next_run_at = s.enabled && cron ? nextCronRun(cron, s.timezone, now) : null;
-      core.scheduler.arm(s);
+      parts.scheduler.arm(s);
     }
   };
   const listeners = new Set<HttpListener>();
@@ -280,8 +295,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     clock,
     dashboardUrl: dashboard.url,
     dashboard,
-    journal: core.journal,
-    faults: core.faults,
+    journal: parts.journal,
+    faults: parts.faults,
     fetch: (input, init) => {
       if (input instanceof Request && init === undefined) return handle(input);
       return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
@@ -310,24 +325,21 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
         },
       };
     },
-    onResponse(listener) {
-      core.observers.add(listener);
-      return () => core.observers.delete(listener);
-    },
-    idle: () => core.work.idle(clock),
+    onResponse: (listener) => parts.events.on('response', listener),
+    idle: () => parts.work.idle(clock),
     reset() {
       server.restore(baselineSnapshot!);
       skipPastSchedules();
       dashboard.reset();
-      core.journal.clear();
-      core.faults.clear();
-      core.idempotency.clear();
-      core.walker.clearFailures();
+      parts.journal.clear();
+      parts.faults.clear();
+      parts.idempotency.clear();
+      parts.walker.clearFailures();
     },
     baseline() {
       baselineSnapshot = server.snapshot();
     },
-    loadFixtures: (doc) => loadFixtures(core, doc),
+    loadFixtures: (doc) => loadFixtures(parts, doc),
     exportState: () => exportState(store.data, store.catalog, clock.now()),
     importState(doc) {
       // Code tools and agents come from this server: the seed's, and whatever was added since.
@@ -343,23 +355,23 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       return path;
     },
     snapshot() {
-      if (core.work.busy(clock)) throw new Error('snapshot() while work is in flight: await server.idle() first.');
+      if (parts.work.busy(clock)) throw new Error('snapshot() while work is in flight: await server.idle() first.');
       const snap: SnapshotData = { __ozSnapshot: true, data: copyData(store.data), catalog: copyCatalog(store.catalog) };
       return snap;
     },
     restore(snapshot) {
       const snap = snapshot as SnapshotData;
-      core.lifetime.renew();
+      parts.lifetime.renew();
       store.data = copyData(snap.data);
       store.catalog = copyCatalog(snap.catalog);
-      core.idempotency.clear();
-      core.walker.resumeAll();
-      core.scheduler.armAll();
+      parts.idempotency.clear();
+      parts.walker.resumeAll();
+      parts.scheduler.armAll();
     },
     async close() {
       await Promise.all([...listeners].map((l) => l.close()));
       listeners.clear();
-      core.lifetime.renew();
+      parts.lifetime.renew();
       clock.cancelAll();
     },
 
@@ -399,20 +411,20 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
         const item = requireItem(store.data, id);
         item.paused = 0;
         const view = touchItem(item);
-        core.walker.schedule(item);
+        parts.walker.schedule(item);
         return view;
       },
       update: (id, patch) => {
         const item = requireItem(store.data, id);
         Object.assign(item, patch);
         const view = touchItem(item);
-        core.walker.schedule(item);
+        parts.walker.schedule(item);
         return view;
       },
-      failStep: (failure) => core.walker.failStep(failure),
+      failStep: (failure) => parts.walker.failStep(failure),
     },
   };
-  handler = withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
+  handler = withControlPlane(handler, { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
   if (typeof options.seed === 'function') options.seed(server);
   seedCatalog = copyCatalog(store.catalog);
   baselineSnapshot = server.snapshot();

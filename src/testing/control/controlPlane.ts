@@ -3,18 +3,18 @@ import type { RequestHandler } from '../pipeline/routing.js';
 import type { Connection } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
-import type { FaultSpec } from '../harness/faults.js';
-import { journalFilter, type JournalFilter } from '../harness/journal.js';
+import type { Faults, FaultSpec } from '../harness/faults.js';
+import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
 import { isPlainObject } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls } from '../server.js';
-import type { ServerCore } from '../serverCore.js';
+import type { ServerClock } from '../time/clock.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI } from './controlOpenapi.js';
 import { keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
-import { applySettings, checkSettings, readSettings } from './settings.js';
+import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
 import type { OzStateDocument } from '../fixtures/stateDocument.js';
 import { parseYaml } from '../wire/yamlWire.js';
 import { urlPath } from '../support/requestUrl.js';
@@ -22,9 +22,16 @@ import { urlPath } from '../support/requestUrl.js';
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
 
+/** The parts of a server the control plane reads and changes directly: clock, faults, journal, settings, accounts. */
+export interface ControlPort extends SettingsPort {
+  readonly clock: ServerClock;
+  readonly faults: Faults;
+  readonly journal: Journal;
+}
+
 /** What the control plane drives: the server's own controls (the same the in-process API offers). */
 export interface ControlTarget {
-  readonly core: ServerCore;
+  readonly server: ControlPort;
   readonly items: OzItemControls;
   readonly dashboard: OzDashboard;
   reset(): void;
@@ -130,7 +137,7 @@ export function faultToJson(id: string, remaining: number, spec: FaultSpec): Rec
   return out;
 }
 
-function clockView(core: ServerCore): Record<string, unknown> {
+function clockView(core: ControlPort): Record<string, unknown> {
   return { now: core.clock.iso(), now_ms: core.clock.now(), frozen: core.clock.frozen };
 }
 
@@ -178,25 +185,25 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
-  listFaults: (_, t) => answer(200, { data: t.core.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec)) }),
+  listFaults: (_, t) => answer(200, { data: t.server.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec)) }),
   addFault: async (call, t) => {
     const o = await call.object();
-    const handle = asInvalid(() => t.core.faults.add(faultFromJson(o)));
-    return answer(201, faultToJson(handle.id, handle.remaining, t.core.faults.list.find((a) => a.id === handle.id)!.spec));
+    const handle = asInvalid(() => t.server.faults.add(faultFromJson(o)));
+    return answer(201, faultToJson(handle.id, handle.remaining, t.server.faults.list.find((a) => a.id === handle.id)!.spec));
   },
   clearFaults: (_, t) => {
-    t.core.faults.clear();
+    t.server.faults.clear();
     return OK();
   },
   cancelFault: (call, t) => {
-    if (!t.core.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
+    if (!t.server.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
     return OK();
   },
-  getClock: (_, t) => answer(200, clockView(t.core)),
+  getClock: (_, t) => answer(200, clockView(t.server)),
   setClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['now', 'frozen']);
-    const { clock } = t.core;
+    const { clock } = t.server;
     if (o.frozen !== undefined && typeof o.frozen !== 'boolean') throw invalidParams('frozen must be true or false.');
     if (o.now !== undefined) {
       const at = typeof o.now === 'string' && /^\d{4}-\d\d-\d\dT/.test(o.now) ? Date.parse(o.now) : Number.NaN;
@@ -206,13 +213,13 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       await clock.advance(ms);
     }
     if (typeof o.frozen === 'boolean') clock.setFrozen(o.frozen);
-    return answer(200, clockView(t.core));
+    return answer(200, clockView(t.server));
   },
   advanceClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['ms']);
-    await t.core.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
-    return answer(200, clockView(t.core));
+    await t.server.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
+    return answer(200, clockView(t.server));
   },
   waitIdle: async (call, t) => {
     const o = await call.object();
@@ -234,19 +241,19 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     }
     const limitText = q.get('limit');
     if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000)) throw invalidParams('limit must be an integer from 1 to 10000.');
-    const entries = asInvalid(() => t.core.journal.filter(journalFilter(filter)));
+    const entries = asInvalid(() => t.server.journal.filter(journalFilter(filter)));
     const picked = limitText === null ? entries : entries.slice(-Number(limitText));
     return answer(200, { data: picked.map(journalEntryView) });
   },
   clearJournal: (_, t) => {
-    t.core.journal.clear();
+    t.server.journal.clear();
     return OK();
   },
   addKey: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['account', 'kind', 'name', 'value', 'expires_in_days', 'tools', 'addresses']);
     if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
-    if (!t.core.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (!t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
     for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
     for (const k of ['tools', 'addresses'] as const) {
       if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
@@ -269,7 +276,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   revokeKey: (call, t) => {
     const id = call.params.id!;
-    if (!t.core.store.data.keys.has(id)) throw new OzMockError(404, 'key_not_found', `No key ${id}.`);
+    if (!t.server.store.data.keys.has(id)) throw new OzMockError(404, 'key_not_found', `No key ${id}.`);
     t.revokeKey(id);
     return OK();
   },
@@ -302,7 +309,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     onlyFields(o, ['account', 'key_expiry_days', 'key_name']);
     if (!('account' in o) || (o.account !== null && typeof o.account !== 'string')) throw invalidParams('account is required: an account name, or null for a user who refuses.', ['account']);
-    if (typeof o.account === 'string' && !t.core.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (typeof o.account === 'string' && !t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
     if (o.key_expiry_days !== undefined && ![7, 30, 90, 180, 365, null].includes(o.key_expiry_days as number)) throw invalidParams('key_expiry_days must be one of 7, 30, 90, 180, 365 or null.');
     if (o.key_name !== undefined && (typeof o.key_name !== 'string' || o.key_name === '')) throw invalidParams('key_name must be a non-empty string.');
     t.dashboard.signInAs(o.account as string | null);
@@ -310,8 +317,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.key_name !== undefined) t.dashboard.keyName = o.key_name as string;
     return OK();
   },
-  getSettings: (_, t) => answer(200, readSettings(t.core)),
-  updateSettings: async (call, t) => answer(200, applySettings(t.core, checkSettings(await call.object()))),
+  getSettings: (_, t) => answer(200, readSettings(t.server)),
+  updateSettings: async (call, t) => answer(200, applySettings(t.server, checkSettings(await call.object()))),
 };
 
 /** An `Error` of a store write (a value in use, a bad expiry) is a bad field: 422. */

@@ -1,7 +1,7 @@
 import type { Agent } from '../../generated/types.js';
 import type { CatalogAgent } from '../state/catalog.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { notFound } from '../contract/errors.js';
 import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';
@@ -14,14 +14,14 @@ export function agentView(a: CatalogAgent): Agent {
 
 /** An agent of the catalog by name, or 404 `agent_not_found`. */
 export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
-  const agent = ctx.core.store.catalog.agents.get(name);
+  const agent = ctx.server.store.catalog.agents.get(name);
   if (!agent) throw notFound('agent', `No agent named ${name}.`);
   return agent;
 }
 
 /** `GET /v1/agents`. */
 export const listAgents: OperationHandler = (ctx) => {
-  const rows = [...ctx.core.store.catalog.agents.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.server.store.catalog.agents.values()].sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (a) => a.name, agentView) });
 };
 

@@ -1,5 +1,5 @@
 import type { DiscoveryKind, DiscoveryResult } from '../../generated/types.js';
-import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { paginate } from './shared/pagination.js';
 
 const KIND_ORDER: Readonly<Record<DiscoveryKind, number>> = { agent: 0, tool: 1, workflow: 2 };
@@ -29,7 +29,7 @@ export function score(query: readonly string[], name: string, description: strin
 export const searchDiscovery: OperationHandler = (ctx) => {
   const q = ctx.query('q') ?? '';
   const kind = ctx.query('kind');
-  const { catalog, data } = ctx.core.store;
+  const { catalog, data } = ctx.server.store;
   const entries: Array<{ kind: DiscoveryKind; name: string; description: string }> = [
     ...[...catalog.agents.values()].map((a) => ({ kind: 'agent' as const, name: a.name, description: a.description })),
     ...[...catalog.tools.values()].map((t) => ({ kind: 'tool' as const, name: t.name, description: t.description })),

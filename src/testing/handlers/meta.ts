@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { documentText } from '../contract/documentContent.js';
 
 /** `GET /health`: liveness, no key. */

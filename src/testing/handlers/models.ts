@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';
@@ -80,9 +80,9 @@ export const createChatCompletion: OperationHandler = (ctx) => {
   const content = tokens.join('');
   const promptTokens = messages.reduce((n, m) => n + countWords(textOf(m.content)), 0);
   const usage = { prompt_tokens: promptTokens, completion_tokens: tokens.length, total_tokens: promptTokens + tokens.length };
-  ctx.core.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
+  ctx.server.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
   const id = `chatcmpl-${randomAlnum(24)}`;
-  const created = Math.floor(ctx.core.clock.now() / 1000);
+  const created = Math.floor(ctx.server.clock.now() / 1000);
 
   if (b.stream !== true) {
     const completion: ChatCompletion = {
@@ -104,12 +104,12 @@ export const createChatCompletion: OperationHandler = (ctx) => {
     return JSON.stringify(c);
   };
   const stream = ctx.openStream();
-  const clock = ctx.core.clock;
-  void ctx.core.work.track(
+  const clock = ctx.server.clock;
+  void ctx.server.work.track(
     (async () => {
       stream.send(null, chunk({ role: 'assistant', content: '' }, null));
       for (const token of tokens) {
-        await clock.sleep(ctx.core.options.timing.tokenMs);
+        await clock.sleep(ctx.server.options.timing.tokenMs);
         if (!stream.isOpen) return;
         stream.send(null, chunk({ content: token }, null));
       }
@@ -142,7 +142,7 @@ export const createEmbedding: OperationHandler = (ctx) => {
   const encoding = b.encoding_format ?? 'float';
   const dimensions = b.dimensions ?? EMBEDDING_DIMENSIONS;
   const tokens = inputs.reduce((n, s) => n + countWords(s), 0);
-  ctx.core.store.charge(ctx.account, tokens * TOKEN_MICROS);
+  ctx.server.store.charge(ctx.account, tokens * TOKEN_MICROS);
   const answer: EmbeddingResponse = {
     object: 'list',
     model: name,

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { connectionRequired } from '../contract/errors.js';
 
 /** What one connector-proxy call costs (micro-dollars), drawn from the account's wallet. */
@@ -11,7 +11,7 @@ export const PROXY_CALL_MICROS = 500;
 export const proxyRequest: OperationHandler = (ctx) => {
   const provider = ctx.params.provider!;
   if (ctx.account.connections.get(provider)?.status !== 'linked') throw connectionRequired(provider);
-  ctx.core.store.charge(ctx.account, PROXY_CALL_MICROS);
+  ctx.server.store.charge(ctx.account, PROXY_CALL_MICROS);
   const url = ctx.request.url;
   const q = url.indexOf('?');
   return ctx.json(200, {

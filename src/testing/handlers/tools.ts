@@ -1,7 +1,7 @@
 import type { Tool } from '../../generated/types.js';
 import type { CatalogTool } from '../state/catalog.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { notFound } from '../contract/errors.js';
 import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';
@@ -15,7 +15,7 @@ export function toolView(t: CatalogTool): Tool {
 
 /** A tool of the catalog by name, or 404 `tool_not_found`. */
 export function findTool(ctx: RequestContext, name: string): CatalogTool {
-  const tool = ctx.core.store.catalog.tools.get(name);
+  const tool = ctx.server.store.catalog.tools.get(name);
   if (!tool) throw notFound('tool', `No tool named ${name}.`);
   return tool;
 }
@@ -32,7 +32,7 @@ export function toolParams(body: Record<string, unknown>): Record<string, unknow
 
 /** `GET /v1/tools`. */
 export const listTools: OperationHandler = (ctx) => {
-  const rows = [...ctx.core.store.catalog.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.server.store.catalog.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (t) => t.name, toolView) });
 };
 

@@ -1,23 +1,26 @@
 import { DROPPED, replyResponse, replyStatus, type Answer, type Reply } from '../wire/answer.js';
-import { authenticate, bearerKey, checkTier, storedKey } from './steps/authenticate.js';
 import type { Connection } from '../wire/connection.js';
-import { RequestContext } from './requestContext.js';
 import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
-import type { FaultRequestFacts, FaultSpec } from '../harness/faults.js';
-import { checkedTraceId, serveOnce } from './steps/replay.js';
-import type { JournalEntry } from '../harness/journal.js';
 import type { OperationInfo } from '../contract/operations.js';
-import { takeRateLimit } from './steps/rateLimit.js';
-import { checkLoopbackHost } from './steps/hostCheck.js';
-import { isPlainObject } from '../support/plainObject.js';
-import { parseRequestBody, requireObjectBody } from './steps/body.js';
-import { validateRequest } from './steps/validate.js';
+import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
+import type { Journal, JournalEntry } from '../harness/journal.js';
+import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
 import { splitUrl } from '../support/requestUrl.js';
-import type { RouteKind, ServerCore } from '../serverCore.js';
+import { runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
+import { RequestContext, type HandlerPort } from './requestContext.js';
+import { bearerKey, storedKey } from './steps/authenticate.js';
 
-/** An operation's behaviour: it answers the request (or throws an `OzMockError`). */
-export type OperationHandler = (ctx: RequestContext) => Reply | Promise<Reply>;
+/**
+ * What the dispatcher works with: the journal, the faults and the listeners around the pipeline, what the
+ * pipeline's steps use, and what it hands a handler (the one plain object the composition root wires).
+ */
+export interface DispatchPort extends PipelinePort, HandlerPort {
+  readonly journal: Journal;
+  readonly faults: Faults;
+  readonly events: ServerEvents;
+  readonly options: PipelinePort['options'] & HandlerPort['options'];
+}
 
 /** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
 class JournalRecord implements JournalEntry {
@@ -37,7 +40,7 @@ class JournalRecord implements JournalEntry {
   readonly #readHeaders: () => Headers;
   #headerCopy: Headers | null = null;
 
-  constructor(request: Request, ctx: RequestContext, conn: Connection) {
+  constructor(request: Request, ctx: RequestContext, conn: Connection, at: number) {
     const { path, query } = splitUrl(request.url);
     this.requestId = ctx.requestId;
     this.operationId = ctx.op?.id ?? null;
@@ -46,7 +49,7 @@ class JournalRecord implements JournalEntry {
     this.method = request.method;
     this.path = path;
     this.query = query;
-    this.at = ctx.core.clock.now();
+    this.at = at;
     this.#readHeaders = conn.reader.headerSource();
   }
 
@@ -55,18 +58,23 @@ class JournalRecord implements JournalEntry {
   }
 }
 
-function openEntry(ctx: RequestContext, conn: Connection): JournalEntry {
-  const entry = new JournalRecord(ctx.request, ctx, conn);
-  ctx.core.journal.add(entry);
+function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection): JournalEntry {
+  const entry = new JournalRecord(ctx.request, ctx, conn, port.clock.now());
+  port.journal.add(entry);
   return entry;
 }
 
-function emit(ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
-  if (ctx.core.observers.size === 0) return;
+function emit(port: DispatchPort, ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
+  if (!port.events.has('response')) return;
   const response = replyResponse(reply);
-  for (const listener of ctx.core.observers) {
-    listener({ operationId: ctx.op?.id ?? null, route, surface: ctx.conn.surface, request: ctx.request, response: response.clone(), journal: entry });
-  }
+  port.events.emit('response', () => ({
+    operationId: ctx.op?.id ?? null,
+    route,
+    surface: ctx.conn.surface,
+    request: ctx.request,
+    response: response.clone(),
+    journal: entry,
+  }));
 }
 
 function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockError {
@@ -81,11 +89,11 @@ function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockErro
 }
 
 /** What a fault may match a request on: the account of its key, its JSON body (worked out on demand). */
-function requestFacts(ctx: RequestContext): FaultRequestFacts {
+function requestFacts(port: DispatchPort, ctx: RequestContext): FaultRequestFacts {
   return {
     account: () => {
       const value = bearerKey(ctx.header('authorization') ?? '') ?? ctx.header('x-api-key')?.trim();
-      return value ? (storedKey(ctx.core.store.data, value)?.account ?? null) : null;
+      return value ? (storedKey(port.store.data, value)?.account ?? null) : null;
     },
     body: () => {
       try {
@@ -97,46 +105,17 @@ function requestFacts(ctx: RequestContext): FaultRequestFacts {
   };
 }
 
-/**
- * Host, authentication, rate limit, tier, trace id, body, its validation against openapi.json, and wire: what
- * every operation goes through before its handler; a non-run write with a trace id is then served once (see
- * idempotency.ts).
- */
-async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, path: string): Promise<Reply> {
-  // DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does).
-  if (op.plane === 'mcp') checkLoopbackHost(ctx);
-  if (op.auth !== 'none') {
-    const principal = authenticate(ctx, op);
-    ctx.principal = principal;
-    ctx.rate = takeRateLimit(ctx, principal);
-    checkTier(principal, op);
-  }
-  if (op.plane === 'mcp') {
-    // JSON-RPC judges its own messages (a batch, a response, a bad id): the handler answers them.
-    ctx.message = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, true);
-    if (isPlainObject(ctx.message)) ctx.body = ctx.message;
-    return handler(ctx);
-  }
-  const traceId = op.method === 'GET' ? null : checkedTraceId(ctx.header('x-trace-id'));
-  if (op.body) ctx.body = requireObjectBody(parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire));
-  validateRequest(ctx, op);
-  // Execute routes that may stream decide in the handler: a stream ignores the wire choice.
-  if (op.wire && op.streaming === 'none') ctx.negotiate();
-  if (traceId === null || !op.replay || ctx.principal === null) return handler(ctx);
-  return serveOnce(ctx, traceId, path, () => handler(ctx));
-}
-
-/** Handles one request of an operation: journal, faults, the operation, observers. */
+/** Handles one request of an operation: journal, faults, the pipeline and the handler (pipeline.ts), listeners. */
 export async function dispatch(
-  core: ServerCore,
+  port: DispatchPort,
   op: OperationInfo,
   handler: OperationHandler,
   request: Request,
   conn: Connection,
   params: Readonly<Record<string, string>>,
 ): Promise<Answer> {
-  const ctx = new RequestContext(core, op, request, conn, params);
-  const entry = openEntry(ctx, conn);
+  const ctx = new RequestContext(port, op, request, conn, params);
+  const entry = openEntry(port, ctx, conn);
   let fault: FaultSpec | null = null;
   let response: Reply;
   try {
@@ -144,7 +123,7 @@ export async function dispatch(
       ctx.rawBody = await conn.reader.text();
       entry.body = ctx.rawBody;
     }
-    fault = core.faults.take(entry, requestFacts(ctx));
+    fault = port.faults.take(entry, requestFacts(port, ctx));
     if (fault) {
       entry.fault = fault.type;
       if (fault.type === 'drop') {
@@ -153,7 +132,7 @@ export async function dispatch(
       }
       if (fault.type === 'delay') {
         // Counted from the request's arrival, so a test's advance() right after the call covers it.
-        await core.clock.sleep(fault.ms - (core.clock.now() - entry.at));
+        await port.clock.sleep(fault.ms - (port.clock.now() - entry.at));
         if (request.signal.aborted) {
           conn.drop();
           return DROPPED;
@@ -162,14 +141,14 @@ export async function dispatch(
       if (fault.type === 'error') throw injectedError(fault);
       if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
     }
-    response = await runOperation(ctx, op, handler, entry.path);
+    response = await runPipeline(ctx, op, handler, port, entry.path);
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
   entry.status = replyStatus(response);
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;
-  emit(ctx, 'operation', entry, response);
+  emit(port, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);
     conn.drop();
@@ -179,9 +158,9 @@ export async function dispatch(
 }
 
 /** Answers a request that matched no operation: a CORS preflight, 405 on the MCP URL's GET, or 404. */
-export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Answer> {
-  const ctx = new RequestContext(core, null, request, conn, {});
-  const entry = openEntry(ctx, conn);
+export async function answerUnrouted(port: DispatchPort, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Answer> {
+  const ctx = new RequestContext(port, null, request, conn, {});
+  const entry = openEntry(port, ctx, conn);
   let response: Reply;
   if (route === 'preflight') {
     response = ctx.buffered(204, { ...ctx.headers(null), ...preflightHeaders((name) => ctx.header(name)) }, null);
@@ -194,6 +173,6 @@ export async function answerUnrouted(core: ServerCore, route: Exclude<RouteKind,
     response = ctx.error(new OzMockError(404, 'not_found', `No route for ${request.method} ${entry.path}.`));
   }
   entry.status = replyStatus(response);
-  emit(ctx, route, entry, response);
+  emit(port, ctx, route, entry, response);
   return response;
 }

@@ -3,14 +3,34 @@ import { responseReply, type Reply } from '../wire/answer.js';
 import type { Connection } from '../wire/connection.js';
 import { EXPOSED_HEADERS } from '../wire/cors.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from '../contract/errors.js';
-import type { KeptAnswer } from './steps/replay.js';
+import type { KeptAnswer } from '../state/idempotencyStore.js';
 import { newId } from '../support/ids.js';
 import type { OperationInfo } from '../contract/operations.js';
 import { renderPayload, type Payload } from '../wire/render.js';
 import { SseStream } from '../wire/sseStream.js';
-import type { ServerCore } from '../serverCore.js';
+import type { ItemWalker } from '../runs/itemWalker.js';
+import type { Runner } from '../runs/runner.js';
+import type { Scheduler } from '../runs/scheduler.js';
+import type { Store } from '../state/store.js';
+import type { ServerClock } from '../time/clock.js';
+import type { Timing } from '../time/timing.js';
+import type { WorkTracker } from '../time/workTracker.js';
 import type { AccountRecord, KeyRecord } from '../state/state.js';
 import { isWire, negotiateWire, WIRE_CONTENT_TYPES } from '../wire/wire.js';
+
+/**
+ * What a request's handler may reach of its server (`ctx.server`): the state, the clock, the runs and the pace.
+ * The journal, the faults, the kept answers and the listeners are the pipeline's (see dispatch.ts), not a handler's.
+ */
+export interface HandlerPort {
+  readonly clock: ServerClock;
+  readonly store: Store;
+  readonly runner: Runner;
+  readonly walker: ItemWalker;
+  readonly scheduler: Scheduler;
+  readonly work: WorkTracker;
+  readonly options: { readonly timing: Timing; readonly syncTimeoutMs: number };
+}
 
 /** The authenticated caller of a request. */
 export interface Principal {
@@ -36,6 +56,8 @@ export class RequestContext {
   readonly requestId = newId('req');
   principal: Principal | null = null;
   rate: RateState | null = null;
+  /** A write's checked `x-trace-id` (the idempotency key), or `null`. */
+  traceId: string | null = null;
   /** The request body as sent (`null` when none was read). */
   rawBody: string | null = null;
   /** The parsed body (an empty object when there was none). */
@@ -61,7 +83,7 @@ export class RequestContext {
   readonly contentType: string | null;
 
   constructor(
-    readonly core: ServerCore,
+    readonly server: HandlerPort,
     readonly op: OperationInfo | null,
     readonly request: Request,
     readonly conn: Connection,
@@ -170,8 +192,8 @@ export class RequestContext {
   /** A new event stream for this request (it honours a `cut` fault and the request's abort). */
   openStream(): SseStream {
     return new SseStream(this.request.signal, {
-      clock: this.core.clock,
-      pingMs: this.core.options.timing.pingMs,
+      clock: this.server.clock,
+      pingMs: this.server.options.timing.pingMs,
       cutAfter: this.cutAfter,
       onCut: () => this.conn.cut(),
     });

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
 import { responseReply, type Answer } from '../wire/answer.js';
 import type { Connection } from '../wire/connection.js';
-import { answerUnrouted, dispatch, type OperationHandler } from './dispatch.js';
+import { answerUnrouted, dispatch, type DispatchPort } from './dispatch.js';
+import type { OperationHandler } from './pipeline.js';
 import { OPERATIONS, type OperationInfo } from '../contract/operations.js';
 import { urlPath } from '../support/requestUrl.js';
 import { RouteCache } from './routeCache.js';
-import type { ServerCore } from '../serverCore.js';
 
 /** The one request handler of every mount: the API and the separate MCP URL. */
 export type RequestHandler = (request: Request, conn: Connection) => Promise<Answer>;
@@ -42,11 +42,16 @@ function pathPattern(op: OperationInfo): RegExp {
   return new RegExp(`^${source}$`);
 }
 
+/** What routing works with: the dispatcher's port, and where the MCP surface answers. */
+export interface RoutingPort extends DispatchPort {
+  readonly options: DispatchPort['options'] & { readonly mcpUrl: string };
+}
+
 /**
  * Builds the handler: a hono app with one route per operation of openapi.json (compiled once), 404
  * `not_found` for every other method or path, CORS preflights, and the MCP server at its own URL.
  */
-export function createRequestHandler(core: ServerCore, handlers: Readonly<Record<string, OperationHandler>>): RequestHandler {
+export function createRequestHandler(port: RoutingPort, handlers: Readonly<Record<string, OperationHandler>>): RequestHandler {
   const app = new Hono<Env>();
   const routes = new RouteCache<OperationRoute>(ROUTE_CACHE_LIMIT);
   const knownPaths = OPERATIONS.map(pathPattern);
@@ -59,35 +64,35 @@ export function createRequestHandler(core: ServerCore, handlers: Readonly<Record
     app.on(op.method, op.routePath, (c) => {
       const params = Object.freeze(c.req.param() as Record<string, string>);
       routes.remember(c.req.raw.method, c.env.path, { op, handler, params });
-      return answerWith(c.env, dispatch(core, op, handler, c.req.raw, c.env.conn, params));
+      return answerWith(c.env, dispatch(port, op, handler, c.req.raw, c.env.conn, params));
     });
   }
   // The MCP transport probes GET for a server-initiated stream; 405 says there is none (MCP spec).
-  app.get('/v1/mcp', (c) => answerWith(c.env, answerUnrouted(core, 'method_not_allowed', c.req.raw, c.env.conn)));
+  app.get('/v1/mcp', (c) => answerWith(c.env, answerUnrouted(port, 'method_not_allowed', c.req.raw, c.env.conn)));
   app.options('*', (c) => {
     const path = new URL(c.req.url).pathname;
-    return answerWith(c.env, answerUnrouted(core, knownPaths.some((p) => p.test(path)) ? 'preflight' : 'not_found', c.req.raw, c.env.conn));
+    return answerWith(c.env, answerUnrouted(port, knownPaths.some((p) => p.test(path)) ? 'preflight' : 'not_found', c.req.raw, c.env.conn));
   });
-  app.notFound((c) => answerWith(c.env, answerUnrouted(core, 'not_found', c.req.raw, c.env.conn)));
+  app.notFound((c) => answerWith(c.env, answerUnrouted(port, 'not_found', c.req.raw, c.env.conn)));
 
-  const mcpPath = new URL(core.options.mcpUrl).pathname;
+  const mcpPath = new URL(port.options.mcpUrl).pathname;
   const mcpSurface = (request: Request, conn: Connection): Promise<Answer> => {
     const path = new URL(request.url).pathname.replace(/\/+$/, '') || '/';
     if (path === mcpPath) {
-      if (request.method === 'POST') return dispatch(core, mcpOp, mcpHandler, request, conn, {});
-      if (request.method === 'OPTIONS') return answerUnrouted(core, 'preflight', request, conn);
-      if (request.method === 'GET') return answerUnrouted(core, 'method_not_allowed', request, conn);
+      if (request.method === 'POST') return dispatch(port, mcpOp, mcpHandler, request, conn, {});
+      if (request.method === 'OPTIONS') return answerUnrouted(port, 'preflight', request, conn);
+      if (request.method === 'GET') return answerUnrouted(port, 'method_not_allowed', request, conn);
     }
-    return answerUnrouted(core, 'not_found', request, conn);
+    return answerUnrouted(port, 'not_found', request, conn);
   };
 
   return (request, conn) => {
     if (conn.surface === 'mcp') return mcpSurface(request, conn);
     // hono would answer HEAD with the GET route; the spec has every method without a route answer 404.
-    if (request.method === 'HEAD') return answerUnrouted(core, 'not_found', request, conn);
+    if (request.method === 'HEAD') return answerUnrouted(port, 'not_found', request, conn);
     const path = urlPath(request.url);
     const known = routes.get(request.method, path);
-    if (known) return dispatch(core, known.op, known.handler, request, conn, known.params);
+    if (known) return dispatch(port, known.op, known.handler, request, conn, known.params);
     const env: Routed = { conn, path, answer: null };
     // Every route answers through the bindings; hono's own answer comes back only when it failed itself.
     return Promise.resolve(app.fetch(request, env)).then((response) => env.answer ?? responseReply(response));

@@ -1,5 +1,6 @@
 import type { OzClockOptions } from '../time/clock.js';
-import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../pipeline/steps/replay.js';
+import type { Timing } from '../time/timing.js';
+import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../state/idempotencyStore.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { OzServer } from '../server.js';
 
@@ -86,7 +87,7 @@ export interface OzServerOptions {
 /** The options with every default filled in. */
 export interface ResolvedOptions {
   readonly seed: 'demo' | 'empty';
-  readonly timing: { readonly stepMs: number; readonly tokenMs: number; readonly pingMs: number; readonly pollMs: number };
+  readonly timing: Timing;
   readonly keyCacheMs: number;
   readonly rateLimit: { readonly limit: number; readonly window_ms: number };
   readonly syncTimeoutMs: number;

@@ -1,5 +1,9 @@
 import { stepKey } from '../state/catalog.js';
-import type { ServerCore } from '../serverCore.js';
+import type { ServerClock } from '../time/clock.js';
+import type { Timing } from '../time/timing.js';
+import type { StateLifetime } from '../time/stateLifetime.js';
+import type { WorkTracker } from '../time/workTracker.js';
+import type { Store } from '../state/store.js';
 import type { BuildingRecord, ItemRecord } from '../state/state.js';
 
 /** After this many failed attempts at one step an item is `failed`. */
@@ -15,6 +19,15 @@ export interface StepFailure {
   readonly step: string;
   /** How many attempts fail. Default 1; 3 or more makes the item `failed`. */
   readonly times?: number;
+}
+
+/** What the item walk works with: the clock, the store, the work in flight, the state's lifetime and the step pace. */
+export interface ItemWalkerPort {
+  readonly clock: ServerClock;
+  readonly store: Store;
+  readonly work: WorkTracker;
+  readonly lifetime: StateLifetime;
+  readonly options: { readonly timing: Timing };
 }
 
 /**
@@ -33,10 +46,10 @@ export class ItemWalker {
   readonly #queued = new Set<string>();
   #armed = false;
 
-  readonly #core: ServerCore;
+  readonly #core: ItemWalkerPort;
 
-  constructor(core: ServerCore) {
-    this.#core = core;
+  constructor(port: ItemWalkerPort) {
+    this.#core = port;
   }
 
   /** Schedules the item's next step if it walks (cloud building, active, not paused). */

@@ -2,7 +2,11 @@ import type { ExecutionKind } from '../../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from '../state/catalog.js';
 import { invalidParams, OzMockError, toMockError } from '../contract/errors.js';
 import { newId } from '../support/ids.js';
-import type { ServerCore } from '../serverCore.js';
+import type { ServerClock } from '../time/clock.js';
+import type { Timing } from '../time/timing.js';
+import type { StateLifetime } from '../time/stateLifetime.js';
+import type { WorkTracker } from '../time/workTracker.js';
+import type { Store } from '../state/store.js';
 import type { ExecutionRecord, SpanRecord } from '../state/state.js';
 import { tokenize } from '../support/tokenize.js';
 
@@ -61,15 +65,24 @@ function fillTemplate(value: unknown, input: string, inputs: Readonly<Record<str
 /** The longest poll interval an unfinished execution suggests: what it always suggested before (`Retry-After: 1`). */
 export const MAX_POLL_HINT_MS = 1000;
 
+/** What the runner works with: the clock, the store, the work in flight, the state's lifetime and the pace. */
+export interface RunnerPort {
+  readonly clock: ServerClock;
+  readonly store: Store;
+  readonly work: WorkTracker;
+  readonly lifetime: StateLifetime;
+  readonly options: { readonly timing: Timing };
+}
+
 /** Creates executions and runs them: in the request (sync, streamed) or in the background (async). */
 export class Runner {
   /** When each sleeping run's current wait on the clock ends (its start, a step, a handler's `sleep`). */
   readonly #wakeAt = new Map<string, number>();
 
-  readonly #core: ServerCore;
+  readonly #core: RunnerPort;
 
-  constructor(core: ServerCore) {
-    this.#core = core;
+  constructor(port: RunnerPort) {
+    this.#core = port;
   }
 
   /**

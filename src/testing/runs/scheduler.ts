@@ -1,15 +1,17 @@
 import { invalidParams, notFound, toMockError } from '../contract/errors.js';
-import { newExecution, type RunRequest } from '../handlers/shared/executionFlow.js';
 import { nextCronRun, parseCron } from '../support/cron.js';
 import { newId } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';
 import { requireToolLinks } from '../state/toolLinks.js';
-import type { ServerCore } from '../serverCore.js';
+import type { Store } from '../state/store.js';
+import type { ServerClock } from '../time/clock.js';
+import type { StateLifetime } from '../time/stateLifetime.js';
+import type { Runner } from './runner.js';
+import { newExecution, type RunRequest } from './runStart.js';
 import type { ScheduleRecord } from '../state/state.js';
 
 /** The run a schedule starts: its target with its input, in the background (checked now). */
-export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
-  const { store } = core;
+export function scheduleRun(store: Store, s: ScheduleRecord): RunRequest {
   const { kind, name } = s.target;
   if (kind === 'tool') {
     const tool = store.catalog.tools.get(name);
@@ -43,16 +45,24 @@ export function scheduleRun(core: ServerCore, s: ScheduleRecord): RunRequest {
   };
 }
 
+/** What the scheduler works with: the clock, the store, the runner and the state's lifetime. */
+export interface SchedulerPort {
+  readonly clock: ServerClock;
+  readonly store: Store;
+  readonly runner: Runner;
+  readonly lifetime: StateLifetime;
+}
+
 /**
  * Fires enabled schedules when the clock reaches their `next_run_at`, then arms the next occurrence after that
  * one: `clock.advance` over a window fires each occurrence in it once, in time order. Its timers are not work:
  * `idle()` does not wait for them.
  */
 export class Scheduler {
-  readonly #core: ServerCore;
+  readonly #core: SchedulerPort;
 
-  constructor(core: ServerCore) {
-    this.#core = core;
+  constructor(port: SchedulerPort) {
+    this.#core = port;
   }
 
   /** Arms a schedule's next run. */
@@ -81,8 +91,8 @@ export class Scheduler {
     const { runner, clock } = core;
     const occurrence = s.next_run_at ?? clock.now();
     try {
-      const run = scheduleRun(this.#core, s);
-      runner.runInBackground(newExecution(this.#core, s.account, run, null), run.plan);
+      const run = scheduleRun(core.store, s);
+      runner.runInBackground(newExecution(runner, s.account, run, null), run.plan);
     } catch (err) {
       const now = clock.now();
       const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });

@@ -1,7 +1,7 @@
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdempotencyConflictError, InvalidParamsError, Oz, type Item, type Schedule } from '../../../src/index.js';
-import { IdempotencyStore, REPLAY_WINDOW_MS } from '../../../src/testing/pipeline/steps/replay.js';
+import { IdempotencyStore, REPLAY_WINDOW_MS } from '../../../src/testing/state/idempotencyStore.js';
 import type { OzServer } from '../../../src/testing/index.js';
 import { createTestServer } from '../../support/ozServer.js';
 import { call, callJson, type ErrorBody } from '../support.js';

@@ -1,8 +1,9 @@
 import { hashKey, keyKindOf } from '../../state/apiKeys.js';
 import type { KeyRecord, ServerData } from '../../state/state.js';
 import type { Principal, RequestContext } from '../requestContext.js';
-import { OzMockError, unauthorized } from '../../contract/errors.js';
+import { unauthorized } from '../../contract/errors.js';
 import type { OperationInfo } from '../../contract/operations.js';
+import type { RequestStep } from '../requestStep.js';
 import { addressInFence } from '../../support/addressFence.js';
 
 const LEGACY_PLANE = { models: 'models', proxy: 'proxy' } as const;
@@ -22,7 +23,7 @@ export function storedKey(data: ServerData, value: string): KeyRecord | undefine
  * Authenticates a request as the spec's Authentication section says: the credential the operation accepts,
  * the key's plane, expiry (each request), revocation (after the key cache's time) and the address fence.
  */
-export function authenticate(ctx: RequestContext, op: OperationInfo): Principal {
+export function authenticate(ctx: RequestContext, op: OperationInfo, data: ServerData, now: number, keyCacheMs: number): Principal {
   const authorization = ctx.header('authorization');
   const apiKeyHeader = ctx.header('x-api-key');
   if (op.plane === 'models' && apiKeyHeader !== null) {
@@ -47,12 +48,10 @@ export function authenticate(ctx: RequestContext, op: OperationInfo): Principal 
   if (kind !== 'platform' && op.plane !== LEGACY_PLANE[kind]) {
     throw unauthorized(`A legacy ${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} key opens only the ${kind === 'models' ? 'models plane' : 'connector proxy'}; use an ozk_ key.`);
   }
-  const { data, clock } = ctx.core.store;
   const key = storedKey(data, value);
   if (!key) throw unauthorized('Invalid key.');
-  const now = clock.now();
   if (key.expires_at !== null && now >= key.expires_at) throw unauthorized('This key has expired.');
-  if (key.revoked_at !== null && now >= key.revoked_at + ctx.core.options.keyCacheMs) throw unauthorized('This key was revoked.');
+  if (key.revoked_at !== null && now >= key.revoked_at + keyCacheMs) throw unauthorized('This key was revoked.');
   if (key.fence_addresses && !addressInFence(ctx.conn.remoteAddress, key.fence_addresses)) {
     throw unauthorized('This key does not accept requests from this address.');
   }
@@ -61,11 +60,7 @@ export function authenticate(ctx: RequestContext, op: OperationInfo): Principal 
   return { account, key };
 }
 
-/** The company service is not deployed on the free tier. */
-export function checkTier(principal: Principal, op: OperationInfo): void {
-  if (op.plane === 'companies' && principal.account.tier === 'free') {
-    throw new OzMockError(503, 'not_enabled', 'The company service is not deployed on the free tier.', {
-      hint: 'Upgrade the account to use companies.',
-    });
-  }
-}
+/** Step: an operation that takes a key knows its caller (`ctx.principal`) from here on. */
+export const authentication: RequestStep = (ctx, op, port) => {
+  if (op.auth !== 'none') ctx.principal = authenticate(ctx, op, port.store.data, port.clock.now(), port.options.keyCacheMs);
+};

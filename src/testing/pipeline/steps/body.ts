@@ -1,4 +1,5 @@
 import { invalidJson, OzMockError } from '../../contract/errors.js';
+import type { RequestStep } from '../requestStep.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import { isYamlType, mediaType } from '../../wire/wire.js';
 import { parseYaml } from '../../wire/yamlWire.js';
@@ -39,3 +40,16 @@ function loadYaml(raw: string, syntax: 'YAML' | 'JSON or YAML'): unknown {
     throw invalidJson(syntax, (err as Error).message.split('\n')[0] ?? 'bad YAML');
   }
 }
+
+/**
+ * Step: the body, parsed. MCP's JSON-RPC judges its own messages (a batch, a response, a bad id): its handler
+ * answers them; elsewhere an operation that takes a body takes a JSON or YAML object.
+ */
+export const body: RequestStep = (ctx, op) => {
+  if (op.plane === 'mcp') {
+    ctx.message = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, true);
+    if (isPlainObject(ctx.message)) ctx.body = ctx.message;
+  } else if (op.body) {
+    ctx.body = requireObjectBody(parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire));
+  }
+};

@@ -1,5 +1,6 @@
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
+import type { RequestStep } from '../requestStep.js';
 
 const LOOPBACK_BINDS: ReadonlySet<string> = new Set(['localhost', '::1', '[::1]']);
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
@@ -26,3 +27,8 @@ export function checkLoopbackHost(ctx: RequestContext): void {
     });
   }
 }
+
+/** Step: DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does). */
+export const hostCheck: RequestStep = (ctx, op) => {
+  if (op.plane === 'mcp') checkLoopbackHost(ctx);
+};

@@ -1,4 +1,5 @@
 import type { RequestContext } from '../requestContext.js';
+import type { RequestStep } from '../requestStep.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from '../../contract/errors.js';
 import { OPENAPI_DOCUMENT, type OperationInfo } from '../../contract/operations.js';
 import { compileSchema, type SchemaCheck, type ValidationProblem } from '../../contract/schemaValidation.js';
@@ -99,3 +100,8 @@ export function validateRequest(ctx: RequestContext, op: OperationInfo): void {
 export function componentCheck(name: string): SchemaCheck {
   return compileSchema({ $ref: `#/components/schemas/${name}` });
 }
+
+/** Step: the parameters and body are checked against openapi.json (MCP checks its own messages). */
+export const validation: RequestStep = (ctx, op) => {
+  if (op.plane !== 'mcp') validateRequest(ctx, op);
+};
