@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { createOzServer } from './server.js';
-export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, ItemPatch } from './server.js';
+export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, ItemPatch } from './public/ozServer.js';
 export type { OzServerOptions, OzSeedFunction } from './public/options.js';
 export type { OperationId } from '../generated/operations.js';
 export { connectOzMock } from './control/remote.js';

@@ -6,7 +6,7 @@ import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contra
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
 import { isPlainObject } from '../support/plainObject.js';
-import type { ItemPatch, OzItemControls } from '../server.js';
+import type { ItemPatch, OzItemControls } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
 import { adminTokenMatches } from './adminToken.js';

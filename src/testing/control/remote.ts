@@ -2,7 +2,7 @@ import type { OperationId } from '../../generated/operations.js';
 import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
-import type { ItemPatch } from '../server.js';
+import type { ItemPatch } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';

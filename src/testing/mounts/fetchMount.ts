@@ -1,7 +1,6 @@
 import { replyResponse } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, fetchRequestReader, type MountKind } from '../wire/connection.js';
-import type { ResolvedOptions } from '../public/options.js';
 import { guardStreamedBody } from './streamGuard.js';
 
 /** The request header that sets the client address on the in-process and msw mounts. */
@@ -34,6 +33,16 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** What a mount needs of the options: the server's URLs (which one a request came to) and the client's address. */
+export interface MountOptions {
+  readonly url: string;
+  readonly mcpUrl: string;
+  /** The MCP URL's origin with a trailing slash: a request to it is on the MCP surface. */
+  readonly mcpOrigin: string;
+  /** The address a request is from when no {@link CLIENT_ADDRESS_HEADER} says otherwise. */
+  readonly clientAddress: string;
+}
+
 /**
  * Serves one request in process, as `fetch` would over a socket: `{mcp_url}`'s origin reaches the MCP
  * server; an abort rejects at once (and cancels a streamed body later); a dropped connection rejects with
@@ -41,7 +50,7 @@ function untilAborted<T>(pending: Promise<T>, signal: AbortSignal): Promise<T> {
  */
 export async function serveInProcess(
   handler: RequestHandler,
-  options: ResolvedOptions,
+  options: MountOptions,
   request: Request,
   mount: MountKind = 'fetch',
   abortable = true,

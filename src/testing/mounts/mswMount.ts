@@ -1,8 +1,7 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler } from 'msw';
 import type { RequestHandler } from '../pipeline/routing.js';
-import { serveInProcess } from './fetchMount.js';
-import type { ResolvedOptions } from '../public/options.js';
+import { serveInProcess, type MountOptions } from './fetchMount.js';
 
 /** Options of {@link OzServer.handlers}. */
 export interface MswHandlerOptions {
@@ -31,11 +30,11 @@ function loadMsw(): Msw {
  * `Response`s (event streams as `ReadableStream` bodies, not msw's `sse()`). An abort errors a streamed body
  * itself (msw's interceptors do not); a dropped connection is `Response.error()`, a network error to fetch.
  */
-export function mswHandlers(handler: RequestHandler, options: ResolvedOptions, overrides: MswHandlerOptions = {}): HttpHandler[] {
+export function mswHandlers(handler: RequestHandler, options: MountOptions, overrides: MswHandlerOptions = {}): HttpHandler[] {
   const { http } = loadMsw();
   const url = (overrides.url ?? options.url).replace(/\/+$/, '');
   const mcpUrl = (overrides.mcpUrl ?? options.mcpUrl).replace(/\/+$/, '');
-  const resolved: ResolvedOptions = { ...options, url, mcpUrl, mcpOrigin: `${new URL(mcpUrl).origin}/` };
+  const resolved: MountOptions = { ...options, url, mcpUrl, mcpOrigin: `${new URL(mcpUrl).origin}/` };
   const serve = async ({ request }: { request: Request }): Promise<Response> => {
     try {
       return await serveInProcess(handler, resolved, request, 'msw');

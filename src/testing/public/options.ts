@@ -2,7 +2,7 @@ import type { OzClockOptions } from '../time/clock.js';
 import type { Timing } from '../time/timing.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../state/idempotencyStore.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
-import type { OzServer } from '../server.js';
+import type { OzServer } from './ozServer.js';
 
 /**
  * A function seed: runs once at creation on the demo seed (after `fixtures`), through the server's own
