@@ -56,12 +56,6 @@ module.exports = {
       { path: '^src/testing/handlers/(?!shared/)' },
     ),
     forbid(
-      'handlers-shared-below-handlers',
-      'handlers/shared/ is what several handlers use: it imports no handler.',
-      { path: '^src/testing/handlers/shared/' },
-      { path: '^src/testing/handlers/(?!shared/)' },
-    ),
-    forbid(
       'server-folders-only',
       'Every file of src/testing/ has a folder by concept, but the entry points (index.ts, cli.ts) and the composition root (server.ts).',
       { path: '^src/testing/(?!(index|cli|server)[.]ts$)[^/]+$' },

@@ -1,4 +1,4 @@
-import type { ConnectInfo, ErrorBody } from './errors.js';
+import type { ConnectInfo, ErrorBody } from './errorShape.js';
 import { tryParseJson } from './tryParseJson.js';
 import { wireOfContentType } from './wire.js';
 import { parseYaml } from './yaml.js';

@@ -2,11 +2,20 @@ import { abortableSleep, abortError } from './abortableSleep.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { OzAbortError, OzUsageError } from './errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
-import type { Operation } from './operation.js';
+import type { APIPromise } from './apiPromise.js';
+import type { Operation, RequestInput } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
-import type { Transport } from './transport.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
+
+/**
+ * What the poller reads a run through (the transport is one): the client's execution-record descriptor, and a
+ * request of it. The poller needs nothing else of the transport, and so does not import it.
+ */
+export interface ExecutionReader {
+  readonly executionRecord: Operation;
+  request<T>(op: Operation, input: RequestInput, options?: RequestOptions): APIPromise<T>;
+}
 
 /** The first interval between two polls, by default. */
 export const DEFAULT_POLL_INTERVAL_MS = 500;
@@ -151,7 +160,7 @@ export function executionIdOf(ref: ExecutionRef): string {
  * passes, `OzAbortError` when `signal` aborts, and any error of a poll.
  */
 export async function waitForExecution<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer>(
-  transport: Transport,
+  transport: ExecutionReader,
   ref: ExecutionRef,
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
@@ -206,7 +215,7 @@ export type Waitable<P> = P & { readonly wait: PointerWait };
  * `Object.keys`, spreads or `toEqual`; a pointer read back from storage has none: pass it to
  * `client.executions.wait(pointer)`.
  */
-export function withPointerWait<P>(pointer: P, transport: Transport, callOptions: RequestOptions): P {
+export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callOptions: RequestOptions): P {
   if (typeof pointer !== 'object' || pointer === null) return pointer;
   const id = (pointer as { execution_id?: unknown }).execution_id;
   if (typeof id !== 'string' || id === '') return pointer;
