@@ -19,19 +19,21 @@ const check = process.argv.includes('--check');
 
 /** Each folder of src/testing/ and the files (old names, relative to src/testing/) it takes; `old:new` renames. */
 const FOLDERS = {
-  support: ['ids', 'isoTime', 'plainObject', 'indexedMap', 'orderedIndex', 'tokenize', 'requestUrl', 'cron', 'control/atomicFile', 'addressFence'],
+  support: ['ids', 'isoTime', 'plainObject', 'indexedMap', 'orderedIndex', 'tokenize', 'requestUrl', 'cron', 'control/atomicFile', 'addressFence', 'linearPattern', 'jsonSubset'],
   time: ['clock', 'workTracker', 'stateLifetime'],
-  contract: ['operations', 'schemaValidation', 'errors', 'documentContent', 'codeGeneration'],
-  wire: ['wire', 'render', 'yamlWire', 'sseStream', 'cors', 'connection', 'answer'],
+  contract: ['operations', 'schemaValidation', 'errors', 'documentContent', 'codeGeneration', 'exactNumbers', 'serverClosedError'],
+  wire: ['wire', 'render', 'yamlWire', 'sseStream', 'cors', 'connection', 'answer', 'bodyLimit', 'connectionBound', 'streamPace'],
   state: ['state', 'store', 'apiKeys', 'retention', 'demoSeed', 'catalog', 'itemViews', 'executionViews', 'toolLinks'],
   runs: ['runner', 'itemWalker', 'scheduler'],
-  harness: ['faults', 'journal', 'requestScope'],
-  pipeline: ['context:requestContext', 'dispatch', 'app:routing', 'routeCache'],
+  harness: ['faults', 'journal', 'requestScope', 'journalMatch'],
+  pipeline: ['context:requestContext', 'dispatch', 'app:routing', 'routeCache', 'requestIdHeader'],
+  // Stubs answer in a handler's place (the dispatcher calls them), over the request's context.
+  'pipeline/stubs': ['stubs/stubs', 'stubs/stubAnswerCheck', 'unused'],
   // The steps every request goes through, a file each (their list is pipeline/pipeline.ts).
   'pipeline/steps': ['loopbackHost:hostCheck', 'auth:authenticate', 'rateLimit', 'requestBody:body', 'requestValidation:validate', 'idempotency:replay'],
-  'handlers/shared': ['executionFlow', 'executionRecords', 'pagination'],
+  'handlers/shared': ['executionFlow', 'executionRecords', 'pagination', 'toolFence'],
   mounts: ['fetchMount', 'mswMount', 'httpMount', 'nodeRequest', 'streamGuard', 'dashboard'],
-  fixtures: ['control/fixtures', 'control/fixtureFormat', 'control/behaviour', 'control/stateDocument'],
+  fixtures: ['control/fixtures', 'control/fixtureFormat', 'control/behaviour', 'control/stateDocument', 'control/fixtureExpansion'],
   public: ['options'],
 };
 

@@ -16,23 +16,15 @@ import { ServerClock } from './time/clock.js';
 import { Dashboard, DASHBOARD_PATH, withDashboard } from './mounts/dashboard.js';
 import { seedDemo, type DemoKeys } from './state/demoSeed.js';
 import { executionView, usd } from './state/executionViews.js';
-import { Faults } from './harness/faults.js';
 import { serveInProcess } from './mounts/fetchMount.js';
-import { IdempotencyStore } from './state/idempotencyStore.js';
 import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';
 import { mswHandlers } from './mounts/mswMount.js';
-import { Journal } from './harness/journal.js';
 import { resolveOptions, type OzServerOptions } from './public/options.js';
-import { ServerEvents } from './harness/serverEvents.js';
-import { StateLifetime } from './time/stateLifetime.js';
-import { Runner } from './runs/runner.js';
-import { ItemWalker } from './runs/itemWalker.js';
-import { Scheduler } from './runs/scheduler.js';
+import { createServerParts } from './parts/serverParts.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import { Store } from './state/store.js';
-import { WorkTracker } from './time/workTracker.js';
 
 interface SnapshotData extends OzSnapshot {
   readonly data: ServerData;
@@ -76,27 +68,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     otherApiKey: options.otherApiKey ?? newKeyValue('platform'),
   };
   const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
-  // The server's parts, wired once: each consumer takes the port it declares (the runs, the pipeline, the
-  // handlers through their request, the control plane, fixtures) from this one plain object.
-  const work = new WorkTracker();
-  const lifetime = new StateLifetime();
-  const runner = new Runner({ options: resolved, clock, store, work, lifetime });
-  const walker = new ItemWalker({ options: resolved, clock, store, work, lifetime });
-  const scheduler = new Scheduler({ clock, store, runner, lifetime });
-  const parts = {
-    options: resolved,
-    clock,
-    store,
-    work,
-    lifetime,
-    runner,
-    walker,
-    scheduler,
-    journal: new Journal(resolved.journalLimit),
-    faults: new Faults(),
-    idempotency: new IdempotencyStore(resolved.idempotencyMaxEntries),
-    events: new ServerEvents(),
-  };
+  // The server's parts, wired once into one plain object: each consumer takes the port it declares.
+  const parts = createServerParts(resolved, clock, store);
 
   if (options.adminToken !== undefined && options.adminToken !== false && !isAdminTokenShape(options.adminToken)) {
     throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');

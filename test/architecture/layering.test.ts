@@ -62,6 +62,7 @@ describe('the layering rule', () => {
       'src/testing/mounts/wrongLayer.ts': "export type { FixtureSummary } from '../fixtures/fixtures.js';",
       'src/testing/fixtures/wrongLayer.ts': "export type { OzServer } from '../public/ozServer.js';",
       'src/testing/public/wrongLayer.ts': "export type { OzControls } from '../control/remote.js';",
+      'src/testing/parts/wrongLayer.ts': "export type { ControlPort } from '../control/controlPlane.js';",
       'src/testing/control/wrongLayer.ts': "export { createOzServer } from '../server.js';",
     };
     for (const [path, text] of Object.entries(planted)) writeFileSync(join(tree, path), `${text}\n`);
@@ -87,6 +88,7 @@ describe('the layering rule', () => {
       'server-mounts-imports-below: src/testing/mounts/wrongLayer.ts -> src/testing/fixtures/fixtures.ts',
       'server-fixtures-imports-below: src/testing/fixtures/wrongLayer.ts -> src/testing/public/ozServer.ts',
       'server-public-imports-below: src/testing/public/wrongLayer.ts -> src/testing/control/remote.ts',
+      'server-parts-imports-below: src/testing/parts/wrongLayer.ts -> src/testing/control/controlPlane.ts',
       'server-control-imports-below: src/testing/control/wrongLayer.ts -> src/testing/server.ts',
     ].sort();
     const { status, violations } = cruise(tree);
