@@ -1,9 +1,5 @@
 import { stepKey } from '../state/catalog.js';
-import type { ServerClock } from '../time/clock.js';
-import type { Timing } from '../time/timing.js';
-import type { StateLifetime } from '../time/stateLifetime.js';
-import type { WorkTracker } from '../time/workTracker.js';
-import type { Store } from '../state/store.js';
+import type { RunnerPort } from './runner.js';
 import type { BuildingRecord, ItemRecord } from '../state/state.js';
 
 /** After this many failed attempts at one step an item is `failed`. */
@@ -21,14 +17,8 @@ export interface StepFailure {
   readonly times?: number;
 }
 
-/** What the item walk works with: the clock, the store, the work in flight, the state's lifetime and the step pace. */
-export interface ItemWalkerPort {
-  readonly clock: ServerClock;
-  readonly store: Store;
-  readonly work: WorkTracker;
-  readonly lifetime: StateLifetime;
-  readonly options: { readonly timing: Timing };
-}
+/** What the item walk works with: what the runner does (the clock, the store, the work in flight, the lifetime, the pace). */
+export type ItemWalkerPort = RunnerPort;
 
 /**
  * Walks items of cloud buildings through their pipeline, one clock step at a time: intake, each step in
