@@ -2,6 +2,7 @@ import { OzUsageError, registerErrorCodes } from './core/errors.js';
 import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/logger.js';
 import { checkedBaseURL } from './core/baseURL.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
+import type { ValidateMode } from './core/responseValidation.js';
 import { isBrowser } from './core/runtime.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
@@ -63,6 +64,13 @@ export interface ClientOptions {
   mcpURL?: string | undefined;
   /** Lets the client run in a browser, where the key is visible to anyone who opens the page. Default false. */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Check answers against openapi.json: `off` (default), `warn` (log the first mismatch of each operation, and add
+   * a span event) or `strict` (throw `OzResponseValidationError` with the JSON path, the value and the request
+   * id). JSON and YAML bodies and every stream event are checked; unknown fields and enum values pass. The
+   * validators are generated code, loaded only once a call is made with validation on.
+   */
+  validate?: ValidateMode | undefined;
 }
 
 const env = (name: string): string | undefined =>
@@ -133,6 +141,9 @@ export class Oz extends OzResources {
       authHeader: resolved.authHeader,
       logLevel: resolved.logLevel,
       logger: resolved.logger,
+      validate: resolved.validate,
+      // A chunk of its own: a program that never turns validation on never loads it.
+      loadValidators: () => import('./generated/responseValidators.js'),
     });
     super(transport);
     this.mcp = new McpClient(transport, resolved.mcpURL);

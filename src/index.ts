@@ -53,6 +53,18 @@ export {
   type Waitable,
 } from './core/executionPoller.js';
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
+export type { CallResult, OzClientError } from './core/callResult.js';
+export { OzResponseValidationError } from './core/responseValidationError.js';
+export type { ValidateMode } from './core/responseValidation.js';
+// Each operation's error codes and the error type of its `result()`: generated from openapi.json.
+export {
+  OPERATION_ERROR_CODES,
+  RUN_ERROR_CODES,
+  type ErrorOfCode,
+  type OperationError,
+  type OperationErrorCode,
+  type WaitError,
+} from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
 export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/wire.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.

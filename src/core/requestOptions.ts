@@ -1,4 +1,5 @@
 import type { Logger, LogLevel } from './logger.js';
+import type { ValidateMode } from './responseValidation.js';
 
 /** A response wire: the format one payload travels in. */
 export type Format = 'json' | 'yaml' | 'markdown' | 'text';
@@ -73,4 +74,9 @@ export interface RequestOptions {
   logLevel?: LogLevel;
   /** The logger for this call only. */
   logger?: Logger;
+  /**
+   * Check this call's answer against openapi.json: `off`, `warn` (log the first mismatch of each operation) or
+   * `strict` (throw `OzResponseValidationError`), over the client's `validate`.
+   */
+  validate?: ValidateMode;
 }

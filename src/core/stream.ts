@@ -41,6 +41,11 @@ export interface StreamOptions {
    * the bytes already read; it throws {@link OzAbortError}.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Sees every item before it is handed out (the client's response validation); what it throws ends the stream
+   * with that error.
+   */
+  checkItem?: ((item: unknown) => void) | undefined;
 }
 
 /** The `data` of the `result` event of a stream's events: the execution result envelope (never for chat). */
@@ -79,6 +84,7 @@ export class Stream<E> implements AsyncIterable<E> {
   readonly #idleTimeout: number;
   readonly #retainText: boolean;
   readonly #meta: StreamMeta;
+  readonly #checkItem: ((item: unknown) => void) | undefined;
   readonly #text: TextBuffer | undefined;
   readonly #outcome: Promise<void>;
   #settle!: (error?: unknown) => void;
@@ -99,6 +105,7 @@ export class Stream<E> implements AsyncIterable<E> {
     this.#mode = options.mode;
     this.#idleTimeout = idleTimeout;
     this.#retainText = options.retainText ?? true;
+    this.#checkItem = options.checkItem;
     this.#text = this.#retainText ? new TextBuffer() : undefined;
     this.#meta = {
       executionId: response.headers.get('x-execution-id') || undefined,
@@ -289,6 +296,7 @@ export class Stream<E> implements AsyncIterable<E> {
     let step;
     try {
       step = readStreamEvent<E>(this.#mode, message, this.#meta);
+      if (step.kind === 'item') this.#checkItem?.(step.item);
     } catch (error) {
       return this.#failWith(error);
     }

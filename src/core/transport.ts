@@ -4,6 +4,7 @@ import { parsePointerLines } from './asyncPointer.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
+import { rememberAnswer } from './callResult.js';
 import {
   errorFromText,
   LegacyKeyError,
@@ -11,6 +12,7 @@ import {
   OzTimeoutError,
   OzUsageError,
   type OzAPIError,
+  type OzError,
 } from './errors.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait, type ExecutionPoll } from './executionPoller.js';
 import {
@@ -25,6 +27,8 @@ import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
+import { AnswerChecker, isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
+import { OzResponseValidationError } from './responseValidationError.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
@@ -68,6 +72,10 @@ export interface TransportConfig {
   pollIntervalMs?: number | undefined;
   /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
   idleTimeout?: number | undefined;
+  /** Checks answers against openapi.json (default `off`); a call's `validate` overrides it. */
+  validate?: ValidateMode | undefined;
+  /** Loads the generated answer validators, on the first call made with validation on (given by the layer above). */
+  loadValidators?: AnswerValidatorLoader | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -93,6 +101,8 @@ interface Call {
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
+  /** Whether (and how) the answer is checked against openapi.json. */
+  readonly validate: ValidateMode;
   /**
    * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
    * the polls that recover a lost answer belong to their call's span).
@@ -129,10 +139,12 @@ type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPI
 export class Transport {
   readonly #config: TransportConfig;
   readonly #log: Logger;
+  readonly #checker: AnswerChecker | undefined;
   #calls = 0;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#checker = config.loadValidators === undefined ? undefined : new AnswerChecker(config.loadValidators);
     this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', [config.apiKey]);
   }
 
@@ -142,18 +154,18 @@ export class Transport {
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
-  request<T>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T> {
+  request<T, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T, E> {
     const streamed = (op.streaming === 'optional' || op.streaming === 'chat') && isStreamBody(input.body);
     return new APIPromise(this.#run<T>(op, input, options, streamed ? 'stream' : 'parse'));
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
-  stream<E>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<E>> {
-    return new APIPromise(this.#run<Stream<E>>(op, input, options, 'stream'));
+  stream<Event, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<Event>, E> {
+    return new APIPromise(this.#run<Stream<Event>>(op, input, options, 'stream'));
   }
 
   /** Sends one call of a list route; the answer can be walked across pages. */
-  list<Item>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item> {
+  list<Item, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item, E> {
     const page = (cursor: string | undefined) =>
       this.#run<PageBody<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
     return new PagePromise(page(undefined), page, options.signal);
@@ -280,6 +292,8 @@ export class Transport {
     if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
+    const validate = options.validate ?? config.validate ?? 'off';
+    if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
     this.#calls += 1;
     const sentTraceId = headers.get('x-trace-id') ?? undefined;
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -303,6 +317,7 @@ export class Transport {
       debug: level === 'debug',
       tag: `[oz ${op.id} #${this.#calls}]`,
       options,
+      validate: this.#checker === undefined ? 'off' : validate,
       span: undefined,
     };
   }
@@ -326,6 +341,7 @@ export class Transport {
       if (response.ok) return { kind: 'answer', answer };
 
       const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, [call.apiKey]), response.statusText));
+      rememberAnswer(error, response);
       if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };
       }
@@ -388,15 +404,42 @@ export class Transport {
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
     if (call.mode === 'stream') {
-      return { data: new Stream(response, streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events')), response };
+      const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
+      if (call.validate !== 'off') {
+        const validators = await this.#checker!.validators();
+        const report = validationReport(call, response);
+        options.checkItem = (item) => this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
+      }
+      return { data: new Stream(response, options), response };
     }
     const contentType = response.headers.get('content-type');
-    if (response.status === 202 && call.op.idempotent) {
-      const wire = wireOfContentType(contentType) ?? call.format;
-      const data = wire === 'markdown' || wire === 'text' ? parsePointerLines(text) : await decodeBody(text, contentType, call.format);
-      return { data: withPointerWait(data, this, call.options), response };
+    const wire = wireOfContentType(contentType) ?? call.format;
+    if (response.status === 202 && call.op.idempotent && (wire === 'markdown' || wire === 'text')) {
+      return { data: withPointerWait(parsePointerLines(text), this, call.options), response };
     }
-    return { data: await decodeBody(text, contentType, call.format), response };
+    const data = call.validate === 'off' ? await decodeBody(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
+    return { data: response.status === 202 && call.op.idempotent ? withPointerWait(data, this, call.options) : data, response };
+  }
+
+  /**
+   * A body read with validation on: JSON and YAML answers are checked against the operation's schema (markdown
+   * and text answers are strings, not checked); under `strict` a body that does not parse is a mismatch at `$`.
+   */
+  async #checkedBody(call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
+    const report = validationReport(call, response);
+    let data: unknown;
+    try {
+      data = await decodeBody(text, response.headers.get('content-type'), call.format);
+    } catch (cause) {
+      const problem = cause instanceof Error ? cause.message : String(cause);
+      this.#checker!.fail(call.validate, new OzResponseValidationError({ operationId: call.op.id, path: '$', value: text, requestId: report.requestId, problem }, { cause }), report);
+      throw cause;
+    }
+    if (wire === 'json' || wire === 'yaml') {
+      const validators = await this.#checker!.validators();
+      this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
+    }
+    return data;
   }
 
   /**
@@ -512,6 +555,16 @@ function pathOf(op: Operation, input: RequestInput): string {
     }
   }
   return path + query;
+}
+
+function validationReport(call: Call, response: Response): ValidationReport {
+  const span = call.span;
+  return {
+    log: call.log,
+    tag: call.tag,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),
+  };
 }
 
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {

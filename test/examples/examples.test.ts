@@ -98,6 +98,9 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Execution exe_\w+ is still (queued|running) after waiting 300 ms \(the wait's timeout\); the run goes on\.\ncancelled$/m,
     ],
   },
+  'errors-as-values.ts': {
+    lines: [/^no such tool \(404, request req_\w+\)$/m, /^\$\.name 42 req_$/m, /^42$/m],
+  },
   'paging.ts': {
     lines: [/^7 sum executions$/m, /^\[ '17', '16', '15' \]$/m, /^1 last page$/m, /^crm_lookup, echo\nslow, sum$/m],
   },
