@@ -154,8 +154,9 @@ export class Transport {
 
   /** Sends one call of a list route; the answer can be walked across pages. */
   list<Item>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item> {
+    // The first page keeps the caller's own `cursor` (a stored one); later pages send the answer's next_cursor.
     const page = (cursor: string | undefined) =>
-      this.#run<PageBody<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
+      this.#run<PageBody<Item>>(op, cursor === undefined ? input : { ...input, query: { ...input.query, cursor } }, options, 'parse');
     return new PagePromise(page(undefined), page, options.signal);
   }
 
