@@ -22,6 +22,8 @@ import {
 } from './executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
+import { encodedPathParameter } from './pathSegment.js';
+import { setHeader } from './headerValue.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
@@ -255,7 +257,7 @@ export class Transport {
     const headers = new Headers();
     const userAgent = nodeUserAgent();
     if (userAgent) headers.set('user-agent', userAgent);
-    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
@@ -263,14 +265,13 @@ export class Transport {
     const auth = authHeaderFor(op, apiKey, options.authHeader ?? config.authHeader ?? 'bearer');
     if (auth) {
       headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
-      headers.set(auth[0], auth[1]);
+      setHeader(headers, auth[0], auth[1], 'apiKey');
     }
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
-    if (traceId !== undefined) headers.set('x-trace-id', traceId);
+    if (traceId !== undefined) setHeader(headers, 'x-trace-id', traceId, 'idempotencyKey');
     for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (value === null) headers.delete(name);
-      else headers.set(name, value);
+      setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.set('accept', accept);
@@ -507,9 +508,9 @@ function pathOf(op: Operation, input: RequestInput): string {
       const upstream = mark === -1 ? value : value.slice(0, mark);
       if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
       if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
-      path += upstream.split('/').map(encodeURIComponent).join('/') + parts[i + 1]!;
+      path += encodedPathParameter(op, name, upstream, true) + parts[i + 1]!;
     } else {
-      path += encodeURIComponent(value) + parts[i + 1]!;
+      path += encodedPathParameter(op, name, value, false) + parts[i + 1]!;
     }
   }
   return path + query;
