@@ -41,6 +41,7 @@ export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pa
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
 export { OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, type StreamInterruption } from './core/streamErrors.js';
+export { MAX_REDIRECTS, OzRedirectError } from './core/redirect.js';
 export type { StreamMode } from './core/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,

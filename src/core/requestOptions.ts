@@ -8,7 +8,8 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
 
 /**
  * Extra fields of every `fetch` call's `init`, for example undici's `dispatcher` (a proxy agent, other timeouts)
- * or `keepalive`. The SDK's own `method`, `headers`, `body` and `signal` always win.
+ * or `keepalive`. The SDK's own `method`, `headers`, `body`, `signal` and `redirect` (it follows redirects itself,
+ * within the origin only: see `OzRedirectError`) always win.
  */
 export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'> & Record<string, unknown>;
 

@@ -24,6 +24,7 @@ import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader } from './headerValue.js';
+import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
@@ -357,7 +358,7 @@ export class Transport {
     let bound = false;
     try {
       const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
-      const response = await call.fetch(call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
+      const response = await fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
       if (call.mode === 'stream' && response.ok) {
         bound = true;
@@ -365,7 +366,7 @@ export class Transport {
       }
       return { response, text: await response.text() };
     } catch (cause) {
-      throw signal.errorFor(cause);
+      throw cause instanceof OzRedirectError ? cause : signal.errorFor(cause);
     } finally {
       if (!bound) signal.release();
     }
