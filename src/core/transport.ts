@@ -30,7 +30,7 @@ import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestO
 import { decodeBody } from './responseBody.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
 import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
@@ -69,8 +69,12 @@ export interface TransportConfig {
    * 1.5 times per poll to 5 s, as `wait()` does).
    */
   pollIntervalMs?: number | undefined;
-  /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
+  /** Milliseconds a stream may wait without an event before it is closed (default 300000, 5 minutes). */
   idleTimeout?: number | undefined;
+  /** Bytes one stream event may take (default 16 MiB). */
+  maxEventBytes?: number | undefined;
+  /** Milliseconds a whole stream may last (default: no limit). */
+  streamTimeout?: number | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -90,6 +94,8 @@ interface Call {
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
+  readonly maxEventBytes: number;
+  readonly streamTimeout: number;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */
@@ -283,6 +289,10 @@ export class Transport {
     if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
+    const { maxEventBytes, streamTimeout } = checkedStreamBounds({
+      maxEventBytes: options.maxEventBytes ?? config.maxEventBytes,
+      streamTimeout: options.streamTimeout ?? config.streamTimeout,
+    });
     this.#calls += 1;
     const sentTraceId = headers.get('x-trace-id') ?? undefined;
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -301,6 +311,8 @@ export class Transport {
       maxRetries,
       timeout,
       idleTimeout,
+      maxEventBytes,
+      streamTimeout,
       signal: options.signal,
       log,
       debug: level === 'debug',
@@ -526,7 +538,7 @@ function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (error instanceof OzStreamInterruptedError) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
