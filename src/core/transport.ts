@@ -24,6 +24,7 @@ import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader } from './headerValue.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
 import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
@@ -282,6 +283,7 @@ export class Transport {
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.set('accept', accept);
+    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, headers, log);
 
     const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -372,6 +374,7 @@ export class Transport {
       const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
       const response = await fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+      warnDeprecationHeaders(call.op, response.headers, call.log);
       if (call.mode === 'stream' && response.ok) {
         bound = true;
         return { response: signal.bindBody(response), text: '' };
