@@ -129,7 +129,7 @@ export class SseReader {
     this.#parser.feed(text);
     this.#quietMs = this.#event ? 0 : this.#quietMs + waitedMs;
     // After an event or comment, what is left is at most the chunk's text after its last line break.
-    this.#pendingBytes = this.#dispatched ? text.length - 1 - Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r')) : pending;
+    this.#pendingBytes = this.#dispatched ? tailAfterLineBreak(text) : pending;
     if (this.#pendingBytes > this.#limits.maxEventBytes) this.#halt('tooLarge');
   }
 
@@ -183,4 +183,11 @@ export class SseReader {
     clearTimeout(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
   }
+}
+
+/** The length of `text` after its last line break (0 for a chunk ending in one, the usual case: no scan). */
+function tailAfterLineBreak(text: string): number {
+  const last = text.charCodeAt(text.length - 1);
+  if (last === 10 || last === 13) return 0;
+  return text.length - 1 - Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
 }
