@@ -36,10 +36,14 @@ export interface ClientOptions {
   /** Milliseconds per attempt. Default 600000 (10 minutes). A stream's attempt ends at its first byte. */
   timeout?: number | undefined;
   /**
-   * Milliseconds a stream may stay silent (not a byte, not a `: ping`) before it is closed with
-   * `OzStreamIdleTimeoutError`. Default 300000 (5 minutes); `Infinity` turns it off.
+   * Milliseconds a stream may wait without an event before it is closed with `OzStreamIdleTimeoutError`. Default
+   * 300000 (5 minutes); `Infinity` turns it off. Comments (`: ping`) keep the connection alive, not the stream.
    */
   idleTimeout?: number | undefined;
+  /** Bytes one stream event may take before it is complete; past them `OzStreamEventTooLargeError`. Default 16 MiB. */
+  maxEventBytes?: number | undefined;
+  /** Milliseconds a whole stream may last, however lively; past them `OzStreamTimeoutError`. Default: no limit. */
+  streamTimeout?: number | undefined;
   /** Any Fetch-API function, for example the embedded server's `server.fetch`. Defaults to `globalThis.fetch`. */
   fetch?: FetchLike | undefined;
   /**
@@ -138,6 +142,8 @@ export class Oz extends OzResources {
       maxRetries: resolved.maxRetries,
       timeout: resolved.timeout,
       idleTimeout: resolved.idleTimeout,
+      maxEventBytes: resolved.maxEventBytes,
+      streamTimeout: resolved.streamTimeout,
       authHeader: resolved.authHeader,
       logLevel: resolved.logLevel,
       logger: resolved.logger,

@@ -39,8 +39,9 @@ export type { Logger, LogLevel } from './core/logger.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
-export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
-export { OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, type StreamInterruption } from './core/streamErrors.js';
+export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
+export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streamErrors.js';
+export { MAX_REDIRECTS, OzRedirectError } from './core/redirect.js';
 export type { StreamMode } from './core/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,

@@ -38,6 +38,8 @@ export function renderOperations(model) {
     out += `    auth: '${op.auth}',\n    idempotent: ${op.idempotent},\n    wire: ${op.wire},\n    yamlBody: ${op.yamlBody},\n`;
     out += `    streaming: '${op.streaming}',\n    paged: ${op.paged},\n`;
     if (slash.length) out += `    slashParams: [${slash.join(', ')}],\n`;
+    if (op.deprecated) out += '    deprecated: true,\n';
+    if (op.deprecatedParams.length) out += `    deprecatedParams: [${op.deprecatedParams.map((p) => `{ name: '${p.name}', in: '${p.in}' }`).join(', ')}],\n`;
     out += '  },\n';
   }
   out += '} as const satisfies Record<string, Operation>;\n\n';
@@ -98,11 +100,14 @@ function renderMethod(op, uses) {
   for (const p of op.pathParams) {
     // The transport sends what follows a `?` in a passed-through path as the query string (see its pathOf).
     const query = p.slashes ? ' What follows a `?` is sent as the query string, with `options.query` added to it.' : '';
-    lines.push(`@param ${p.arg} - ${escapeDoc(p.description)}${query}`);
+    lines.push(`@param ${p.arg} - ${p.deprecated ? 'Deprecated. ' : ''}${escapeDoc(p.description)}${query}`);
   }
   if (op.body) lines.push('@param body - The request body.');
   if (op.userQuery.length) lines.push('@param query - Query parameters.');
   lines.push('@param options - Per-call options; each overrides the client\'s own.');
+  const deprecatedParams = op.deprecatedParams.filter((p) => p.in !== 'path').map((p) => `\`${p.name}\` (${p.in})`);
+  if (op.deprecated) lines.push('@deprecated The API description marks this operation deprecated: it may be removed. The first call in a process logs a warning.');
+  else if (deprecatedParams.length) lines.push('', `Deprecated parameters: ${deprecatedParams.join(', ')}; the first call that sends one logs a warning.`);
   const tsdoc = doc(lines, '  ');
 
   const args = op.pathParams.map((p) => `${p.arg}: string`);

@@ -24,6 +24,10 @@ import {
 } from './executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
+import { encodedPathParameter } from './pathSegment.js';
+import { setHeader } from './headerValue.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
+import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
@@ -31,7 +35,7 @@ import { AnswerChecker, isValidateMode, type AnswerValidatorLoader, type Validat
 import { OzResponseValidationError } from './responseValidationError.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
 import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
@@ -70,12 +74,16 @@ export interface TransportConfig {
    * 1.5 times per poll to 5 s, as `wait()` does).
    */
   pollIntervalMs?: number | undefined;
-  /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
+  /** Milliseconds a stream may wait without an event before it is closed (default 300000, 5 minutes). */
   idleTimeout?: number | undefined;
   /** Checks answers against openapi.json (default `off`); a call's `validate` overrides it. */
   validate?: ValidateMode | undefined;
   /** Loads the generated answer validators, on the first call made with validation on (given by the layer above). */
   loadValidators?: AnswerValidatorLoader | undefined;
+  /** Bytes one stream event may take (default 16 MiB). */
+  maxEventBytes?: number | undefined;
+  /** Milliseconds a whole stream may last (default: no limit). */
+  streamTimeout?: number | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -95,6 +103,8 @@ interface Call {
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
+  readonly maxEventBytes: number;
+  readonly streamTimeout: number;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */
@@ -166,8 +176,9 @@ export class Transport {
 
   /** Sends one call of a list route; the answer can be walked across pages. */
   list<Item, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item, E> {
+    // The first page keeps the caller's own `cursor` (a stored one); later pages send the answer's next_cursor.
     const page = (cursor: string | undefined) =>
-      this.#run<PageBody<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
+      this.#run<PageBody<Item>>(op, cursor === undefined ? input : { ...input, query: { ...input.query, cursor } }, options, 'parse');
     return new PagePromise(page(undefined), page, options.signal);
   }
 
@@ -266,7 +277,7 @@ export class Transport {
     const headers = new Headers();
     const userAgent = nodeUserAgent();
     if (userAgent) headers.set('user-agent', userAgent);
-    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
@@ -274,17 +285,17 @@ export class Transport {
     const auth = authHeaderFor(op, apiKey, options.authHeader ?? config.authHeader ?? 'bearer');
     if (auth) {
       headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
-      headers.set(auth[0], auth[1]);
+      setHeader(headers, auth[0], auth[1], 'apiKey');
     }
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
-    if (traceId !== undefined) headers.set('x-trace-id', traceId);
+    if (traceId !== undefined) setHeader(headers, 'x-trace-id', traceId, 'idempotencyKey');
     for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (value === null) headers.delete(name);
-      else headers.set(name, value);
+      setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.set('accept', accept);
+    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, headers, log);
 
     const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -294,6 +305,10 @@ export class Transport {
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     const validate = options.validate ?? config.validate ?? 'off';
     if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
+    const { maxEventBytes, streamTimeout } = checkedStreamBounds({
+      maxEventBytes: options.maxEventBytes ?? config.maxEventBytes,
+      streamTimeout: options.streamTimeout ?? config.streamTimeout,
+    });
     this.#calls += 1;
     const sentTraceId = headers.get('x-trace-id') ?? undefined;
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -312,6 +327,8 @@ export class Transport {
       maxRetries,
       timeout,
       idleTimeout,
+      maxEventBytes,
+      streamTimeout,
       signal: options.signal,
       log,
       debug: level === 'debug',
@@ -371,15 +388,16 @@ export class Transport {
     let bound = false;
     try {
       const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
-      const response = await call.fetch(call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
+      const response = await fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+      warnDeprecationHeaders(call.op, response.headers, call.log);
       if (call.mode === 'stream' && response.ok) {
         bound = true;
         return { response: signal.bindBody(response), text: '' };
       }
       return { response, text: await response.text() };
     } catch (cause) {
-      throw signal.errorFor(cause);
+      throw cause instanceof OzRedirectError ? cause : signal.errorFor(cause);
     } finally {
       if (!bound) signal.release();
     }
@@ -549,9 +567,9 @@ function pathOf(op: Operation, input: RequestInput): string {
       const upstream = mark === -1 ? value : value.slice(0, mark);
       if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
       if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
-      path += upstream.split('/').map(encodeURIComponent).join('/') + parts[i + 1]!;
+      path += encodedPathParameter(op, name, upstream, true) + parts[i + 1]!;
     } else {
-      path += encodeURIComponent(value) + parts[i + 1]!;
+      path += encodedPathParameter(op, name, value, false) + parts[i + 1]!;
     }
   }
   return path + query;
@@ -576,7 +594,7 @@ function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (error instanceof OzStreamInterruptedError) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.

@@ -175,6 +175,15 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^x-team on the call that removed it: null$/m,
     ],
   },
+  'safety.ts': {
+    lines: [
+      /^refused: Path parameter "tool" of executeTool \(POST \/v1\/tools\/\{tool\}\/execute\)$/m,
+      /^refused: Path parameter "path" of proxyDelete \(DELETE \/v1\/proxy\/\{provider\}\/\{path\}\)$/m,
+      /^The header "x-trace-id" \(from idempotencyKey\) has a value holding a line break \(CR or LF\)/m,
+      /^308 to https:\/\/elsewhere\.example\/v1\/tools: not followed$/m,
+      /^OzStreamEventTooLargeError after 64 bytes; the run went on: Here is a draft for: a haiku about tea$/m,
+    ],
+  },
   'http-options.ts': {
     lines: [
       /^\/contacts\/42 \{ tenant: 'acme-eu', fields: 'name,email' \}$/m,
