@@ -1,12 +1,19 @@
 import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from './errors.js';
+import type { OzRedirectError } from './redirect.js';
 import type { OzResponseValidationError } from './responseValidationError.js';
 
 /**
  * The errors the SDK raises itself, whatever the operation: the connection failed or was cut, an attempt timed
- * out, the caller aborted, the call could not be sent as given, or (`validate: 'strict'`) the answer does not
+ * out, the caller aborted, the call could not be sent as given, the service redirected to another origin, or (`validate: 'strict'`) the answer does not
  * match openapi.json. Each has its own `code`.
  */
-export type OzClientError = OzConnectionError | OzTimeoutError | OzAbortError | OzUsageError | OzResponseValidationError;
+export type OzClientError =
+  | OzConnectionError
+  | OzTimeoutError
+  | OzAbortError
+  | OzUsageError
+  | OzRedirectError
+  | OzResponseValidationError;
 
 /**
  * What a call's `result()` resolves to: the data and the raw answer, or the error as a value. `response` is

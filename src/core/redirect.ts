@@ -15,6 +15,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
  */
 export class OzRedirectError extends OzError {
   override name = 'OzRedirectError';
+  /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
+  readonly code = 'redirect_error' as const;
   /** The redirect's status (301, 302, 303, 307 or 308; 0 for an opaque redirect). */
   readonly status: number;
   /** Where the redirect pointed (absolute), when it could be read. */

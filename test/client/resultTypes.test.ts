@@ -27,6 +27,7 @@ async function getTool(oz: Oz): Promise<string> {
     case 'timeout_error':
     case 'abort_error':
     case 'usage_error':
+    case 'redirect_error':
     case 'response_validation_error':
       return error.code;
     // @ts-expect-error getTool never answers execution_not_found
@@ -57,6 +58,7 @@ async function createItem(oz: Oz): Promise<string> {
     case 'timeout_error':
     case 'abort_error':
     case 'usage_error':
+    case 'redirect_error':
     case 'response_validation_error':
       return error.code;
     // @ts-expect-error creating an item never answers tool_not_found
@@ -82,6 +84,7 @@ async function listExecutions(oz: Oz): Promise<string> {
     case 'timeout_error':
     case 'abort_error':
     case 'usage_error':
+    case 'redirect_error':
     case 'response_validation_error':
       return error.code;
     // @ts-expect-error a list never answers duplicate_execution_id
