@@ -119,10 +119,6 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
 const PARENT_TRANSPORT = Symbol('oz parent transport');
 type DerivedOptions = ClientOptions & { [PARENT_TRANSPORT]?: Transport };
 
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
-}
-
 /**
  * The Oz client: one property per resource of the API (`client.tools.execute(...)`,
  * `client.companies.items.create(...)`), each method generated from openapi.json.
@@ -191,7 +187,7 @@ export class Oz extends OzResources {
     const parent = this.#options;
     const derived: DerivedOptions = { ...parent, ...defined, [PARENT_TRANSPORT]: this.#transport };
     if (defined.middleware !== undefined) derived.middleware = [...(parent.middleware ?? []), ...defined.middleware];
-    if (defined.retry !== undefined && parent.retry !== undefined) derived.retry = { ...parent.retry, ...withoutUndefined(defined.retry) };
+    if (defined.retry !== undefined) derived.retry = { ...parent.retry, ...defined.retry };
     return new Oz(derived);
   }
 

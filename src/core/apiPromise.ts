@@ -56,7 +56,7 @@ export function bodyHandedOver(promise: object): boolean {
 export type CallStarter<T> = (promise: object) => Promise<ParsedResponse<T>>;
 
 function parsedData<T>(parsed: ParsedResponse<T>): T {
-  if (parsed.unread) throw new OzUsageError("asResponse() took this call's body before it was read: read the data from that Response.");
+  if (parsed.unread) throw new OzUsageError("asResponse() took this call's body: read it from that Response.");
   return parsed.data;
 }
 
@@ -123,8 +123,7 @@ export class APIPromise<T> extends Promise<T> {
   async asResponse(): Promise<Response> {
     HANDED_OVER.add(this);
     const { response, text } = await this.#parsed;
-    if (!response.bodyUsed || text === undefined) return response;
-    const empty = response.status === 204 || response.status === 205 || response.status === 304;
-    return new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    // Read already: a copy (no body for an empty one: a 204 may have none).
+    return response.bodyUsed && text !== undefined ? new Response(text || null, response) : response;
   }
 }

@@ -1,5 +1,4 @@
-import { OzError, OzUsageError } from './errors.js';
-import { OzMiddlewareError } from './middlewareError.js';
+import { OzUsageError } from './errors.js';
 import type { Plane } from './operation.js';
 import type { Format } from './requestOptions.js';
 
@@ -39,97 +38,10 @@ export type MiddlewareNext = (request: Request) => Promise<Response>;
  */
 export type Middleware = (request: Request, next: MiddlewareNext, context: MiddlewareContext) => Promise<Response>;
 
-/** `chain` checked to be functions; `where` names the option for the message. */
+/** `chain` checked to be an array of functions; `where` names the option for the message. */
 export function checkedMiddleware(chain: unknown, where: string): readonly Middleware[] {
-  if (!Array.isArray(chain)) throw new OzUsageError(`${where} must be an array of functions (request, next, context) => Promise<Response>, not ${describe(chain)}.`);
-  chain.forEach((middleware, index) => {
-    if (typeof middleware !== 'function') {
-      throw new OzUsageError(`${where}[${index}] is ${describe(middleware)}; a middleware is a function (request, next, context) => Promise<Response>.`);
-    }
-  });
-  return chain as readonly Middleware[];
-}
-
-/**
- * Runs `request` through `chain` to `send` (the fetch) and answers the `Response` the first middleware gives.
- * Settles when `signal` aborts even if a middleware never does (rejecting with the signal's reason).
- */
-export function runMiddleware(
-  chain: readonly Middleware[],
-  request: Request,
-  context: MiddlewareContext,
-  send: (request: Request) => Promise<Response>,
-  signal: AbortSignal,
-): Promise<Response> {
-  const dispatch = (index: number, current: Request): Promise<Response> => {
-    if (index === chain.length) return send(current);
-    let called = false;
-    const next: MiddlewareNext = (forwarded) => {
-      if (called) {
-        return Promise.reject(
-          new OzUsageError(`middleware[${index}] called next() twice in one attempt; a request is sent once per attempt (the SDK retries: see maxRetries and retry).`),
-        );
-      }
-      if (!isRequest(forwarded)) {
-        return Promise.reject(new OzUsageError(`middleware[${index}] called next() with ${describe(forwarded)}; pass a Request (the one it was given, or new Request(request, changes)).`));
-      }
-      called = true;
-      return dispatch(index + 1, forwarded);
-    };
-    let answer: Promise<Response>;
-    try {
-      answer = Promise.resolve(chain[index]!(current, next, context));
-    } catch (error) {
-      return Promise.reject(typedError(error, index));
-    }
-    return answer.then(
-      (response) => {
-        if (isResponse(response)) return response;
-        throw new OzMiddlewareError(`middleware[${index}] resolved to ${describe(response)}, not a Response; return next(request) or a Response of its own.`, index);
-      },
-      (error: unknown) => {
-        throw typedError(error, index);
-      },
-    );
-  };
-  return untilAborted(dispatch(0, request), signal);
-}
-
-function typedError(error: unknown, index: number): OzError {
-  if (error instanceof OzError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new OzMiddlewareError(`middleware[${index}] threw: ${message}`, index, { cause: error });
-}
-
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-// Duck-typed too: a Request or Response of another fetch implementation (undici's package, a polyfill) passes.
-function isRequest(value: unknown): value is Request {
-  return value instanceof Request || (typeof value === 'object' && value !== null && typeof (value as Request).url === 'string' && typeof (value as Request).method === 'string');
-}
-
-function isResponse(value: unknown): value is Response {
-  return value instanceof Response || (typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).headers === 'object');
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'object' ? `an object (${Object.prototype.toString.call(value)})` : `${typeof value} ${String(value)}`;
+  if (!Array.isArray(chain) || chain.some((middleware) => typeof middleware !== 'function')) {
+    throw new OzUsageError(`${where} must be an array of functions (request, next, context) => Promise<Response>.`);
+  }
+  return chain;
 }

@@ -1,4 +1,5 @@
 import { OzAbortError, OzConnectionError, OzUsageError, type OzError } from './errors.js';
+import type { Logger } from './logger.js';
 import { DEFAULT_BACKOFF, DEFAULT_JITTER, isRetryableStatus, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 
 /** What `retry.onRetry` is told before the SDK waits for another attempt. */
@@ -43,52 +44,25 @@ export interface RetryOptions {
   onRetry?: ((info: RetryInfo) => void) | undefined;
 }
 
-/** Retry options with every default filled in. */
+/** Retry options with every default filled in (made by retryOptionsCheck.ts, loaded when options are given). */
 export interface RetryPolicy extends BackoffSchedule {
   readonly jitter: number;
   readonly maxRetryAfterMs: number;
-  readonly shouldRetry: RetryOptions['shouldRetry'];
-  readonly onRetry: RetryOptions['onRetry'];
+  /** The caller's `shouldRetry`, checked: its verdict, or `retry` (the SDK's) when it answers undefined. */
+  readonly verdict?: ((error: OzError, attempt: number, retry: boolean) => boolean) | undefined;
+  /** Tells the caller's `onRetry` (what it throws is logged and ignored). */
+  readonly observe?: ((info: RetryInfo, log: Logger) => void) | undefined;
 }
 
 /** The defaults: 0.5 s doubling to 8 s, 25 % jitter, `Retry-After` up to 60 s. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  initialMs: DEFAULT_BACKOFF.initialMs,
-  maxMs: DEFAULT_BACKOFF.maxMs,
-  jitter: DEFAULT_JITTER,
-  maxRetryAfterMs: RETRY_AFTER_CAP_MS,
-  shouldRetry: undefined,
-  onRetry: undefined,
-};
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_BACKOFF, jitter: DEFAULT_JITTER, maxRetryAfterMs: RETRY_AFTER_CAP_MS };
 
-/** `base` with the fields `options` gives, each checked (`where` names the option in messages). */
-export function retryPolicyOf(base: RetryPolicy, options: RetryOptions | undefined, where: string): RetryPolicy {
-  if (options === undefined) return base;
-  if (typeof options !== 'object' || options === null) throw new OzUsageError(`${where} must be an object of retry options, not ${String(options)}.`);
-  const { initialDelayMs, maxDelayMs, jitter, maxRetryAfterMs, shouldRetry, onRetry } = options;
-  const ms = (name: string, value: number | undefined, infinite: boolean) => {
-    if (value === undefined) return;
-    if (typeof value !== 'number' || !(value >= 0) || (!infinite && !Number.isFinite(value))) {
-      throw new OzUsageError(`${where}.${name} must be a number of milliseconds >= 0${infinite ? ' (or Infinity)' : ''}, not ${String(value)}.`);
-    }
-  };
-  ms('initialDelayMs', initialDelayMs, false);
-  ms('maxDelayMs', maxDelayMs, true);
-  ms('maxRetryAfterMs', maxRetryAfterMs, true);
-  if (jitter !== undefined && (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1))) {
-    throw new OzUsageError(`${where}.jitter must be a number from 0 to 1 (the share of a wait taken off at random), not ${String(jitter)}.`);
-  }
-  for (const [name, value] of [['shouldRetry', shouldRetry], ['onRetry', onRetry]] as const) {
-    if (value !== undefined && typeof value !== 'function') throw new OzUsageError(`${where}.${name} must be a function, not ${value === null ? 'null' : typeof value}.`);
-  }
-  return {
-    initialMs: initialDelayMs ?? base.initialMs,
-    maxMs: maxDelayMs ?? base.maxMs,
-    jitter: jitter ?? base.jitter,
-    maxRetryAfterMs: maxRetryAfterMs ?? base.maxRetryAfterMs,
-    shouldRetry: shouldRetry ?? base.shouldRetry,
-    onRetry: onRetry ?? base.onRetry,
-  };
+let check: Promise<typeof import('./retryOptionsCheck.js')> | undefined;
+
+/** `base` with the fields `options` gives, each checked (`where` names the option in an `OzUsageError`). */
+export async function retryPolicyOf(base: RetryPolicy, options: RetryOptions, where: string): Promise<RetryPolicy> {
+  const { checkedRetryPolicy } = await (check ??= import('./retryOptionsCheck.js'));
+  return checkedRetryPolicy(base, options, where, OzUsageError);
 }
 
 /**
@@ -99,16 +73,6 @@ export function wantsRetry(policy: RetryPolicy, error: OzError, attempt: number,
   if (error instanceof OzAbortError) return false;
   let retry = answer === undefined ? error instanceof OzConnectionError : isRetryableStatus(answer.status);
   const header = answer?.headers.get('x-should-retry');
-  if (header === 'true') retry = true;
-  else if (header === 'false') retry = false;
-  if (policy.shouldRetry === undefined) return retry;
-  let verdict: unknown;
-  try {
-    verdict = policy.shouldRetry(error, attempt);
-  } catch (cause) {
-    throw new OzUsageError(`retry.shouldRetry threw: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
-  if (verdict === undefined) return retry;
-  if (typeof verdict !== 'boolean') throw new OzUsageError(`retry.shouldRetry must answer true, false or undefined, not ${typeof verdict}.`);
-  return verdict;
+  if (header === 'true' || header === 'false') retry = header === 'true';
+  return policy.verdict === undefined ? retry : policy.verdict(error, attempt, retry);
 }

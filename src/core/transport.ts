@@ -23,7 +23,9 @@ import {
   type ExecutionRecordAnswer,
 } from './executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
-import { checkedMiddleware, runMiddleware, type Middleware, type MiddlewareContext } from './middleware.js';
+import { checkedMiddleware, type Middleware } from './middleware.js';
+import type { ChainParts } from './middlewareChain.js';
+import { OzMiddlewareError } from './middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
@@ -150,19 +152,24 @@ export class Transport {
   readonly #log: Logger;
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
-  readonly #retry: RetryPolicy;
+  // The client's retry policy; undefined until the first call checks the client's `retry` option.
+  #retry: RetryPolicy | undefined;
   // Shared with the transports made by withOptions().
   readonly #shared: { calls: number };
 
   /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
-    this.#credentials = parent !== undefined && parent.#credentials.holds(config.apiKey) ? parent.#credentials : new Credentials(config.apiKey);
+    this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
-    const base = config.backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...config.backoff };
-    this.#retry = retryPolicyOf(base, config.retry, 'retry');
+    this.#retry = config.retry === undefined ? this.#baseRetry() : undefined;
     this.#shared = parent === undefined ? { calls: 0 } : parent.#shared;
     this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', this.#credentials.secrets);
+  }
+
+  #baseRetry(): RetryPolicy {
+    const backoff = this.#config.backoff;
+    return backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff };
   }
 
   /**
@@ -270,9 +277,11 @@ export class Transport {
     if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
     const credentials = options.apiKey === undefined ? this.#credentials : new Credentials(options.apiKey);
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
-    const apiKey = credentials.fixed ?? (await credentials.key(options.signal, timeout));
+    const apiKey = typeof credentials.source === 'string' ? credentials.source : await credentials.key(options.signal, timeout);
     const middleware = options.middleware === undefined ? this.#middleware : [...this.#middleware, ...checkedMiddleware(options.middleware, 'options.middleware')];
-    const retry = options.retry === undefined ? this.#retry : retryPolicyOf(this.#retry, options.retry, 'options.retry');
+    // Retry options are checked on the first call that has them (their checks load only then).
+    const clientRetry = this.#retry ?? (this.#retry = await retryPolicyOf(this.#baseRetry(), config.retry!, 'retry'));
+    const retry = options.retry === undefined ? clientRetry : await retryPolicyOf(clientRetry, options.retry, 'options.retry');
     const level = options.logLevel ?? config.logLevel ?? 'warn';
     // The client's own logger serves every call that brings no logger, level or key of its own.
     const log =
@@ -364,7 +373,7 @@ export class Transport {
       try {
         answer = await this.#attempt(call, attempt);
       } catch (error) {
-        if (!(error instanceof OzError) || retries >= call.maxRetries || !this.#wantsRetry(call, error, attempt, undefined)) throw this.#final(call, error);
+        if (!(error instanceof OzError) || retries >= call.maxRetries || !wantsRetry(call.retry, error, attempt, undefined)) throw this.#final(call, error);
         const wait = backoffDelay(retries, policy);
         await this.#beforeRetry(call, attempt, error, wait, error.name, `${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
         retries++;
@@ -377,11 +386,11 @@ export class Transport {
       if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };
       }
-      if (response.status === 401 && !refreshed && call.credentials.refreshable && call.op.auth !== 'none') {
+      if (response.status === 401 && !refreshed && typeof call.credentials.source === 'function' && call.op.auth !== 'none') {
         refreshed = true;
         if (await this.#refreshKey(call)) continue;
       }
-      if (retries < call.maxRetries && this.#wantsRetry(call, error, attempt, response)) {
+      if (retries < call.maxRetries && wantsRetry(call.retry, error, attempt, response)) {
         const wait = retryDelay(response.headers, retries, policy, policy.maxRetryAfterMs);
         if (wait !== undefined) {
           const reason = `${response.status} ${error.code}`;
@@ -395,24 +404,11 @@ export class Transport {
     }
   }
 
-  #wantsRetry(call: Call, error: OzError, attempt: number, answer: Response | undefined): boolean {
-    try {
-      return wantsRetry(call.retry, error, attempt, answer);
-    } catch (usage) {
-      throw this.#final(call, usage);
-    }
-  }
-
   /** After a 401: asks the provider again; true when it gave another key (set on the call, to retry with). */
   async #refreshKey(call: Call): Promise<boolean> {
-    let key: string;
-    try {
-      key = await call.credentials.key(call.signal, call.timeout);
-    } catch (error) {
-      throw this.#final(call, error);
-    }
+    const key = await call.credentials.key(call.signal, call.timeout);
     if (key === call.apiKey) return false;
-    call.log.info(`${call.tag} 401 with the key the apiKey function gave; it now gives another: retrying once with it.`);
+    call.log.info(`${call.tag} 401: retrying with the apiKey function's new key.`);
     call.apiKey = key;
     setAuth(call.headers, call.op, key, call.authHeader);
     return true;
@@ -422,14 +418,7 @@ export class Transport {
   async #beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
     call.span?.retry(attempt, reason, wait);
     call.log.info(`${call.tag} ${line}`);
-    const onRetry = call.retry.onRetry;
-    if (onRetry !== undefined) {
-      try {
-        onRetry({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId });
-      } catch (observerError) {
-        call.log.warn(`${call.tag} retry.onRetry threw (ignored): ${observerError instanceof Error ? observerError.message : String(observerError)}`);
-      }
-    }
+    call.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, call.log);
     await abortableSleep(wait, call.signal);
   }
 
@@ -558,26 +547,14 @@ function setAuth(headers: Headers, op: Operation, apiKey: string, authHeader: Au
   }
 }
 
-/**
- * One attempt through the call's middleware: a `Request` of the call, the context, and a `fetch` at the end whose
- * failures are already typed (a middleware sees `OzConnectionError`). Only calls with middleware come here.
- */
-function throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
-  const context: MiddlewareContext = {
-    operationId: call.op.id,
-    plane: call.op.plane,
-    wire: call.mode === 'stream' ? 'events' : call.format,
-    attempt,
-    traceId: call.traceId,
-    signal: signal.signal,
-  };
-  const fetchOptions = call.fetchOptions;
-  const send = (request: Request): Promise<Response> =>
-    call.fetch(request, fetchOptions).catch((cause: unknown) => {
-      throw signal.errorFor(cause);
-    });
-  return runMiddleware(call.middleware, new Request(call.url, init), context, send, signal.signal);
+/** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
+async function throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
+  const { attemptThrough } = await (middlewareChain ??= import('./middlewareChain.js'));
+  return await attemptThrough(call, attempt, init, signal, CHAIN_PARTS);
 }
+
+let middlewareChain: Promise<typeof import('./middlewareChain.js')> | undefined;
+const CHAIN_PARTS: ChainParts = { OzError, OzUsageError, OzMiddlewareError };
 
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
 // a call's client time). Bounded: cleared when full, so paths holding ids cannot grow it without limit.

@@ -27,7 +27,7 @@ describe('asResponse()', () => {
     expect(await response.json()).toEqual(envelope('mine to read'));
     const error = await rejectionOf(call);
     expect(error).toBeInstanceOf(OzUsageError);
-    expect((error as Error).message).toBe("asResponse() took this call's body before it was read: read the data from that Response.");
+    expect((error as Error).message).toBe("asResponse() took this call's body: read it from that Response.");
   });
 
   it('called after the data was read, answers a Response whose body is still readable; withResponse() as before', async () => {

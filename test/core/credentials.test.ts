@@ -26,13 +26,12 @@ describe('a key provider against the scripted server', () => {
   });
 
   it('after a 401 is asked once more, and the call is retried once with the new key and the same x-trace-id', async () => {
-    scripted.answer(unauthorized, { body: envelope('with the new key') });
     let current = KEY;
     let asked = 0;
+    // The key is rotated while the first request is in flight; the old one answers 401.
+    scripted.answer(() => ((current = NEW_KEY), unauthorized), { body: envelope('with the new key') });
     const oz = client({ apiKey: () => (asked++, current) });
-    const pending = oz.tools.execute('echo', { text: 'x' });
-    current = NEW_KEY; // rotated while the call was in flight
-    expect((await pending).content).toBe('with the new key');
+    expect((await oz.tools.execute('echo', { text: 'x' })).content).toBe('with the new key');
     const [first, second] = scripted.requests;
     expect([first!.headers.authorization, second!.headers.authorization]).toEqual([`Bearer ${KEY}`, `Bearer ${NEW_KEY}`]);
     expect(second!.headers['x-trace-id']).toBe(first!.headers['x-trace-id']);

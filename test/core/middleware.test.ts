@@ -5,6 +5,7 @@ import {
   InternalError,
   Oz,
   OzConnectionError,
+  OzAbortError,
   OzMiddlewareError,
   OzTimeoutError,
   OzUsageError,
@@ -16,7 +17,7 @@ import type { OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';
 import { envelope, KEY, rejectionOf } from './support/clients.js';
 import { executionRecord } from './support/executionRecord.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { ScriptedServer, type ScriptedAnswer } from './support/scriptedServer.js';
 
 const scripted = ScriptedServer.forSuite();
 const fast = { retry: { initialDelayMs: 1, maxDelayMs: 5 } } as const;
@@ -144,7 +145,7 @@ describe('middleware against the scripted server', () => {
     const controller = new AbortController();
     const pending = client({ middleware: [stuck] }).tools.execute('echo', { text: 'x' }, { signal: controller.signal });
     controller.abort();
-    expect((await rejectionOf(pending)).constructor.name).toBe('OzAbortError');
+    expect(await rejectionOf(pending)).toBeInstanceOf(OzAbortError);
   });
 
   it('sees a connection error of next() as OzConnectionError, and the call is retried', async () => {
@@ -166,7 +167,7 @@ describe('middleware against the scripted server', () => {
   it("sees the polls of a lost answer's recovery and of executions.wait()", async () => {
     const runs = new Set<string>();
     let polls = 0;
-    scripted.fallback = (request) => {
+    scripted.fallback = (request): ScriptedAnswer => {
       const trace = String(request.headers['x-trace-id']);
       if (request.method === 'POST') {
         if (runs.has(trace)) return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'used' } } };
@@ -200,9 +201,11 @@ describe('middleware against the scripted server', () => {
   });
 
   it('bad middleware options are OzUsageError with the option named', () => {
-    expect(() => client({ middleware: 'nope' as never })).toThrow(new OzUsageError('middleware must be an array of functions (request, next, context) => Promise<Response>, not string nope.'));
-    expect(() => client({ middleware: [{ onRequest() {} }] as never })).toThrow(/^middleware\[0\] is an object \(\[object Object\]\); a middleware is a function/);
-    return expect(client().tools.execute('echo', { text: 'x' }, { middleware: [null as never] })).rejects.toThrow(/^options\.middleware\[0\] is null/);
+    const message = (where: string) => `${where} must be an array of functions (request, next, context) => Promise<Response>.`;
+    expect(() => client({ middleware: 'nope' as never })).toThrow(new OzUsageError(message('middleware')));
+    // An openapi-fetch middleware object is not a middleware function.
+    expect(() => client({ middleware: [{ onRequest() {} }] as never })).toThrow(new OzUsageError(message('middleware')));
+    return expect(client().tools.execute('echo', { text: 'x' }, { middleware: [null as never] })).rejects.toThrow(new OzUsageError(message('options.middleware')));
   });
 });
 
