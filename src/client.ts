@@ -1,10 +1,13 @@
+import type { ApiKeySource } from './core/credentials.js';
 import { OzUsageError, registerErrorCodes } from './core/errors.js';
 import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/logger.js';
 import { checkedBaseURL } from './core/baseURL.js';
+import type { Middleware } from './core/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
 import type { ValidateMode } from './core/responseValidation.js';
+import type { RetryOptions } from './core/retryOptions.js';
 import { isBrowser } from './core/runtime.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport, type TransportConfig } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
@@ -24,8 +27,13 @@ export interface ClientOptions {
    * The platform key (`ozk_...`). Defaults to `OZ_API_KEY`. Never logged, inspected or serialized. A legacy key
    * (`sk-mdl-`: models plane only; `sk-prx-`: connector proxy only) is sent as given; where the service answers
    * it 401 on another plane, the call throws `LegacyKeyError`, which says why (decided after the request).
+   *
+   * Or a function that gives the key (sync or async), asked for every call: after a 401 it is asked once more and
+   * the call retried once with the key it then gives, so switching what it answers rotates the key of a running
+   * client. It is bounded by the attempt's `timeout` and the signal; one that throws or gives anything but a
+   * non-empty string fails the call with `OzUsageError`.
    */
-  apiKey?: string | undefined;
+  apiKey?: ApiKeySource | undefined;
   /**
    * The service's root address, for example `https://oz.example.com` (not `.../v1`: the paths start with `/v1/`).
    * Defaults to `OZ_BASE_URL`; there is no public default.
@@ -33,6 +41,18 @@ export interface ClientOptions {
   baseURL?: string | undefined;
   /** Retries after the first attempt, on connection errors, timeouts, 408, 429 and 500+. Default 2. */
   maxRetries?: number | undefined;
+  /**
+   * Backoff (`initialDelayMs`, `maxDelayMs`, `jitter`), the longest `Retry-After` waited (`maxRetryAfterMs`),
+   * `shouldRetry(error, attempt)` and `onRetry(info)`. Each field defaults to the reference client's; a call's
+   * `retry` and `withOptions({ retry })` set single fields over these.
+   */
+  retry?: RetryOptions | undefined;
+  /**
+   * Functions `(request, next, context) => Promise<Response>` run on every attempt of every request the client
+   * makes (resource methods, polls, `oz.raw`, MCP), in order: the first is the outermost. `withOptions()` and a
+   * call's `middleware` add theirs inside these.
+   */
+  middleware?: readonly Middleware[] | undefined;
   /** Milliseconds per attempt. Default 600000 (10 minutes). A stream's attempt ends at its first byte. */
   timeout?: number | undefined;
   /**
@@ -81,7 +101,7 @@ const env = (name: string): string | undefined =>
   typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined;
 
 /** The options of a client with the environment's values filled in. */
-function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: string } {
+function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
   if (isBrowser() && !options.dangerouslyAllowBrowser) {
     throw new OzUsageError(
       'The Oz client refuses to run in a browser, where its API key would be exposed to every visitor. ' +
@@ -98,7 +118,7 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
   if (logLevel === undefined && fromEnv !== undefined) {
     logLevel = parseLogLevel(fromEnv);
     if (logLevel === undefined) {
-      filteredLogger(options.logger ?? console, 'warn', [apiKey]).warn(
+      filteredLogger(options.logger ?? console, 'warn', typeof apiKey === 'string' ? [apiKey] : []).warn(
         `OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`,
       );
     }
@@ -106,6 +126,10 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
   const mcpURL = options.mcpURL ?? env('OZ_MCP_URL');
   return { ...options, baseURL, apiKey, mcpURL, logLevel: logLevel ?? 'warn' };
 }
+
+// withOptions() hands its transport to the new client under this key (never a public option).
+const PARENT_TRANSPORT = Symbol('oz parent transport');
+type DerivedOptions = ClientOptions & { [PARENT_TRANSPORT]?: Transport };
 
 /**
  * The Oz client: one property per resource of the API (`client.tools.execute(...)`,
@@ -115,7 +139,8 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
  * log line or an error.
  */
 export class Oz extends OzResources {
-  readonly #options: ClientOptions & { baseURL: string; apiKey: string };
+  readonly #options: ClientOptions & { baseURL: string; apiKey: ApiKeySource };
+  readonly #transport: Transport;
   /** The MCP server: raw JSON-RPC `request` plus `initialize`, `listTools`, `callTool`, `whoami`, `getResult`, `followup`. */
   declare readonly mcp: McpClient;
   /** The `executions` resource, with `wait()` to poll an execution (or an async pointer) to its end. */
@@ -131,7 +156,8 @@ export class Oz extends OzResources {
     // `sideEffects: false` drops a module none of whose exports is used, and every code would read as its status.
     registerErrorCodes(ERROR_CODES);
     const resolved = resolveOptions(options);
-    const transport = new Transport({
+    const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
+    const config: TransportConfig = {
       baseURL: resolved.baseURL,
       apiKey: resolved.apiKey,
       executionRecord: OPERATIONS.getExecution,
@@ -150,12 +176,17 @@ export class Oz extends OzResources {
       validate: resolved.validate,
       // A chunk of its own: a program that never turns validation on never loads it.
       loadValidators: () => import('./generated/responseValidators.js'),
-    });
+      retry: resolved.retry,
+      middleware: resolved.middleware,
+    };
+    const transport = parent === undefined ? new Transport(config) : parent.withOptions(config);
     super(transport);
+    this.#transport = transport;
     this.mcp = new McpClient(transport, resolved.mcpURL);
     this.executions = new Executions(transport);
     this.raw = createRawClient(transport, resolved.baseURL);
-    this.#options = resolved;
+    const { [PARENT_TRANSPORT]: _, ...own } = resolved as DerivedOptions & typeof resolved;
+    this.#options = own;
   }
 
   /** Who this key is (user, auth type, tier, key label, rate-limit window), through MCP `svc_whoami`. */
@@ -163,10 +194,18 @@ export class Oz extends OzResources {
     return this.mcp.whoami(options);
   }
 
-  /** A new client with these options over this one's (the key included unless given). */
+  /**
+   * A client with these options over this one's (the key included unless given), over the same transport: the
+   * same `fetch` and connections, the same key provider and the keys it gave. `middleware` is added inside this
+   * client's; `retry` sets single fields over this client's.
+   */
   withOptions(options: ClientOptions): Oz {
-    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    return new Oz({ ...this.#options, ...defined });
+    const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions;
+    const parent = this.#options;
+    const derived: DerivedOptions = { ...parent, ...defined, [PARENT_TRANSPORT]: this.#transport };
+    if (defined.middleware !== undefined) derived.middleware = [...(parent.middleware ?? []), ...defined.middleware];
+    if (defined.retry !== undefined) derived.retry = { ...parent.retry, ...defined.retry };
+    return new Oz(derived);
   }
 
   /** The base address calls go to. */

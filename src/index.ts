@@ -35,7 +35,11 @@ export {
   type ConnectInfo,
   type ErrorBody,
 } from './core/errors.js';
+export type { ApiKeySource } from './core/credentials.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
+export { OzMiddlewareError } from './core/middlewareError.js';
+export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';

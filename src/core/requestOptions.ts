@@ -1,5 +1,8 @@
+import type { ApiKeySource } from './credentials.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { ValidateMode } from './responseValidation.js';
+import type { Middleware } from './middleware.js';
+import type { RetryOptions } from './retryOptions.js';
 
 /** A response wire: the format one payload travels in. */
 export type Format = 'json' | 'yaml' | 'markdown' | 'text';
@@ -56,6 +59,13 @@ export interface RequestOptions {
   retainStreamText?: boolean;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
+  /** Backoff, `Retry-After` bound, `shouldRetry` and `onRetry` for this call, each field over the client's. */
+  retry?: RetryOptions;
+  /**
+   * Middleware of this call: it runs inside the client's (the client's first, then these), on every attempt,
+   * also for the polls of a lost answer's recovery and of an async pointer's `wait()`.
+   */
+  middleware?: readonly Middleware[];
   /**
    * The `x-trace-id` of a write (every POST, PUT, PATCH and DELETE), re-sent on every retry so a retried write
    * happens once: on an execute call it becomes the execution id; on any other write a replay answers the first
@@ -68,8 +78,8 @@ export interface RequestOptions {
   bodyFormat?: 'json' | 'yaml';
   /** Extra headers; `null` removes a default header. */
   headers?: Record<string, string | null>;
-  /** The key for this call only. */
-  apiKey?: string;
+  /** The key for this call only, or a function that gives it (asked again once after a 401). */
+  apiKey?: ApiKeySource;
   /** The base address for this call only. */
   baseURL?: string;
   /** The Fetch-API function for this call only. */

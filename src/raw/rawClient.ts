@@ -1,5 +1,6 @@
-import type { Client, Middleware } from 'openapi-fetch';
+import type { Client, Middleware as FetchMiddleware } from 'openapi-fetch';
 import { OzUsageError } from '../core/errors.js';
+import { checkedMiddleware, type Middleware } from '../core/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
@@ -14,7 +15,17 @@ import type { paths } from '../generated/openapi.js';
  * undefined and `data` is the 2xx body, typed as its JSON answer. openapi-fetch parses it as JSON; pass `parseAs: 'text'` for the markdown,
  * text and YAML wires and `parseAs: 'stream'` (with `stream: true` or an `execute-stream` route) for events.
  */
-export type OzRawClient = Client<paths, 'application/json'>;
+export type OzRawClient = Omit<Client<paths, 'application/json'>, 'use' | 'eject'> & {
+  /**
+   * Adds middleware to the raw calls: a function `(request, next, context) => Promise<Response>` is the SDK's
+   * {@link Middleware} (the client's own mechanism: it runs inside the client's middleware, on every attempt);
+   * an openapi-fetch middleware object (`onRequest`, `onResponse`, `onError`) still runs as openapi-fetch runs
+   * it, once per call around the SDK's retries.
+   */
+  use(...middleware: Array<Middleware | FetchMiddleware>): void;
+  /** Removes middleware added with `use()`. */
+  eject(...middleware: Array<Middleware | FetchMiddleware>): void;
+};
 
 /**
  * Builds the raw client of a transport whose base address is `baseURL`. openapi-fetch and the routing of a
@@ -22,14 +33,16 @@ export type OzRawClient = Client<paths, 'application/json'>;
  * them only in a lazy chunk.
  */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
-  const middlewares: Middleware[] = [];
+  const middlewares: FetchMiddleware[] = [];
+  // The SDK's middleware of the raw calls: a live list, read by each call.
+  const chain: Middleware[] = [];
   let instance: OzRawClient | undefined;
   let client: Promise<OzRawClient> | undefined;
   const loaded = () =>
     (client ??= import('./rawCalls.js').then(async ({ createRawCalls }) => {
       // Handed in rather than imported: a lazy module that shares no module with the client stays one lazy chunk
       // in a bundle (esbuild splits shared modules into chunks of their own).
-      instance = await createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError });
+      instance = await createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
       // The middlewares added before it was loaded, in their order.
       if (middlewares.length > 0) instance.use(...middlewares);
       return instance;
@@ -48,13 +61,22 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     PATCH: method('PATCH'),
     TRACE: method('TRACE'),
     request: method('request'),
-    use(...added: Middleware[]) {
-      middlewares.push(...added);
-      instance?.use(...added);
+    use(...added: Array<Middleware | FetchMiddleware>) {
+      for (const m of added) {
+        if (typeof m === 'function') {
+          chain.push(...checkedMiddleware([m], 'raw.use()'));
+        } else {
+          middlewares.push(m);
+          instance?.use(m);
+        }
+      }
     },
-    eject(...removed: Middleware[]) {
-      for (const m of removed) if (middlewares.includes(m)) middlewares.splice(middlewares.indexOf(m), 1);
-      instance?.eject(...removed);
+    eject(...removed: Array<Middleware | FetchMiddleware>) {
+      for (const m of removed) {
+        const list: unknown[] = typeof m === 'function' ? chain : middlewares;
+        if (list.includes(m)) list.splice(list.indexOf(m), 1);
+        if (typeof m !== 'function') instance?.eject(m);
+      }
     },
   };
   return raw as unknown as OzRawClient;

@@ -18,10 +18,13 @@ const LAZY = {
   'rawCalls.ts': 'the raw client calls the API',
   'errorLines.ts': 'missing|contract|hint|connect',
   'responseValidators.ts': 'must have required property',
+  'middlewareChain.ts': 'called next() twice in one attempt',
+  'keyProvider.ts': 'did not settle within',
+  'retryOptionsCheck.ts': 'retry.shouldRetry threw',
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the raw routing, the markdown/text error readers and the response validators only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers and retry-option checks only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,

@@ -123,6 +123,10 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^third time lucky \[ 500, 500, 200 \]$/m,
       /^true 500 internal_error$/m,
       /^rate_limited retry after 3600 s$/m,
+      /^executeTool attempt 0 NotEnabledError: again in 100 ms$/m,
+      /^executeTool attempt 1 NotEnabledError: again in 200 ms$/m,
+      /^patience$/m,
+      /^\[ '0', '1', '2' \]$/m,
       /^OzConnectionError /m,
     ],
   },
@@ -238,7 +242,25 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^old key right after revoking: demo key$/m,
       /^old key now: 401 unauthorized: This key was revoked\.$/m,
       /^new key now: new key$/m,
+      /^provider: production 2027-01$/m,
+      /^still serving: no downtime$/m,
     ],
+  },
+  'middleware.ts': {
+    lines: [
+      /^executeTool attempt 0: 500 in \d+ ms$/m,
+      /^executeTool attempt 1: 500 in \d+ ms$/m,
+      /^executeTool attempt 2: 200 in \d+ ms$/m,
+      /^seen three times$/m,
+      /^billing$/m,
+      /^getTool attempt 0: 200 in \d+ ms$/m,
+      /^from my cache$/m,
+      /^OzMiddlewareError middleware\[1\] threw: deletes are off today$/m,
+    ],
+  },
+  'raw-responses.ts': {
+    remote: true,
+    lines: [/^200 text\/plain; charset=utf-8 false$/m, /^read it yourself$/m, /^parsed true true$/m],
   },
 };
 
