@@ -28,6 +28,33 @@ describe('no credential header reaches another origin on a redirect', () => {
     expect(authHeader === 'bearer' ? sent.authorization : sent['x-api-key']).toBe(authHeader === 'bearer' ? `Bearer ${KEY}` : KEY);
   });
 
+  it.each(['bearer', 'x-api-key'] as const)('with a middleware in the chain (authHeader %s): the same rule, nothing sent to the other origin', async (authHeader) => {
+    service.answer({ status: 307, headers: { location: `${other.url}/v1/tools/echo/execute` } });
+    const seen: number[] = [];
+    const oz = new Oz({
+      baseURL: service.url,
+      apiKey: KEY,
+      authHeader,
+      logLevel: 'off',
+      middleware: [async (request, next) => { const response = await next(request); seen.push(response.status); return response; }],
+    });
+    const error = await rejectionOf(oz.tools.execute('echo', { text: 'secret body' }));
+    expect(error).toBeInstanceOf(OzRedirectError);
+    expect(other.requests).toEqual([]);
+    expect(service.requests).toHaveLength(1);
+    expect(seen).toEqual([]);
+  });
+
+  it('a same-origin 307 with a middleware in the chain is followed with the key and the body', async () => {
+    service.answer({ status: 307, headers: { location: '/v1/tools/echo/execute?moved=1' } }, { body: result });
+    const oz = new Oz({ baseURL: service.url, apiKey: KEY, authHeader: 'x-api-key', logLevel: 'off', middleware: [(request, next) => next(request)] });
+    await oz.tools.execute('echo', { text: 'hi' }, { idempotencyKey: 'k2' });
+    expect(service.requests.map((r) => [r.method, r.url, r.body, r.headers['x-api-key']])).toEqual([
+      ['POST', '/v1/tools/echo/execute', '{"text":"hi"}', KEY],
+      ['POST', '/v1/tools/echo/execute?moved=1', '{"text":"hi"}', KEY],
+    ]);
+  });
+
   it('a relative redirect on the same origin is followed with the key; 307 and 308 keep the method and body', async () => {
     for (const status of [307, 308]) {
       service.reset();
