@@ -1,4 +1,5 @@
 import type { OperationId } from '../generated/operations.js';
+import { ownValue } from './plainObject.js';
 import type { ConnectInfo } from '../generated/types.js';
 import type { JournalEntry } from './journal.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
@@ -124,7 +125,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 function bodyMatches(match: FaultBodyMatch, body: unknown): boolean {
   if (typeof match === 'function') return match(body) === true;
   if (typeof body !== 'object' || body === null) return false;
-  return Object.entries(match).every(([k, v]) => deepEqual((body as Record<string, unknown>)[k], v));
+  return Object.entries(match).every(([k, v]) => deepEqual(ownValue(body as Record<string, unknown>, k), v));
 }
 
 let nextFaultId = 1;
