@@ -13,6 +13,7 @@ import { nextCronRun, parseCron } from './cron.js';
 import { OzMockError } from './errors.js';
 import { ServerClock, type OzClock } from './clock.js';
 import { Dashboard, DASHBOARD_PATH, withDashboard, type OzDashboard } from './dashboard.js';
+import { withRequestIds } from './requestIdHeader.js';
 import { seedDemo, type DemoKeys } from './demoSeed.js';
 import { executionView, usd } from './executionViews.js';
 import { Faults, type OzFaults } from './faults.js';
@@ -412,7 +413,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       failStep: (failure) => core.walker.failStep(failure),
     },
   };
-  handler = withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
+  handler = withRequestIds(withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken));
   if (typeof options.seed === 'function') options.seed(server);
   seedCatalog = copyCatalog(store.catalog);
   baselineSnapshot = server.snapshot();
