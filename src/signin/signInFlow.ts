@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { inProcessAddressHint } from '../core/inProcessAddress.js';
 import type { SignInOptions, SignInResult } from './signIn.js';
 import type { SignInError } from './signInError.js';
 
@@ -96,7 +97,8 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
     if (cause instanceof Error && cause.name === 'TimeoutError') {
       throw new SignInError('timeout', 'The token exchange did not answer within the code\'s 120 s validity.', { cause });
     }
-    throw new SignInError('exchange_failed', 'The token exchange failed before an answer came.', { cause });
+    const hint = inProcessAddressHint(dashboard);
+    throw new SignInError('exchange_failed', `The token exchange failed before an answer came.${hint === null ? '' : ` ${hint}`}`, { cause });
   }
   const text = await response.text();
   if (!response.ok) {
