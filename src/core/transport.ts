@@ -24,7 +24,7 @@ import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel
 import type { Operation, RequestInput } from './operation.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { inProcessAddressHint } from './inProcessAddress.js';
+import { inProcessAddressMiss } from './inProcessAddress.js';
 import { decodeBody } from './responseBody.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
@@ -365,9 +365,8 @@ export class Transport {
       return { response, text: await response.text() };
     } catch (cause) {
       const error = signal.errorFor(cause);
-      // A network failure (fetch's TypeError) at the embedded server's in-process address is a setup mistake: no
-      // retry can help.
-      const hint = error.constructor === OzConnectionError && cause instanceof TypeError ? inProcessAddressHint(call.url) : null;
+      // No host at the embedded server's in-process address is a setup mistake: no retry can help.
+      const hint = error.constructor === OzConnectionError ? inProcessAddressMiss(call.url, cause) : null;
       throw hint === null ? error : new OzUsageError(hint, { cause });
     } finally {
       if (!bound) signal.release();
