@@ -34,6 +34,7 @@ import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
 import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
+import { inProcessAddressMiss } from './inProcessAddress.js';
 import { decodeBody } from './responseBody.js';
 import { AnswerChecker, isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
 import { OzResponseValidationError } from './responseValidationError.js';
@@ -483,7 +484,10 @@ export class Transport {
       return { response, text: await response.text() };
     } catch (cause) {
       // A middleware's typed error (or what its next() rejected with) is kept; anything else is the attempt's.
-      throw cause instanceof OzError && !signal.signal.aborted ? cause : signal.errorFor(cause);
+      const error: OzError = cause instanceof OzError && !signal.signal.aborted ? cause : signal.errorFor(cause);
+      // No host at the embedded server's in-process address is a setup mistake: no retry can help.
+      const hint = error.constructor === OzConnectionError ? inProcessAddressMiss(call.url, error === cause ? (error as Error).cause : cause) : null;
+      throw hint === null ? error : new OzUsageError(hint, { cause });
     } finally {
       if (!bound) signal.release();
     }

@@ -111,13 +111,14 @@ async function runOperation(ctx: RequestContext, op: OperationInfo, handler: Ope
     ctx.rate = takeRateLimit(ctx, principal);
     checkTier(principal, op);
   }
+  // Every write, MCP's included, checks its trace id.
+  const traceId = op.method === 'GET' ? null : checkedTraceId(ctx.header('x-trace-id'));
   if (op.plane === 'mcp') {
     // JSON-RPC judges its own messages (a batch, a response, a bad id): the handler answers them.
     ctx.message = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, true);
     if (isPlainObject(ctx.message)) ctx.body = ctx.message;
     return handler(ctx);
   }
-  const traceId = op.method === 'GET' ? null : checkedTraceId(ctx.header('x-trace-id'));
   if (op.body) ctx.body = requireObjectBody(parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire));
   validateRequest(ctx, op);
   // Execute routes that may stream decide in the handler: a stream ignores the wire choice.

@@ -42,4 +42,5 @@ export type { MountKind, Surface } from './connection.js';
 export type { MswHandlerOptions } from './mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './errors.js';
 export { OzUnsupportedRuntimeError } from './codeGeneration.js';
+export { OzServerClosedError } from './serverClosedError.js';
 export { CLIENT_ADDRESS_HEADER } from './fetchMount.js';

@@ -1,4 +1,5 @@
 import type { OzClockOptions } from './clock.js';
+import { IN_PROCESS_API_URL, IN_PROCESS_MCP_URL } from '../core/inProcessAddress.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from './idempotency.js';
 import type { FixtureDocument } from './control/fixtureFormat.js';
 import type { OzServer } from './server.js';
@@ -108,8 +109,8 @@ function journalLimit(value: number | undefined): number {
 
 /** Fills in the defaults. */
 export function resolveOptions(options: OzServerOptions): ResolvedOptions {
-  const mcpUrl = (options.mcpUrl ?? 'http://mcp.oz.test/v1').replace(/\/+$/, '');
-  const url = (options.url ?? 'http://api.oz.test').replace(/\/+$/, '');
+  const mcpUrl = (options.mcpUrl ?? IN_PROCESS_MCP_URL).replace(/\/+$/, '');
+  const url = (options.url ?? IN_PROCESS_API_URL).replace(/\/+$/, '');
   if (new URL(mcpUrl).origin === new URL(url).origin) throw new Error('url and mcpUrl need different origins (host or port)');
   if (new URL(url).pathname !== '/') throw new Error('url must be an origin (no path): the routes of the API start at /v1');
   return {

@@ -1,7 +1,8 @@
 import type { RequestContext } from './context.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from './errors.js';
+import { inexactNumberProblem } from './exactNumbers.js';
 import { OPENAPI_DOCUMENT, type OperationInfo } from './operations.js';
-import { compileSchema, type SchemaCheck, type ValidationProblem } from './schemaValidation.js';
+import { compileSchema, describeSchema, type SchemaCheck, type ValidationProblem } from './schemaValidation.js';
 
 type Json = Record<string, unknown>;
 
@@ -15,8 +16,15 @@ interface RawParameter {
 interface ParameterCheck {
   readonly location: 'query' | 'path' | 'header';
   readonly names: readonly string[];
+  /**
+   * The parameters of type integer, with what the schema says of them: written in decimal digits only (the
+   * schema's coercion would read `1e1`, `+5`, ` 5`).
+   */
+  readonly integers: ReadonlyArray<readonly [name: string, words: string]>;
   readonly check: SchemaCheck;
 }
+
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
 /** The checks of one operation, compiled from its own parts of openapi.json. */
 interface OperationChecks {
@@ -47,7 +55,8 @@ function compileOperation(op: OperationInfo): OperationChecks {
       properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
       required: own.filter((p) => p.required).map((p) => p.name),
     };
-    parameters.push({ location, names: own.map((p) => p.name), check: compileSchema(schema, { coerce: true }) });
+    const integers = own.filter((p) => p.schema!.type === 'integer').map((p) => [p.name, describeSchema(p.schema!)] as const);
+    parameters.push({ location, names: own.map((p) => p.name), integers, check: compileSchema(schema, { coerce: true }) });
   }
   return { body: bodySchema ? compileSchema(bodySchema) : null, parameters };
 }
@@ -85,9 +94,16 @@ function parameterValues(ctx: RequestContext, p: ParameterCheck): Record<string,
 export function validateRequest(ctx: RequestContext, op: OperationInfo): void {
   const { body, parameters } = checksOf(op);
   for (const p of parameters) {
-    const problem = p.check(parameterValues(ctx, p));
+    const values = parameterValues(ctx, p);
+    for (const [name, words] of p.integers) {
+      const value = values[name];
+      if (value !== undefined && !DECIMAL_INTEGER.test(value)) throw invalidParamsOf(ctx, { message: `${name} must be ${words}, in decimal digits.`, missing: [], field: name });
+    }
+    const problem = p.check(values);
     if (problem) throw invalidParamsOf(ctx, problem);
   }
+  const inexact = op.body ? inexactNumberProblem(ctx.rawBody, ctx.body) : null;
+  if (inexact) throw invalidParamsOf(ctx, inexact);
   if (!body) return;
   const problem = body(ctx.body);
   if (!problem) return;

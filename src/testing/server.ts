@@ -13,6 +13,8 @@ import { nextCronRun, parseCron } from './cron.js';
 import { OzMockError } from './errors.js';
 import { ServerClock, type OzClock } from './clock.js';
 import { Dashboard, DASHBOARD_PATH, withDashboard, type OzDashboard } from './dashboard.js';
+import { withRequestIds } from './requestIdHeader.js';
+import { OzServerClosedError } from './serverClosedError.js';
 import { seedDemo, type DemoKeys } from './demoSeed.js';
 import { executionView, usd } from './executionViews.js';
 import { Faults, type OzFaults } from './faults.js';
@@ -162,7 +164,10 @@ export interface OzServer {
   snapshot(): OzSnapshot;
   /** Puts a snapshot back (it can be restored again later). Work in flight stops. */
   restore(snapshot: OzSnapshot): void;
-  /** Stops every listener and timer. */
+  /**
+   * Stops every listener and timer. The server is then closed for good: `fetch`, `handle` and `listen()` reject
+   * with {@link OzServerClosedError}.
+   */
   close(): Promise<void>;
 
   /** Adds an account. */
@@ -262,7 +267,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     }
   };
   const listeners = new Set<HttpListener>();
-  const handle = (request: Request) => serveInProcess(handler, resolved, request);
+  let closed = false;
+  const handle = (request: Request) => (closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(handler, resolved, request));
 
   const touchItem = (item: ItemRecord): Item => {
     item.updated_at = clock.now();
@@ -283,12 +289,14 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     journal: core.journal,
     faults: core.faults,
     fetch: (input, init) => {
+      if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
       return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
     },
     handle,
     handlers: (handlerOptions) => mswHandlers(handler, resolved, handlerOptions),
     async listen(listenOptions = {}) {
+      if (closed) throw new OzServerClosedError('server.listen()');
       const host = listenOptions.host ?? '127.0.0.1';
       const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host);
       const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host).catch(async (err: unknown) => {
@@ -357,6 +365,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       core.scheduler.armAll();
     },
     async close() {
+      closed = true;
       await Promise.all([...listeners].map((l) => l.close()));
       listeners.clear();
       core.lifetime.renew();
@@ -412,7 +421,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       failStep: (failure) => core.walker.failStep(failure),
     },
   };
-  handler = withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
+  handler = withRequestIds(withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken));
   if (typeof options.seed === 'function') options.seed(server);
   seedCatalog = copyCatalog(store.catalog);
   baselineSnapshot = server.snapshot();

@@ -23,7 +23,7 @@ export class Agents {
   /**
    * Execute an agent through the agent call door; `stream: true` answers server-sent events.
    *
-   * A bare YAML body of the same shape is accepted. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.
+   * A bare YAML body of the same shape is accepted. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.
    *
    * `POST /v1/execute`
    *
@@ -43,7 +43,7 @@ export class Agents {
   /**
    * Get one agent.
    *
-   * One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/agents/{agent}`
    *
@@ -57,7 +57,7 @@ export class Agents {
   /**
    * List the agents.
    *
-   * The agents, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * The agents the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/agents`
    *

@@ -19,7 +19,7 @@ export class Discovery {
   /**
    * Search agents, tools and workflows, best match first.
    *
-   * Ranks agents, tools and workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * Ranks the agents and tools the key may see (its tool fence) and the account's workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/discovery`
    *

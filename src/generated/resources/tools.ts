@@ -22,7 +22,7 @@ export class Tools {
   /**
    * Execute a tool.
    *
-   * Tool fields go inside `params` or at the top level. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.
+   * Tool fields go inside `params` or at the top level. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.
    *
    * `POST /v1/tools/{tool}/execute`
    *
@@ -40,7 +40,7 @@ export class Tools {
   /**
    * Get one tool's card: its input schema, required fields and needed connection.
    *
-   * One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/tools/{tool}`
    *
@@ -54,7 +54,7 @@ export class Tools {
   /**
    * List the tools.
    *
-   * The tools of the catalog, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * The tools of the catalog the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/tools`
    *

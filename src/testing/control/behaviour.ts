@@ -1,4 +1,5 @@
 import type { AgentDefinition, RunContext, ToolDefinition } from '../catalog.js';
+import { ownValue } from '../plainObject.js';
 import { OzMockError } from '../errors.js';
 import { tokenize } from '../tokenize.js';
 import type { FixtureAgent, FixtureBehaviour, FixtureCallable, FixtureError, FixtureTool } from './fixtureFormat.js';
@@ -18,7 +19,7 @@ function lookup(input: unknown, path: string): unknown {
   let v: unknown = input;
   for (const part of path.split('.')) {
     if (typeof v !== 'object' || v === null) return undefined;
-    v = (v as Record<string, unknown>)[part];
+    v = ownValue(v as Record<string, unknown>, part);
   }
   return v;
 }

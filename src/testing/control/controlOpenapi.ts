@@ -128,7 +128,7 @@ export const CONTROL_OPENAPI = {
           body: { type: 'object', description: 'Fields the JSON body must have (deep-equal).' },
           times: { type: 'integer', minimum: 1 },
           status: { type: 'integer' },
-          code: { type: 'string' },
+          code: { type: 'string', description: "One of the API's ErrorCode (its openapi.json); another code answers 422." },
           message: { type: 'string' },
           retryAfter: { type: 'integer', minimum: 0 },
           missing: { type: 'array', items: { type: 'string' } },

@@ -5,7 +5,7 @@ import type { OzDashboard } from '../dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../errors.js';
 import type { FaultSpec } from '../faults.js';
 import { journalFilter, type JournalFilter } from '../journal.js';
-import { isPlainObject } from '../plainObject.js';
+import { isPlainObject, ownValue } from '../plainObject.js';
 import type { ItemPatch, OzItemControls } from '../server.js';
 import type { ServerCore } from '../serverCore.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
@@ -292,7 +292,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     requireItem(t, call.params.id!);
     for (const [k, v] of Object.entries(o)) {
-      const check = ITEM_PATCH_TYPES[k as keyof ItemPatch];
+      const check = ownValue<(v: unknown) => boolean>(ITEM_PATCH_TYPES, k);
       if (!check) throw invalidParams(`${k} is not a field an item patch can change (known: ${Object.keys(ITEM_PATCH_TYPES).join(', ')}).`);
       if (!check(v)) throw invalidParams(`${k} has the wrong type or value.`);
     }

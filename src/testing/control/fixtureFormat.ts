@@ -1,7 +1,7 @@
 import type { ConnectInfo, ExecutionKind, WorkflowTask } from '../../generated/types.js';
 import { isTimeZone, parseCron } from '../cron.js';
 import { invalidJson, OzMockError } from '../errors.js';
-import { isPlainObject } from '../plainObject.js';
+import { isPlainObject, ownValue } from '../plainObject.js';
 import { parseYaml } from '../yamlWire.js';
 
 /** An error the declarative behaviour answers: the envelope's `status`, `code`, `message` and any other field. */
@@ -116,7 +116,7 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
 /** What is wrong with a fixed key value of a kind, or `null` when it has the kind's shape. */
 export function keyValueProblem(kind: string, value: string): string | null {
-  const shape = KEY_SHAPES[kind] ?? KEY_SHAPES.platform!;
+  const shape = ownValue(KEY_SHAPES, kind) ?? KEY_SHAPES.platform!;
   if (shape.test(value)) return null;
   return kind === 'models' || kind === 'proxy' ? `must be a ${kind} key (${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} then at least 8 letters or digits)` : 'must be ozk_ followed by 32 letters or digits';
 }
@@ -275,7 +275,7 @@ export function checkFixtureDocument(doc: unknown, world: FixtureWorld): Fixture
     refAccount(o, p);
     c.string(o, 'name', p);
     c.oneOf(o, 'kind', p, ['platform', 'models', 'proxy']);
-    const kind = typeof o.kind === 'string' && o.kind in KEY_SHAPES ? o.kind : 'platform';
+    const kind = typeof o.kind === 'string' && ownValue(KEY_SHAPES, o.kind) ? o.kind : 'platform';
     if (c.string(o, 'value', p) && typeof o.value === 'string') {
       const shape = keyValueProblem(kind, o.value);
       if (shape) c.fail(`${p}.value`, shape);

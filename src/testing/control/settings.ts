@@ -1,5 +1,5 @@
 import { invalidParams } from '../errors.js';
-import { isPlainObject } from '../plainObject.js';
+import { isPlainObject, ownValue } from '../plainObject.js';
 import type { ServerCore } from '../serverCore.js';
 
 /** The settings the command line's flags set and `PATCH /_oz/settings` changes at run time. */
@@ -34,7 +34,7 @@ export function readSettings(core: ServerCore): OzSettings {
 export function checkSettings(patch: unknown): Partial<OzSettings> {
   if (!isPlainObject(patch)) throw invalidParams('The body must be an object of settings.');
   for (const [k, v] of Object.entries(patch)) {
-    const max = LIMITS[k as keyof OzSettings];
+    const max = ownValue<number>(LIMITS, k);
     if (max === undefined) throw invalidParams(`${k} is not a setting (known: ${Object.keys(LIMITS).join(', ')}).`);
     if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > max) throw invalidParams(`${k} must be an integer from 0 to ${max}.`);
   }

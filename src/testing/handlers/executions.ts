@@ -1,10 +1,11 @@
 import type { OperationHandler } from '../dispatch.js';
-import { invalidParams } from '../errors.js';
+import { invalidParams, notFound } from '../errors.js';
 import { respondWithRun, takeTraceId } from '../executionFlow.js';
 import { executionView } from '../executionViews.js';
 import { findExecution } from '../executionRecords.js';
 import { locateById, paginateIndex } from '../pagination.js';
 import { executionIndex, isFinished, type ExecutionRecord } from '../state.js';
+import { fenceAdmits } from '../toolFence.js';
 
 /** `GET /v1/executions`: newest first, by `status` and `kind`. */
 export const listExecutions: OperationHandler = (ctx) => {
@@ -55,6 +56,7 @@ export const followupExecution: OperationHandler = (ctx) => {
   if (!isFinished(previous)) throw invalidParams(`Execution ${previous.id} is still ${previous.status}: follow up once it finished.`);
   const agent = previous.followup_agent === null ? undefined : ctx.core.store.catalog.agents.get(previous.followup_agent);
   if (!agent) throw invalidParams(`Execution ${previous.id} has no agent to follow up with (a ${previous.kind} run).`);
+  if (!fenceAdmits(ctx, agent.name)) throw notFound('agent', `No agent named ${agent.name}.`);
   const traceId = takeTraceId(ctx);
   const input = { ...(previous.kind === 'agent' ? previous.input : {}), ...extra, user_request: request };
   return respondWithRun(

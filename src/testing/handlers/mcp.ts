@@ -13,6 +13,7 @@ import { compileSchema, type ValidationProblem } from '../schemaValidation.js';
 import { isFinished, type ExecutionRecord } from '../state.js';
 import { rateWindowOf } from '../rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../render.js';
+import { fenceAdmits } from '../toolFence.js';
 import { preferredAcceptType } from '../wire.js';
 
 /** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
@@ -70,9 +71,8 @@ function agentTool(agent: CatalogAgent): McpTool {
 
 /** The tools a key sees: the service tools and one per agent, less what its tool fence leaves out. */
 function visibleTools(ctx: RequestContext): McpTool[] {
-  const fence = ctx.principalOrThrow.key.fence_tools;
   const all = [...SERVICE_TOOLS, ...[...ctx.core.store.catalog.agents.values()].map(agentTool)];
-  return fence ? all.filter((t) => fence.includes(t.name)) : all;
+  return all.filter((t) => fenceAdmits(ctx, t.name));
 }
 
 function text(value: string, structured?: Record<string, unknown>, isError = false): McpCallToolResult {
@@ -135,8 +135,7 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
   const paramsProblem = compileSchema(CALL_PARAMS)(params === undefined ? {} : { params });
   if (paramsProblem) throw badParams(paramsProblem);
   const { name, arguments: args = {} } = params as { name: string; arguments?: Record<string, unknown> };
-  const fence = ctx.principalOrThrow.key.fence_tools;
-  if (fence && !fence.includes(name)) throw new RpcError(-32602, `Tool ${name} is outside this key's fence.`);
+  if (!fenceAdmits(ctx, name)) throw new RpcError(-32602, `Tool ${name} is outside this key's fence.`);
   const tool = visibleTools(ctx).find((t) => t.name === name);
   if (!tool) throw new RpcError(-32602, `Unknown tool: ${name}.`);
   const problem = compileSchema(tool.inputSchema, { at: ARGUMENTS })(args);

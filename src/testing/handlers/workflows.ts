@@ -8,6 +8,7 @@ import { componentCheck, invalidParamsOf } from '../requestValidation.js';
 import type { PlannedTask } from '../runner.js';
 import type { WorkflowRecord } from '../state.js';
 import { isoTime } from '../isoTime.js';
+import { fenceAdmits } from '../toolFence.js';
 
 /** The API's view of a stored workflow. */
 export function workflowView(w: WorkflowRecord): Workflow {
@@ -25,7 +26,7 @@ const TOP_LEVEL_CONTROLS = new Set(['format', 'input', 'inputs', 'async']);
 
 /**
  * The engine's check of a workflow's tasks, valid `WorkflowTask`s already: ids unique, `type: task`, a known
- * agent each.
+ * agent each, one the key's tool fence admits.
  */
 function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): PlannedTask[] {
   const seen = new Set<string>();
@@ -35,7 +36,7 @@ function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): Planned
     seen.add(id);
     if (type !== 'task') throw invalidParams(`tasks[${i}].type must be task.`);
     const found = ctx.core.store.catalog.agents.get(agent);
-    if (!found) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
+    if (!found || !fenceAdmits(ctx, found.name)) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
     return { id, agent: found, fields };
   });
 }
