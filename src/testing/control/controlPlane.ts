@@ -166,7 +166,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const yaml = /yaml/i.test(call.request.headers.get('content-type') ?? '');
     let doc: unknown;
     try {
-      doc = yaml ? parseYaml(text) : parseFixtureText(text);
+      doc = yaml ? parseYaml(text, 'allow') : parseFixtureText(text);
     } catch (err) {
       throw err instanceof OzMockError ? err : invalidJson(yaml ? 'YAML' : 'JSON or YAML', (err as Error).message.split('\n')[0] ?? '');
     }
@@ -372,7 +372,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
   let text: Promise<string> | null = null;
-  const readText = () => (text ??= conn.reader.text());
+  const readText = () => (text ??= conn.reader.text(target.core.options.maxBodyBytes));
   const call: Call = {
     request,
     conn,
