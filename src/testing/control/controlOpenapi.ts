@@ -123,7 +123,7 @@ export const CONTROL_OPENAPI = {
           operationId: { type: 'string' },
           method: { type: 'string' },
           path: { type: 'string' },
-          pathPattern: { type: 'string', description: 'A regular expression the path must match.' },
+          pathPattern: { type: 'string', description: 'A regular expression (JavaScript syntax, no flags) the path must match, run in linear time: backreferences, lookarounds and \\b answer 422.' },
           account: { type: 'string' },
           body: { type: 'object', description: 'Fields the JSON body must have (deep-equal).' },
           times: { type: 'integer', minimum: 1 },

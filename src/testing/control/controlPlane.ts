@@ -18,6 +18,7 @@ import { applySettings, checkSettings, readSettings } from './settings.js';
 import type { OzStateDocument } from './stateDocument.js';
 import { parseYaml } from '../yamlWire.js';
 import { urlPath } from '../requestUrl.js';
+import { LinearPattern, PatternError } from '../linearPattern.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
@@ -110,9 +111,11 @@ function faultFromJson(o: Record<string, unknown>): FaultSpec {
   if (pathPattern !== undefined) {
     if (rest.path !== undefined) throw invalidParams('Give path or pathPattern, not both.');
     if (typeof pathPattern !== 'string') throw invalidParams('pathPattern must be a regular expression as a string.');
+    // Matched in linear time (linearPattern.ts): a pattern that would backtrack (`(a+)+`) cannot freeze the server.
     try {
-      rest.path = new RegExp(pathPattern);
+      rest.path = new LinearPattern(pathPattern);
     } catch (err) {
+      if (err instanceof PatternError) throw invalidParams(`pathPattern is not supported: ${err.message}.`);
       throw invalidParams(`pathPattern is not a regular expression: ${(err as Error).message}.`);
     }
   }
