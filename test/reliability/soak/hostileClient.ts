@@ -15,8 +15,9 @@ export interface HostileFigures {
   idleConnections: number;
   foreignHosts: number;
   badPatterns: number;
-  /** Answers that were not the refusal expected: must be 0. */
+  /** Answers that were not the refusal expected: must be 0 (`unexpectedAnswers` lists them). */
   unexpected: number;
+  unexpectedAnswers: string[];
   /** The highest resident set size seen during the soak, in MiB. */
   rssMaxMiB: number;
 }
@@ -51,7 +52,7 @@ function streamed(port: number, head: string, bytes: number): Promise<number> {
           return;
         }
       }
-      if (status === 0 && !socket.destroyed) socket.end('0\r\n\r\n');
+      if (bytes > 0 && status === 0 && !socket.destroyed) socket.end('0\r\n\r\n');
     };
     pump();
   });
@@ -72,12 +73,14 @@ async function holdConnections(port: number, n: number, ms: number, slow: boolea
 
 /** Runs the hostile client until `done()` says the honest clients finished. */
 export async function runHostileClient(server: OzServer, listener: OzListener, done: () => boolean): Promise<HostileFigures> {
-  const figures: HostileFigures = { oversizeBodies: 0, yamlBombs: 0, slowConnections: 0, idleConnections: 0, foreignHosts: 0, badPatterns: 0, unexpected: 0, rssMaxMiB: 0 };
+  const figures: HostileFigures = { oversizeBodies: 0, yamlBombs: 0, slowConnections: 0, idleConnections: 0, foreignHosts: 0, badPatterns: 0, unexpected: 0, unexpectedAnswers: [], rssMaxMiB: 0 };
   const port = listener.port;
   const key = { authorization: `Bearer ${server.apiKey}` };
   const admin = { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' };
-  const expect = (status: number, wanted: number) => {
-    if (status !== wanted) figures.unexpected++;
+  const expect = (status: number, wanted: number, what: string) => {
+    if (status === wanted) return;
+    figures.unexpected++;
+    if (figures.unexpectedAnswers.length < 10) figures.unexpectedAnswers.push(`${what}: ${status}, not ${wanted}`);
   };
   const sample = setInterval(() => (figures.rssMaxMiB = Math.max(figures.rssMaxMiB, Math.round(process.memoryUsage().rss / 1048576))), 100);
   try {
@@ -85,13 +88,13 @@ export async function runHostileClient(server: OzServer, listener: OzListener, d
       switch (round % 6) {
         case 0:
           // 12 MiB streamed with a key: 413 past 10 MiB, the connection closed.
-          expect(await streamed(port, `POST /v1/tools/echo/execute HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${server.apiKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, 12 * 1048576), 413);
+          expect(await streamed(port, `POST /v1/tools/echo/execute HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${server.apiKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, 12 * 1048576), 413, 'oversize body');
           figures.oversizeBodies++;
           break;
         case 1: {
           const res = await fetch(`${listener.url}/v1/workflows/execute`, { method: 'POST', headers: { ...key, 'content-type': 'application/yaml' }, body: `tasks: []\ninput:\n  ${BOMB}\n` });
           await res.arrayBuffer();
-          expect(res.status, 400);
+          expect(res.status, 400, 'YAML bomb');
           figures.yamlBombs++;
           break;
         }
@@ -105,16 +108,16 @@ export async function runHostileClient(server: OzServer, listener: OzListener, d
           break;
         case 4:
           // A rebound page's Host: 403 before the key is looked at.
-          expect(await streamed(port, `GET /health HTTP/1.1\r\nhost: evil.example:${port}\r\nconnection: close\r\n\r\n`, 0), 403);
+          expect(await streamed(port, `GET /health HTTP/1.1\r\nhost: evil.example:${port}\r\nconnection: close\r\n\r\n`, 0), 403, 'foreign Host');
           figures.foreignHosts++;
           break;
         case 5: {
           const added = await fetch(`${listener.url}/_oz/faults`, { method: 'POST', headers: admin, body: JSON.stringify({ type: 'drop', pathPattern: '^/v1/tools/hostile(a+)+$' }) });
           const { id } = (await added.json()) as { id: string };
-          expect(added.status, 201);
+          expect(added.status, 201, 'bad pattern added');
           const probe = await fetch(`${listener.url}/v1/tools/hostile${'a'.repeat(40)}!`, { headers: key });
           await probe.arrayBuffer();
-          expect(probe.status, 404);
+          expect(probe.status, 404, 'bad pattern probed');
           await (await fetch(`${listener.url}/_oz/faults/${id}`, { method: 'DELETE', headers: admin })).arrayBuffer();
           figures.badPatterns++;
           break;
