@@ -110,14 +110,18 @@ function bufferedText(incoming: IncomingMessage, maxBytes: number): Promise<stri
   }
 }
 
-/** How long a closing connection still reads (and drops) the rest of a body, so its client reads the answer, not a reset. */
-const LINGER_MS = 1000;
+/**
+ * A lingering close (as nginx's `lingering_time` and `lingering_timeout`): the rest of a body is read and dropped
+ * until it ends, until none came for {@link LINGER_IDLE_MS}, or for {@link LINGER_MAX_MS} at most.
+ */
+const LINGER_IDLE_MS = 2000;
+const LINGER_MAX_MS = 10_000;
 
 /**
  * An answer given while the request's body is still arriving (a 413, a 401 before the body was read, any
  * answer that did not need the body) closes the connection: `Connection: close`, then a lingering close. Node
- * would end the socket at once, and a socket closed with unread data in it sends a reset that can make the
- * client lose the answer; here the rest of the body is read and dropped until it ends or for {@link LINGER_MS}.
+ * would end the socket at once, and a socket closed while its client still sends makes the client's next write
+ * fail, and its socket go, before it read the answer.
  */
 function closeWhenBodyPending(incoming: IncomingMessage, outgoing: ServerResponse): void {
   if (incoming.complete || outgoing.headersSent) return;
@@ -125,14 +129,22 @@ function closeWhenBodyPending(incoming: IncomingMessage, outgoing: ServerRespons
   const socket = incoming.socket;
   socket.destroySoon = function lingeringClose(this: Socket): void {
     if (this.writable) this.end();
+    let idle: ReturnType<typeof setTimeout>;
     const close = (): void => {
-      clearTimeout(timer);
+      clearTimeout(idle);
+      clearTimeout(cap);
       this.destroy();
     };
-    const timer = setTimeout(close, LINGER_MS);
-    timer.unref();
+    const cap = setTimeout(close, LINGER_MAX_MS);
+    const rearm = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(close, LINGER_IDLE_MS);
+      idle.unref();
+    };
+    cap.unref();
+    rearm();
     incoming.removeAllListeners('data');
-    incoming.once('end', close).once('error', close).resume();
+    incoming.on('data', rearm).once('end', close).once('error', close).resume();
   };
 }
 
