@@ -122,6 +122,10 @@ export class Http408Error extends OzAPIError {
 export class Http409Error extends OzAPIError {
   override name = 'Http409Error';
 }
+/** Any 413 answer; its code: `PayloadTooLargeError`. The body was over the server's bound; never retried. */
+export class Http413Error extends OzAPIError {
+  override name = 'Http413Error';
+}
 /** Any 422 answer; its code: `InvalidParamsError`. Nothing was written. */
 export class Http422Error extends OzAPIError {
   override name = 'Http422Error';
@@ -221,6 +225,7 @@ const BY_STATUS: Readonly<Record<number, APIErrorClass>> = {
   405: Http405Error,
   408: Http408Error,
   409: Http409Error,
+  413: Http413Error,
   422: Http422Error,
   424: Http424Error,
   429: Http429Error,

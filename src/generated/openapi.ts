@@ -707,7 +707,7 @@ export interface components {
          */
         Format: "json" | "yaml" | "markdown" | "text";
         /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). */
-        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
+        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "payload_too_large" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
             /** @description Provider name, for example `crm`. */
@@ -1493,6 +1493,18 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The request body is over the size bound (`payload_too_large`); nothing was read past it and nothing was written. On the wire the request asked for (JSON when the bound was hit before it was known); over HTTP the connection is closed after it. */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "X-Error-Code": components["headers"]["XErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+                "text/yaml": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. */
         UnprocessableEntity: {
             headers: {
@@ -1960,6 +1972,7 @@ export interface operations {
             401: components["responses"]["JsonUnauthorized"];
             404: components["responses"]["JsonNotFound"];
             408: components["responses"]["JsonRequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];
             500: components["responses"]["JsonInternalServerError"];
@@ -2040,6 +2053,7 @@ export interface operations {
             401: components["responses"]["JsonUnauthorized"];
             404: components["responses"]["JsonNotFound"];
             408: components["responses"]["JsonRequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];
             500: components["responses"]["JsonInternalServerError"];
@@ -2358,6 +2372,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -2666,6 +2681,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -2810,6 +2826,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -2938,6 +2955,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -3171,6 +3189,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3403,6 +3422,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -3490,6 +3510,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -3749,6 +3770,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -4308,6 +4330,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -4679,6 +4702,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -4916,6 +4940,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5099,6 +5124,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5213,6 +5239,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JsonConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -5280,6 +5307,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JsonConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -5401,6 +5429,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JsonConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];

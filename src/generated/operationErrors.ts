@@ -10,20 +10,20 @@ import type { OperationId } from './operations.js';
  */
 export const OPERATION_ERROR_CODES = {
   cancelExecution: ['execution_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  createChatCompletion: ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  createCompanyItem: ['company_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  createEmbedding: ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  createSchedule: ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'],
-  createWorkflow: ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
+  createChatCompletion: ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
+  createCompanyItem: ['company_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'not_enabled', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
+  createEmbedding: ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
+  createSchedule: ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'],
+  createWorkflow: ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
   deleteSchedule: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'upstream_error'],
   deleteWorkflow: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'],
-  executeAgent: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  executeStoredWorkflow: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'],
-  executeStoredWorkflowStream: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'],
-  executeTool: ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  executeWorkflow: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  executeWorkflowStream: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  followupExecution: ['agent_not_found', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
+  executeAgent: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
+  executeStoredWorkflow: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'],
+  executeStoredWorkflowStream: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'],
+  executeTool: ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
+  executeWorkflow: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
+  executeWorkflowStream: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
+  followupExecution: ['agent_not_found', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
   getAgent: ['agent_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
   getCompanyItem: ['company_not_found', 'internal_error', 'invalid_format', 'item_not_found', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
   getExecution: ['execution_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
@@ -34,7 +34,7 @@ export const OPERATION_ERROR_CODES = {
   getTool: ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
   getTrace: ['execution_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
   getWorkflow: ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'workflow_not_found'],
-  linkConnection: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
+  linkConnection: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
   listAgents: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
   listCompanyItems: ['company_not_found', 'internal_error', 'invalid_format', 'invalid_params', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
   listExecutions: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
@@ -43,12 +43,12 @@ export const OPERATION_ERROR_CODES = {
   listTools: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
   listTraces: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
   listWorkflows: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  mcpRequest: ['forbidden_host', 'internal_error', 'invalid_json', 'invalid_params', 'rate_limited', 'unauthorized', 'unsupported_protocol_version'],
+  mcpRequest: ['forbidden_host', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'unauthorized', 'unsupported_protocol_version'],
   proxyDelete: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
   proxyGet: ['connection_required', 'credential_required', 'internal_error', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyPatch: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyPost: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyPut: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
+  proxyPatch: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
+  proxyPost: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
+  proxyPut: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
   runSchedule: ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'workflow_not_found'],
   searchDiscovery: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
 } as const satisfies Record<OperationId, readonly ErrorCodeName[]>;
@@ -56,7 +56,7 @@ export const OPERATION_ERROR_CODES = {
 /**
  * The codes a run can end with (`executions.wait()`): the codes of every operation that starts a run.
  */
-export const RUN_ERROR_CODES = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+export const RUN_ERROR_CODES = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * An error code an operation can answer.

@@ -6,10 +6,9 @@ import { preflightHeaders } from './cors.js';
 import { OzMockError, toMockError } from './errors.js';
 import type { FaultRequestFacts, FaultSpec } from './faults.js';
 import { checkedTraceId, serveOnce } from './idempotency.js';
-import type { JournalEntry } from './journal.js';
+import { keepBody, type JournalEntry } from './journal.js';
 import type { OperationInfo } from './operations.js';
 import { takeRateLimit } from './rateLimit.js';
-import { checkLoopbackHost } from './loopbackHost.js';
 import { isPlainObject } from './plainObject.js';
 import { parseRequestBody, requireObjectBody } from './requestBody.js';
 import { validateRequest } from './requestValidation.js';
@@ -29,6 +28,8 @@ class JournalRecord implements JournalEntry {
   readonly path: string;
   readonly query: string;
   body: string | null = null;
+  bodyLength: number | null = null;
+  bodyTruncated = false;
   status: number | null = null;
   executionId: string | null = null;
   fault: JournalEntry['fault'] = null;
@@ -98,16 +99,13 @@ function requestFacts(ctx: RequestContext): FaultRequestFacts {
 }
 
 /**
- * Host, authentication, rate limit, tier, trace id, body, its validation against openapi.json, and wire: what
- * every operation goes through before its handler; a non-run write with a trace id is then served once (see
- * idempotency.ts).
+ * Rate limit, tier, trace id, body, its validation against openapi.json, and wire: what every operation goes
+ * through after its key and faults and before its handler; a non-run write with a trace id is then served once
+ * (see idempotency.ts).
  */
 async function runOperation(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, path: string): Promise<Reply> {
-  // DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does).
-  if (op.plane === 'mcp') checkLoopbackHost(ctx);
-  if (op.auth !== 'none') {
-    const principal = authenticate(ctx, op);
-    ctx.principal = principal;
+  const principal = ctx.principal;
+  if (principal !== null) {
     ctx.rate = takeRateLimit(ctx, principal);
     checkTier(principal, op);
   }
@@ -141,9 +139,12 @@ export async function dispatch(
   let fault: FaultSpec | null = null;
   let response: Reply;
   try {
+    // The key first (the Host was checked before the request got here: see loopbackHost.ts): no byte of a
+    // body is read, and no fault's pattern is run, for a request without a good key.
+    if (op.auth !== 'none') ctx.principal = authenticate(ctx, op);
     if (op.body) {
-      ctx.rawBody = await conn.reader.text();
-      entry.body = ctx.rawBody;
+      ctx.rawBody = await conn.reader.text(core.options.maxBodyBytes);
+      keepBody(entry, ctx.rawBody);
     }
     fault = core.faults.take(entry, requestFacts(ctx));
     if (fault) {

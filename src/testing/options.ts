@@ -1,5 +1,7 @@
 import type { OzClockOptions } from './clock.js';
 import { IN_PROCESS_API_URL, IN_PROCESS_MCP_URL } from '../core/inProcessAddress.js';
+import { maxBodyBytes } from './bodyLimit.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from './connectionBound.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from './idempotency.js';
 import type { FixtureDocument } from './control/fixtureFormat.js';
 import type { OzServer } from './server.js';
@@ -82,6 +84,19 @@ export interface OzServerOptions {
   readonly url?: string;
   /** The MCP server's own URL (`{mcp_url}`, ending in `/v1`) on the in-process and msw mounts. Default `http://mcp.oz.test/v1`. */
   readonly mcpUrl?: string;
+  /**
+   * The largest request body accepted, in bytes, on every mount (the API, MCP, the control plane, the
+   * dashboard). A larger one answers 413 `payload_too_large` (by its `Content-Length` before anything is read,
+   * else as soon as the streamed bytes pass it); over HTTP the connection is then closed. Default 10485760
+   * (10 MiB); at most 268435456 (256 MiB).
+   */
+  readonly maxBodyBytes?: number;
+  /**
+   * How many connections one client address may hold open on a listener of `listen()`; past it a new
+   * connection from that address is closed at once, so one client cannot fill the listener's 16384 and lock
+   * others out. Default 4096.
+   */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 /** The options with every default filled in. */
@@ -99,11 +114,19 @@ export interface ResolvedOptions {
   readonly mcpUrl: string;
   /** `mcpUrl`'s origin and a slash: requests starting with it reach the MCP server in process. */
   readonly mcpOrigin: string;
+  readonly maxBodyBytes: number;
+  readonly maxConnectionsPerAddress: number;
 }
 
 function journalLimit(value: number | undefined): number {
   if (value === undefined) return 10_000;
   if (value !== Infinity && !(Number.isInteger(value) && value >= 0)) throw new RangeError(`journalLimit must be a whole number >= 0 or Infinity, got ${String(value)}`);
+  return value;
+}
+
+function maxConnectionsPerAddress(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+  if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`maxConnectionsPerAddress must be a whole number >= 1, got ${String(value)}`);
   return value;
 }
 
@@ -131,5 +154,7 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
     url,
     mcpUrl,
     mcpOrigin: `${new URL(mcpUrl).origin}/`,
+    maxBodyBytes: maxBodyBytes(options.maxBodyBytes),
+    maxConnectionsPerAddress: maxConnectionsPerAddress(options.maxConnectionsPerAddress),
   };
 }

@@ -27,6 +27,7 @@ import { mswHandlers, type MswHandlerOptions } from './mswMount.js';
 import type { HttpHandler } from 'msw';
 import type { StepFailure } from './itemWalker.js';
 import { Journal, type OzJournal } from './journal.js';
+import { withLoopbackHost } from './loopbackHost.js';
 import { resolveOptions, type OzServerOptions } from './options.js';
 import { createServerCore, type ResponseListener } from './serverCore.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
@@ -251,7 +252,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
   const fixtureDocuments = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(core, doc);
 
-  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock);
+  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes);
   let handler: RequestHandler = withDashboard(createRequestHandler(core, HANDLERS), dashboard);
   // What reset() returns to; set once the seed function ran, below.
   let baselineSnapshot: OzSnapshot | null = null;
@@ -298,8 +299,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     async listen(listenOptions = {}) {
       if (closed) throw new OzServerClosedError('server.listen()');
       const host = listenOptions.host ?? '127.0.0.1';
-      const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host);
-      const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host).catch(async (err: unknown) => {
+      const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host, resolved.maxConnectionsPerAddress);
+      const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host, resolved.maxConnectionsPerAddress).catch(async (err: unknown) => {
         await api.close();
         throw err;
       });
@@ -421,7 +422,9 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       failStep: (failure) => core.walker.failStep(failure),
     },
   };
-  handler = withRequestIds(withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken));
+  handler = withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
+  // Outermost: every answer of the port carries an x-request-id, the Host check's 403 too.
+  handler = withRequestIds(withLoopbackHost(handler));
   if (typeof options.seed === 'function') options.seed(server);
   seedCatalog = copyCatalog(store.catalog);
   baselineSnapshot = server.snapshot();

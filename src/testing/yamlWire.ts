@@ -69,7 +69,27 @@ export function toYaml(doc: unknown): string {
   return out;
 }
 
-/** Parses YAML with the JSON schema, so `2026-11-21` stays a string. */
-export function parseYaml(text: string): unknown {
-  return yaml.load(text, { schema: yaml.JSON_SCHEMA });
+/** A YAML document refused because it uses an anchor (`&name`), and so maybe aliases (`*name`). */
+export class YamlAnchorError extends Error {
+  override readonly name = 'YamlAnchorError';
+}
+
+/**
+ * Refuses a node with an anchor as soon as it is read. An alias needs an anchor before it, so no alias is ever
+ * expanded either: a few hundred bytes of nested aliases ("billion laughs") would otherwise stand for billions
+ * of values, and whatever walks them (validation, storage, rendering) would freeze the server.
+ */
+const REFUSE_ANCHORS = (event: yaml.EventType, state: yaml.State): void => {
+  // js-yaml's parser state has the node's anchor; its published types leave the field out.
+  const anchor = (state as yaml.State & { anchor?: string | null }).anchor;
+  if (event === 'close' && typeof anchor === 'string') throw new YamlAnchorError(`anchors and aliases are not accepted (found &${anchor})`);
+};
+
+/**
+ * Parses YAML with the JSON schema, so `2026-11-21` stays a string. A request body may not use anchors or
+ * aliases (`anchors: 'refuse'`, throws {@link YamlAnchorError}); a fixture document may (its expansion is capped
+ * where it is loaded: see `fixtureExpansion.ts`).
+ */
+export function parseYaml(text: string, anchors: 'refuse' | 'allow'): unknown {
+  return yaml.load(text, anchors === 'refuse' ? { schema: yaml.JSON_SCHEMA, listener: REFUSE_ANCHORS } : { schema: yaml.JSON_SCHEMA });
 }

@@ -48,6 +48,7 @@ async function createItem(oz: Oz): Promise<string> {
     case 'idempotency_conflict':
     case 'invalid_json':
     case 'invalid_params':
+    case 'payload_too_large':
     case 'invalid_format':
     case 'unauthorized':
     case 'rate_limited':

@@ -123,7 +123,7 @@ export const CONTROL_OPENAPI = {
           operationId: { type: 'string' },
           method: { type: 'string' },
           path: { type: 'string' },
-          pathPattern: { type: 'string', description: 'A regular expression the path must match.' },
+          pathPattern: { type: 'string', description: 'A regular expression (JavaScript syntax, no flags) the path must match, run in linear time: backreferences, lookarounds and \\b answer 422.' },
           account: { type: 'string' },
           body: { type: 'object', description: 'Fields the JSON body must have (deep-equal).' },
           times: { type: 'integer', minimum: 1 },
@@ -143,7 +143,7 @@ export const CONTROL_OPENAPI = {
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
       JournalEntry: {
         type: 'object',
-        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'status', 'executionId', 'fault', 'at', 'time'],
+        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'bodyLength', 'bodyTruncated', 'status', 'executionId', 'fault', 'at', 'time'],
         properties: {
           requestId: { type: 'string' },
           operationId: { type: ['string', 'null'] },
@@ -153,7 +153,9 @@ export const CONTROL_OPENAPI = {
           path: { type: 'string' },
           query: { type: 'string' },
           headers: { type: 'object', additionalProperties: { type: 'string' } },
-          body: { type: ['string', 'null'] },
+          body: { type: ['string', 'null'], description: 'The body as sent, at most its first 64 KiB (see bodyTruncated); null when none was read.' },
+          bodyLength: { type: ['integer', 'null'], description: "The whole body's length in bytes; null when none was read." },
+          bodyTruncated: { type: 'boolean', description: 'Whether body holds only the first 64 KiB of a longer body.' },
           status: { type: ['integer', 'null'] },
           executionId: { type: ['string', 'null'] },
           fault: { type: ['string', 'null'] },

@@ -18,6 +18,7 @@ import { applySettings, checkSettings, readSettings } from './settings.js';
 import type { OzStateDocument } from './stateDocument.js';
 import { parseYaml } from '../yamlWire.js';
 import { urlPath } from '../requestUrl.js';
+import { LinearPattern, PatternError } from '../linearPattern.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
@@ -110,9 +111,11 @@ function faultFromJson(o: Record<string, unknown>): FaultSpec {
   if (pathPattern !== undefined) {
     if (rest.path !== undefined) throw invalidParams('Give path or pathPattern, not both.');
     if (typeof pathPattern !== 'string') throw invalidParams('pathPattern must be a regular expression as a string.');
+    // Matched in linear time (linearPattern.ts): a pattern that would backtrack (`(a+)+`) cannot freeze the server.
     try {
-      rest.path = new RegExp(pathPattern);
+      rest.path = new LinearPattern(pathPattern);
     } catch (err) {
+      if (err instanceof PatternError) throw invalidParams(`pathPattern is not supported: ${err.message}.`);
       throw invalidParams(`pathPattern is not a regular expression: ${(err as Error).message}.`);
     }
   }
@@ -166,7 +169,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const yaml = /yaml/i.test(call.request.headers.get('content-type') ?? '');
     let doc: unknown;
     try {
-      doc = yaml ? parseYaml(text) : parseFixtureText(text);
+      doc = yaml ? parseYaml(text, 'allow') : parseFixtureText(text);
     } catch (err) {
       throw err instanceof OzMockError ? err : invalidJson(yaml ? 'YAML' : 'JSON or YAML', (err as Error).message.split('\n')[0] ?? '');
     }
@@ -372,7 +375,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
   let text: Promise<string> | null = null;
-  const readText = () => (text ??= conn.reader.text());
+  const readText = () => (text ??= conn.reader.text(target.core.options.maxBodyBytes));
   const call: Call = {
     request,
     conn,

@@ -381,7 +381,7 @@ export function parseFixtureText(text: string): unknown {
   const trimmed = text.trimStart();
   try {
     if (trimmed.startsWith('{') || trimmed.startsWith('[')) return JSON.parse(text) as unknown;
-    return parseYaml(text);
+    return parseYaml(text, 'allow');
   } catch (err) {
     throw invalidJson('JSON or YAML', (err as Error).message.split('\n')[0] ?? 'unreadable', 'The fixture document');
   }

@@ -6,6 +6,7 @@ import type { ServerCore } from '../serverCore.js';
 import { copyData, type ScheduleRecord } from '../state.js';
 import type { KeyExpiryDays } from '../store.js';
 import { declaredAgent, declaredTool } from './behaviour.js';
+import { checkFixtureExpansion } from './fixtureExpansion.js';
 import { checkFixtureDocument, fixtureError, parseFixtureText, type FixtureDocument, type FixtureWorld } from './fixtureFormat.js';
 
 /** How much a fixture document added. */
@@ -39,6 +40,7 @@ function worldOf(core: ServerCore): FixtureWorld {
  */
 export function loadFixtures(core: ServerCore, input: FixtureDocument | string, source?: string): FixtureSummary {
   const doc = typeof input === 'string' ? parseFixtureText(input) : (input as unknown);
+  checkFixtureExpansion(doc, source);
   const problems = checkFixtureDocument(doc, worldOf(core));
   if (problems.length) throw fixtureError(problems, source);
   const d = doc as FixtureDocument;

@@ -33,6 +33,8 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     headers,
     // A body is the caller's data and stays as sent; only an admin token never leaves the server.
     body: entry.body === null ? null : entry.body.replace(ADMIN_TOKEN, 'ozadm_…'),
+    bodyLength: entry.bodyLength,
+    bodyTruncated: entry.bodyTruncated,
     status: entry.status,
     executionId: entry.executionId,
     fault: entry.fault,
