@@ -41,6 +41,7 @@ Usage: oz-mock [options]
   --keep-items <n|all>       finished items kept (default 50000)
   --journal-limit <n|all>    requests the journal keeps, the newest (default 10000)
   --idempotency-max-entries <n>  answers of writes kept for replay under their x-trace-id (default 10000)
+  --max-sessions <n>  sessions (POST /_oz/sessions) live at once; past it 429 rate_limited (default 64)
   -h, --help          this help
 `;
 
@@ -92,6 +93,7 @@ async function main(): Promise<void> {
         'keep-items': { type: 'string' },
         'journal-limit': { type: 'string' },
         'idempotency-max-entries': { type: 'string' },
+        'max-sessions': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -115,6 +117,7 @@ async function main(): Promise<void> {
   const retention = { executions: count(values['keep-executions'], '--keep-executions', true), items: count(values['keep-items'], '--keep-items', true) };
   const journalLimit = count(values['journal-limit'], '--journal-limit', true);
   const idempotencyMaxEntries = count(values['idempotency-max-entries'], '--idempotency-max-entries');
+  const maxSessions = count(values['max-sessions'], '--max-sessions');
   const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
   if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
   if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
     retention,
     ...(journalLimit !== undefined ? { journalLimit } : {}),
     ...(idempotencyMaxEntries !== undefined ? { idempotencyMaxEntries } : {}),
+    ...(maxSessions !== undefined ? { maxSessions } : {}),
   });
   // Fixture files, then the state file: any problem stops the start (exit 2) before a file is written.
   const problem = (file: string, err: unknown) => fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);

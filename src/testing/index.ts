@@ -16,11 +16,15 @@ export type {
   JournalRecord,
   OzControls,
   OzMockClient,
+  OzMockControls,
+  OzMockSession,
   PortableFaultSpec,
+  PortableStubSpec,
   PortableJournalFilter,
   RemoteClock,
   RemoteFault,
   RemoteFaultHandle,
+  RemoteStubHandle,
 } from './control/remote.js';
 export type { FixtureAgent, FixtureBehaviour, FixtureCase, FixtureDocument, FixtureError, FixtureTool } from './control/fixtureFormat.js';
 export type { FixtureSummary } from './control/fixtures.js';
@@ -43,3 +47,8 @@ export type { MswHandlerOptions } from './mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './errors.js';
 export { OzUnsupportedRuntimeError } from './codeGeneration.js';
 export { CLIENT_ADDRESS_HEADER } from './fetchMount.js';
+export type { OzSession, OzSessionOptions, OzSessionControls } from './sessions/session.js';
+export type { SessionKey } from './sessions/rekey.js';
+export type { OzStubs, StubSpec, StubAnswer, StubMatch, StubRequest, StubHandle, StubView } from './stubs/stubs.js';
+export type { OzUnused, ArmedFaultView } from './unused.js';
+export type { JournalContentFilter } from './journalMatch.js';

@@ -1,5 +1,6 @@
 import type { OperationId } from '../generated/operations.js';
 import type { MountKind, Surface } from './connection.js';
+import { checkContentFilter, contentMatches, type JournalContentFilter } from './journalMatch.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
 
 /** What a fault did to a request (see `server.faults`). */
@@ -22,6 +23,8 @@ export interface JournalEntry {
   readonly headers: Headers;
   /** The body as sent, or `null` when the route takes none. */
   body: string | null;
+  /** The account whose key sent the request (`null`: no key, or one the server does not know). */
+  account: string | null;
   /** The answer's status; `null` while under way, or when the connection was dropped before an answer. */
   status: number | null;
   /** The execution the answer belongs to (`X-Execution-Id`). */
@@ -35,7 +38,7 @@ export interface JournalEntry {
 }
 
 /** Which entries to pick: every given field must match. */
-export interface JournalFilter {
+export interface JournalFilter extends JournalContentFilter {
   /** An operationId of openapi.json; an unknown one throws a `TypeError`. */
   readonly operationId?: OperationId;
   readonly method?: string;
@@ -62,11 +65,12 @@ export interface OzJournal {
 export function journalFilter(filter: JournalFilter | string): JournalFilter {
   const f = typeof filter === 'string' ? { operationId: filter as OperationId } : filter;
   checkScopeOperationId(f.operationId);
+  checkContentFilter(f);
   return f;
 }
 
 function matches(entry: JournalEntry, filter: JournalFilter): boolean {
-  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter);
+  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter) && contentMatches(entry, filter);
 }
 
 /**

@@ -33,6 +33,7 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     headers,
     // A body is the caller's data and stays as sent; only an admin token never leaves the server.
     body: entry.body === null ? null : entry.body.replace(ADMIN_TOKEN, 'ozadm_…'),
+    account: entry.account,
     status: entry.status,
     executionId: entry.executionId,
     fault: entry.fault,
