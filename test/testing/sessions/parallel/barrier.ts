@@ -4,9 +4,8 @@
  * apart).
  */
 import { createServer } from 'node:http';
-import type { TestProject } from 'vitest/node';
 
-export default async function setup(project: Pick<TestProject, 'provide'>): Promise<() => Promise<void>> {
+export default async function setup(): Promise<() => Promise<void>> {
   const parties = Number(process.env.OZ_PARALLEL_FILES ?? 4);
   const waiting: Array<() => void> = [];
   const server = createServer((_, res) => {
@@ -15,12 +14,7 @@ export default async function setup(project: Pick<TestProject, 'provide'>): Prom
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
-  project.provide('barrierUrl', `http://127.0.0.1:${address.port}/`);
+  // The workers start after the global setup and inherit its environment.
+  process.env.OZ_PARALLEL_BARRIER = `http://127.0.0.1:${address.port}/`;
   return () => new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    barrierUrl: string;
-  }
 }

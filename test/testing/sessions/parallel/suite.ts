@@ -24,7 +24,7 @@ export async function defineSuite(name: string): Promise<void> {
     return { controls: session, apiKey: session.apiKey!, url: session.url };
   })();
   const oz = new Oz({ baseURL: url, apiKey, maxRetries: 0, logLevel: 'off' });
-  beforeAll(async () => void (await (await fetch(inject('barrierUrl'))).text()), 60_000);
+  beforeAll(async () => void (await (await fetch(process.env.OZ_PARALLEL_BARRIER!)).text()), 60_000);
 
   for (let i = 0; i < TESTS; i++) {
     it(`${name}: test ${i} sees only its own world`, async () => {
