@@ -7,8 +7,11 @@ const root = path.resolve(__dirname, '../../..');
 module.exports = (kind) => ({
   rootDir: root,
   testEnvironment: 'node',
+  globalSetup: '<rootDir>/examples/testing/jest/globalSetup.cjs',
+  globalTeardown: '<rootDir>/examples/testing/jest/globalTeardown.cjs',
   testMatch: ['<rootDir>/examples/testing/jest/*.jest.ts'],
   moduleNameMapper: {
+    // (globalSetup.cjs is loaded outside jest's registry: there 'oz-sdk/testing' is this package itself.)
     '^oz-sdk$': `<rootDir>/dist/index.${kind === 'esm' ? 'js' : 'cjs'}`,
     '^oz-sdk/testing$': `<rootDir>/dist/testing/index.${kind === 'esm' ? 'js' : 'cjs'}`,
   },

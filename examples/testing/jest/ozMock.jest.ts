@@ -4,13 +4,14 @@ import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
 import * as msw from 'msw';
 import { setupServer } from 'msw/node';
 import { Oz } from 'oz-sdk';
-import { createOzServer } from 'oz-sdk/testing';
+import { connectOzMock, createOzServer } from 'oz-sdk/testing';
 
 const server = createOzServer();
 // Pass your own msw module: jest loads modules in a registry of its own (and cannot `require` under ESM).
 const interceptor = setupServer(...server.handlers({ msw }));
 
-beforeAll(() => interceptor.listen({ onUnhandledRequest: 'error' }));
+// Requests to the run's oz-mock on 127.0.0.1 (the global setup's) pass through msw; any other is an error.
+beforeAll(() => interceptor.listen({ onUnhandledRequest: (request, print) => void (new URL(request.url).hostname === '127.0.0.1' || print.error()) }));
 afterEach(() => {
   expect(server.unused()).toEqual({ faults: [], stubs: [] }); // every fault and stub a test armed fired
   server.reset();
@@ -40,4 +41,18 @@ it('keeps a session to itself', async () => {
   expect(session.journal.count('createCompanyItem')).toBe(1);
   expect(server.journal.count('createCompanyItem')).toBe(0);
   await session.close();
+});
+
+it('takes a session of the run\'s oz-mock (globalSetup.cjs)', async () => {
+  const mock = connectOzMock({ url: process.env.OZ_MOCK_URL!, adminToken: process.env.OZ_MOCK_ADMIN_TOKEN! });
+  const session = await mock.session(); // in a real suite: in beforeAll, with session.reset() in beforeEach
+  try {
+    const oz = new Oz({ baseURL: session.url, apiKey: session.apiKey!, maxRetries: 0, logLevel: 'off' });
+    await mock.faults.add({ operationId: 'listTools', type: 'error', status: 503, code: 'upstream_error' }); // the default session's
+    expect((await oz.tools.list()).data.length).toBeGreaterThan(0); // the session is not touched by it
+    expect(await session.journal.count({ operationId: 'listTools', account: 'demo' })).toBe(1);
+    await mock.faults.clear();
+  } finally {
+    await session.close();
+  }
 });
