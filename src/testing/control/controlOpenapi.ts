@@ -40,7 +40,7 @@ function sessionCopies(paths: Readonly<Record<string, PathItem>>): Record<string
     out[`/_oz/sessions/{session}${path.slice('/_oz'.length)}`] = Object.fromEntries(
       copies.map(([method, operation]) => {
         const { 'x-oz-in-sessions': _, ...rest } = operation;
-        const responses = { ...(operation.responses as Record<string, unknown>), '404': err('session_not_found, or what the operation itself answers 404 for.') };
+        const responses = { ...(operation.responses as Record<string, unknown>), '404': err('session_not_found: no live session has this id (or a 404 of the operation itself).') };
         return [method, { ...rest, operationId: `${operation.operationId}InSession`, tags: ['session'], [SESSION_COPY_OF]: operation.operationId, parameters: [SESSION_PARAM, ...(operation.parameters ?? [])], responses }];
       }),
     );
@@ -132,7 +132,7 @@ const BASE_PATHS = {
       ),
     },
     '/_oz/sessions/{session}': {
-      delete: op('endSession', 'Ends a session (its keys answer 401 from then on).', { '200': ok('Ended.'), '404': err('session_not_found.') }, { parameters: [SESSION_PARAM] }),
+      delete: op('endSession', 'Ends a session (its keys answer 401 from then on).', { '200': ok('Ended.'), '404': err('session_not_found: no live session has this id.') }, { parameters: [SESSION_PARAM] }),
     },
     '/_oz/stubs': {
       get: scoped(op('listStubs', 'The armed stubs, with their hits.', { '200': ok('The stubs.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Stub') } } }) })),
