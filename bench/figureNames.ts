@@ -24,4 +24,6 @@ export const FIGURE_NAMES = {
   scaleIdle: 'idle() with 4k-32k queued runs',
   concurrentCalls: '1024 concurrent SDK calls over HTTP',
   memoryUnderLoad: 'oz-mock memory under load',
+  sessionCreateEnd: 'session create + end',
+  sessionReset: 'session reset',
 } as const;

@@ -25,6 +25,7 @@ import { loopbackCallRows } from './figures/loopbackCalls.js';
 import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
 import { serverScaleRows } from './figures/serverScale.js';
 import { serverThroughputRows } from './figures/serverThroughput.js';
+import { sessionRows } from './figures/sessions.js';
 import { sseRows } from './figures/sseParsing.js';
 import { streamMemoryRows } from './figures/streamMemory.js';
 import { tracingCostRows } from './figures/tracingCost.js';
@@ -54,6 +55,7 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['cold import', coldImportRows],
   ['bundle size', bundleSizeRows],
   ['tracing cost', tracingCostRows],
+  ['sessions', sessionRows],
 ];
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !figures.some(([figure]) => figure === name)) ?? [];

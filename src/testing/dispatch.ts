@@ -30,6 +30,7 @@ class JournalRecord implements JournalEntry {
   body: string | null = null;
   bodyLength: number | null = null;
   bodyTruncated = false;
+  account: string | null = null;
   status: number | null = null;
   executionId: string | null = null;
   fault: JournalEntry['fault'] = null;
@@ -164,10 +165,13 @@ export async function dispatch(
       if (fault.type === 'error') throw injectedError(fault);
       if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
     }
-    response = await runOperation(ctx, op, handler, entry.path);
+    // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
+    const answerer: OperationHandler = core.stubs.size === 0 ? handler : (c) => core.stubs.answer(c, op, handler);
+    response = await runOperation(ctx, op, answerer, entry.path);
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
+  entry.account = ctx.principal?.account.name ?? (fault ? requestFacts(ctx).account() : null);
   entry.status = replyStatus(response);
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;

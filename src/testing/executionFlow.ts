@@ -1,3 +1,4 @@
+import { pacesStreams } from './streamPace.js';
 import type { Reply } from './answer.js';
 import type { ExecutionKind } from '../generated/types.js';
 import type { RequestContext } from './context.js';
@@ -127,7 +128,7 @@ export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId:
   const record = createExecution(ctx, { ...run, async: false }, traceId);
   const stream = ctx.openStream();
   const outcome = core.runner.execute(record, run.plan, {
-    paced: true,
+    paced: pacesStreams(core.clock),
     events: {
       token: (delta) => stream.send('token', JSON.stringify({ delta })),
       step: (taskId, status) => stream.send('step', JSON.stringify({ task_id: taskId, status })),

@@ -58,6 +58,8 @@ export interface FaultHandle {
   /** The fault's id (`flt_...`), as `GET /_oz/faults` lists it. */
   readonly id: string;
   readonly remaining: number;
+  /** How many requests it applied to so far. */
+  readonly hits: number;
   cancel(): void;
 }
 
@@ -76,6 +78,8 @@ export interface ArmedFault {
   readonly id: string;
   readonly spec: FaultSpec;
   remaining: number;
+  /** How many requests it applied to so far. */
+  hits: number;
 }
 
 /** What a fault can match a request on besides its journal entry (worked out only when a fault asks). */
@@ -150,13 +154,16 @@ export class Faults implements OzFaults {
 
   add(fault: FaultSpec): FaultHandle {
     checkFault(fault);
-    const armed: ArmedFault = { id: `flt_${nextFaultId++}`, spec: fault, remaining: fault.times ?? 1 };
+    const armed: ArmedFault = { id: `flt_${nextFaultId++}`, spec: fault, remaining: fault.times ?? 1, hits: 0 };
     this.#armed.push(armed);
     const list = () => this.#armed;
     return {
       id: armed.id,
       get remaining() {
         return list().includes(armed) ? armed.remaining : 0;
+      },
+      get hits() {
+        return armed.hits;
       },
       cancel: () => void this.cancel(armed.id),
     };
@@ -181,6 +188,7 @@ export class Faults implements OzFaults {
       if (!inScope(entry, s)) continue;
       if (s.account !== undefined && s.account !== facts.account()) continue;
       if (s.body !== undefined && !bodyMatches(s.body, facts.body())) continue;
+      a.hits++;
       if (--a.remaining <= 0) this.#armed = this.#armed.filter((x) => x !== a);
       return s;
     }

@@ -16,11 +16,15 @@ export type {
   JournalRecord,
   OzControls,
   OzMockClient,
+  OzMockControls,
+  OzMockSession,
   PortableFaultSpec,
+  PortableStubSpec,
   PortableJournalFilter,
   RemoteClock,
   RemoteFault,
   RemoteFaultHandle,
+  RemoteStubHandle,
 } from './control/remote.js';
 export type { FixtureAgent, FixtureBehaviour, FixtureCase, FixtureDocument, FixtureError, FixtureTool } from './control/fixtureFormat.js';
 export type { FixtureSummary } from './control/fixtures.js';
@@ -39,8 +43,13 @@ export type { DemoKeys } from './demoSeed.js';
 export type { StepFailure } from './itemWalker.js';
 export type { Tier, KeyKind } from './state.js';
 export type { MountKind, Surface } from './connection.js';
-export type { MswHandlerOptions } from './mswMount.js';
+export type { MswHandlerOptions, MswModule } from './mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './errors.js';
 export { OzUnsupportedRuntimeError } from './codeGeneration.js';
 export { OzServerClosedError } from './serverClosedError.js';
 export { CLIENT_ADDRESS_HEADER } from './fetchMount.js';
+export type { OzSession, OzSessionOptions, OzSessionControls } from './sessions/session.js';
+export type { SessionKey } from './sessions/rekey.js';
+export type { OzStubs, StubSpec, StubAnswer, StubMatch, StubRequest, StubHandle, StubView } from './stubs/stubs.js';
+export type { OzUnused, ArmedFaultView } from './unused.js';
+export type { JournalContentFilter } from './journalMatch.js';

@@ -1,5 +1,6 @@
 import type { OperationId } from '../generated/operations.js';
 import type { MountKind, Surface } from './connection.js';
+import { checkContentFilter, contentMatches, type JournalContentFilter } from './journalMatch.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
 
 /** What a fault did to a request (see `server.faults`). */
@@ -30,6 +31,8 @@ export interface JournalEntry {
   bodyLength: number | null;
   /** Whether `body` holds only the first {@link JOURNAL_BODY_BYTES} bytes of a longer body. */
   bodyTruncated: boolean;
+  /** The account whose key sent the request (`null`: no key, or one the server does not know). */
+  account: string | null;
   /** The answer's status; `null` while under way, or when the connection was dropped before an answer. */
   status: number | null;
   /** The execution the answer belongs to (`X-Execution-Id`). */
@@ -82,7 +85,7 @@ export function keepBody(entry: JournalEntry, body: string): void {
 }
 
 /** Which entries to pick: every given field must match. */
-export interface JournalFilter {
+export interface JournalFilter extends JournalContentFilter {
   /** An operationId of openapi.json; an unknown one throws a `TypeError`. */
   readonly operationId?: OperationId;
   readonly method?: string;
@@ -109,11 +112,12 @@ export interface OzJournal {
 export function journalFilter(filter: JournalFilter | string): JournalFilter {
   const f = typeof filter === 'string' ? { operationId: filter as OperationId } : filter;
   checkScopeOperationId(f.operationId);
+  checkContentFilter(f);
   return f;
 }
 
 function matches(entry: JournalEntry, filter: JournalFilter): boolean {
-  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter);
+  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter) && contentMatches(entry, filter);
 }
 
 /**

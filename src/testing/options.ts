@@ -3,6 +3,7 @@ import { IN_PROCESS_API_URL, IN_PROCESS_MCP_URL } from '../core/inProcessAddress
 import { maxBodyBytes } from './bodyLimit.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from './connectionBound.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from './idempotency.js';
+import { DEFAULT_MAX_SESSIONS } from './sessions/maxSessions.js';
 import type { FixtureDocument } from './control/fixtureFormat.js';
 import type { OzServer } from './server.js';
 
@@ -60,6 +61,8 @@ export interface OzServerOptions {
   readonly keyCacheMs?: number;
   /** The default per-key rate limit of new accounts. Default 100000 requests per 60000 ms. */
   readonly rateLimit?: { readonly limit?: number; readonly windowMs?: number };
+  /** How many sessions (`server.session()`, `POST /_oz/sessions`) may live at once; past it, 429. Default 64. */
+  readonly maxSessions?: number;
   /** A sync run still going after this long answers 504 `timeout` (the run goes on). Default 30000. */
   readonly syncTimeoutMs?: number;
   /**
@@ -109,6 +112,7 @@ export interface ResolvedOptions {
   readonly clientAddress: string;
   readonly journalLimit: number;
   readonly idempotencyMaxEntries: number;
+  readonly maxSessions: number;
   readonly retention: RetentionLimits;
   readonly url: string;
   readonly mcpUrl: string;
@@ -127,6 +131,12 @@ function journalLimit(value: number | undefined): number {
 function maxConnectionsPerAddress(value: number | undefined): number {
   if (value === undefined) return DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
   if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`maxConnectionsPerAddress must be a whole number >= 1, got ${String(value)}`);
+  return value;
+}
+
+function maxSessions(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SESSIONS;
+  if (!(Number.isInteger(value) && value >= 0)) throw new RangeError(`maxSessions must be a whole number >= 0, got ${String(value)}`);
   return value;
 }
 
@@ -150,6 +160,7 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
     clientAddress: options.clientAddress ?? '127.0.0.1',
     journalLimit: journalLimit(options.journalLimit),
     idempotencyMaxEntries: options.idempotencyMaxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+    maxSessions: maxSessions(options.maxSessions),
     retention: retentionLimits(options.retention),
     url,
     mcpUrl,

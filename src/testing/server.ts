@@ -5,7 +5,7 @@ import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } 
 import { assertCodeGeneration } from './codeGeneration.js';
 import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
 import { writeFileAtomic } from './control/atomicFile.js';
-import { withControlPlane } from './control/controlPlane.js';
+import { withControlPlane, type ControlTarget } from './control/controlPlane.js';
 import type { FixtureDocument } from './control/fixtureFormat.js';
 import { loadFixtures, type FixtureSummary } from './control/fixtures.js';
 import { exportState, importState, type OzStateDocument } from './control/stateDocument.js';
@@ -29,7 +29,7 @@ import type { StepFailure } from './itemWalker.js';
 import { Journal, type OzJournal } from './journal.js';
 import { withLoopbackHost } from './loopbackHost.js';
 import { resolveOptions, type OzServerOptions } from './options.js';
-import { createServerCore, type ResponseListener } from './serverCore.js';
+import { createServerCore, type ResponseListener, type ServerCore } from './serverCore.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state.js';
 import {
   Store,
@@ -41,6 +41,12 @@ import {
   type WorkflowOptions,
 } from './store.js';
 import { WorkTracker } from './workTracker.js';
+import type { OzSession, OzSessionOptions } from './sessions/session.js';
+import { sessionControls } from './sessions/session.js';
+import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
+import { Stubs, type OzStubs } from './stubs/stubs.js';
+import { unusedOf, type OzUnused } from './unused.js';
+import type { ResolvedOptions } from './options.js';
 
 /** Options of {@link OzServer.listen}. */
 export interface ListenOptions {
@@ -116,6 +122,20 @@ export interface OzServer {
   readonly journal: OzJournal;
   /** Fault injection for the next N matching requests. */
   readonly faults: OzFaults;
+  /** Per-test answers for any operation (checked against openapi.json, rendered on the negotiated wire). */
+  readonly stubs: OzStubs;
+  /**
+   * The faults and stubs armed and never used: call it in an `afterEach` to catch a test whose fault or stub
+   * never fired (`expect(server.unused()).toEqual({ faults: [], stubs: [] })`).
+   */
+  unused(): OzUnused;
+  /**
+   * A new session: an isolated world inside this server, made from the baseline with new values for every key,
+   * with its own state, clock, journal, faults, stubs, idempotency store and rate limits. A request's key selects
+   * its session; `reset`, `journal`, `faults`, `clock` of the session act on it alone. At most `maxSessions`
+   * (default 64) live at once: past it, 429 `rate_limited`. End it with `session.close()`.
+   */
+  session(options?: OzSessionOptions): OzSession;
   /** Item controls where the API has no route. */
   readonly items: OzItemControls;
   /**
@@ -138,7 +158,7 @@ export interface OzServer {
   idle(): Promise<void>;
   /**
    * Back to the baseline: the seed, then `fixtures`, then a function seed, then what the last
-   * {@link OzServer.baseline} captured. Clears the journal, faults, step failures and the dashboard's choices;
+   * {@link OzServer.baseline} captured. Clears the journal, faults, stubs, step failures and the dashboard's choices;
    * the clock keeps its time (schedules due in the past wait for their next time).
    */
   reset(): void;
@@ -223,6 +243,60 @@ function requireItem(data: ServerData, id: string): ItemRecord {
 export function createOzServer(options: OzServerOptions = {}): OzServer {
   assertCodeGeneration();
   const resolved = resolveOptions(options);
+  const root = buildWorld(options, resolved, null);
+  const { server, core } = root;
+  const sessions = new SessionRegistry(
+    resolved.maxSessions,
+    (start, o) => {
+      const clockOptions = { start: o.clock?.start ?? core.clock.now(), frozen: o.clock?.frozen ?? core.clock.frozen };
+      const world = buildWorld({ clock: clockOptions, adminToken: false, seed: 'empty' }, resolved, start);
+      const fixtures = o.fixtures === undefined ? [] : Array.isArray(o.fixtures) ? o.fixtures : [o.fixtures];
+      try {
+        for (const doc of fixtures as ReadonlyArray<FixtureDocument | string>) world.server.loadFixtures(doc);
+      } catch (err) {
+        void world.server.close();
+        throw err;
+      }
+      world.server.baseline();
+      return { controls: sessionControls(world.server), core: world.core, handler: world.handler(), target: world.target, close: () => world.server.close() };
+    },
+    () => root.baselineCopy(),
+    resolved.seed === 'demo' ? server.apiKey : null,
+  );
+  const closeRoot = server.close;
+  // The default world is built as any world is; only it makes sessions, and closing it ends them.
+  Object.assign(server, {
+    session: (o?: OzSessionOptions) => sessions.create(o),
+    close: async () => {
+      await sessions.closeAll();
+      await closeRoot();
+    },
+  });
+  // Outermost: the Host check before anything, and an x-request-id on every answer of the port (the 403 too).
+  root.wrap((handler) => withRequestIds(withLoopbackHost(withControlPlane(sessions.route(handler), { ...root.target, sessions }, root.adminToken))));
+  if (typeof options.seed === 'function') options.seed(server);
+  root.captureSeed();
+  return server;
+}
+
+/** One world: a server's state, clock, journal, faults, stubs and handler (the default session, or a session). */
+interface World {
+  readonly server: OzServer;
+  readonly core: ServerCore;
+  readonly target: ControlTarget;
+  readonly adminToken: string | null;
+  /** The API's handler now. */
+  handler(): RequestHandler;
+  /** Puts something in front of the handler every mount uses. */
+  wrap(outer: (handler: RequestHandler) => RequestHandler): void;
+  /** A copy of the baseline `reset()` returns to. */
+  baselineCopy(): BaselineCopy;
+  /** The state after seeding is the baseline (and its catalog holds the natives `importState` keeps). */
+  captureSeed(): void;
+}
+
+/** A world from `options`; `start` (a session's copy of a baseline) replaces the seed and the fixtures. */
+function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null): World {
   const clock = new ServerClock(options.clock);
   const keys: DemoKeys = {
     apiKey: options.apiKey ?? newKeyValue('platform'),
@@ -238,6 +312,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     work: new WorkTracker(),
     journal: new Journal(resolved.journalLimit),
     faults: new Faults(),
+    stubs: new Stubs(),
     idempotency: new IdempotencyStore(resolved.idempotencyMaxEntries),
     observers: new Set<ResponseListener>(),
   });
@@ -246,10 +321,10 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');
   }
   const adminToken = options.adminToken === false ? null : (options.adminToken ?? newAdminToken());
-  store.data = emptyData();
-  store.catalog = { tools: new Map(), agents: new Map(), steps: new Map() };
-  if (resolved.seed === 'demo') seedDemo(store, keys);
-  const fixtureDocuments = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
+  store.data = start?.data ?? emptyData();
+  store.catalog = start?.catalog ?? { tools: new Map(), agents: new Map(), steps: new Map() };
+  if (start === null && resolved.seed === 'demo') seedDemo(store, keys);
+  const fixtureDocuments = start !== null || options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(core, doc);
 
   const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes);
@@ -289,6 +364,11 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     dashboard,
     journal: core.journal,
     faults: core.faults,
+    stubs: core.stubs,
+    unused: () => unusedOf(core),
+    session: () => {
+      throw new Error('A session has no sessions of its own: call server.session() on the server.');
+    },
     fetch: (input, init) => {
       if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
@@ -330,6 +410,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       dashboard.reset();
       core.journal.clear();
       core.faults.clear();
+      core.stubs.clear();
       core.idempotency.clear();
       core.walker.clearFailures();
     },
@@ -422,12 +503,23 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       failStep: (failure) => core.walker.failStep(failure),
     },
   };
-  handler = withControlPlane(handler, { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
-  // Outermost: every answer of the port carries an x-request-id, the Host check's 403 too.
-  handler = withRequestIds(withLoopbackHost(handler));
-  if (typeof options.seed === 'function') options.seed(server);
-  seedCatalog = copyCatalog(store.catalog);
-  baselineSnapshot = server.snapshot();
-  return server;
+  const target: ControlTarget = { core, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) };
+  const world: World = {
+    server,
+    core,
+    target,
+    adminToken,
+    handler: () => handler,
+    wrap: (outer) => void (handler = outer(handler)),
+    baselineCopy: () => {
+      const snap = baselineSnapshot as SnapshotData;
+      return { data: copyData(snap.data), catalog: copyCatalog(snap.catalog) };
+    },
+    captureSeed: () => {
+      seedCatalog = copyCatalog(store.catalog);
+      baselineSnapshot = server.snapshot();
+    },
+  };
+  if (start !== null) world.captureSeed();
+  return world;
 }
-

@@ -9,6 +9,7 @@ import { Scheduler } from './scheduler.js';
 import { StateLifetime } from './stateLifetime.js';
 import type { Store } from './store.js';
 import type { Surface } from './connection.js';
+import type { Stubs } from './stubs/stubs.js';
 import type { WorkTracker } from './workTracker.js';
 
 /** How a request was routed. */
@@ -43,6 +44,8 @@ export interface ServerCore {
   readonly work: WorkTracker;
   readonly journal: Journal;
   readonly faults: Faults;
+  /** Per-test answers: they answer in an operation's place. */
+  readonly stubs: Stubs;
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
   readonly idempotency: IdempotencyStore;
   readonly observers: Set<ResponseListener>;
@@ -60,6 +63,7 @@ class Core implements ServerCore {
   readonly work: WorkTracker;
   readonly journal: Journal;
   readonly faults: Faults;
+  readonly stubs: Stubs;
   readonly idempotency: IdempotencyStore;
   readonly observers: Set<ResponseListener>;
   readonly lifetime = new StateLifetime();
@@ -74,6 +78,7 @@ class Core implements ServerCore {
     this.work = parts.work;
     this.journal = parts.journal;
     this.faults = parts.faults;
+    this.stubs = parts.stubs;
     this.idempotency = parts.idempotency;
     this.observers = parts.observers;
     this.runner = new Runner(this);

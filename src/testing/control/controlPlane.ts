@@ -10,7 +10,12 @@ import type { ItemPatch, OzItemControls } from '../server.js';
 import type { ServerCore } from '../serverCore.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
 import { adminTokenMatches } from './adminToken.js';
-import { CONTROL_OPENAPI } from './controlOpenapi.js';
+import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
+import type { SessionRegistry } from '../sessions/sessionRegistry.js';
+import { sessionView } from '../sessions/sessionRegistry.js';
+import type { OzSessionOptions } from '../sessions/session.js';
+import type { StubSpec } from '../stubs/stubs.js';
+import { unusedOf } from '../unused.js';
 import { keyValueProblem, parseFixtureText, type FixtureDocument } from './fixtureFormat.js';
 import type { FixtureSummary } from './fixtures.js';
 import { journalEntryView } from './journalView.js';
@@ -38,6 +43,8 @@ export interface ControlTarget {
   saveState(): Promise<string>;
   addKey(options: KeyOptions): CreatedKey;
   revokeKey(idOrValue: string): void;
+  /** The server's sessions (the default session's target only). */
+  readonly sessions?: SessionRegistry;
 }
 
 interface Call {
@@ -123,14 +130,33 @@ function faultFromJson(o: Record<string, unknown>): FaultSpec {
 }
 
 /** The JSON form of a pending fault. */
-export function faultToJson(id: string, remaining: number, spec: FaultSpec): Record<string, unknown> {
-  const out: Record<string, unknown> = { id, remaining };
+export function faultToJson(id: string, remaining: number, spec: FaultSpec, hits = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = { id, remaining, hits };
   for (const [k, v] of Object.entries(spec)) {
     if (k === 'path' && v instanceof RegExp) out.pathPattern = v.source;
     else if (k === 'body' && typeof v === 'function') out.body = '(predicate)';
     else out[k] = v;
   }
   return out;
+}
+
+const JOURNAL_FILTERS = ['operationId', 'method', 'path', 'status', 'limit', 'account', 'header', 'body'];
+
+/** The `body` filter of the journal: a JSON object in the query string. */
+function jsonFilterBody(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidParams('body must be a JSON object (URL-encoded), for example {"text":"hi"}.');
+  }
+  if (!isPlainObject(parsed)) throw invalidParams('body must be a JSON object (URL-encoded), for example {"text":"hi"}.');
+  return parsed;
+}
+
+function sessionsOf(target: ControlTarget): SessionRegistry {
+  if (!target.sessions) throw new OzMockError(404, 'not_found', 'A session has no sessions of its own.');
+  return target.sessions;
 }
 
 function clockView(core: ServerCore): Record<string, unknown> {
@@ -181,7 +207,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
-  listFaults: (_, t) => answer(200, { data: t.core.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec)) }),
+  listFaults: (_, t) => answer(200, { data: t.core.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec, a.hits)) }),
   addFault: async (call, t) => {
     const o = await call.object();
     const handle = asInvalid(() => t.core.faults.add(faultFromJson(o)));
@@ -225,11 +251,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   getJournal: (call, t) => {
     const q = call.url.searchParams;
-    for (const k of q.keys()) if (!['operationId', 'method', 'path', 'status', 'limit'].includes(k)) throw invalidParams(`${k} is not a filter (known: operationId, method, path, status, limit).`);
+    for (const k of q.keys()) if (!JOURNAL_FILTERS.includes(k)) throw invalidParams(`${k} is not a filter (known: ${JOURNAL_FILTERS.join(', ')}).`);
     const filter: { -readonly [K in keyof JournalFilter]: JournalFilter[K] } = {};
     if (q.has('operationId')) filter.operationId = q.get('operationId') as JournalFilter['operationId'];
     if (q.has('method')) filter.method = q.get('method')!;
     if (q.has('path')) filter.path = q.get('path')!;
+    if (q.has('account')) filter.account = q.get('account')!;
+    if (q.has('header')) filter.header = q.get('header')!;
+    if (q.has('body')) filter.body = jsonFilterBody(q.get('body')!);
     if (q.has('status')) {
       const s = q.get('status')!;
       if (!/^\d{3}$/.test(s)) throw invalidParams('status must be an HTTP status (three digits).');
@@ -313,6 +342,35 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.key_name !== undefined) t.dashboard.keyName = o.key_name as string;
     return OK();
   },
+  listStubs: (_, t) => answer(200, { data: t.core.stubs.list() }),
+  addStub: async (call, t) => {
+    const o = await call.object();
+    if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
+    const handle = asInvalid(() => t.core.stubs.add(o as unknown as StubSpec));
+    return answer(201, t.core.stubs.list().find((v) => v.id === handle.id));
+  },
+  clearStubs: (_, t) => {
+    t.core.stubs.clear();
+    return OK();
+  },
+  cancelStub: (call, t) => {
+    if (!t.core.stubs.cancel(call.params.id!)) throw new OzMockError(404, 'stub_not_found', `No armed stub ${call.params.id}.`);
+    return OK();
+  },
+  listUnused: (_, t) => {
+    const unused = unusedOf(t.core);
+    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, ...spec }) => faultToJson(id, remaining, spec as FaultSpec, hits)), stubs: unused.stubs });
+  },
+  listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
+  createSession: async (call, t) => {
+    const registry = sessionsOf(t);
+    const o = await call.object();
+    return answer(201, sessionView(asInvalid(() => registry.create(o as OzSessionOptions))));
+  },
+  endSession: async (call, t) => {
+    if (!(await sessionsOf(t).end(call.params.session!))) throw new OzMockError(404, 'session_not_found', `No live session ${call.params.session}.`);
+    return OK();
+  },
   getSettings: (_, t) => answer(200, readSettings(t.core)),
   updateSettings: async (call, t) => answer(200, applySettings(t.core, checkSettings(await call.object()))),
 };
@@ -333,16 +391,19 @@ interface Route {
   readonly names: readonly string[];
   readonly handler: Handler;
   readonly open: boolean;
+  /** A session's copy of a route: it acts on the session its `session` parameter names. */
+  readonly inSession: boolean;
 }
 
 function compileRoutes(): Route[] {
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(CONTROL_OPENAPI.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, { operationId: string; security?: readonly unknown[] }>)) {
-      const handler = HANDLERS[operation.operationId];
+    for (const [method, operation] of Object.entries(item as Record<string, { operationId: string; security?: readonly unknown[]; [SESSION_COPY_OF]?: string }>)) {
+      const copyOf = operation[SESSION_COPY_OF];
+      const handler = HANDLERS[copyOf ?? operation.operationId];
       if (!handler) throw new Error(`No control-plane handler for ${operation.operationId}`);
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-      routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, handler, open: operation.security?.length === 0 });
+      routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, handler, open: operation.security?.length === 0, inSession: copyOf !== undefined });
     }
   }
   return routes;
@@ -395,7 +456,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
       return parsed;
     },
   };
-  return route.handler(call, target);
+  return route.handler(call, route.inSession ? sessionsOf(target).target(params.session!) : target);
 }
 
 /**

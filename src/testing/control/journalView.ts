@@ -35,6 +35,7 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     body: entry.body === null ? null : entry.body.replace(ADMIN_TOKEN, 'ozadm_…'),
     bodyLength: entry.bodyLength,
     bodyTruncated: entry.bodyTruncated,
+    account: entry.account,
     status: entry.status,
     executionId: entry.executionId,
     fault: entry.fault,

@@ -1,3 +1,4 @@
+import { paceToken } from '../streamPace.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
 import type { RequestContext } from '../context.js';
@@ -113,7 +114,7 @@ export const createChatCompletion: OperationHandler = (ctx) => {
     (async () => {
       stream.send(null, chunk({ role: 'assistant', content: '' }, null));
       for (const token of tokens) {
-        await clock.sleep(ctx.core.options.timing.tokenMs);
+        await paceToken(clock, ctx.core.options.timing.tokenMs);
         if (!stream.isOpen) return;
         stream.send(null, chunk({ content: token }, null));
       }
