@@ -41,5 +41,4 @@ export type { Tier, KeyKind } from './state.js';
 export type { MountKind, Surface } from './connection.js';
 export type { MswHandlerOptions } from './mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './errors.js';
-export { OzUnsupportedRuntimeError } from './codeGeneration.js';
 export { CLIENT_ADDRESS_HEADER } from './fetchMount.js';
