@@ -37,15 +37,6 @@ const RUNTIME = {
   for (const _ of str) length++;
   return length;
 }`,
-  'ajv/dist/runtime/equal': `function equal(a, b) {
-  // Deep equality of JSON values (const and enum of objects or lists).
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return a !== a && b !== b;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && equal(a[key], b[key]));
-}`,
 };
 
 /**

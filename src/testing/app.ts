@@ -69,6 +69,8 @@ export function createRequestHandler(core: ServerCore, handlers: Readonly<Record
     return answerWith(c.env, answerUnrouted(core, knownPaths.some((p) => p.test(path)) ? 'preflight' : 'not_found', c.req.raw, c.env.conn));
   });
   app.notFound((c) => answerWith(c.env, answerUnrouted(core, 'not_found', c.req.raw, c.env.conn)));
+  // hono builds its router on the first match: built here, so a new server's first call costs what the next do.
+  app.router.match('GET', '/');
 
   const mcpPath = new URL(core.options.mcpUrl).pathname;
   const mcpSurface = (request: Request, conn: Connection): Promise<Answer> => {
