@@ -26,4 +26,8 @@ export const FIGURE_NAMES = {
   memoryUnderLoad: 'oz-mock memory under load',
   sessionCreateEnd: 'session create + end',
   sessionReset: 'session reset',
+  serverFirstCall: 'server first call vs warm (new server)',
+  serverFirstCallNewProcess: 'server first call vs warm (new process)',
+  validateOff: 'validate off vs no option (tools.execute)',
+  validateStrict: 'validate strict cost per call (tools.execute)',
 } as const;

@@ -8,6 +8,7 @@ import { errorCodesOf, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
 import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
 import { renderOperationErrors } from './codegen/renderOperationErrors.mjs';
+import { renderParameterValidators, renderRequestValidators } from './codegen/requestValidators.mjs';
 import { renderResponseValidators } from './codegen/responseValidators.mjs';
 import { renderOperations, renderResourceFile, renderResourcesIndex, renderTypes } from './codegen/render.mjs';
 
@@ -36,6 +37,8 @@ files.set('errors.ts', HEADER + renderErrors(errorCodesOf(doc, coreClasses)));
 const byOperation = operationErrorCodes(doc);
 files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runErrorCodes(doc, byOperation)));
 files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
+files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
+files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));
 
 const existing = existsSync(outDir) ? listFiles(outDir).map((f) => relative(outDir, f)) : [];
 const problems = [];

@@ -7,11 +7,7 @@
 // dropped), an unknown enum value passes (`enum` is dropped; `oneOf` is read as `anyOf`, since members that differ
 // only by an enum would then overlap).
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import standaloneModule from 'ajv/dist/standalone/index.js';
-
-const standaloneCode = standaloneModule.default ?? standaloneModule;
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
-const DOCUMENT_ID = 'openapi.json';
+import { DOCUMENT_ID, METHODS, deref, standaloneModuleOf } from './standaloneValidators.mjs';
 
 /** A schema as the client reads an answer: what a newer service may add does not fail. */
 function lenient(node) {
@@ -26,12 +22,6 @@ function lenient(node) {
   }
   return out;
 }
-
-const deref = (doc, node) => {
-  let n = node;
-  while (n && n.$ref) n = n.$ref.replace(/^#\//, '').split('/').reduce((o, k) => o[k], doc);
-  return n;
-};
 
 /** The answers to validate: `<operationId>_<status>` for a 2xx JSON body, `<operationId>_event` for a stream's event. */
 export function validatedAnswers(doc) {
@@ -53,16 +43,6 @@ export function validatedAnswers(doc) {
   return out.sort((a, b) => a.name.localeCompare(b.name));
 }
 
-// ajv's runtime helpers the standalone code would `require` from ajv (a devDependency): written in instead.
-const RUNTIME = {
-  'ajv/dist/runtime/ucs2length': `function ucs2length(str) {
-  // Lengths count code points (Unicode characters), as JSON Schema's maxLength does.
-  let length = 0;
-  for (const _ of str) length++;
-  return length;
-}`,
-};
-
 export function renderResponseValidators(doc) {
   const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, validateFormats: false, code: { source: true, esm: true } });
   const view = lenient({ components: doc.components });
@@ -73,18 +53,7 @@ export function renderResponseValidators(doc) {
     ajv.addSchema(lenient(answer.schema), answer.name);
     exports[answer.name] = answer.name;
   }
-  let code = standaloneCode(ajv, exports);
-  const helpers = [];
-  code = code.replace(/require\("([^"]+)"\)\.default/g, (_, module) => {
-    const helper = RUNTIME[module];
-    if (!helper) throw new Error(`responseValidators: the standalone code needs ${module}, which has no inline version`);
-    const name = helper.match(/^function (\w+)/)[1];
-    if (!helpers.includes(helper)) helpers.push(helper);
-    return name;
-  });
-  if (/require\(|new Function|eval\(/.test(code)) throw new Error('responseValidators: the standalone code still loads or compiles code at run time');
-  let out = '// @ts-nocheck: plain JavaScript written by ajv\'s standalone code output.\n/* eslint-disable */\n';
-  out += `${helpers.join('\n')}\n${code.replace(/^"use strict";/, '')}\n`;
+  let out = standaloneModuleOf(ajv, exports, 'responseValidators');
   out += '\n/** The names of the validated answers: `<operationId>_<status>` and `<operationId>_event`. */\n';
   out += `export const VALIDATED_ANSWERS = ${JSON.stringify(answers.map((a) => a.name))};\n`;
   return out;

@@ -77,6 +77,8 @@ function routerOf(handlers: Readonly<Record<string, OperationHandler>>): Router 
     return answerWith(c.env, answerUnrouted(c.env.core, knownPaths.some((p) => p.test(path)) ? 'preflight' : 'not_found', c.req.raw, c.env.conn));
   });
   app.notFound((c) => answerWith(c.env, answerUnrouted(c.env.core, 'not_found', c.req.raw, c.env.conn)));
+  // hono builds its router on the first match: built here, once, so a server's first call costs what the next do.
+  app.router.match('GET', '/');
   router = { app, knownPaths };
   routers.set(handlers, router);
   return router;

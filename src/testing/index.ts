@@ -45,7 +45,6 @@ export type { Tier, KeyKind } from './state.js';
 export type { MountKind, Surface } from './connection.js';
 export type { MswHandlerOptions, MswModule } from './mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './errors.js';
-export { OzUnsupportedRuntimeError } from './codeGeneration.js';
 export { OzServerClosedError } from './serverClosedError.js';
 export { CLIENT_ADDRESS_HEADER } from './fetchMount.js';
 export type { OzSession, OzSessionOptions, OzSessionControls } from './sessions/session.js';

@@ -1,20 +1,22 @@
+import * as parameterValidators from '../generated/parameterValidators.js';
+import * as requestValidators from '../generated/requestValidators.js';
 import type { RequestContext } from './context.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from './errors.js';
 import { inexactNumberProblem } from './exactNumbers.js';
 import { OPENAPI_DOCUMENT, type OperationInfo } from './operations.js';
-import { compileSchema, describeSchema, type SchemaCheck, type ValidationProblem } from './schemaValidation.js';
+import { describeSchema, generatedCheck, type GeneratedValidator, type SchemaCheck, type ValidationProblem } from './schemaValidation.js';
 
+type Place = 'path' | 'query' | 'header';
 type Json = Record<string, unknown>;
 
 interface RawParameter {
   name: string;
-  in: 'query' | 'path' | 'header' | 'cookie';
-  required?: boolean;
+  in: Place | 'cookie';
   schema?: Json;
 }
 
 interface ParameterCheck {
-  readonly location: 'query' | 'path' | 'header';
+  readonly location: Place;
   readonly names: readonly string[];
   /**
    * The parameters of type integer, with what the schema says of them: written in decimal digits only (the
@@ -26,13 +28,33 @@ interface ParameterCheck {
 
 const DECIMAL_INTEGER = /^-?[0-9]+$/;
 
-/** The checks of one operation, compiled from its own parts of openapi.json. */
+/** The checks of one operation: its validators, generated from its own parts of openapi.json. */
 interface OperationChecks {
   readonly body: SchemaCheck | null;
   readonly parameters: readonly ParameterCheck[];
 }
 
+const PLACES: readonly Place[] = ['path', 'query', 'header'];
+const BODIES = requestValidators as unknown as Readonly<Record<string, GeneratedValidator | undefined>>;
+const PARAMETERS = parameterValidators as unknown as Readonly<Record<string, GeneratedValidator | undefined>>;
+const PARAMETER_NAMES = parameterValidators.REQUEST_PARAMETERS as Readonly<Record<string, Partial<Record<Place, readonly string[]>>>>;
+
 const checks = new Map<string, OperationChecks>();
+
+function checksOf(op: OperationInfo): OperationChecks {
+  let found = checks.get(op.id);
+  if (!found) {
+    const body = BODIES[`${op.id}_body`];
+    const parameters: ParameterCheck[] = [];
+    for (const location of PLACES) {
+      const names = PARAMETER_NAMES[op.id]?.[location];
+      if (names) parameters.push({ location, names, integers: integerParameters(op, location), check: generatedCheck(PARAMETERS[`${op.id}_${location}`]!) });
+    }
+    found = { body: body ? generatedCheck(body) : null, parameters };
+    checks.set(op.id, found);
+  }
+  return found;
+}
 
 function resolveParameter(p: RawParameter | { $ref: string }): RawParameter {
   if (!('$ref' in p)) return p;
@@ -40,34 +62,12 @@ function resolveParameter(p: RawParameter | { $ref: string }): RawParameter {
   return (OPENAPI_DOCUMENT.components as { parameters: Record<string, RawParameter> }).parameters[name]!;
 }
 
-function compileOperation(op: OperationInfo): OperationChecks {
+/** An operation's integer parameters in one place, with the words of their schemas (read, not compiled). */
+function integerParameters(op: OperationInfo, location: Place): ReadonlyArray<readonly [name: string, words: string]> {
   const item = (OPENAPI_DOCUMENT.paths as Record<string, Json>)[op.path]!;
-  const raw = item[op.method.toLowerCase()] as Json & { parameters?: RawParameter[]; requestBody?: { content?: Record<string, { schema?: Json }> } };
-  const bodySchema = raw.requestBody?.content?.['application/json']?.schema;
+  const raw = item[op.method.toLowerCase()] as Json & { parameters?: RawParameter[] };
   const all = [...((item.parameters as RawParameter[] | undefined) ?? []), ...(raw.parameters ?? [])].map(resolveParameter);
-  const parameters: ParameterCheck[] = [];
-  for (const location of ['path', 'query', 'header'] as const) {
-    // `format` has its own answer (400 `invalid_format`, always JSON): wire negotiation gives it.
-    const own = all.filter((p) => p.in === location && p.name !== 'format' && p.schema);
-    if (own.length === 0) continue;
-    const schema = {
-      type: 'object',
-      properties: Object.fromEntries(own.map((p) => [p.name, p.schema])),
-      required: own.filter((p) => p.required).map((p) => p.name),
-    };
-    const integers = own.filter((p) => p.schema!.type === 'integer').map((p) => [p.name, describeSchema(p.schema!)] as const);
-    parameters.push({ location, names: own.map((p) => p.name), integers, check: compileSchema(schema, { coerce: true }) });
-  }
-  return { body: bodySchema ? compileSchema(bodySchema) : null, parameters };
-}
-
-function checksOf(op: OperationInfo): OperationChecks {
-  let found = checks.get(op.id);
-  if (!found) {
-    found = compileOperation(op);
-    checks.set(op.id, found);
-  }
-  return found;
+  return all.filter((p) => p.in === location && p.name !== 'format' && p.schema?.type === 'integer').map((p) => [p.name, describeSchema(p.schema!)] as const);
 }
 
 /** The 422 `invalid_params` of a problem (with OpenAI's `param` on the models plane). */
@@ -111,7 +111,15 @@ export function validateRequest(ctx: RequestContext, op: OperationInfo): void {
   throw invalidParamsOf(ctx, problem);
 }
 
-/** A component schema of openapi.json (`#/components/schemas/<name>`), compiled. */
-export function componentCheck(name: string): SchemaCheck {
-  return compileSchema({ $ref: `#/components/schemas/${name}` });
+/** The component schemas a request body can carry, each with a generated validator. */
+export type RequestComponent = {
+  [K in keyof typeof requestValidators]: K extends `component_${infer Name}` ? Name : never;
+}[keyof typeof requestValidators];
+
+/**
+ * A component schema of openapi.json (`#/components/schemas/<name>`), checked by its generated validator; `at` is
+ * where the value sits in the request, so that messages name fields from the request's top.
+ */
+export function componentCheck(name: RequestComponent, at = ''): SchemaCheck {
+  return generatedCheck(BODIES[`component_${name}`]!, at);
 }

@@ -2,7 +2,6 @@ import type { Execution, Item } from '../generated/types.js';
 import { newKeyValue } from './apiKeys.js';
 import { createRequestHandler, type RequestHandler } from './app.js';
 import { copyCatalog, type AgentDefinition, type Catalog, type ToolDefinition } from './catalog.js';
-import { assertCodeGeneration } from './codeGeneration.js';
 import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
 import { writeFileAtomic } from './control/atomicFile.js';
 import { withControlPlane, type ControlTarget } from './control/controlPlane.js';
@@ -237,11 +236,9 @@ function requireItem(data: ServerData, id: string): ItemRecord {
  * const server = createOzServer();
  * const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
  * ```
- *
- * @throws OzUnsupportedRuntimeError on a runtime that forbids `new Function` (Cloudflare Workers).
+
  */
 export function createOzServer(options: OzServerOptions = {}): OzServer {
-  assertCodeGeneration();
   const resolved = resolveOptions(options);
   const root = buildWorld(options, resolved, null);
   const { server, core } = root;

@@ -9,7 +9,8 @@ import { executionView, resultView } from '../executionViews.js';
 import { API_VERSION } from '../operations.js';
 import { isPlainObject } from '../plainObject.js';
 import { componentCheck } from '../requestValidation.js';
-import { compileSchema, type ValidationProblem } from '../schemaValidation.js';
+import { interpretedCheck } from '../schemaInterpreter.js';
+import { missingFields, type ValidationProblem } from '../schemaValidation.js';
 import { isFinished, type ExecutionRecord } from '../state.js';
 import { rateWindowOf } from '../rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../render.js';
@@ -128,17 +129,17 @@ function badParams(problem: ValidationProblem): RpcError {
   return new RpcError(-32602, problem.message, missing.length ? { missing } : undefined);
 }
 
-// Wrapped, so that a problem names its field from the message's top: `params.name`, `params.arguments`.
-const CALL_PARAMS = { type: 'object', required: ['params'], properties: { params: { $ref: '#/components/schemas/McpCallToolParams' } } };
+// Checked at `params`, so that a problem names its field from the message's top: `params.name`, `params.arguments`.
+const checkCallParams = componentCheck('McpCallToolParams', 'params');
 
 async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallToolResult> {
-  const paramsProblem = compileSchema(CALL_PARAMS)(params === undefined ? {} : { params });
+  const paramsProblem = params === undefined ? missingFields(['params']) : checkCallParams(params);
   if (paramsProblem) throw badParams(paramsProblem);
   const { name, arguments: args = {} } = params as { name: string; arguments?: Record<string, unknown> };
   if (!fenceAdmits(ctx, name)) throw new RpcError(-32602, `Tool ${name} is outside this key's fence.`);
   const tool = visibleTools(ctx).find((t) => t.name === name);
   if (!tool) throw new RpcError(-32602, `Unknown tool: ${name}.`);
-  const problem = compileSchema(tool.inputSchema, { at: ARGUMENTS })(args);
+  const problem = interpretedCheck(tool.inputSchema, ARGUMENTS)(args);
   if (problem) throw badParams(problem);
   const { format = 'markdown', ...rest } = args;
   const json = format === 'json';

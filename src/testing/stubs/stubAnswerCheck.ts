@@ -1,6 +1,7 @@
 import { invalidParams } from '../errors.js';
 import { OPENAPI_DOCUMENT, type OperationInfo } from '../operations.js';
-import { compileSchema, type SchemaCheck } from '../schemaValidation.js';
+import { interpretedCheck } from '../schemaInterpreter.js';
+import type { SchemaCheck } from '../schemaValidation.js';
 
 type Json = Record<string, unknown>;
 
@@ -37,7 +38,9 @@ export function responseShape(op: OperationInfo, status: number, at: string): Re
     const media = (content?.['application/json'] ?? (content ? Object.values(content)[0] : undefined)) as Json | undefined;
     const schema = media?.schema as Json | undefined;
     const ref = typeof schema?.$ref === 'string' ? schema.$ref : null;
-    shape = { check: schema ? compileSchema(schema, { at }) : null, schemaName: ref ? ref.slice(ref.lastIndexOf('/') + 1) : null };
+    // Interpreted (no code generated at run time, so stubs work on Workers too), with openapi.json's components
+    // beside the schema so that its `#/components/...` references resolve.
+    shape = { check: schema ? interpretedCheck({ ...schema, components: OPENAPI_DOCUMENT.components }, at) : null, schemaName: ref ? ref.slice(ref.lastIndexOf('/') + 1) : null };
   }
   shapes.set(key, shape);
   return shape;
