@@ -12,6 +12,7 @@ import { OPERATIONS } from './generated/operations.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
 import { createRawClient, type OzRawClient } from './raw/rawClient.js';
+import { noApiKeyError, profileApiKey } from './profiles/profileApiKey.js';
 
 /**
  * Options of an {@link Oz} client. Per call (`RequestOptions`), the same names override them, except
@@ -68,8 +69,11 @@ export interface ClientOptions {
 const env = (name: string): string | undefined =>
   typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined;
 
+/** The options of a client with the environment's values filled in (the key, or where it will be read). */
+type ResolvedOptions = Omit<ClientOptions, 'apiKey'> & { baseURL: string; apiKey: string | (() => Promise<string>) };
+
 /** The options of a client with the environment's values filled in. */
-function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: string } {
+function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (isBrowser() && !options.dangerouslyAllowBrowser) {
     throw new OzUsageError(
       'The Oz client refuses to run in a browser, where its API key would be exposed to every visitor. ' +
@@ -79,14 +83,15 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
   const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
   checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
-  const apiKey = options.apiKey ?? env('OZ_API_KEY');
-  if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY.');
+  // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
+  const apiKey = options.apiKey ?? env('OZ_API_KEY') ?? profileApiKey();
+  if (!apiKey) throw noApiKeyError(options.apiKey === '' ? 'the `apiKey` given is empty' : 'profiles are read on Node only');
   let logLevel = options.logLevel;
   const fromEnv = env('OZ_LOG');
   if (logLevel === undefined && fromEnv !== undefined) {
     logLevel = parseLogLevel(fromEnv);
     if (logLevel === undefined) {
-      filteredLogger(options.logger ?? console, 'warn', [apiKey]).warn(
+      filteredLogger(options.logger ?? console, 'warn', typeof apiKey === 'string' ? [apiKey] : []).warn(
         `OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`,
       );
     }
@@ -103,7 +108,7 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
  * log line or an error.
  */
 export class Oz extends OzResources {
-  readonly #options: ClientOptions & { baseURL: string; apiKey: string };
+  readonly #options: ResolvedOptions;
   /** The MCP server: raw JSON-RPC `request` plus `initialize`, `listTools`, `callTool`, `whoami`, `getResult`, `followup`. */
   declare readonly mcp: McpClient;
   /** The `executions` resource, with `wait()` to poll an execution (or an async pointer) to its end. */
@@ -149,7 +154,9 @@ export class Oz extends OzResources {
   /** A new client with these options over this one's (the key included unless given). */
   withOptions(options: ClientOptions): Oz {
     const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-    return new Oz({ ...this.#options, ...defined });
+    // A key read from a profile is read again by the new client.
+    const { apiKey, ...rest } = this.#options;
+    return new Oz({ ...rest, ...(typeof apiKey === 'string' ? { apiKey } : {}), ...defined });
   }
 
   /** The base address calls go to. */

@@ -49,7 +49,8 @@ export interface TransportConfig {
    * a lost answer read a run. Given by the layer above (the core reads nothing of openapi.json itself).
    */
   executionRecord: Operation;
-  apiKey: string;
+  /** The key, or a function the first call asks for it (a key stored in a profile, read on first use). */
+  apiKey: string | (() => Promise<string>);
   fetch?: FetchLike | undefined;
   fetchOptions?: FetchOptions | undefined;
   defaultHeaders?: Record<string, string> | undefined;
@@ -133,7 +134,7 @@ export class Transport {
 
   constructor(config: TransportConfig) {
     this.#config = config;
-    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', [config.apiKey]);
+    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', typeof config.apiKey === 'string' ? [config.apiKey] : []);
   }
 
   /** `GET /v1/executions/{id}`, where executions are polled. */
@@ -225,13 +226,14 @@ export class Transport {
 
   async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call> {
     const config = this.#config;
-    const apiKey = options.apiKey ?? config.apiKey;
+    const clientKey = typeof config.apiKey === 'string' ? config.apiKey : undefined;
+    const apiKey = options.apiKey ?? clientKey ?? (await (config.apiKey as () => Promise<string>)());
     const level = options.logLevel ?? config.logLevel ?? 'warn';
     // The client's own logger serves every call that brings no logger, level or key of its own.
     const log =
-      options.logger === undefined && options.logLevel === undefined && options.apiKey === undefined
+      options.logger === undefined && options.logLevel === undefined && options.apiKey === undefined && clientKey !== undefined
         ? this.#log
-        : filteredLogger(options.logger ?? config.logger ?? console, level, [apiKey, config.apiKey]);
+        : filteredLogger(options.logger ?? config.logger ?? console, level, clientKey === undefined ? [apiKey] : [apiKey, clientKey]);
     if (options.signal?.aborted) throw abortError(options.signal);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
