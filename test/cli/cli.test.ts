@@ -27,7 +27,7 @@ afterAll(async () => {
 
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
-describe('oz: one command per operation tag', () => {
+describe('oz: one command per operation tag', { timeout: 90_000 }, () => {
   const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { tags?: string[] }>> };
   const tags = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])));
   const BY_TAG: Record<string, { args: string[]; check: (out: Record<string, unknown>) => void }> = {
@@ -65,7 +65,7 @@ describe('oz: one command per operation tag', () => {
   }
 });
 
-describe('oz: wires, streams, runs and pages', () => {
+describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
   it('prints every wire: json on one line when piped, yaml, markdown and text as the service answers them', async () => {
     const [asJson, asYaml, asMarkdown, asText] = await Promise.all(
       ['json', 'yaml', 'markdown', 'text'].map((format) => oz(['tools', 'execute', 'echo', '--text', 'four wires', '--format', format], env)),
@@ -125,7 +125,7 @@ describe('oz: wires, streams, runs and pages', () => {
   });
 });
 
-describe('oz: errors and exit codes', () => {
+describe('oz: errors and exit codes', { timeout: 90_000 }, () => {
   it('1: an error answer of the API, its envelope on stderr in the chosen wire', async () => {
     const run = await oz(['tools', 'execute', 'nope', '--text', 'x'], env);
     expect(run.code).toBe(1);
@@ -202,7 +202,7 @@ describe('oz: errors and exit codes', () => {
   });
 });
 
-describe('oz: help, version, completion', () => {
+describe('oz: help, version, completion', { timeout: 90_000 }, () => {
   it('--version names the SDK and API versions', async () => {
     expect((await oz(['--version'], env)).stdout).toBe('oz-sdk 1.0.0 (API 2.4.0)\n');
   });
