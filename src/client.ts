@@ -12,7 +12,7 @@ import { OPERATIONS } from './generated/operations.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
 import { createRawClient, type OzRawClient } from './raw/rawClient.js';
-import { noApiKeyError, profileApiKey } from './profiles/profileApiKey.js';
+import { profileApiKey } from './profiles/profileApiKey.js';
 
 /**
  * Options of an {@link Oz} client. Per call (`RequestOptions`), the same names override them, except
@@ -85,7 +85,7 @@ function resolveOptions(options: ClientOptions): ResolvedOptions {
   checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
   // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
   const apiKey = options.apiKey ?? env('OZ_API_KEY') ?? profileApiKey();
-  if (!apiKey) throw noApiKeyError(options.apiKey === '' ? 'the `apiKey` given is empty' : 'profiles are read on Node only');
+  if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY (profiles of `oz sign-in` are read on Node only).');
   let logLevel = options.logLevel;
   const fromEnv = env('OZ_LOG');
   if (logLevel === undefined && fromEnv !== undefined) {

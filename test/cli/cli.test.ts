@@ -67,9 +67,8 @@ describe('oz: one command per operation tag', { timeout: 90_000 }, () => {
 
 describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
   it('prints every wire: json on one line when piped, yaml, markdown and text as the service answers them', async () => {
-    const [asJson, asYaml, asMarkdown, asText] = await Promise.all(
-      ['json', 'yaml', 'markdown', 'text'].map((format) => oz(['tools', 'execute', 'echo', '--text', 'four wires', '--format', format], env)),
-    );
+    const wire = (format: string) => oz(['tools', 'execute', 'echo', '--text', 'four wires', '--format', format], env);
+    const [asJson, asYaml, asMarkdown, asText] = await Promise.all([wire('json'), wire('yaml'), wire('markdown'), wire('text')]);
     expect(asJson.stdout.trim().split('\n')).toHaveLength(1);
     expect(json(asJson.stdout)).toMatchObject({ ok: true, content: 'four wires' });
     expect(asYaml.stdout).toMatch(/^ok: true\ncontent: four wires\n/);
