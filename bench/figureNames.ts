@@ -24,4 +24,5 @@ export const FIGURE_NAMES = {
   scaleIdle: 'idle() with 4k-32k queued runs',
   concurrentCalls: '1024 concurrent SDK calls over HTTP',
   memoryUnderLoad: 'oz-mock memory under load',
+  cliStartup: 'oz --help start-up vs node -e 0',
 } as const;
