@@ -215,6 +215,16 @@ describe('oz: help, version, completion', { timeout: 90_000 }, () => {
     expect(tool.stdout).toMatch(/--text string\s+\(required\) The text to answer back\./);
   });
 
+  it('oz mock runs oz-mock with its flags, and stops it on Ctrl+C', async () => {
+    const child = await spawnOz(['mock', '--port', '0', '--json'], {});
+    const done = finished(child);
+    const line = await new Promise<string>((resolve) => child.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString())));
+    const facts = JSON.parse(line) as { url: string };
+    expect((await fetch(`${facts.url}/health`)).status).toBe(200);
+    child.kill('SIGINT');
+    expect((await done).code).toBe(0);
+  });
+
   it.each(['bash', 'zsh', 'fish'])('completion %s lists the commands', async (shell) => {
     const run = await oz(['completion', shell], env);
     expect(run.code).toBe(0);
