@@ -2,6 +2,7 @@ import { OzUsageError, registerErrorCodes } from './core/errors.js';
 import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/logger.js';
 import { checkedBaseURL } from './core/baseURL.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
+import type { ValidateMode } from './core/responseValidation.js';
 import { isBrowser } from './core/runtime.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
@@ -36,10 +37,14 @@ export interface ClientOptions {
   /** Milliseconds per attempt. Default 600000 (10 minutes). A stream's attempt ends at its first byte. */
   timeout?: number | undefined;
   /**
-   * Milliseconds a stream may stay silent (not a byte, not a `: ping`) before it is closed with
-   * `OzStreamIdleTimeoutError`. Default 300000 (5 minutes); `Infinity` turns it off.
+   * Milliseconds a stream may wait without an event before it is closed with `OzStreamIdleTimeoutError`. Default
+   * 300000 (5 minutes); `Infinity` turns it off. Comments (`: ping`) keep the connection alive, not the stream.
    */
   idleTimeout?: number | undefined;
+  /** Bytes one stream event may take before it is complete; past them `OzStreamEventTooLargeError`. Default 16 MiB. */
+  maxEventBytes?: number | undefined;
+  /** Milliseconds a whole stream may last, however lively; past them `OzStreamTimeoutError`. Default: no limit. */
+  streamTimeout?: number | undefined;
   /** Any Fetch-API function, for example the embedded server's `server.fetch`. Defaults to `globalThis.fetch`. */
   fetch?: FetchLike | undefined;
   /**
@@ -64,6 +69,13 @@ export interface ClientOptions {
   mcpURL?: string | undefined;
   /** Lets the client run in a browser, where the key is visible to anyone who opens the page. Default false. */
   dangerouslyAllowBrowser?: boolean | undefined;
+  /**
+   * Check answers against openapi.json: `off` (default), `warn` (log the first mismatch of each operation, and add
+   * a span event) or `strict` (throw `OzResponseValidationError` with the JSON path, the value and the request
+   * id). JSON and YAML bodies and every stream event are checked; unknown fields and enum values pass. The
+   * validators are generated code, loaded only once a call is made with validation on.
+   */
+  validate?: ValidateMode | undefined;
 }
 
 const env = (name: string): string | undefined =>
@@ -135,9 +147,14 @@ export class Oz extends OzResources {
       maxRetries: resolved.maxRetries,
       timeout: resolved.timeout,
       idleTimeout: resolved.idleTimeout,
+      maxEventBytes: resolved.maxEventBytes,
+      streamTimeout: resolved.streamTimeout,
       authHeader: resolved.authHeader,
       logLevel: resolved.logLevel,
       logger: resolved.logger,
+      validate: resolved.validate,
+      // A chunk of its own: a program that never turns validation on never loads it.
+      loadValidators: () => import('./generated/responseValidators.js'),
     });
     super(transport);
     this.mcp = new McpClient(transport, resolved.mcpURL);

@@ -1,3 +1,6 @@
+import { answerOf, type CallResult } from './callResult.js';
+import { OzError } from './errors.js';
+
 /** The answer of a call with its metadata, as `withResponse()` gives it. */
 export interface WithResponse<T> {
   /** The call's result, as awaiting the promise gives it. */
@@ -40,9 +43,11 @@ export interface ParsedResponse<T> {
 
 /**
  * A `Promise` of a call's result that can also give the raw `Response` and its metadata
- * (`withResponse()`, `asResponse()`), like openai-node's `APIPromise`.
+ * (`withResponse()`, `asResponse()`), like openai-node's `APIPromise`, or the error as a value (`result()`).
+ * `E` is what the call can fail with: for a generated method, the classes of exactly its operation's error codes
+ * (openapi.json's `x-oz-error-codes`) and the SDK's own errors.
  */
-export class APIPromise<T> extends Promise<T> {
+export class APIPromise<T, E = OzError> extends Promise<T> {
   readonly #parsed: Promise<ParsedResponse<T>>;
   #data: Promise<T> | undefined;
 
@@ -94,5 +99,29 @@ export class APIPromise<T> extends Promise<T> {
   /** The raw `Response` (its body already read). */
   async asResponse(): Promise<Response> {
     return (await this.#parsed).response;
+  }
+
+  /**
+   * The call's outcome as a value, Go style: never rejects for an API, connection, timeout, abort, usage or
+   * response-validation error; `{ data, response, error: undefined }` on success, else `{ data: undefined,
+   * response, error }` (`response` undefined when no answer came). `switch (error.code)` over it is checked
+   * exhaustively by the compiler.
+   *
+   * @example
+   * const { data, error } = await client.tools.get('echo').result();
+   * if (error) {
+   *   switch (error.code) {
+   *     case 'tool_not_found': ...
+   *   }
+   * }
+   */
+  async result(): Promise<CallResult<T, E>> {
+    try {
+      const { data, response } = await this.#parsed;
+      return { data, response, error: undefined };
+    } catch (error) {
+      if (!(error instanceof OzError)) throw error;
+      return { data: undefined, response: answerOf(error), error: error as E };
+    }
   }
 }

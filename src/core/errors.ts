@@ -11,6 +11,8 @@ export class OzError extends Error {
  */
 export class OzUsageError extends OzError {
   override name = 'OzUsageError';
+  /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
+  readonly code = 'usage_error' as const;
 }
 
 /** Where a missing connection or credential is made (424 errors). */
@@ -174,6 +176,8 @@ export class LegacyKeyError extends UnauthorizedError {
 /** The call ended without an answer: the connection failed or was cut. Retried by default. */
 export class OzConnectionError extends OzError {
   override name = 'OzConnectionError';
+  /** The SDK's own code: `connection_error`, or `timeout_error` for an {@link OzTimeoutError}. */
+  readonly code: 'connection_error' | 'timeout_error' = 'connection_error';
 }
 
 /**
@@ -182,11 +186,14 @@ export class OzConnectionError extends OzError {
  */
 export class OzTimeoutError extends OzConnectionError {
   override name = 'OzTimeoutError';
+  override readonly code = 'timeout_error' as const;
 }
 
 /** The caller's `signal` aborted the call (at once, also during a retry wait). Never retried. */
 export class OzAbortError extends OzError {
   override name = 'OzAbortError';
+  /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
+  readonly code = 'abort_error' as const;
 }
 
 /** The constructor every API error class has. */

@@ -4,6 +4,7 @@ import { parsePointerLines } from './asyncPointer.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
+import { rememberAnswer } from './callResult.js';
 import {
   errorFromText,
   LegacyKeyError,
@@ -11,6 +12,7 @@ import {
   OzTimeoutError,
   OzUsageError,
   type OzAPIError,
+  type OzError,
 } from './errors.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait, type ExecutionPoll } from './executionPoller.js';
 import {
@@ -22,12 +24,18 @@ import {
 } from './executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import type { Operation, RequestInput } from './operation.js';
+import { encodedPathParameter } from './pathSegment.js';
+import { setHeader } from './headerValue.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
+import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
+import { AnswerChecker, isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
+import { OzResponseValidationError } from './responseValidationError.js';
 import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
 import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
@@ -67,8 +75,16 @@ export interface TransportConfig {
    * 1.5 times per poll to 5 s, as `wait()` does).
    */
   pollIntervalMs?: number | undefined;
-  /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
+  /** Milliseconds a stream may wait without an event before it is closed (default 300000, 5 minutes). */
   idleTimeout?: number | undefined;
+  /** Checks answers against openapi.json (default `off`); a call's `validate` overrides it. */
+  validate?: ValidateMode | undefined;
+  /** Loads the generated answer validators, on the first call made with validation on (given by the layer above). */
+  loadValidators?: AnswerValidatorLoader | undefined;
+  /** Bytes one stream event may take (default 16 MiB). */
+  maxEventBytes?: number | undefined;
+  /** Milliseconds a whole stream may last (default: no limit). */
+  streamTimeout?: number | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -88,12 +104,16 @@ interface Call {
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
+  readonly maxEventBytes: number;
+  readonly streamTimeout: number;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
+  /** Whether (and how) the answer is checked against openapi.json. */
+  readonly validate: ValidateMode;
   /**
    * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
    * the polls that recover a lost answer belong to their call's span).
@@ -130,10 +150,12 @@ type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPI
 export class Transport {
   readonly #config: TransportConfig;
   readonly #log: Logger;
+  readonly #checker: AnswerChecker | undefined;
   #calls = 0;
 
   constructor(config: TransportConfig) {
     this.#config = config;
+    this.#checker = config.loadValidators === undefined ? undefined : new AnswerChecker(config.loadValidators);
     this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', typeof config.apiKey === 'string' ? [config.apiKey] : []);
   }
 
@@ -143,20 +165,21 @@ export class Transport {
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
-  request<T>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T> {
+  request<T, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T, E> {
     const streamed = (op.streaming === 'optional' || op.streaming === 'chat') && isStreamBody(input.body);
     return new APIPromise(this.#run<T>(op, input, options, streamed ? 'stream' : 'parse'));
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
-  stream<E>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<E>> {
-    return new APIPromise(this.#run<Stream<E>>(op, input, options, 'stream'));
+  stream<Event, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<Event>, E> {
+    return new APIPromise(this.#run<Stream<Event>>(op, input, options, 'stream'));
   }
 
   /** Sends one call of a list route; the answer can be walked across pages. */
-  list<Item>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item> {
+  list<Item, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item, E> {
+    // The first page keeps the caller's own `cursor` (a stored one); later pages send the answer's next_cursor.
     const page = (cursor: string | undefined) =>
-      this.#run<PageBody<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
+      this.#run<PageBody<Item>>(op, cursor === undefined ? input : { ...input, query: { ...input.query, cursor } }, options, 'parse');
     return new PagePromise(page(undefined), page, options.signal);
   }
 
@@ -256,7 +279,7 @@ export class Transport {
     const headers = new Headers();
     const userAgent = nodeUserAgent();
     if (userAgent) headers.set('user-agent', userAgent);
-    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
@@ -264,17 +287,17 @@ export class Transport {
     const auth = authHeaderFor(op, apiKey, options.authHeader ?? config.authHeader ?? 'bearer');
     if (auth) {
       headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
-      headers.set(auth[0], auth[1]);
+      setHeader(headers, auth[0], auth[1], 'apiKey');
     }
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
-    if (traceId !== undefined) headers.set('x-trace-id', traceId);
+    if (traceId !== undefined) setHeader(headers, 'x-trace-id', traceId, 'idempotencyKey');
     for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (value === null) headers.delete(name);
-      else headers.set(name, value);
+      setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.set('accept', accept);
+    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, headers, log);
 
     const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
@@ -282,6 +305,12 @@ export class Transport {
     if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
+    const validate = options.validate ?? config.validate ?? 'off';
+    if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
+    const { maxEventBytes, streamTimeout } = checkedStreamBounds({
+      maxEventBytes: options.maxEventBytes ?? config.maxEventBytes,
+      streamTimeout: options.streamTimeout ?? config.streamTimeout,
+    });
     this.#calls += 1;
     const sentTraceId = headers.get('x-trace-id') ?? undefined;
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -300,11 +329,14 @@ export class Transport {
       maxRetries,
       timeout,
       idleTimeout,
+      maxEventBytes,
+      streamTimeout,
       signal: options.signal,
       log,
       debug: level === 'debug',
       tag: `[oz ${op.id} #${this.#calls}]`,
       options,
+      validate: this.#checker === undefined ? 'off' : validate,
       span: undefined,
     };
   }
@@ -328,6 +360,7 @@ export class Transport {
       if (response.ok) return { kind: 'answer', answer };
 
       const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, [call.apiKey]), response.statusText));
+      rememberAnswer(error, response);
       if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };
       }
@@ -357,15 +390,16 @@ export class Transport {
     let bound = false;
     try {
       const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
-      const response = await call.fetch(call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
+      const response = await fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+      warnDeprecationHeaders(call.op, response.headers, call.log);
       if (call.mode === 'stream' && response.ok) {
         bound = true;
         return { response: signal.bindBody(response), text: '' };
       }
       return { response, text: await response.text() };
     } catch (cause) {
-      throw signal.errorFor(cause);
+      throw cause instanceof OzRedirectError ? cause : signal.errorFor(cause);
     } finally {
       if (!bound) signal.release();
     }
@@ -390,15 +424,42 @@ export class Transport {
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
     if (call.mode === 'stream') {
-      return { data: new Stream(response, streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events')), response };
+      const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
+      if (call.validate !== 'off') {
+        const validators = await this.#checker!.validators();
+        const report = validationReport(call, response);
+        options.checkItem = (item) => this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
+      }
+      return { data: new Stream(response, options), response };
     }
     const contentType = response.headers.get('content-type');
-    if (response.status === 202 && call.op.idempotent) {
-      const wire = wireOfContentType(contentType) ?? call.format;
-      const data = wire === 'markdown' || wire === 'text' ? parsePointerLines(text) : await decodeBody(text, contentType, call.format);
-      return { data: withPointerWait(data, this, call.options), response };
+    const wire = wireOfContentType(contentType) ?? call.format;
+    if (response.status === 202 && call.op.idempotent && (wire === 'markdown' || wire === 'text')) {
+      return { data: withPointerWait(parsePointerLines(text), this, call.options), response };
     }
-    return { data: await decodeBody(text, contentType, call.format), response };
+    const data = call.validate === 'off' ? await decodeBody(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
+    return { data: response.status === 202 && call.op.idempotent ? withPointerWait(data, this, call.options) : data, response };
+  }
+
+  /**
+   * A body read with validation on: JSON and YAML answers are checked against the operation's schema (markdown
+   * and text answers are strings, not checked); under `strict` a body that does not parse is a mismatch at `$`.
+   */
+  async #checkedBody(call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
+    const report = validationReport(call, response);
+    let data: unknown;
+    try {
+      data = await decodeBody(text, response.headers.get('content-type'), call.format);
+    } catch (cause) {
+      const problem = cause instanceof Error ? cause.message : String(cause);
+      this.#checker!.fail(call.validate, new OzResponseValidationError({ operationId: call.op.id, path: '$', value: text, requestId: report.requestId, problem }, { cause }), report);
+      throw cause;
+    }
+    if (wire === 'json' || wire === 'yaml') {
+      const validators = await this.#checker!.validators();
+      this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
+    }
+    return data;
   }
 
   /**
@@ -508,12 +569,22 @@ function pathOf(op: Operation, input: RequestInput): string {
       const upstream = mark === -1 ? value : value.slice(0, mark);
       if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
       if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
-      path += upstream.split('/').map(encodeURIComponent).join('/') + parts[i + 1]!;
+      path += encodedPathParameter(op, name, upstream, true) + parts[i + 1]!;
     } else {
-      path += encodeURIComponent(value) + parts[i + 1]!;
+      path += encodedPathParameter(op, name, value, false) + parts[i + 1]!;
     }
   }
   return path + query;
+}
+
+function validationReport(call: Call, response: Response): ValidationReport {
+  const span = call.span;
+  return {
+    log: call.log,
+    tag: call.tag,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),
+  };
 }
 
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {
@@ -525,7 +596,7 @@ function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (error instanceof OzStreamInterruptedError) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.

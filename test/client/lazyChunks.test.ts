@@ -17,11 +17,12 @@ const LAZY = {
   'signInFlow.ts': '/api/cli/token',
   'rawCalls.ts': 'the raw client calls the API',
   'errorLines.ts': 'missing|contract|hint|connect',
+  'responseValidators.ts': 'must have required property',
   'profileLookup.ts': 'profiles.json',
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the raw routing, the markdown/text error readers and the profile file only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators and the profile file only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,

@@ -98,6 +98,9 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Execution exe_\w+ is still (queued|running) after waiting 300 ms \(the wait's timeout\); the run goes on\.\ncancelled$/m,
     ],
   },
+  'errors-as-values.ts': {
+    lines: [/^no such tool \(404, request req_\w+\)$/m, /^\$\.name 42 req_$/m, /^42$/m],
+  },
   'paging.ts': {
     lines: [/^7 sum executions$/m, /^\[ '17', '16', '15' \]$/m, /^1 last page$/m, /^crm_lookup, echo\nslow, sum$/m],
   },
@@ -170,6 +173,15 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Oz \{"baseURL":"http:\/\/\S+","apiKey":"\[redacted\]","maxRetries":3,"timeout":30000,"authHeader":"bearer","logLevel":"info"\}$/m,
       /^the key appears in 0 log lines, and in JSON: false$/m,
       /^x-team on the call that removed it: null$/m,
+    ],
+  },
+  'safety.ts': {
+    lines: [
+      /^refused: Path parameter "tool" of executeTool \(POST \/v1\/tools\/\{tool\}\/execute\)$/m,
+      /^refused: Path parameter "path" of proxyDelete \(DELETE \/v1\/proxy\/\{provider\}\/\{path\}\)$/m,
+      /^The header "x-trace-id" \(from idempotencyKey\) has a value holding a line break \(CR or LF\)/m,
+      /^308 to https:\/\/elsewhere\.example\/v1\/tools: not followed$/m,
+      /^OzStreamEventTooLargeError after 64 bytes; the run went on: Here is a draft for: a haiku about tea$/m,
     ],
   },
   'http-options.ts': {

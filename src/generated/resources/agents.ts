@@ -6,6 +6,7 @@ import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ParsedWireOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -29,13 +30,13 @@ export class Agents {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest, options?: ParsedWireOptions): APIPromise<Stream<T.ExecuteStreamEvent> | T.ExecutionResult | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest, options?: RequestOptions): APIPromise<Stream<T.ExecuteStreamEvent> | WireResult<T.ExecutionResult, RequestOptions> | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
+  execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>, OperationError<'executeAgent'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'executeAgent'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute(body: T.AgentExecuteRequest, options?: ParsedWireOptions): APIPromise<Stream<T.ExecuteStreamEvent> | T.ExecutionResult | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute(body: T.AgentExecuteRequest, options?: RequestOptions): APIPromise<Stream<T.ExecuteStreamEvent> | WireResult<T.ExecutionResult, RequestOptions> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown, OperationError<'executeAgent'>> {
     return this.#transport.request(OPERATIONS.executeAgent, { body }, options);
   }
 
@@ -49,7 +50,7 @@ export class Agents {
    * @param agent - Agent name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(agent: string, options?: O): APIPromise<WireResult<T.Agent, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(agent: string, options?: O): APIPromise<WireResult<T.Agent, O>, OperationError<'getAgent'>> {
     return this.#transport.request(OPERATIONS.getAgent, { path: { agent } }, options);
   }
 
@@ -63,7 +64,7 @@ export class Agents {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListAgentsQuery, options?: ListRequestOptions): PagePromise<T.Agent> {
+  list(query?: T.ListAgentsQuery, options?: ListRequestOptions): PagePromise<T.Agent, OperationError<'listAgents'>> {
     return this.#transport.list(OPERATIONS.listAgents, { query }, options);
   }
 }

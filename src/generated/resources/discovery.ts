@@ -2,6 +2,7 @@
 import type { PagePromise } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -25,7 +26,7 @@ export class Discovery {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  search(query?: T.SearchDiscoveryQuery, options?: ListRequestOptions): PagePromise<T.DiscoveryResult> {
+  search(query?: T.SearchDiscoveryQuery, options?: ListRequestOptions): PagePromise<T.DiscoveryResult, OperationError<'searchDiscovery'>> {
     return this.#transport.list(OPERATIONS.searchDiscovery, { query }, options);
   }
 }

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -29,10 +30,10 @@ export class Tools {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(tool: string, body: T.ToolExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'executeTool'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'executeTool'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeTool'>>;
+  execute(tool: string, body: T.ToolExecuteRequest, options?: RequestOptions): APIPromise<unknown, OperationError<'executeTool'>> {
     return this.#transport.request(OPERATIONS.executeTool, { path: { tool }, body }, options);
   }
 
@@ -46,7 +47,7 @@ export class Tools {
    * @param tool - Tool name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(tool: string, options?: O): APIPromise<WireResult<T.Tool, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(tool: string, options?: O): APIPromise<WireResult<T.Tool, O>, OperationError<'getTool'>> {
     return this.#transport.request(OPERATIONS.getTool, { path: { tool } }, options);
   }
 
@@ -60,7 +61,7 @@ export class Tools {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListToolsQuery, options?: ListRequestOptions): PagePromise<T.Tool> {
+  list(query?: T.ListToolsQuery, options?: ListRequestOptions): PagePromise<T.Tool, OperationError<'listTools'>> {
     return this.#transport.list(OPERATIONS.listTools, { query }, options);
   }
 }
