@@ -30,4 +30,5 @@ export const FIGURE_NAMES = {
   serverFirstCallNewProcess: 'server first call vs warm (new process)',
   validateOff: 'validate off vs no option (tools.execute)',
   validateStrict: 'validate strict cost per call (tools.execute)',
+  cliStartup: 'oz --help start-up vs node -e 0',
 } as const;

@@ -18,6 +18,7 @@ import { benchModeOf } from './benchMode.js';
 import type { FigureContext } from './figureContext.js';
 import type { FigureRow } from './figureRow.js';
 import { bundleSizeRows } from './figures/bundleSize.js';
+import { cliStartupRows } from './figures/cliStartup.js';
 import { coldImportRows } from './figures/coldImport.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
@@ -55,6 +56,7 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['memory under load', memoryUnderLoadRows],
   ['stream memory', streamMemoryRows],
   ['cold import', coldImportRows],
+  ['cli start-up', cliStartupRows],
   ['bundle size', bundleSizeRows],
   ['tracing cost', tracingCostRows],
   ['sessions', sessionRows],

@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { errorCodesOf, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
 import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
@@ -31,6 +32,7 @@ files.set('types.ts', HEADER + renderTypes(doc, model));
 files.set('operations.ts', HEADER + renderOperations(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
+files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
 // Code classes already written by hand in src/core/errors.ts are imported, not generated again.
 const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
 files.set('errors.ts', HEADER + renderErrors(errorCodesOf(doc, coreClasses)));

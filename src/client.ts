@@ -16,6 +16,7 @@ import { OPERATIONS } from './generated/operations.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
 import { createRawClient, type OzRawClient } from './raw/rawClient.js';
+import { profileApiKey } from './profiles/profileApiKey.js';
 
 /**
  * Options of an {@link Oz} client. Per call (`RequestOptions`), the same names override them, except
@@ -111,8 +112,9 @@ function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: stri
   const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
   checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
-  const apiKey = options.apiKey ?? env('OZ_API_KEY');
-  if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY.');
+  // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
+  const apiKey = options.apiKey ?? env('OZ_API_KEY') ?? profileApiKey();
+  if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY (profiles of `oz sign-in` are read on Node only).');
   let logLevel = options.logLevel;
   const fromEnv = env('OZ_LOG');
   if (logLevel === undefined && fromEnv !== undefined) {

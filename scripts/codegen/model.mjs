@@ -12,7 +12,7 @@ const STREAMING = new Set(['optional', 'always', 'chat']);
 export const pascal = (s) => s.replace(/(^|[-_.\s])(\w)/g, (_, __, c) => c.toUpperCase());
 const camel = (s) => pascal(s).replace(/^\w/, (c) => c.toLowerCase());
 
-function deref(doc, node) {
+export function deref(doc, node) {
   let n = node;
   while (n && n.$ref) {
     const parts = n.$ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));

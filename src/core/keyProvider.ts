@@ -31,7 +31,8 @@ export async function askProvider(
     }
   } catch (cause) {
     if (signal?.aborted) throw abortError(signal);
-    if (cause instanceof OzTimeoutError) throw cause;
+    // The SDK's own errors (the profile reader's usage error names where keys are looked for) are kept as they are.
+    if (cause instanceof OzTimeoutError || cause instanceof OzUsageError) throw cause;
     throw new OzUsageError(`The apiKey function failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   if (typeof answer !== 'string' || answer.trim() === '') {

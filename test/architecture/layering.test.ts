@@ -1,7 +1,7 @@
 // The layering rule (.dependency-cruiser.cjs, run by `npm run lint:layers` in `npm test`): the real tool passes
 // on the tree, and fails on a copy of the tree given one wrong-way import per rule.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,8 @@ describe('the layering rule', () => {
       'server-never-imports-client': ['src/testing/wrongWay.ts', "export type { Executions } from '../resources/executions.js';"],
       'resources-beside-each-other': ['src/mcp/wrongWay.ts', "export { signIn } from '../signin/signIn.js';"],
       'handlers-never-import-handlers': ['src/testing/handlers/wrongWay.ts', "export { agentView } from './agents.js';"],
+      'nothing-imports-the-cli': ['src/profiles/wrongWay.ts', "export { EXIT } from '../cli/exitCodes.js';"],
+      'cli-uses-the-client-only': ['src/cli/wrongWay.ts', "export { signIn } from '../signin/signIn.js';"],
     };
     for (const [path, text] of Object.values(wrongWay)) writeFileSync(join(tree, path), `${text}\n`);
 
@@ -52,14 +54,22 @@ describe('the layering rule', () => {
     expect(status).toBe(Object.keys(wrongWay).length);
     expect(violations).toEqual(
       [
+        'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
         'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
         'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
         'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
         'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
+        'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
         'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',
         'server-never-imports-client: src/testing/wrongWay.ts -> src/resources/executions.ts',
       ].sort(),
     );
     expect([...new Set(violations.map((v) => v.split(':')[0]))].sort()).toEqual(Object.keys(wrongWay).sort());
   }, 60_000);
+
+  it('the command line builds no request itself: no fetch in src/cli, every call goes through the client', () => {
+    const files = readdirSync(join(root, 'src/cli')).filter((name) => name.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) expect(readFileSync(join(root, 'src/cli', file), 'utf8'), file).not.toMatch(/\bfetch\b|new Request\(/);
+  });
 });

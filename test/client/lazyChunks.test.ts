@@ -21,10 +21,11 @@ const LAZY = {
   'middlewareChain.ts': 'called next() twice in one attempt',
   'keyProvider.ts': 'did not settle within',
   'retryOptionsCheck.ts': 'retry.shouldRetry threw',
+  'profileLookup.ts': 'profiles.json',
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers and retry-option checks only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers, retry-option checks and the profile file only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,

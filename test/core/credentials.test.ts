@@ -133,14 +133,22 @@ describe('key rotation with one client and a provider, against the embedded serv
   it('a call sent with the old key while it was revoked is retried with the new one: the 401 loses nothing', async () => {
     const old = server.addKey({ account: 'demo', name: 'old', expiresInDays: 30 });
     const store = { key: old.key };
-    const oz = new Oz({ baseURL: server.url, apiKey: () => store.key, fetch: server.fetch, logLevel: 'off' });
-    // The request with the old key is held in the network while the rotation finishes.
-    server.faults.add({ operationId: 'executeTool', type: 'delay', ms: 3 * 60_000 });
+    // The request with the old key is held in the network while the rotation finishes (the server checks a key
+    // before any fault, so the hold is the network's, in front of the server).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let sent = 0;
+    const network: typeof server.fetch = async (input, init) => {
+      if (sent++ === 0) await held;
+      return server.fetch(input, init);
+    };
+    const oz = new Oz({ baseURL: server.url, apiKey: () => store.key, fetch: network, logLevel: 'off' });
     const pending = oz.tools.execute('echo', { text: 'in flight' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     store.key = server.addKey({ account: 'demo', name: 'new', expiresInDays: 30 }).key;
     server.revokeKey(old.key);
     await server.clock.advance(3 * 60_000); // past the key cache's two minutes: the held request meets a revoked key
+    release();
     expect((await pending).content).toBe('in flight');
     const [first, second] = server.journal.filter('executeTool').slice(-2);
     expect([first!.status, second!.status]).toEqual([401, 200]);
