@@ -505,7 +505,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "executeAgent",
     summary: "Execute an agent through the agent call door; `stream: true` answers server-sent events.",
-    description: "A bare YAML body of the same shape is accepted. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.",
+    description: "A bare YAML body of the same shape is accepted. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.",
     pathParams: [],
     query: [],
     body: {
@@ -629,7 +629,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "executeTool",
     summary: "Execute a tool.",
-    description: "Tool fields go inside `params` or at the top level. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.",
+    description: "Tool fields go inside `params` or at the top level. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.",
     pathParams: [
       {
         name: "tool",
@@ -824,7 +824,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "getAgent",
     summary: "Get one agent.",
-    description: "One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
+    description: "One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
     pathParams: [
       {
         name: "agent",
@@ -972,7 +972,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "getTool",
     summary: "Get one tool's card: its input schema, required fields and needed connection.",
-    description: "One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
+    description: "One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
     pathParams: [
       {
         name: "tool",
@@ -1081,7 +1081,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "listAgents",
     summary: "List the agents.",
-    description: "The agents, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
+    description: "The agents the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
     pathParams: [],
     query: [
       {
@@ -1288,7 +1288,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "listTools",
     summary: "List the tools.",
-    description: "The tools of the catalog, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
+    description: "The tools of the catalog the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
     pathParams: [],
     query: [
       {
@@ -1611,7 +1611,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "searchDiscovery",
     summary: "Search agents, tools and workflows, best match first.",
-    description: "Ranks agents, tools and workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
+    description: "Ranks the agents and tools the key may see (its tool fence) and the account's workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).",
     pathParams: [],
     query: [
       {
