@@ -5,18 +5,21 @@
 //   src/generated/   written from openapi.json; imports only the core
 //   src/resources/, src/mcp/, src/signin/   beside each other, over the core and the generated layer
 //   src/client.ts, src/index.ts             the client and the package's root
+//   src/profiles/    the profile file (beside resources, mcp and signin; the client reads a key from it)
+//   src/cli/         the `oz` command line: a program over the client (index, client, generated, core, profiles);
+//                    nothing imports it, and it never imports the embedded server (`oz mock` runs oz-mock's bin)
 //   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client;
 //                    inside it, folders by concept, each a layer over the ones before it in SERVER_LAYERS (below);
 //                    its handlers (src/testing/handlers/<tag>.ts) never import each other, only handlers/shared/
 // and no import circle anywhere in src/, type-only imports included.
-const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/)';
+const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/|profiles/)';
 
 /**
  * The folders of the embedded server, bottom first (ARCHITECTURE.md has each one's purpose): a file of one may
  * import the folders before it and its own, never one after it nor the entry points and composition root at the
  * top of src/testing/ (index.ts, cli.ts, server.ts).
  */
-const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control'];
+const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control', 'sessions'];
 
 /** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -45,9 +48,16 @@ module.exports = {
     ),
     forbid(
       'resources-beside-each-other',
-      'resources, mcp and signin stand side by side under the client: none imports another or the client.',
-      { path: '^src/(resources|mcp|signin)/' },
-      { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin)/)', pathNot: '^src/$1/' },
+      'resources, mcp, signin and profiles stand side by side under the client: none imports another or the client.',
+      { path: '^src/(resources|mcp|signin|profiles)/' },
+      { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin|profiles)/)', pathNot: '^src/$1/' },
+    ),
+    forbid('nothing-imports-the-cli', 'src/cli is the `oz` program: nothing of the package imports it.', { path: '^src/(?!cli/)' }, { path: '^src/cli/' }),
+    forbid(
+      'cli-uses-the-client-only',
+      'The command line is a program over the client: it imports the package root, the client, the generated table, the core and the profile store; never the embedded server (`oz mock` runs its bin) nor the client\'s inner modules.',
+      { path: '^src/cli/' },
+      { path: '^(src/(?!cli/|index[.]ts$|client[.]ts$|generated/|core/|profiles/)|openapi[.]json$)' },
     ),
     forbid(
       'handlers-never-import-handlers',

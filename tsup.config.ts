@@ -23,6 +23,8 @@ export default defineConfig({
     'mcp/index': 'src/mcp/index.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/cli': 'src/testing/cli.ts',
+    // The `oz` command line: an entry of its own, so the client's bundle carries none of it.
+    'cli/oz': 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
   dts: { entry: { index: 'src/index.ts', 'mcp/index': 'src/mcp/index.ts', 'testing/index': 'src/testing/index.ts' } },

@@ -17,6 +17,8 @@ export interface BuiltPackage {
   readonly indexSpecifier: string;
   /** The built `oz-sdk/testing` entry, as a URL for `import()`. */
   readonly testingSpecifier: string;
+  /** The built `oz` bin (`dist/cli/oz.js`). */
+  readonly cliFile: string;
   /** How it was built, for the table. */
   readonly note: string;
 }
@@ -37,7 +39,7 @@ function newestMtime(path: string): number {
 
 /** Whether `dist/` is missing an entry or older than anything it is built from. */
 function distIsStale(root: string): boolean {
-  const entries = ['index.js', join('testing', 'index.js')].map((file) => join(root, 'dist', file));
+  const entries = ['index.js', join('testing', 'index.js'), join('cli', 'oz.js')].map((file) => join(root, 'dist', file));
   if (!entries.every((file) => existsSync(file))) return true;
   const sources = Math.max(
     newestMtime(join(root, 'src')),
@@ -60,6 +62,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
     indexFile: join(dist, 'index.js'),
     indexSpecifier: 'oz-sdk',
     testingSpecifier: pathToFileURL(join(dist, 'testing', 'index.js')).href,
+    cliFile: join(dist, 'cli', 'oz.js'),
     note,
   });
   if (!distIsStale(root)) return (built = fromDist('dist/'));
@@ -72,7 +75,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
   const outdir = join(root, 'node_modules', '.cache', 'oz-bench');
   mkdirSync(outdir, { recursive: true });
   await esbuild.build({
-    entryPoints: { index: join(root, 'src', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts') },
+    entryPoints: { index: join(root, 'src', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts'), 'cli/oz': join(root, 'src', 'cli', 'main.ts') },
     outdir,
     bundle: true,
     splitting: true,
@@ -86,6 +89,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
     indexFile: join(outdir, 'index.js'),
     indexSpecifier: pathToFileURL(join(outdir, 'index.js')).href,
     testingSpecifier: pathToFileURL(join(outdir, 'testing.js')).href,
+    cliFile: join(outdir, 'cli', 'oz.js'),
     note: 'smoke: dist/ stale, esbuild of src/',
   });
 }

@@ -24,4 +24,11 @@ export const FIGURE_NAMES = {
   scaleIdle: 'idle() with 4k-32k queued runs',
   concurrentCalls: '1024 concurrent SDK calls over HTTP',
   memoryUnderLoad: 'oz-mock memory under load',
+  sessionCreateEnd: 'session create + end',
+  sessionReset: 'session reset',
+  serverFirstCall: 'server first call vs warm (new server)',
+  serverFirstCallNewProcess: 'server first call vs warm (new process)',
+  validateOff: 'validate off vs no option (tools.execute)',
+  validateStrict: 'validate strict cost per call (tools.execute)',
+  cliStartup: 'oz --help start-up vs node -e 0',
 } as const;

@@ -5,7 +5,9 @@ import type { Metafile } from 'esbuild';
  * static imports (dynamic imports are the lazy ones). Returns the entry's output key and that set.
  */
 export function initialChunks(outputs: Metafile['outputs']): { entryKey: string; initial: Set<string> } {
-  const entryKey = Object.keys(outputs).find((key) => outputs[key]!.entryPoint !== undefined)!;
+  // A lazy chunk has an entryPoint too (the module a dynamic import names): the entry is the one nothing imports.
+  const imported = new Set(Object.values(outputs).flatMap((output) => output.imports.map((i) => i.path)));
+  const entryKey = Object.keys(outputs).find((key) => outputs[key]!.entryPoint !== undefined && !imported.has(key))!;
   const initial = new Set<string>();
   const visit = (key: string) => {
     if (initial.has(key)) return;

@@ -18,16 +18,20 @@ import { benchModeOf } from './benchMode.js';
 import type { FigureContext } from './figureContext.js';
 import type { FigureRow } from './figureRow.js';
 import { bundleSizeRows } from './figures/bundleSize.js';
+import { cliStartupRows } from './figures/cliStartup.js';
 import { coldImportRows } from './figures/coldImport.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
 import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
 import { serverScaleRows } from './figures/serverScale.js';
+import { serverFirstCallRows } from './figures/serverFirstCall.js';
 import { serverThroughputRows } from './figures/serverThroughput.js';
+import { sessionRows } from './figures/sessions.js';
 import { sseRows } from './figures/sseParsing.js';
 import { streamMemoryRows } from './figures/streamMemory.js';
 import { tracingCostRows } from './figures/tracingCost.js';
+import { validationCostRows } from './figures/validationCost.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { resultsMarkdown, textTable } from './resultsReport.js';
 import { startServerProcess } from './serverProcess.js';
@@ -52,8 +56,12 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['memory under load', memoryUnderLoadRows],
   ['stream memory', streamMemoryRows],
   ['cold import', coldImportRows],
+  ['cli start-up', cliStartupRows],
   ['bundle size', bundleSizeRows],
   ['tracing cost', tracingCostRows],
+  ['sessions', sessionRows],
+  ['server first call', serverFirstCallRows],
+  ['validation cost', validationCostRows],
 ];
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !figures.some(([figure]) => figure === name)) ?? [];

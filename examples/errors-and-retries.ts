@@ -86,6 +86,30 @@ try {
 }
 // #endregion
 
+// #region retry-policy
+// The retry policy, on the client, withOptions() or one call (each field over the one before): the backoff, the
+// longest Retry-After waited, shouldRetry(error, attempt) to force or forbid a retry, onRetry to observe them.
+const patient = oz.withOptions({
+  maxRetries: 4,
+  retry: {
+    initialDelayMs: 100, // then 200, 400, ... (default 500)
+    maxDelayMs: 2_000, // default 8000
+    jitter: 0, // default 0.25: up to a quarter of each wait taken off at random
+    maxRetryAfterMs: 10_000, // default 60000
+    shouldRetry: (error) => (error instanceof ApprovalRequiredError ? false : undefined), // undefined: the SDK decides
+    onRetry: ({ operationId, attempt, delayMs, error }) => console.log(`${operationId} attempt ${attempt} ${error.name}: again in ${delayMs} ms`),
+  },
+});
+server.faults.add({ operationId: 'executeTool', type: 'error', status: 503, code: 'not_enabled', times: 2 });
+console.log((await patient.tools.execute('echo', { text: 'patience' })).content);
+// executeTool attempt 0 NotEnabledError: again in 100 ms
+// executeTool attempt 1 NotEnabledError: again in 200 ms
+// patience
+// An answer may say itself: `x-should-retry: false` forbids the retry of a 5xx, `true` forces one. Every attempt
+// carries `x-oz-retry-count` (0 on the first).
+console.log(server.journal.filter('executeTool').slice(-3).map((entry) => entry.headers.get('x-oz-retry-count'))); // [ '0', '1', '2' ]
+// #endregion
+
 // #region connection-error
 // A dropped connection is an OzConnectionError (retried like a 5xx; here with retries off).
 server.faults.add({ operationId: 'executeTool', type: 'drop' });

@@ -42,4 +42,18 @@ try {
 console.log('new key now:', (await rotated.tools.execute('echo', { text: 'new key' })).content); // new key
 // #endregion
 
+// #region provider
+// One client for the whole rotation: apiKey may be a function (sync or async), asked for every call. Switch what it
+// answers and the next call uses the new key; a call that still met the old one gets a 401, after which the
+// function is asked once more and the call retried once with the new key (the same x-trace-id: nothing runs twice).
+const secrets = { current: created.key }; // where your application reads its key: a file, a secret store, ...
+const live = new Oz({ baseURL: server.url, apiKey: () => secrets.current, fetch: server.fetch, logLevel: 'off' });
+const next = server.addKey({ account: 'demo', name: 'production 2027-01', expiresInDays: 365 }); // 1. create
+secrets.current = next.key; // 2. switch: no new client
+console.log('provider:', (await live.whoami()).key_label); // 3. confirm: production 2027-01
+server.revokeKey(created.key); // 4. revoke
+await server.clock.advance(2 * 60_000 + 1);
+console.log('still serving:', (await live.tools.execute('echo', { text: 'no downtime' })).content); // no downtime
+// #endregion
+
 await server.close();

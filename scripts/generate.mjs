@@ -4,8 +4,13 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { errorCodesOf, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
+import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
+import { renderOperationErrors } from './codegen/renderOperationErrors.mjs';
+import { renderParameterValidators, renderRequestValidators } from './codegen/requestValidators.mjs';
+import { renderResponseValidators } from './codegen/responseValidators.mjs';
 import { renderOperations, renderResourceFile, renderResourcesIndex, renderTypes } from './codegen/render.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -27,9 +32,15 @@ files.set('types.ts', HEADER + renderTypes(doc, model));
 files.set('operations.ts', HEADER + renderOperations(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
+files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
 // Code classes already written by hand in src/core/errors.ts are imported, not generated again.
 const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
 files.set('errors.ts', HEADER + renderErrors(errorCodesOf(doc, coreClasses)));
+const byOperation = operationErrorCodes(doc);
+files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runErrorCodes(doc, byOperation)));
+files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
+files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
+files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));
 
 const existing = existsSync(outDir) ? listFiles(outDir).map((f) => relative(outDir, f)) : [];
 const problems = [];

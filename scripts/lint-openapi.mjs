@@ -8,6 +8,7 @@ import spectralCore from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { withAllContent } from '../src/testing/contract/documentContent.ts';
+import { lintOperationErrorCodes } from './codegen/operationErrors.mjs';
 
 const ref = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const source = readFileSync(ref, 'utf8');
@@ -37,4 +38,10 @@ for (const form of forms) {
   console.log(`${form.name} (Spectral spectral:oas): ${findings.length} findings`);
   failures += totals.errors + totals.warnings + findings.length;
 }
+// Per-operation error codes (`x-oz-error-codes` and the root's `x-oz-error-code-rules`): each a code of ErrorCode,
+// with a status the operation describes.
+const codeProblems = lintOperationErrorCodes(JSON.parse(source));
+for (const problem of codeProblems) console.log(`openapi.json error ${problem}`);
+console.log(`openapi.json (x-oz-error-codes): ${codeProblems.length} problems`);
+failures += codeProblems.length;
 process.exit(failures > 0 ? 1 : 0);

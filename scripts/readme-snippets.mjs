@@ -11,8 +11,9 @@
  *   ```
  *
  * `file#a,b` joins regions `a` and `b` (with a blank line between them); `file` alone takes the whole file. In
- * the source, a region is the lines between `// #region a` and its `// #endregion`; regions may nest, and
- * marker lines inside a region are left out. The region's common indentation is removed.
+ * the source, a region is the lines between `// #region a` and its `// #endregion` (`# #region a` and
+ * `# #endregion` in a shell script, for a ```sh block); regions may nest, and marker lines inside a region are
+ * left out. The region's common indentation is removed.
  *
  *   node scripts/readme-snippets.mjs          rewrites README.md
  *   node scripts/readme-snippets.mjs --check  fails (exit 1) when README.md differs from its sources, names a
@@ -28,8 +29,8 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MARKER = /^<!-- snippet: (\S+?)(?:#(\S+))? -->$/;
 const FENCE_OPEN = /^```(\w*)\s*$/;
 const TS_LANGS = new Set(['ts', 'typescript', 'tsx', 'js', 'javascript', 'mjs', 'cjs']);
-const REGION_START = /^\s*\/\/ #region (\S+)\s*$/;
-const REGION_END = /^\s*\/\/ #endregion\b/;
+const REGION_START = /^\s*(?:\/\/|#) #region (\S+)\s*$/;
+const REGION_END = /^\s*(?:\/\/|#) #endregion\b/;
 
 class SnippetError extends Error {}
 

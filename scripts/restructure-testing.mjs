@@ -21,7 +21,7 @@ const check = process.argv.includes('--check');
 const FOLDERS = {
   support: ['ids', 'isoTime', 'plainObject', 'indexedMap', 'orderedIndex', 'tokenize', 'requestUrl', 'cron', 'control/atomicFile', 'addressFence', 'linearPattern', 'jsonSubset'],
   time: ['clock', 'workTracker', 'stateLifetime'],
-  contract: ['operations', 'schemaValidation', 'errors', 'documentContent', 'codeGeneration', 'exactNumbers', 'serverClosedError'],
+  contract: ['operations', 'schemaValidation', 'errors', 'documentContent', 'codeGeneration', 'exactNumbers', 'serverClosedError', 'schemaInterpreter'],
   wire: ['wire', 'render', 'yamlWire', 'sseStream', 'cors', 'connection', 'answer', 'bodyLimit', 'connectionBound', 'streamPace'],
   state: ['state', 'store', 'apiKeys', 'retention', 'demoSeed', 'catalog', 'itemViews', 'executionViews', 'toolLinks'],
   runs: ['runner', 'itemWalker', 'scheduler'],
@@ -34,7 +34,7 @@ const FOLDERS = {
   'handlers/shared': ['executionFlow', 'executionRecords', 'pagination', 'toolFence'],
   mounts: ['fetchMount', 'mswMount', 'httpMount', 'nodeRequest', 'streamGuard', 'dashboard'],
   fixtures: ['control/fixtures', 'control/fixtureFormat', 'control/behaviour', 'control/stateDocument', 'control/fixtureExpansion'],
-  public: ['options'],
+  public: ['options', 'sessions/maxSessions'],
 };
 
 /** The tests of test/testing/, laid out as the folders they test. */

@@ -23,6 +23,7 @@ export {
   Http405Error,
   Http408Error,
   Http409Error,
+  Http413Error,
   Http422Error,
   Http424Error,
   Http429Error,
@@ -35,12 +36,17 @@ export {
   type ConnectInfo,
   type ErrorBody,
 } from './core/errors.js';
+export type { ApiKeySource } from './core/credentials.js';
 export type { Logger, LogLevel } from './core/logger.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
+export { OzMiddlewareError } from './core/middlewareError.js';
+export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
-export { DEFAULT_IDLE_TIMEOUT_MS, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
-export { OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, type StreamInterruption } from './core/streamErrors.js';
+export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
+export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streamErrors.js';
+export { MAX_REDIRECTS, OzRedirectError } from './core/redirect.js';
 export type { StreamMode } from './core/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -53,6 +59,18 @@ export {
   type Waitable,
 } from './core/executionPoller.js';
 export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
+export type { CallResult, OzClientError } from './core/callResult.js';
+export { OzResponseValidationError } from './core/responseValidationError.js';
+export type { ValidateMode } from './core/responseValidation.js';
+// Each operation's error codes and the error type of its `result()`: generated from openapi.json.
+export {
+  OPERATION_ERROR_CODES,
+  RUN_ERROR_CODES,
+  type ErrorOfCode,
+  type OperationError,
+  type OperationErrorCode,
+  type WaitError,
+} from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
 export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/wire.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
@@ -79,6 +97,7 @@ export {
   AlreadyExistsError,
   ExecutionCancelledError,
   IdempotencyConflictError,
+  PayloadTooLargeError,
   InvalidParamsError,
   ConnectionRequiredError,
   CredentialRequiredError,

@@ -12,7 +12,7 @@ const STREAMING = new Set(['optional', 'always', 'chat']);
 export const pascal = (s) => s.replace(/(^|[-_.\s])(\w)/g, (_, __, c) => c.toUpperCase());
 const camel = (s) => pascal(s).replace(/^\w/, (c) => c.toLowerCase());
 
-function deref(doc, node) {
+export function deref(doc, node) {
   let n = node;
   while (n && n.$ref) {
     const parts = n.$ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -39,7 +39,7 @@ export function resourcesOf(doc) {
       const pathParams = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => {
         const p = params.find((x) => x.in === 'path' && x.name === m[1]);
         if (!p) throw new Error(`${op.operationId}: path parameter ${m[1]} is not described`);
-        return { name: m[1], arg: camel(m[1]), description: p.description ?? '', slashes: p['x-oz-allow-slashes'] === true };
+        return { name: m[1], arg: camel(m[1]), description: p.description ?? '', slashes: p['x-oz-allow-slashes'] === true, deprecated: p.deprecated === true };
       });
       const query = params.filter((p) => p.in === 'query');
       const userQuery = query.filter((p) => !SDK_QUERY.has(p.name));
@@ -68,6 +68,9 @@ export function resourcesOf(doc) {
         plane: PLANES[tag] ?? 'execution',
         auth,
         idempotent: op['x-oz-idempotent'] === true,
+        // `deprecated` of the operation and of its parameters: `@deprecated` in the TSDoc, a warning on first use.
+        deprecated: op.deprecated === true,
+        deprecatedParams: params.filter((p) => p.deprecated === true && ['path', 'query', 'header'].includes(p.in)).map((p) => ({ name: p.name, in: p.in })),
         // The one rule for the wire: an operation that takes `format` negotiates the wire of its answers and errors.
         wire: query.some((p) => p.name === 'format'),
         yamlBody: Boolean(requestBody?.content?.['text/yaml']),

@@ -38,6 +38,8 @@ export function renderOperations(model) {
     out += `    auth: '${op.auth}',\n    idempotent: ${op.idempotent},\n    wire: ${op.wire},\n    yamlBody: ${op.yamlBody},\n`;
     out += `    streaming: '${op.streaming}',\n    paged: ${op.paged},\n`;
     if (slash.length) out += `    slashParams: [${slash.join(', ')}],\n`;
+    if (op.deprecated) out += '    deprecated: true,\n';
+    if (op.deprecatedParams.length) out += `    deprecatedParams: [${op.deprecatedParams.map((p) => `{ name: '${p.name}', in: '${p.in}' }`).join(', ')}],\n`;
     out += '  },\n';
   }
   out += '} as const satisfies Record<string, Operation>;\n\n';
@@ -58,6 +60,8 @@ export function renderResourceFile(file) {
   out += "import type { Transport } from '../../core/transport.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/wire.js';\n`;
+  const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
+  if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
   if (uses.has('OPERATIONS')) out += "import { OPERATIONS } from '../operations.js';\n";
   if (uses.has('T')) out += "import type * as T from '../types.js';\n";
   return `${out}\n${classes.join('\n')}`;
@@ -83,18 +87,27 @@ function renderClass(node, uses) {
 }
 
 function renderMethod(op, uses) {
-  uses.add('OPERATIONS');
+  uses.add('OPERATIONS').add('OperationError');
+  // Every promise carries what the call can fail with (its `result()` error type), every pointer its wait's.
+  const api = (type) => `APIPromise<${type}, OperationError<'${op.id}'>>`;
+  const waitable = (pointer) => {
+    uses.add('WaitError');
+    return `Waitable<${pointer}, WaitError>`;
+  };
   const lines = [escapeDoc(op.summary)];
   if (op.description) lines.push('', escapeDoc(op.description));
   lines.push('', `\`${op.method} ${op.path}\``, '');
   for (const p of op.pathParams) {
     // The transport sends what follows a `?` in a passed-through path as the query string (see its pathOf).
     const query = p.slashes ? ' What follows a `?` is sent as the query string, with `options.query` added to it.' : '';
-    lines.push(`@param ${p.arg} - ${escapeDoc(p.description)}${query}`);
+    lines.push(`@param ${p.arg} - ${p.deprecated ? 'Deprecated. ' : ''}${escapeDoc(p.description)}${query}`);
   }
   if (op.body) lines.push('@param body - The request body.');
   if (op.userQuery.length) lines.push('@param query - Query parameters.');
   lines.push('@param options - Per-call options; each overrides the client\'s own.');
+  const deprecatedParams = op.deprecatedParams.filter((p) => p.in !== 'path').map((p) => `\`${p.name}\` (${p.in})`);
+  if (op.deprecated) lines.push('@deprecated The API description marks this operation deprecated: it may be removed. The first call in a process logs a warning.');
+  else if (deprecatedParams.length) lines.push('', `Deprecated parameters: ${deprecatedParams.join(', ')}; the first call that sends one logs a warning.`);
   const tsdoc = doc(lines, '  ');
 
   const args = op.pathParams.map((p) => `${p.arg}: string`);
@@ -112,12 +125,12 @@ function renderMethod(op, uses) {
 
   if (op.paged) {
     uses.add('PagePromise').add('ListRequestOptions');
-    return `${tsdoc}  ${op.verb}(${[...args, 'options?: ListRequestOptions'].join(', ')}): PagePromise<T.${op.listItem}> {\n${call('list')}  }\n`;
+    return `${tsdoc}  ${op.verb}(${[...args, 'options?: ListRequestOptions'].join(', ')}): PagePromise<T.${op.listItem}, OperationError<'${op.id}'>> {\n${call('list')}  }\n`;
   }
   if (op.streaming === 'always') {
     uses.add('APIPromise').add('Stream').add('StreamRequestOptions');
     const all = [...args, ...(op.body ? [bodyArg(op.body.type, op.body.required)] : []), 'options?: StreamRequestOptions'];
-    return `${tsdoc}  ${op.verb}(${all.join(', ')}): APIPromise<Stream<${op.streamEvent}>> {\n${call('stream')}  }\n`;
+    return `${tsdoc}  ${op.verb}(${all.join(', ')}): ${api(`Stream<${op.streamEvent}>`)} {\n${call('stream')}  }\n`;
   }
 
   uses.add('APIPromise');
@@ -126,21 +139,21 @@ function renderMethod(op, uses) {
   const streamable = op.streaming === 'optional' || op.streaming === 'chat';
   if (streamable) {
     uses.add('Stream').add('StreamRequestOptions');
-    signatures.push(`${op.verb}(${[...args, `body: ${bodyType} & { stream: true }`, 'options?: StreamRequestOptions'].join(', ')}): APIPromise<Stream<${op.streamEvent}>>;`);
+    signatures.push(`${op.verb}(${[...args, `body: ${bodyType} & { stream: true }`, 'options?: StreamRequestOptions'].join(', ')}): ${api(`Stream<${op.streamEvent}>`)};`);
   }
   const result = op.result ?? op.pointer;
   const generic = op.wire ? '<O extends RequestOptions = DefaultRequestOptions>' : '';
   const optionsType = op.wire ? 'O' : 'JsonRequestOptions';
-  const ret = (type) => (op.wire ? `APIPromise<WireResult<${type}, O>>` : `APIPromise<${type}>`);
+  const ret = (type) => api(op.wire ? `WireResult<${type}, O>` : type);
   if (op.wire) uses.add('RequestOptions').add('WireResult').add('DefaultRequestOptions');
   else uses.add('JsonRequestOptions');
   const noStream = streamable ? ' & { stream?: false }' : '';
   if (op.pointer && op.result && op.body) {
     // An async pointer is parsed into its typed object on every wire, markdown and text included.
     uses.add('Waitable');
-    signatures.push(`${op.verb}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): APIPromise<Waitable<${op.pointer}>>;`);
+    signatures.push(`${op.verb}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): ${api(waitable(op.pointer))};`);
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType} & { async?: false }${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(op.result)};`);
-    signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): APIPromise<${op.wire ? `WireResult<${op.result}, O>` : op.result} | Waitable<${op.pointer}>>;`);
+    signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${api(`${op.wire ? `WireResult<${op.result}, O>` : op.result} | ${waitable(op.pointer)}`)};`);
   } else if (streamable) {
     signatures.push(`${op.verb}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(result)};`);
   }
@@ -148,8 +161,8 @@ function renderMethod(op, uses) {
     // `stream` held in a variable (a boolean): any of the answers above.
     // Not generic: a generic options type would win TypeScript's first (subtype) pass over the literal overloads.
     // On a wire operation, options without a string wire first, then any options (a string among the answers).
-    const pointer = op.pointer && op.result && op.body ? [`Waitable<${op.pointer}>`] : [];
-    const wide = (options, parsed) => `${op.verb}(${[...args, bodyArg(bodyType, op.body.required), `options?: ${options}`].join(', ')}): APIPromise<${[`Stream<${op.streamEvent}>`, parsed, ...pointer].join(' | ')}>;`;
+    const pointer = op.pointer && op.result && op.body ? [waitable(op.pointer)] : [];
+    const wide = (options, parsed) => `${op.verb}(${[...args, bodyArg(bodyType, op.body.required), `options?: ${options}`].join(', ')}): ${api([`Stream<${op.streamEvent}>`, parsed, ...pointer].join(' | '))};`;
     if (op.wire) {
       uses.add('ParsedWireOptions');
       signatures.push(wide('ParsedWireOptions', result), wide('RequestOptions', `WireResult<${result}, RequestOptions>`));
@@ -162,12 +175,12 @@ function renderMethod(op, uses) {
     uses.add('RequestOptions');
     const implOptions = streamable ? 'RequestOptions | StreamRequestOptions' : 'RequestOptions';
     const overloads = signatures.map((s) => `  ${s}\n`).join('');
-    return `${tsdoc}${overloads}  ${op.verb}(${[...implArgs, `options?: ${implOptions}`].join(', ')}): APIPromise<unknown> {\n${call('request')}  }\n`;
+    return `${tsdoc}${overloads}  ${op.verb}(${[...implArgs, `options?: ${implOptions}`].join(', ')}): ${api('unknown')} {\n${call('request')}  }\n`;
   }
   if (op.pointer && !op.result) {
     // Answers only an async pointer: typed as such on every wire.
     uses.add('Waitable');
-    return `${tsdoc}  ${op.verb}(${[...implArgs, `options?: ${op.wire ? 'RequestOptions' : optionsType}`].join(', ')}): APIPromise<Waitable<${op.pointer}>> {\n${call('request')}  }\n`;
+    return `${tsdoc}  ${op.verb}(${[...implArgs, `options?: ${op.wire ? 'RequestOptions' : optionsType}`].join(', ')}): ${api(waitable(op.pointer))} {\n${call('request')}  }\n`;
   }
   return `${tsdoc}  ${op.verb}${generic}(${[...implArgs, `options?: ${optionsType}`].join(', ')}): ${ret(result)} {\n${call('request')}  }\n`;
 }

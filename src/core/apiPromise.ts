@@ -1,8 +1,11 @@
+import { answerOf, type CallResult } from './callResult.js';
+import { OzError, OzUsageError } from './errors.js';
+
 /** The answer of a call with its metadata, as `withResponse()` gives it. */
 export interface WithResponse<T> {
   /** The call's result, as awaiting the promise gives it. */
   data: T;
-  /** The raw `Response` (its body already read, except for streams). */
+  /** The raw `Response` (its body already read, except for streams; `asResponse()` hands it over unread). */
   response: Response;
   /** The `x-request-id` of the answer. */
   requestId: string | null;
@@ -36,22 +39,44 @@ export function rateLimitOf(headers: Headers): RateLimitInfo {
 export interface ParsedResponse<T> {
   data: T;
   response: Response;
+  /** The body as read, so that a late `asResponse()` can still hand over an unread copy. */
+  text?: string | undefined;
+  /** `asResponse()` was asked before the answer came: the body is left unread and there is no `data`. */
+  unread?: boolean | undefined;
+}
+
+// The promises whose caller asked for the raw answer (`asResponse()`): the transport leaves their body unread.
+const HANDED_OVER = new WeakSet<object>();
+
+/** Whether `asResponse()` was called on this call's promise (the transport asks when the answer's headers come). */
+export function bodyHandedOver(promise: object): boolean {
+  return HANDED_OVER.has(promise);
+}
+
+/** Starts a call, given the promise that will carry it (see {@link bodyHandedOver}). */
+export type CallStarter<T> = (promise: object) => Promise<ParsedResponse<T>>;
+
+function parsedData<T>(parsed: ParsedResponse<T>): T {
+  if (parsed.unread) throw new OzUsageError("asResponse() took this call's body: read it from that Response.");
+  return parsed.data;
 }
 
 /**
  * A `Promise` of a call's result that can also give the raw `Response` and its metadata
- * (`withResponse()`, `asResponse()`), like openai-node's `APIPromise`.
+ * (`withResponse()`, `asResponse()`), like openai-node's `APIPromise`, or the error as a value (`result()`).
+ * `E` is what the call can fail with: for a generated method, the classes of exactly its operation's error codes
+ * (openapi.json's `x-oz-error-codes`) and the SDK's own errors.
  */
-export class APIPromise<T> extends Promise<T> {
+export class APIPromise<T, E = OzError> extends Promise<T> {
   readonly #parsed: Promise<ParsedResponse<T>>;
   #data: Promise<T> | undefined;
 
-  constructor(parsed: Promise<ParsedResponse<T>>) {
+  constructor(parsed: Promise<ParsedResponse<T>> | CallStarter<T>) {
     // The base promise is never used: every reader goes through `then`, which reads `#parsed` lazily.
     super((resolve) => resolve(undefined as T));
-    this.#parsed = parsed;
+    this.#parsed = typeof parsed === 'function' ? parsed(this) : parsed;
     // A call whose promise nobody reads must not raise an unhandled rejection; readers still see it.
-    parsed.catch(() => undefined);
+    this.#parsed.catch(() => undefined);
   }
 
   // Derived promises (then/catch/finally) are plain Promises, not APIPromises.
@@ -60,7 +85,7 @@ export class APIPromise<T> extends Promise<T> {
   }
 
   #dataPromise(): Promise<T> {
-    this.#data ??= this.#parsed.then((p) => p.data);
+    this.#data ??= this.#parsed.then((p) => parsedData(p));
     return this.#data;
   }
 
@@ -81,9 +106,10 @@ export class APIPromise<T> extends Promise<T> {
 
   /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
   async withResponse(): Promise<WithResponse<T>> {
-    const { data, response } = await this.#parsed;
+    const parsed = await this.#parsed;
+    const { response } = parsed;
     return {
-      data,
+      data: parsedData(parsed),
       response,
       requestId: response.headers.get('x-request-id'),
       executionId: response.headers.get('x-execution-id'),
@@ -91,8 +117,40 @@ export class APIPromise<T> extends Promise<T> {
     };
   }
 
-  /** The raw `Response` (its body already read). */
+  /**
+   * The raw `Response` with its body unread, for the caller to read (or pipe) at its own pace: called before the
+   * answer came, the SDK leaves the body alone (the data is then not parsed: awaiting the call rejects with
+   * `OzUsageError`); called later, it answers a copy of the body it read. The attempt's `timeout` covers the
+   * wait for the headers; the caller's `signal` still cuts the body. An error status throws its typed error.
+   */
   async asResponse(): Promise<Response> {
-    return (await this.#parsed).response;
+    HANDED_OVER.add(this);
+    const { response, text } = await this.#parsed;
+    // Read already: a copy (no body for an empty one: a 204 may have none).
+    return response.bodyUsed && text !== undefined ? new Response(text || null, response) : response;
+  }
+
+  /**
+   * The call's outcome as a value, Go style: never rejects for an API, connection, timeout, abort, usage or
+   * response-validation error; `{ data, response, error: undefined }` on success, else `{ data: undefined,
+   * response, error }` (`response` undefined when no answer came). `switch (error.code)` over it is checked
+   * exhaustively by the compiler.
+   *
+   * @example
+   * const { data, error } = await client.tools.get('echo').result();
+   * if (error) {
+   *   switch (error.code) {
+   *     case 'tool_not_found': ...
+   *   }
+   * }
+   */
+  async result(): Promise<CallResult<T, E>> {
+    try {
+      const parsed = await this.#parsed;
+      return { data: parsedData(parsed), response: parsed.response, error: undefined };
+    } catch (error) {
+      if (!(error instanceof OzError)) throw error;
+      return { data: undefined, response: answerOf(error), error: error as E };
+    }
   }
 }

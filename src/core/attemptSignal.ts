@@ -25,7 +25,9 @@ export class AttemptSignal {
     this.#timeoutMs = timeoutMs;
     if (caller) {
       this.#onCallerAbort = () => this.#controller.abort(caller.reason);
-      caller.addEventListener('abort', this.#onCallerAbort, { once: true });
+      // Aborted between the call's start and this attempt: an 'abort' event will not come again.
+      if (caller.aborted) this.#onCallerAbort();
+      else caller.addEventListener('abort', this.#onCallerAbort, { once: true });
     }
     this.#timer = setTimeout(() => {
       this.#timedOut = true;

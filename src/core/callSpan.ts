@@ -60,6 +60,11 @@ class RecordingCallSpan implements CallSpan {
     this.#span.setAttributes(attributes);
   }
 
+  /** An answer that does not match openapi.json, under `validate: 'warn'`. */
+  responseInvalid(error: { path: string; message: string }): void {
+    this.#span.addEvent('response.invalid', { 'oz.validation.path': error.path, 'exception.message': error.message });
+  }
+
   interrupted(error: Error): void {
     this.#span.addEvent('stream.interrupted', { 'error.type': error.name, 'exception.message': error.message });
   }
@@ -76,7 +81,7 @@ class RecordingCallSpan implements CallSpan {
         executionId?: unknown;
         name?: unknown;
       };
-      const attributes: Attributes = { 'error.type': typeof fields.code === 'string' ? fields.code : typeof fields.name === 'string' ? fields.name : 'Error' };
+      const attributes: Attributes = { 'error.type': typeof fields.code === 'string' && typeof fields.status === 'number' ? fields.code : typeof fields.name === 'string' ? fields.name : 'Error' };
       if (typeof fields.status === 'number') attributes['http.response.status_code'] = fields.status;
       if (typeof fields.requestId === 'string') attributes['oz.request_id'] = fields.requestId;
       if (typeof fields.executionId === 'string') attributes['oz.execution_id'] = fields.executionId;

@@ -12,6 +12,8 @@ export class OzError extends Error {
  */
 export class OzUsageError extends OzError {
   override name = 'OzUsageError';
+  /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
+  readonly code = 'usage_error' as const;
 }
 
 export type { ConnectInfo, ErrorBody } from './errorShape.js';
@@ -95,6 +97,10 @@ export class Http408Error extends OzAPIError {
 export class Http409Error extends OzAPIError {
   override name = 'Http409Error';
 }
+/** Any 413 answer; its code: `PayloadTooLargeError`. The body was over the server's bound; never retried. */
+export class Http413Error extends OzAPIError {
+  override name = 'Http413Error';
+}
 /** Any 422 answer; its code: `InvalidParamsError`. Nothing was written. */
 export class Http422Error extends OzAPIError {
   override name = 'Http422Error';
@@ -149,6 +155,8 @@ export class LegacyKeyError extends UnauthorizedError {
 /** The call ended without an answer: the connection failed or was cut. Retried by default. */
 export class OzConnectionError extends OzError {
   override name = 'OzConnectionError';
+  /** The SDK's own code: `connection_error`, or `timeout_error` for an {@link OzTimeoutError}. */
+  readonly code: 'connection_error' | 'timeout_error' = 'connection_error';
 }
 
 /**
@@ -157,11 +165,14 @@ export class OzConnectionError extends OzError {
  */
 export class OzTimeoutError extends OzConnectionError {
   override name = 'OzTimeoutError';
+  override readonly code = 'timeout_error' as const;
 }
 
 /** The caller's `signal` aborted the call (at once, also during a retry wait). Never retried. */
 export class OzAbortError extends OzError {
   override name = 'OzAbortError';
+  /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
+  readonly code = 'abort_error' as const;
 }
 
 /** The constructor every API error class has. */
@@ -189,6 +200,7 @@ const BY_STATUS: Readonly<Record<number, APIErrorClass>> = {
   405: Http405Error,
   408: Http408Error,
   409: Http409Error,
+  413: Http413Error,
   422: Http422Error,
   424: Http424Error,
   429: Http429Error,

@@ -1,8 +1,8 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
+import { APIPromise, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal } from './attemptSignal.js';
-import { OzAbortError, OzUsageError } from './errors.js';
+import { OzAbortError, OzUsageError, type OzError } from './errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
-import type { APIPromise } from './apiPromise.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
@@ -159,12 +159,22 @@ export function executionIdOf(ref: ExecutionRef): string {
  * `InvalidParamsError`), `ExecutionCancelledError` (409) on `cancelled`, `OzWaitTimeoutError` when `timeout`
  * passes, `OzAbortError` when `signal` aborts, and any error of a poll.
  */
-export async function waitForExecution<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer>(
+export function waitForExecution<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer, E = OzError>(
   transport: ExecutionReader,
   ref: ExecutionRef,
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
-): Promise<ExecutionResultAnswer> {
+): APIPromise<ExecutionResultAnswer, E> {
+  return new APIPromise(waitParsed(transport, ref, options, requestOptions));
+}
+
+/** The wait of {@link waitForExecution}, with the answer of the poll that read the finished record. */
+async function waitParsed<Record extends ExecutionRecordAnswer>(
+  transport: ExecutionReader,
+  ref: ExecutionRef,
+  options: WaitOptions<Record>,
+  requestOptions: PollRequestOptions,
+): Promise<ParsedResponse<ExecutionResultAnswer>> {
   const id = executionIdOf(ref);
   const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
   const interval = options.interval ?? DEFAULT_POLL_INTERVAL_MS;
@@ -189,10 +199,10 @@ export async function waitForExecution<Record extends ExecutionRecordAnswer = Ex
       lastStatus = polled.status;
       return options.onProgress?.(polled);
     };
-    const { record: finished, requestId } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord });
+    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord });
     const failure = recordFailure(finished, requestId);
     if (failure) throw failure;
-    return { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' };
+    return { data: { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' }, response };
   } catch (error) {
     if (error instanceof OzAbortError && scope.signal.aborted && !caller?.aborted) {
       throw new OzWaitTimeoutError(id, timeout, lastStatus, { cause: error });
@@ -203,11 +213,14 @@ export async function waitForExecution<Record extends ExecutionRecordAnswer = Ex
   }
 }
 
-/** A `wait()` as pointers returned by execute calls carry it (not enumerable: not in JSON or `toEqual`). */
-export type PointerWait = (options?: WaitOptions) => Promise<ExecutionResultAnswer>;
+/**
+ * A `wait()` as pointers returned by execute calls carry it (not enumerable: not in JSON or `toEqual`); `E` is
+ * what it can fail with (its `result()` error type).
+ */
+export type PointerWait<E = OzError> = (options?: WaitOptions) => APIPromise<ExecutionResultAnswer, E>;
 
 /** An async pointer returned by an execute call: the pointer's fields plus a non-enumerable `wait()`. */
-export type Waitable<P> = P & { readonly wait: PointerWait };
+export type Waitable<P, E = OzError> = P & { readonly wait: PointerWait<E> };
 
 /**
  * Gives an async pointer returned by an execute call a non-enumerable `wait(options?)`, which polls its

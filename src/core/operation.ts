@@ -25,6 +25,10 @@ export interface Operation {
   readonly paged: boolean;
   /** Path parameters whose value may contain `/` (kept as is, each segment encoded). */
   readonly slashParams?: readonly string[];
+  /** openapi.json marks the operation `deprecated`: its first use in a process logs a warning. */
+  readonly deprecated?: boolean;
+  /** Parameters openapi.json marks `deprecated`: the first call that sends one logs a warning. */
+  readonly deprecatedParams?: readonly { readonly name: string; readonly in: 'path' | 'query' | 'header' }[];
 }
 
 /** The service's planes, as its Authentication section groups them. */

@@ -1,6 +1,6 @@
 import { abortError } from './abortableSleep.js';
-import { APIPromise, type ParsedResponse } from './apiPromise.js';
-import { OzUsageError } from './errors.js';
+import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
+import { OzUsageError, type OzError } from './errors.js';
 
 /** The body of one page of a list route, as the service sends it. */
 export interface PageBody<Item> {
@@ -92,9 +92,14 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
  * const first = await client.tools.list();
  * if (first.hasNextPage()) await first.getNextPage();
  */
-export class PagePromise<Item> extends APIPromise<Page<Item>> implements AsyncIterable<Item> {
-  constructor(first: Promise<ParsedResponse<PageBody<Item>>>, fetchPage: PageFetcher<Item>, signal?: AbortSignal) {
-    super(first.then(({ data, response }) => ({ data: new Page(data, response, fetchPage, signal), response })));
+export class PagePromise<Item, E = OzError> extends APIPromise<Page<Item>, E> implements AsyncIterable<Item> {
+  constructor(first: Promise<ParsedResponse<PageBody<Item>>> | CallStarter<PageBody<Item>>, fetchPage: PageFetcher<Item>, signal?: AbortSignal) {
+    super((promise) =>
+      (typeof first === 'function' ? first(promise) : first).then((parsed) =>
+        // A body handed over by asResponse() is left unread: there is no page to make.
+        parsed.unread ? (parsed as ParsedResponse<never>) : { ...parsed, data: new Page(parsed.data, parsed.response, fetchPage, signal) },
+      ),
+    );
   }
 
   /** Every page, starting with this one. */

@@ -1,4 +1,8 @@
+import type { ApiKeySource } from './credentials.js';
 import type { Logger, LogLevel } from './logger.js';
+import type { ValidateMode } from './responseValidation.js';
+import type { Middleware } from './middleware.js';
+import type { RetryOptions } from './retryOptions.js';
 
 /** A response wire: the format one payload travels in. */
 export type Format = 'json' | 'yaml' | 'markdown' | 'text';
@@ -8,7 +12,8 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
 
 /**
  * Extra fields of every `fetch` call's `init`, for example undici's `dispatcher` (a proxy agent, other timeouts)
- * or `keepalive`. The SDK's own `method`, `headers`, `body` and `signal` always win.
+ * or `keepalive`. The SDK's own `method`, `headers`, `body`, `signal` and `redirect` (it follows redirects itself,
+ * within the origin only: see `OzRedirectError`) always win.
  */
 export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'> & Record<string, unknown>;
 
@@ -29,12 +34,24 @@ export interface RequestOptions {
   /** Milliseconds per attempt (default 600000, 10 minutes). A stream's attempt ends at its first byte. */
   timeout?: number;
   /**
-   * Streams only: milliseconds a stream may stay silent (not a byte, not a `: ping`) before it is closed with
-   * `OzStreamIdleTimeoutError` (default 300000, 5 minutes; `Infinity` turns it off). Node's built-in `fetch`
-   * (undici) also gives up on a body silent for its own `bodyTimeout` (300 s): to wait longer, pass a `fetch`
-   * using an undici `Agent` with a longer `bodyTimeout`.
+   * Streams only: milliseconds a stream may wait without an event before it is closed with
+   * `OzStreamIdleTimeoutError` (default 300000, 5 minutes; `Infinity` turns it off). Progress is a complete event:
+   * comments (`: ping`) keep the connection alive, not the stream. Node's built-in `fetch` (undici) also gives up
+   * on a body silent for its own `bodyTimeout` (300 s): to wait longer, pass a `fetch` using an undici `Agent`
+   * with a longer `bodyTimeout`.
    */
   idleTimeout?: number;
+  /**
+   * Streams only: bytes one event may take before it is complete (default 16 MiB); past them the stream ends with
+   * `OzStreamEventTooLargeError`, so a line that never ends cannot grow the client's memory.
+   */
+  maxEventBytes?: number;
+  /**
+   * Streams only: milliseconds the whole stream may last, from its answer to its closing event, however lively
+   * (default: no limit); past them it ends with `OzStreamTimeoutError`. `timeout` covers each attempt up to the
+   * answer's headers.
+   */
+  streamTimeout?: number;
   /**
    * Streams only: keep the text of the deltas for `finalText()`, `receivedText` and the interruption error's
    * `receivedText` (default true). Turn it off for outputs too large to hold in memory.
@@ -42,6 +59,13 @@ export interface RequestOptions {
   retainStreamText?: boolean;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
+  /** Backoff, `Retry-After` bound, `shouldRetry` and `onRetry` for this call, each field over the client's. */
+  retry?: RetryOptions;
+  /**
+   * Middleware of this call: it runs inside the client's (the client's first, then these), on every attempt,
+   * also for the polls of a lost answer's recovery and of an async pointer's `wait()`.
+   */
+  middleware?: readonly Middleware[];
   /**
    * The `x-trace-id` of a write (every POST, PUT, PATCH and DELETE), re-sent on every retry so a retried write
    * happens once: on an execute call it becomes the execution id; on any other write a replay answers the first
@@ -54,8 +78,8 @@ export interface RequestOptions {
   bodyFormat?: 'json' | 'yaml';
   /** Extra headers; `null` removes a default header. */
   headers?: Record<string, string | null>;
-  /** The key for this call only. */
-  apiKey?: string;
+  /** The key for this call only, or a function that gives it (asked again once after a 401). */
+  apiKey?: ApiKeySource;
   /** The base address for this call only. */
   baseURL?: string;
   /** The Fetch-API function for this call only. */
@@ -73,4 +97,9 @@ export interface RequestOptions {
   logLevel?: LogLevel;
   /** The logger for this call only. */
   logger?: Logger;
+  /**
+   * Check this call's answer against openapi.json: `off`, `warn` (log the first mismatch of each operation) or
+   * `strict` (throw `OzResponseValidationError`), over the client's `validate`.
+   */
+  validate?: ValidateMode;
 }

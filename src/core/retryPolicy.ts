@@ -7,9 +7,14 @@
 export interface BackoffSchedule {
   initialMs: number;
   maxMs: number;
+  /** The share of each wait taken off at random, 0 to 1 (default 0.25). */
+  jitter?: number;
 }
 
 export const DEFAULT_BACKOFF: BackoffSchedule = { initialMs: 500, maxMs: 8_000 };
+
+/** The share of a backoff wait taken off at random, by default. */
+export const DEFAULT_JITTER = 0.25;
 
 /**
  * The longest `Retry-After` the SDK waits inside a call: 60 s. A longer one is not waited out: the call fails at
@@ -25,7 +30,7 @@ export function isRetryableStatus(status: number): boolean {
 /** The backoff before retry number `retryIndex` (0 for the first retry). */
 export function backoffDelay(retryIndex: number, schedule: BackoffSchedule = DEFAULT_BACKOFF, random: () => number = Math.random): number {
   const base = Math.min(schedule.initialMs * 2 ** retryIndex, schedule.maxMs);
-  return base * (1 - random() * 0.25);
+  return base * (1 - random() * (schedule.jitter ?? DEFAULT_JITTER));
 }
 
 /**
@@ -46,8 +51,8 @@ export function retryAfterMs(headers: Headers, now: number = Date.now()): number
  * The wait before retry number `retryIndex` after an answer: its `Retry-After` when it has one within the cap,
  * `undefined` when it asks for more than the cap (do not retry), else the backoff.
  */
-export function retryDelay(headers: Headers, retryIndex: number, schedule: BackoffSchedule = DEFAULT_BACKOFF): number | undefined {
+export function retryDelay(headers: Headers, retryIndex: number, schedule: BackoffSchedule = DEFAULT_BACKOFF, capMs: number = RETRY_AFTER_CAP_MS): number | undefined {
   const asked = retryAfterMs(headers);
   if (asked === undefined) return backoffDelay(retryIndex, schedule);
-  return asked > RETRY_AFTER_CAP_MS ? undefined : asked;
+  return asked > capMs ? undefined : asked;
 }

@@ -42,6 +42,8 @@ export interface CallSpan {
   answered(response: Response): void;
   /** A stream was cut or went silent before its closing event. */
   interrupted(error: Error): void;
+  /** An answer does not match openapi.json (`validate: 'warn'`). */
+  responseInvalid(error: { path: string; message: string }): void;
   /** Ends the span; an error marks it failed. Later calls do nothing. */
   end(error?: unknown): void;
 }

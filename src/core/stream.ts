@@ -2,12 +2,15 @@ import { abortError } from './abortableSleep.js';
 import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors.js';
 import type { EventSourceMessage } from 'eventsource-parser';
 import { SseReader, type SseRead } from './sseReader.js';
-import { OzStreamIdleTimeoutError, OzStreamInterruptedError, type StreamInterruption } from './streamErrors.js';
+import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';
 import { TextBuffer } from './textBuffer.js';
 
-/** The idle timeout of a stream, by default: 5 minutes without a byte (pings count). */
+/** The idle timeout of a stream, by default: 5 minutes of waiting without an event (pings do not count). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+
+/** The bound on one event of a stream, by default: 16 MiB. */
+export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 /** One server-sent event as an execute stream hands it out: its name and its parsed `data`. */
 export interface ServerSentEvent<Name extends string = string, Data = unknown> {
@@ -22,10 +25,21 @@ export interface StreamOptions {
   /** `events`: execute streams' `{event, data}` items; `chat`: OpenAI chunks until `data: [DONE]`. */
   mode: StreamMode;
   /**
-   * Milliseconds a read may wait without a single byte before the stream is closed with
-   * {@link OzStreamIdleTimeoutError} (default 300000, 5 minutes; `Infinity` turns it off).
+   * Milliseconds the reads may wait in all without a complete event before the stream is closed with
+   * {@link OzStreamIdleTimeoutError} (default 300000, 5 minutes; `Infinity` turns it off). Comments (`: ping`)
+   * keep the connection alive, not the stream.
    */
   idleTimeout?: number | undefined;
+  /**
+   * Bytes one event may take before it is complete (default 16 MiB, `DEFAULT_MAX_EVENT_BYTES`); past them the
+   * stream is closed with {@link OzStreamEventTooLargeError}.
+   */
+  maxEventBytes?: number | undefined;
+  /**
+   * Milliseconds the whole stream may last, from its answer to its closing event, however lively (default
+   * `Infinity`: no limit); past them the stream is closed with {@link OzStreamTimeoutError}.
+   */
+  streamTimeout?: number | undefined;
   /**
    * Keep the text of the deltas, for {@link Stream.finalText}, {@link Stream.receivedText} and the
    * interruption error's `receivedText` (default true). Turn it off for outputs too large to hold in memory.
@@ -41,6 +55,11 @@ export interface StreamOptions {
    * the bytes already read; it throws {@link OzAbortError}.
    */
   signal?: AbortSignal | undefined;
+  /**
+   * Sees every item before it is handed out (the client's response validation); what it throws ends the stream
+   * with that error.
+   */
+  checkItem?: ((item: unknown) => void) | undefined;
 }
 
 /** The `data` of the `result` event of a stream's events: the execution result envelope (never for chat). */
@@ -59,8 +78,10 @@ const SKIPPED = Symbol('skipped');
  *   data: {task_id, status}}`, and end with `{event: 'result', data: <ExecutionResult>}`. A closing `error`
  *   event is thrown from the iterator as the typed error of its code (`InvalidParamsError`, ...), not yielded.
  * - Chat streams give OpenAI `chat.completion.chunk` objects until `data: [DONE]`.
- * - Comments (`: ping`) are skipped, but keep the stream alive for its `idleTimeout`. Events of kinds this SDK
- *   does not know are skipped too.
+ * - Comments (`: ping`) are skipped; they keep the connection alive, not the stream: its `idleTimeout` counts
+ *   the time waited since the last event. Events of kinds this SDK does not know are skipped too (they are
+ *   progress). One event may take `maxEventBytes` (16 MiB by default) and the whole stream `streamTimeout`
+ *   (no limit by default): past them it throws {@link OzStreamEventTooLargeError} or {@link OzStreamTimeoutError}.
  * - Breaking out of the loop, {@link Stream.close}, or aborting the call's `signal` closes the connection at
  *   once; the listener the call added to the signal is removed when the stream ends in any way.
  * - A stream cut before its closing event throws {@link OzStreamInterruptedError} (with `executionId` and
@@ -77,8 +98,12 @@ export class Stream<E> implements AsyncIterable<E> {
   readonly #signal: AbortSignal | undefined;
   readonly #mode: StreamMode;
   readonly #idleTimeout: number;
+  readonly #maxEventBytes: number;
+  readonly #streamTimeout: number;
+  readonly #deadlineAt: number;
   readonly #retainText: boolean;
   readonly #meta: StreamMeta;
+  readonly #checkItem: ((item: unknown) => void) | undefined;
   readonly #text: TextBuffer | undefined;
   readonly #outcome: Promise<void>;
   #settle!: (error?: unknown) => void;
@@ -94,11 +119,16 @@ export class Stream<E> implements AsyncIterable<E> {
   constructor(response: Response, options: StreamOptions) {
     const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
+    const { maxEventBytes, streamTimeout } = checkedStreamBounds(options);
     this.#response = response;
+    this.#maxEventBytes = maxEventBytes;
+    this.#streamTimeout = streamTimeout;
+    this.#deadlineAt = Date.now() + streamTimeout;
     this.#signal = options.signal;
     this.#mode = options.mode;
     this.#idleTimeout = idleTimeout;
     this.#retainText = options.retainText ?? true;
+    this.#checkItem = options.checkItem;
     this.#text = this.#retainText ? new TextBuffer() : undefined;
     this.#meta = {
       executionId: response.headers.get('x-execution-id') || undefined,
@@ -223,7 +253,13 @@ export class Stream<E> implements AsyncIterable<E> {
   tee(): [Stream<E>, Stream<E>] {
     if (this.#state !== 'new') throw new OzUsageError('tee() must be called before the stream is read.');
     this.#state = 'teed';
-    const options: StreamOptions = { mode: this.#mode, idleTimeout: this.#idleTimeout, retainText: this.#retainText };
+    const options: StreamOptions = {
+      mode: this.#mode,
+      idleTimeout: this.#idleTimeout,
+      maxEventBytes: this.#maxEventBytes,
+      streamTimeout: Math.max(1, this.#deadlineAt - Date.now()),
+      retainText: this.#retainText,
+    };
     const { status, statusText, headers } = this.#response;
     const branch = (body: ReadableStream<Uint8Array> | null) => new Stream<E>(new Response(body, { status, statusText, headers }), options);
     const body = this.#response.body;
@@ -243,7 +279,7 @@ export class Stream<E> implements AsyncIterable<E> {
     if (this.#state !== 'new') throw new OzUsageError('A Stream can be read only once; split it with tee() to read it twice.');
     this.#state = 'reading';
     const body = this.#response.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
-    this.#reader = new SseReader(body, this.#idleTimeout);
+    this.#reader = new SseReader(body, { idleTimeoutMs: this.#idleTimeout, maxEventBytes: this.#maxEventBytes, deadlineAt: this.#deadlineAt });
   }
 
   /**
@@ -275,6 +311,8 @@ export class Stream<E> implements AsyncIterable<E> {
       // Closed by the caller while the read waited.
       if (this.#state !== 'reading') return DONE;
       if (read.kind === 'idle') throw await this.#fail(new OzStreamIdleTimeoutError(this.#idleTimeout, this.#interruption()));
+      if (read.kind === 'tooLarge') throw await this.#fail(new OzStreamEventTooLargeError(this.#maxEventBytes, this.#interruption(), this.#pollHint()));
+      if (read.kind === 'deadline') throw await this.#fail(new OzStreamTimeoutError(this.#streamTimeout, this.#interruption(), this.#pollHint()));
       if (read.kind === 'end') {
         const closing = this.#mode === 'chat' ? '`data: [DONE]`' : 'closing `result` or `error` event';
         throw await this.#fail(new OzStreamInterruptedError(`The stream ended before its ${closing}.${this.#pollHint()}`, this.#interruption()));
@@ -289,6 +327,7 @@ export class Stream<E> implements AsyncIterable<E> {
     let step;
     try {
       step = readStreamEvent<E>(this.#mode, message, this.#meta);
+      if (step.kind === 'item') this.#checkItem?.(step.item);
     } catch (error) {
       return this.#failWith(error);
     }
@@ -368,6 +407,20 @@ export class Stream<E> implements AsyncIterable<E> {
     const id = this.#meta.executionId;
     return id ? ` The run goes on: read its outcome with client.executions.wait('${id}').` : '';
   }
+}
+
+/** The size bound and overall deadline of a stream, checked: the caller's {@link OzUsageError} when out of range. */
+export function checkedStreamBounds(options: { maxEventBytes?: number | undefined; streamTimeout?: number | undefined }): {
+  maxEventBytes: number;
+  streamTimeout: number;
+} {
+  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
+  const streamTimeout = options.streamTimeout ?? Infinity;
+  if (!(maxEventBytes >= 1) || (Number.isFinite(maxEventBytes) && !Number.isInteger(maxEventBytes))) {
+    throw new OzUsageError(`maxEventBytes must be a whole number of bytes >= 1 (or Infinity), not ${maxEventBytes}.`);
+  }
+  if (!(streamTimeout > 0)) throw new OzUsageError(`streamTimeout must be a number of milliseconds > 0 (or Infinity), not ${streamTimeout}.`);
+  return { maxEventBytes, streamTimeout };
 }
 
 /**

@@ -36,7 +36,8 @@ export class OzStreamInterruptedError extends OzConnectionError implements Strea
 }
 
 /**
- * A stream received no byte (not even a `: ping` comment) for `idleTimeout` milliseconds, and was closed. Also
+ * A stream received no event for `idleTimeout` milliseconds of waiting (comments such as `: ping` and parts of an
+ * unfinished event keep the connection alive, not the stream), and was closed. Also
  * raised for undici's own `bodyTimeout` (300 s) of Node's built-in `fetch`. A kind of
  * {@link OzStreamInterruptedError}: it carries the execution id and the text received so far.
  */
@@ -47,7 +48,7 @@ export class OzStreamIdleTimeoutError extends OzStreamInterruptedError {
 
   /** @param options - `message` replaces the default one (undici's own timeout says so). */
   constructor(idleTimeout: number, interruption: StreamInterruption, options?: ErrorOptions & { message?: string }) {
-    super(options?.message ?? `The stream received nothing for ${idleTimeout} ms and was closed (idleTimeout).`, interruption, options);
+    super(options?.message ?? `The stream received no event for ${idleTimeout} ms and was closed (idleTimeout).`, interruption, options);
     this.idleTimeout = idleTimeout;
   }
 }
@@ -64,5 +65,36 @@ export class OzStreamProtocolError extends OzError {
     super(`The stream sent a \`${event}\` event whose data is not a JSON object: ${JSON.stringify(data.slice(0, 120))}`, options);
     this.event = event;
     this.data = data.slice(0, 500);
+  }
+}
+
+/**
+ * One event of a stream passed `maxEventBytes` (16 MiB by default) before it was complete (a line that never
+ * ends, or an event that never closes), and the stream was closed: the client holds no more than the bound. A
+ * kind of {@link OzStreamInterruptedError}: it carries the execution id and the text received so far.
+ */
+export class OzStreamEventTooLargeError extends OzStreamInterruptedError {
+  override name = 'OzStreamEventTooLargeError';
+  /** The bound that was passed, in bytes. */
+  readonly maxEventBytes: number;
+
+  constructor(maxEventBytes: number, interruption: StreamInterruption, hint = '') {
+    super(`One event of the stream passed ${maxEventBytes} bytes before it was complete, and the stream was closed (maxEventBytes).${hint}`, interruption);
+    this.maxEventBytes = maxEventBytes;
+  }
+}
+
+/**
+ * A stream had not ended `streamTimeout` milliseconds after its answer came, and was closed, however lively it
+ * was. A kind of {@link OzStreamInterruptedError}: it carries the execution id and the text received so far.
+ */
+export class OzStreamTimeoutError extends OzStreamInterruptedError {
+  override name = 'OzStreamTimeoutError';
+  /** The overall time the stream was given, in milliseconds. */
+  readonly streamTimeout: number;
+
+  constructor(streamTimeout: number, interruption: StreamInterruption, hint = '') {
+    super(`The stream had not ended ${streamTimeout} ms after its answer came, and was closed (streamTimeout).${hint}`, interruption);
+    this.streamTimeout = streamTimeout;
   }
 }

@@ -1,12 +1,15 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
-import { APIPromise, type ParsedResponse } from './apiPromise.js';
+import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
 import { parsePointerLines } from './asyncPointer.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
+import { rememberAnswer } from './callResult.js';
+import { Credentials, type ApiKeySource } from './credentials.js';
 import {
   errorFromText,
   LegacyKeyError,
+  OzError,
   OzConnectionError,
   OzTimeoutError,
   OzUsageError,
@@ -21,13 +24,24 @@ import {
   type ExecutionRecordAnswer,
 } from './executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
+import { checkedMiddleware, type Middleware } from './middleware.js';
+import type { ChainParts } from './middlewareChain.js';
+import { OzMiddlewareError } from './middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
+import { encodedPathParameter } from './pathSegment.js';
+import { setHeader } from './headerValue.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
+import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
+import { inProcessAddressMiss } from './inProcessAddress.js';
 import { decodeBody } from './responseBody.js';
-import { DEFAULT_BACKOFF, backoffDelay, isRetryableStatus, retryDelay, RETRY_AFTER_CAP_MS, type BackoffSchedule } from './retryPolicy.js';
+import { AnswerChecker, isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
+import { OzResponseValidationError } from './responseValidationError.js';
+import { DEFAULT_RETRY_POLICY, retryPolicyOf, wantsRetry, type RetryOptions, type RetryPolicy } from './retryOptions.js';
+import { backoffDelay, retryDelay, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
 import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
@@ -49,7 +63,12 @@ export interface TransportConfig {
    * a lost answer read a run. Given by the layer above (the core reads nothing of openapi.json itself).
    */
   executionRecord: Operation;
-  apiKey: string;
+  /** The key, or a function that gives it (asked for every call, and once more after a 401). */
+  apiKey: ApiKeySource;
+  /** Middleware run on every attempt of every call (a call's own run inside them). */
+  middleware?: readonly Middleware[] | undefined;
+  /** Backoff, `Retry-After` bound, `shouldRetry`, `onRetry` (over `backoff`). */
+  retry?: RetryOptions | undefined;
   fetch?: FetchLike | undefined;
   fetchOptions?: FetchOptions | undefined;
   defaultHeaders?: Record<string, string> | undefined;
@@ -66,8 +85,16 @@ export interface TransportConfig {
    * 1.5 times per poll to 5 s, as `wait()` does).
    */
   pollIntervalMs?: number | undefined;
-  /** Milliseconds a stream may stay silent before it is closed (default 300000, 5 minutes). */
+  /** Milliseconds a stream may wait without an event before it is closed (default 300000, 5 minutes). */
   idleTimeout?: number | undefined;
+  /** Checks answers against openapi.json (default `off`); a call's `validate` overrides it. */
+  validate?: ValidateMode | undefined;
+  /** Loads the generated answer validators, on the first call made with validation on (given by the layer above). */
+  loadValidators?: AnswerValidatorLoader | undefined;
+  /** Bytes one stream event may take (default 16 MiB). */
+  maxEventBytes?: number | undefined;
+  /** Milliseconds a whole stream may last (default: no limit). */
+  streamTimeout?: number | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -80,19 +107,31 @@ interface Call {
   readonly body: string | undefined;
   readonly traceId: string | undefined;
   readonly asyncRun: boolean;
-  readonly apiKey: string;
+  /** The key sent (a provider's newer key after a 401). */
+  apiKey: string;
+  readonly credentials: Credentials;
+  readonly authHeader: AuthHeader;
+  /** The client's middleware, then the call's; empty for most calls (then no Request is made). */
+  readonly middleware: readonly Middleware[];
+  readonly retry: RetryPolicy;
+  /** The call's promise, whose `asResponse()` asks for the body unread (absent for raw and poll requests). */
+  readonly handoff: object | undefined;
   readonly fetch: FetchLike;
   /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
   readonly fetchOptions: FetchOptions | undefined;
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
+  readonly maxEventBytes: number;
+  readonly streamTimeout: number;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
+  /** Whether (and how) the answer is checked against openapi.json. */
+  readonly validate: ValidateMode;
   /**
    * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
    * the polls that recover a lost answer belong to their call's span).
@@ -114,6 +153,8 @@ async function withSpan(call: Call, api: OtelGlobal | undefined): Promise<Call> 
 interface Answer {
   readonly response: Response;
   readonly text: string;
+  /** The body was left unread for `asResponse()`. */
+  readonly unread?: boolean;
 }
 
 type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
@@ -129,11 +170,36 @@ type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPI
 export class Transport {
   readonly #config: TransportConfig;
   readonly #log: Logger;
-  #calls = 0;
+  readonly #checker: AnswerChecker | undefined;
+  readonly #credentials: Credentials;
+  readonly #middleware: readonly Middleware[];
+  // The client's retry policy; undefined until the first call checks the client's `retry` option.
+  #retry: RetryPolicy | undefined;
+  // Shared with the transports made by withOptions().
+  readonly #shared: { calls: number };
 
-  constructor(config: TransportConfig) {
+  /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
+  constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
-    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', [config.apiKey]);
+    this.#checker = config.loadValidators === undefined ? undefined : new AnswerChecker(config.loadValidators);
+    this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
+    this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
+    this.#retry = config.retry === undefined ? this.#baseRetry() : undefined;
+    this.#shared = parent === undefined ? { calls: 0 } : parent.#shared;
+    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', this.#credentials.secrets);
+  }
+
+  #baseRetry(): RetryPolicy {
+    const backoff = this.#config.backoff;
+    return backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff };
+  }
+
+  /**
+   * A transport with `config` (a whole config: the client merges its options) over this one's state: the same
+   * key provider and the keys it gave (when `config.apiKey` is the same key or function), the same call count.
+   */
+  withOptions(config: TransportConfig): Transport {
+    return new Transport(config, this);
   }
 
   /** `GET /v1/executions/{id}`, where executions are polled. */
@@ -142,25 +208,26 @@ export class Transport {
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
-  request<T>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T> {
+  request<T, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T, E> {
     const streamed = (op.streaming === 'optional' || op.streaming === 'chat') && isStreamBody(input.body);
-    return new APIPromise(this.#run<T>(op, input, options, streamed ? 'stream' : 'parse'));
+    return new APIPromise<T, E>((handoff) => this.#run<T>(op, input, options, streamed ? 'stream' : 'parse', handoff));
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
-  stream<E>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<E>> {
-    return new APIPromise(this.#run<Stream<E>>(op, input, options, 'stream'));
+  stream<Event, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<Event>, E> {
+    return new APIPromise<Stream<Event>, E>((handoff) => this.#run<Stream<Event>>(op, input, options, 'stream', handoff));
   }
 
   /** Sends one call of a list route; the answer can be walked across pages. */
-  list<Item>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item> {
-    const page = (cursor: string | undefined) =>
-      this.#run<PageBody<Item>>(op, { ...input, query: { ...input.query, cursor } }, options, 'parse');
-    return new PagePromise(page(undefined), page, options.signal);
+  list<Item, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item, E> {
+    // The first page keeps the caller's own `cursor` (a stored one); later pages send the answer's next_cursor.
+    const page = (cursor: string | undefined, handoff?: object) =>
+      this.#run<PageBody<Item>>(op, cursor === undefined ? input : { ...input, query: { ...input.query, cursor } }, options, 'parse', handoff);
+    return new PagePromise<Item, E>((handoff) => page(undefined, handoff), page, options.signal);
   }
 
-  async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<ParsedResponse<T>> {
-    const prepared = await this.#prepare(op, input, options, mode);
+  async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
+    const prepared = await this.#prepare(op, input, options, mode, handoff);
     const tracing = registeredTracing();
     const call = tracing === undefined ? prepared : await withSpan(prepared, tracing);
     // A stream's span ends with the stream (see streamOptions).
@@ -220,19 +287,30 @@ export class Transport {
   async #answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.#send(call);
     if (sent.kind === 'lost') return await this.#recover(call, sent.conflict);
+    if (sent.answer.unread) return { data: undefined, response: sent.answer.response, unread: true };
     return await this.#parse(call, sent.answer);
   }
 
-  async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call> {
+  async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<Call> {
     const config = this.#config;
-    const apiKey = options.apiKey ?? config.apiKey;
+    if (options.signal?.aborted) throw abortError(options.signal);
+    const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
+    if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
+    const credentials = options.apiKey === undefined ? this.#credentials : new Credentials(options.apiKey);
+    // A provider is asked for every call (bounded by the attempt's timeout and the signal).
+    const apiKey = typeof credentials.source === 'string' ? credentials.source : await credentials.key(options.signal, timeout);
+    const middleware = options.middleware === undefined ? this.#middleware : [...this.#middleware, ...checkedMiddleware(options.middleware, 'options.middleware')];
+    // Retry options are checked on the first call that has them (their checks load only then).
+    const clientRetry = this.#retry ?? (this.#retry = await retryPolicyOf(this.#baseRetry(), config.retry!, 'retry'));
+    const retry = options.retry === undefined ? clientRetry : await retryPolicyOf(clientRetry, options.retry, 'options.retry');
     const level = options.logLevel ?? config.logLevel ?? 'warn';
     // The client's own logger serves every call that brings no logger, level or key of its own.
     const log =
       options.logger === undefined && options.logLevel === undefined && options.apiKey === undefined
         ? this.#log
-        : filteredLogger(options.logger ?? config.logger ?? console, level, [apiKey, config.apiKey]);
-    if (options.signal?.aborted) throw abortError(options.signal);
+        : filteredLogger(options.logger ?? config.logger ?? console, level, credentials === this.#credentials ? credentials.secrets : [...credentials.secrets, ...this.#credentials.secrets]);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
     const baseURL = options.baseURL === undefined ? config.baseURL : checkedBaseURL(options.baseURL);
@@ -254,33 +332,32 @@ export class Transport {
     const headers = new Headers();
     const userAgent = nodeUserAgent();
     if (userAgent) headers.set('user-agent', userAgent);
-    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) headers.set(name, value);
+    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
     if (contentType) headers.set('content-type', contentType);
-    const auth = authHeaderFor(op, apiKey, options.authHeader ?? config.authHeader ?? 'bearer');
-    if (auth) {
-      headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
-      headers.set(auth[0], auth[1]);
-    }
+    const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
+    setAuth(headers, op, apiKey, authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
-    if (traceId !== undefined) headers.set('x-trace-id', traceId);
+    if (traceId !== undefined) setHeader(headers, 'x-trace-id', traceId, 'idempotencyKey');
     for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (value === null) headers.delete(name);
-      else headers.set(name, value);
+      setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.set('accept', accept);
+    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, headers, log);
 
-    const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
-    const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
-    if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
-    this.#calls += 1;
+    const validate = options.validate ?? config.validate ?? 'off';
+    if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
+    const { maxEventBytes, streamTimeout } = checkedStreamBounds({
+      maxEventBytes: options.maxEventBytes ?? config.maxEventBytes,
+      streamTimeout: options.streamTimeout ?? config.streamTimeout,
+    });
+    const calls = ++this.#shared.calls;
     const sentTraceId = headers.get('x-trace-id') ?? undefined;
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
     return {
@@ -293,58 +370,97 @@ export class Transport {
       traceId: sentTraceId,
       asyncRun: isAsyncBody(input.body),
       apiKey,
+      credentials,
+      authHeader,
+      middleware,
+      retry,
+      handoff,
       fetch: options.fetch ?? config.fetch ?? globalFetch,
       fetchOptions,
       maxRetries,
       timeout,
       idleTimeout,
+      maxEventBytes,
+      streamTimeout,
       signal: options.signal,
       log,
       debug: level === 'debug',
-      tag: `[oz ${op.id} #${this.#calls}]`,
+      tag: `[oz ${op.id} #${calls}]`,
       options,
+      validate: this.#checker === undefined ? 'off' : validate,
       span: undefined,
     };
   }
 
-  /** Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. */
+  /**
+   * Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. After a
+   * 401, a key provider is asked once more and the call retried once with a new key (outside `maxRetries`).
+   */
   async #send(call: Call): Promise<Sent> {
-    const backoff = this.#config.backoff ?? DEFAULT_BACKOFF;
+    const policy = call.retry;
+    let retries = 0;
+    let refreshed = false;
     for (let attempt = 0; ; attempt++) {
       let answer: Answer;
       try {
         answer = await this.#attempt(call, attempt);
       } catch (error) {
-        if (!(error instanceof OzConnectionError) || attempt >= call.maxRetries) throw this.#final(call, error);
-        const wait = backoffDelay(attempt, backoff);
-        call.span?.retry(attempt, error.name, wait);
-        call.log.info(`${call.tag} ${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
-        await abortableSleep(wait, call.signal);
+        if (!(error instanceof OzError) || retries >= call.maxRetries || !wantsRetry(call.retry, error, attempt, undefined)) throw this.#final(call, error);
+        const wait = backoffDelay(retries, policy);
+        await this.#beforeRetry(call, attempt, error, wait, error.name, `${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
+        retries++;
         continue;
       }
       const { response, text } = answer;
       if (response.ok) return { kind: 'answer', answer };
 
-      const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, [call.apiKey]), response.statusText));
+      const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, call.credentials.secrets), response.statusText));
+      rememberAnswer(error, response);
       if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };
       }
-      if (isRetryableStatus(response.status) && attempt < call.maxRetries) {
-        const wait = retryDelay(response.headers, attempt, backoff);
+      if (response.status === 401 && !refreshed && typeof call.credentials.source === 'function' && call.op.auth !== 'none') {
+        refreshed = true;
+        if (await this.#refreshKey(call)) continue;
+      }
+      if (retries < call.maxRetries && wantsRetry(call.retry, error, attempt, response)) {
+        const wait = retryDelay(response.headers, retries, policy, policy.maxRetryAfterMs);
         if (wait !== undefined) {
-          call.span?.retry(attempt, `${response.status} ${error.code}`, wait);
-          call.log.info(`${call.tag} ${response.status} ${error.code}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - attempt} retries left).`);
-          await abortableSleep(wait, call.signal);
+          const reason = `${response.status} ${error.code}`;
+          await this.#beforeRetry(call, attempt, error, wait, reason, `${reason}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
+          retries++;
           continue;
         }
-        call.log.warn(`${call.tag} ${response.status} asks to wait more than ${RETRY_AFTER_CAP_MS / 1000} s (Retry-After); not retrying.`);
+        call.log.warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
       }
       throw this.#final(call, error);
     }
   }
 
-  /** One attempt: a fetch under the attempt's signal, and the whole body read (a stream's body stays open). */
+  /** After a 401: asks the provider again; true when it gave another key (set on the call, to retry with). */
+  async #refreshKey(call: Call): Promise<boolean> {
+    const key = await call.credentials.key(call.signal, call.timeout);
+    if (key === call.apiKey) return false;
+    call.log.info(`${call.tag} 401: retrying with the apiKey function's new key.`);
+    call.apiKey = key;
+    setAuth(call.headers, call.op, key, call.authHeader);
+    return true;
+  }
+
+  /** Tells the span, the log and `retry.onRetry` of a retry, then waits `wait` ms (an abort cuts the wait). */
+  async #beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
+    call.span?.retry(attempt, reason, wait);
+    call.log.info(`${call.tag} ${line}`);
+    call.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, call.log);
+    await abortableSleep(wait, call.signal);
+  }
+
+  /**
+   * One attempt: a fetch under the attempt's signal (through the middleware, when there is any), and the whole
+   * body read (a stream's body, or one `asResponse()` asked for, stays open).
+   */
   async #attempt(call: Call, attempt: number): Promise<Answer> {
+    call.headers.set('x-oz-retry-count', String(attempt));
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = Date.now();
     if (call.debug) {
@@ -355,15 +471,23 @@ export class Transport {
     let bound = false;
     try {
       const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
-      const response = await call.fetch(call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init });
+      const response =
+        call.middleware.length === 0
+          ? await fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
+          : await throughMiddleware(call, attempt, init, signal);
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
-      if (call.mode === 'stream' && response.ok) {
+      warnDeprecationHeaders(call.op, response.headers, call.log);
+      if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
-        return { response: signal.bindBody(response), text: '' };
+        return { response: signal.bindBody(response), text: '', unread: call.mode !== 'stream' };
       }
       return { response, text: await response.text() };
     } catch (cause) {
-      throw signal.errorFor(cause);
+      // A middleware's typed error (or what its next() rejected with) is kept; anything else is the attempt's.
+      const error: OzError = cause instanceof OzError && !signal.signal.aborted ? cause : signal.errorFor(cause);
+      // No host at the embedded server's in-process address is a setup mistake: no retry can help.
+      const hint = error.constructor === OzConnectionError ? inProcessAddressMiss(call.url, error === cause ? (error as Error).cause : cause) : null;
+      throw hint === null ? error : new OzUsageError(hint, { cause });
     } finally {
       if (!bound) signal.release();
     }
@@ -372,8 +496,8 @@ export class Transport {
   /** A typed error about to be thrown: logged, and scrubbed of the key. */
   #final(call: Call, error: unknown): unknown {
     if (error instanceof Error) {
-      error.message = scrubSecrets(error.message, [call.apiKey]);
-      if (error.stack) error.stack = scrubSecrets(error.stack, [call.apiKey]);
+      error.message = scrubSecrets(error.message, call.credentials.secrets);
+      if (error.stack) error.stack = scrubSecrets(error.stack, call.credentials.secrets);
       call.log.info(`${call.tag} ${call.op.method} ${call.op.path} failed: ${error.message}`);
     }
     return error;
@@ -388,15 +512,42 @@ export class Transport {
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
     if (call.mode === 'stream') {
-      return { data: new Stream(response, streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events')), response };
+      const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
+      if (call.validate !== 'off') {
+        const validators = await this.#checker!.validators();
+        const report = validationReport(call, response);
+        options.checkItem = (item) => this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
+      }
+      return { data: new Stream(response, options), response };
     }
     const contentType = response.headers.get('content-type');
-    if (response.status === 202 && call.op.idempotent) {
-      const wire = wireOfContentType(contentType) ?? call.format;
-      const data = wire === 'markdown' || wire === 'text' ? parsePointerLines(text) : await decodeBody(text, contentType, call.format);
-      return { data: withPointerWait(data, this, call.options), response };
+    const wire = wireOfContentType(contentType) ?? call.format;
+    if (response.status === 202 && call.op.idempotent && (wire === 'markdown' || wire === 'text')) {
+      return { data: withPointerWait(parsePointerLines(text), this, call.options), response };
     }
-    return { data: await decodeBody(text, contentType, call.format), response };
+    const data = call.validate === 'off' ? await decodeBody(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
+    return { data: response.status === 202 && call.op.idempotent ? withPointerWait(data, this, call.options) : data, response, text };
+  }
+
+  /**
+   * A body read with validation on: JSON and YAML answers are checked against the operation's schema (markdown
+   * and text answers are strings, not checked); under `strict` a body that does not parse is a mismatch at `$`.
+   */
+  async #checkedBody(call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
+    const report = validationReport(call, response);
+    let data: unknown;
+    try {
+      data = await decodeBody(text, response.headers.get('content-type'), call.format);
+    } catch (cause) {
+      const problem = cause instanceof Error ? cause.message : String(cause);
+      this.#checker!.fail(call.validate, new OzResponseValidationError({ operationId: call.op.id, path: '$', value: text, requestId: report.requestId, problem }, { cause }), report);
+      throw cause;
+    }
+    if (wire === 'json' || wire === 'yaml') {
+      const validators = await this.#checker!.validators();
+      this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
+    }
+    return data;
   }
 
   /**
@@ -409,12 +560,14 @@ export class Transport {
     call.log.warn(`${call.tag} The answer was lost and the retry found execution ${id} already started; reading its result.`);
     const deadline = Date.now() + call.timeout;
     const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
+    let recordText: string | undefined;
     const read = async (): Promise<ExecutionPoll> => {
       const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
       copyTraceContext(call.headers, poll.headers);
       const sent = await this.#send(poll);
       if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
       const { response, text } = sent.answer;
+      recordText = text;
       const record = (await decodeBody(text, response.headers.get('content-type'), 'json')) as ExecutionRecordAnswer;
       return { record, response, requestId: response.headers.get('x-request-id') };
     };
@@ -442,9 +595,30 @@ export class Transport {
     }
     const failure = recordFailure(record, requestId);
     if (failure) throw this.#final(call, failure);
-    return { data: resultOnWire(record, call.format, requestId), response };
+    // Its response is the execution record's answer (a late asResponse() hands over that record).
+    return { data: resultOnWire(record, call.format, requestId), response, text: recordText };
   }
 }
+
+const NO_MIDDLEWARE: readonly Middleware[] = [];
+
+/** The key on the header the operation's plane takes (the other credential header removed). */
+function setAuth(headers: Headers, op: Operation, apiKey: string, authHeader: AuthHeader): void {
+  const auth = authHeaderFor(op, apiKey, authHeader);
+  if (auth) {
+    headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
+    setHeader(headers, auth[0], auth[1], 'apiKey');
+  }
+}
+
+/** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
+async function throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
+  const { attemptThrough } = await (middlewareChain ??= import('./middlewareChain.js'));
+  return await attemptThrough(call, attempt, init, signal, CHAIN_PARTS);
+}
+
+let middlewareChain: Promise<typeof import('./middlewareChain.js')> | undefined;
+const CHAIN_PARTS: ChainParts = { OzError, OzUsageError, OzMiddlewareError, fetchWithinOrigin };
 
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
 // a call's client time). Bounded: cleared when full, so paths holding ids cannot grow it without limit.
@@ -506,12 +680,22 @@ function pathOf(op: Operation, input: RequestInput): string {
       const upstream = mark === -1 ? value : value.slice(0, mark);
       if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
       if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
-      path += upstream.split('/').map(encodeURIComponent).join('/') + parts[i + 1]!;
+      path += encodedPathParameter(op, name, upstream, true) + parts[i + 1]!;
     } else {
-      path += encodeURIComponent(value) + parts[i + 1]!;
+      path += encodedPathParameter(op, name, value, false) + parts[i + 1]!;
     }
   }
   return path + query;
+}
+
+function validationReport(call: Call, response: Response): ValidationReport {
+  const span = call.span;
+  return {
+    log: call.log,
+    tag: call.tag,
+    requestId: response.headers.get('x-request-id') ?? undefined,
+    ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),
+  };
 }
 
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {
@@ -523,7 +707,7 @@ function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (error instanceof OzStreamInterruptedError) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.

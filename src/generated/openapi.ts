@@ -130,7 +130,7 @@ export interface paths {
         };
         /**
          * List the tools.
-         * @description The tools of the catalog, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         * @description The tools of the catalog the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
          */
         get: operations["listTools"];
         put?: never;
@@ -150,7 +150,7 @@ export interface paths {
         };
         /**
          * Get one tool's card: its input schema, required fields and needed connection.
-         * @description One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         * @description One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
          */
         get: operations["getTool"];
         put?: never;
@@ -172,7 +172,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a tool.
-         * @description Tool fields go inside `params` or at the top level. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.
+         * @description Tool fields go inside `params` or at the top level. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.
          */
         post: operations["executeTool"];
         delete?: never;
@@ -190,7 +190,7 @@ export interface paths {
         };
         /**
          * List the agents.
-         * @description The agents, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         * @description The agents the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
          */
         get: operations["listAgents"];
         put?: never;
@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Get one agent.
-         * @description One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         * @description One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
          */
         get: operations["getAgent"];
         put?: never;
@@ -232,7 +232,7 @@ export interface paths {
         put?: never;
         /**
          * Execute an agent through the agent call door; `stream: true` answers server-sent events.
-         * @description A bare YAML body of the same shape is accepted. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.
+         * @description A bare YAML body of the same shape is accepted. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.
          */
         post: operations["executeAgent"];
         delete?: never;
@@ -526,7 +526,7 @@ export interface paths {
         };
         /**
          * Search agents, tools and workflows, best match first.
-         * @description Ranks agents, tools and workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+         * @description Ranks the agents and tools the key may see (its tool fence) and the account's workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
          */
         get: operations["searchDiscovery"];
         put?: never;
@@ -707,7 +707,7 @@ export interface components {
          */
         Format: "json" | "yaml" | "markdown" | "text";
         /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). */
-        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
+        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "payload_too_large" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
             /** @description Provider name, for example `crm`. */
@@ -1493,6 +1493,18 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
+        /** @description The request body is over the size bound (`payload_too_large`); nothing was read past it and nothing was written. On the wire the request asked for (JSON when the bound was hit before it was known); over HTTP the connection is closed after it. */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "X-Error-Code": components["headers"]["XErrorCode"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorEnvelope"];
+                "text/yaml": components["schemas"]["ErrorEnvelope"];
+            };
+        };
         /** @description A field or the `x-trace-id` header failed validation (`invalid_params`); `missing` lists absent fields. Nothing was written. */
         UnprocessableEntity: {
             headers: {
@@ -1960,6 +1972,7 @@ export interface operations {
             401: components["responses"]["JsonUnauthorized"];
             404: components["responses"]["JsonNotFound"];
             408: components["responses"]["JsonRequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];
             500: components["responses"]["JsonInternalServerError"];
@@ -2040,6 +2053,7 @@ export interface operations {
             401: components["responses"]["JsonUnauthorized"];
             404: components["responses"]["JsonNotFound"];
             408: components["responses"]["JsonRequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];
             500: components["responses"]["JsonInternalServerError"];
@@ -2358,6 +2372,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -2666,6 +2681,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -2810,6 +2826,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -2938,6 +2955,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -3171,6 +3189,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -3403,6 +3422,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -3490,6 +3510,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -3749,6 +3770,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -4308,6 +4330,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -4679,6 +4702,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -4916,6 +4940,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["UnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5099,6 +5124,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalServerError"];
@@ -5213,6 +5239,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JsonConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -5280,6 +5307,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JsonConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];
@@ -5401,6 +5429,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
             409: components["responses"]["JsonConflict"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             424: components["responses"]["FailedDependency"];
             429: components["responses"]["TooManyRequests"];

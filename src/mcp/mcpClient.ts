@@ -5,6 +5,7 @@ import type { Transport } from '../core/transport.js';
 import { SDK_VERSION } from '../core/version.js';
 import type { JsonRequestOptions } from '../core/wire.js';
 import { Mcp, OPERATIONS } from '../generated/index.js';
+import type { OperationError } from '../generated/operationErrors.js';
 import type { Execution, ExecutionResult, JsonRpcRequest, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../generated/index.js';
 import { McpToolError, mcpErrorFor } from './mcpErrors.js';
 
@@ -42,7 +43,7 @@ export class McpClient extends Mcp {
   }
 
   /** Sends one raw JSON-RPC message to the MCP server (`OZ_MCP_URL` or `/v1/mcp`) and answers the raw answer. */
-  override request(body: JsonRpcRequest, options?: JsonRequestOptions): APIPromise<JsonRpcResponse | undefined> {
+  override request(body: JsonRpcRequest, options?: JsonRequestOptions): APIPromise<JsonRpcResponse | undefined, OperationError<'mcpRequest'>> {
     return this.#send(body, options);
   }
 
@@ -124,9 +125,9 @@ export class McpClient extends Mcp {
     }
   }
 
-  #send(body: JsonRpcRequest, options: RequestOptions | undefined): APIPromise<JsonRpcResponse | undefined> {
+  #send(body: JsonRpcRequest, options: RequestOptions | undefined): APIPromise<JsonRpcResponse | undefined, OperationError<'mcpRequest'>> {
     const headers = this.#session ? { 'mcp-session-id': this.#session, ...options?.headers } : options?.headers;
-    return this.#transport.request<JsonRpcResponse | undefined>(
+    return this.#transport.request<JsonRpcResponse | undefined, OperationError<'mcpRequest'>>(
       OPERATIONS.mcpRequest,
       { body, ...(this.#url ? { url: this.#url } : {}) },
       { ...options, ...(headers ? { headers } : {}) },

@@ -1,4 +1,5 @@
 import type { OzUsageError } from '../core/errors.js';
+import type { Middleware } from '../core/middleware.js';
 import type { Operation } from '../core/operation.js';
 import type { FetchLike } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
@@ -13,6 +14,8 @@ import type { OzRawClient } from './rawClientType.js';
 export interface RawCallParts {
   readonly operations: typeof OPERATIONS;
   readonly OzUsageError: typeof OzUsageError;
+  /** The middleware added with `raw.use()` (a live list): each raw call runs it inside the client's. */
+  readonly middleware: readonly Middleware[];
 }
 
 /** openapi-fetch's client over `transport`, for a base address `baseURL`. */
@@ -22,7 +25,8 @@ export async function createRawCalls(transport: Transport, baseURL: string, part
   const routes = allRoutes(parts.operations);
   const send: FetchLike = async (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    return await transport.sendRaw(operationOf(request, base, routes, parts), request);
+    const op = operationOf(request, base, routes, parts);
+    return await transport.sendRaw(op, request, parts.middleware.length === 0 ? {} : { middleware: parts.middleware });
   };
   return createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
 }

@@ -1,5 +1,6 @@
-import type { Middleware } from 'openapi-fetch';
+import type { Middleware as FetchMiddleware } from 'openapi-fetch';
 import { OzUsageError } from '../core/errors.js';
+import { checkedMiddleware, type Middleware } from '../core/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient } from './rawClientType.js';
@@ -12,14 +13,16 @@ export type { OzRawClient };
  * them only in a lazy chunk.
  */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
-  const middlewares: Middleware[] = [];
+  const middlewares: FetchMiddleware[] = [];
+  // The SDK's middleware of the raw calls: a live list, read by each call.
+  const chain: Middleware[] = [];
   let instance: OzRawClient | undefined;
   let client: Promise<OzRawClient> | undefined;
   const loaded = () =>
     (client ??= import('./rawCalls.js').then(async ({ createRawCalls }) => {
       // Handed in rather than imported: a lazy module that shares no module with the client stays one lazy chunk
       // in a bundle (esbuild splits shared modules into chunks of their own).
-      instance = await createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError });
+      instance = await createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
       // The middlewares added before it was loaded, in their order.
       if (middlewares.length > 0) instance.use(...middlewares);
       return instance;
@@ -38,13 +41,22 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     PATCH: method('PATCH'),
     TRACE: method('TRACE'),
     request: method('request'),
-    use(...added: Middleware[]) {
-      middlewares.push(...added);
-      instance?.use(...added);
+    use(...added: Array<Middleware | FetchMiddleware>) {
+      for (const m of added) {
+        if (typeof m === 'function') {
+          chain.push(...checkedMiddleware([m], 'raw.use()'));
+        } else {
+          middlewares.push(m);
+          instance?.use(m);
+        }
+      }
     },
-    eject(...removed: Middleware[]) {
-      for (const m of removed) if (middlewares.includes(m)) middlewares.splice(middlewares.indexOf(m), 1);
-      instance?.eject(...removed);
+    eject(...removed: Array<Middleware | FetchMiddleware>) {
+      for (const m of removed) {
+        const list: unknown[] = typeof m === 'function' ? chain : middlewares;
+        if (list.includes(m)) list.splice(list.indexOf(m), 1);
+        if (typeof m !== 'function') instance?.eject(m);
+      }
     },
   };
   return raw as unknown as OzRawClient;

@@ -1,4 +1,5 @@
-import type { Client } from 'openapi-fetch';
+import type { Client, Middleware as FetchMiddleware } from 'openapi-fetch';
+import type { Middleware } from '../core/middleware.js';
 import type { paths } from '../generated/openapi.js';
 
 /**
@@ -11,4 +12,14 @@ import type { paths } from '../generated/openapi.js';
  * undefined and `data` is the 2xx body, typed as its JSON answer. openapi-fetch parses it as JSON; pass `parseAs: 'text'` for the markdown,
  * text and YAML wires and `parseAs: 'stream'` (with `stream: true` or an `execute-stream` route) for events.
  */
-export type OzRawClient = Client<paths, 'application/json'>;
+export type OzRawClient = Omit<Client<paths, 'application/json'>, 'use' | 'eject'> & {
+  /**
+   * Adds middleware to the raw calls: a function `(request, next, context) => Promise<Response>` is the SDK's
+   * {@link Middleware} (the client's own mechanism: it runs inside the client's middleware, on every attempt);
+   * an openapi-fetch middleware object (`onRequest`, `onResponse`, `onError`) still runs as openapi-fetch runs
+   * it, once per call around the SDK's retries.
+   */
+  use(...middleware: Array<Middleware | FetchMiddleware>): void;
+  /** Removes middleware added with `use()`. */
+  eject(...middleware: Array<Middleware | FetchMiddleware>): void;
+};

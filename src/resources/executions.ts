@@ -5,6 +5,8 @@ import {
   type WaitOptions,
 } from '../core/executionPoller.js';
 import type { Transport } from '../core/transport.js';
+import type { APIPromise } from '../core/apiPromise.js';
+import type { WaitError } from '../generated/operationErrors.js';
 import { Executions as GeneratedExecutions } from '../generated/resources/executions.js';
 import type { Execution, ExecutionResult } from '../generated/types.js';
 
@@ -41,7 +43,7 @@ export class Executions extends GeneratedExecutions {
    * const result = await client.executions.wait(pointer, { timeout: 60_000 });
    * console.log(result.content);
    */
-  wait(execution: ExecutionRef, options?: WaitOptions<Execution>, requestOptions?: PollRequestOptions): Promise<ExecutionResult> {
-    return waitForExecution(this.#transport, execution, options, requestOptions);
+  wait(execution: ExecutionRef, options?: WaitOptions<Execution>, requestOptions?: PollRequestOptions): APIPromise<ExecutionResult, WaitError> {
+    return waitForExecution<Execution, WaitError>(this.#transport, execution, options, requestOptions);
   }
 }

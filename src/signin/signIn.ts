@@ -1,4 +1,6 @@
 import type { SignInOptions, SignInResult } from './signInOptions.js';
+import type { FetchLike } from '../core/requestOptions.js';
+import { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import { SignInError } from './signInError.js';
 
 export type { SignInOptions, SignInResult } from './signInOptions.js';
@@ -17,5 +19,5 @@ export async function signIn(options: SignInOptions = {}): Promise<SignInResult>
   // the flow needs of the client's modules is handed to it rather than imported: a lazy module that shares no
   // module with the client stays one lazy chunk in a bundle (esbuild splits shared modules into chunks of their own).
   const { runSignIn } = await import('./signInFlow.js');
-  return await runSignIn(options, { SignInError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS });
+  return await runSignIn(options, { SignInError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss });
 }

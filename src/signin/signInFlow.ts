@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SignInOptions, SignInResult } from './signInOptions.js';
+import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import type { SignInError } from './signInError.js';
 
 // The command-line sign-in itself, loaded by `signIn()` (signIn.ts) on its first call.
@@ -9,6 +10,8 @@ export interface SignInParts {
   readonly SignInError: typeof SignInError;
   /** How long a one-time code stays valid (`SIGN_IN_CODE_VALIDITY_MS`). */
   readonly codeValidityMs: number;
+  /** What to say of an exchange that reached no host at the embedded server's in-process address. */
+  readonly inProcessAddressMiss: typeof inProcessAddressMiss;
 }
 
 /** The flow of `signIn()`: the local listener, the dashboard's callback, the token exchange. */
@@ -78,7 +81,7 @@ export async function runSignIn(options: SignInOptions, parts: SignInParts): Pro
 }
 
 
-async function exchange(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs }: SignInParts): Promise<SignInResult> {
+async function exchange(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs, inProcessAddressMiss }: SignInParts): Promise<SignInResult> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   let response: Response;
   try {
@@ -96,7 +99,8 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
     if (cause instanceof Error && cause.name === 'TimeoutError') {
       throw new SignInError('timeout', 'The token exchange did not answer within the code\'s 120 s validity.', { cause });
     }
-    throw new SignInError('exchange_failed', 'The token exchange failed before an answer came.', { cause });
+    const hint = inProcessAddressMiss(dashboard, cause);
+    throw new SignInError('exchange_failed', `The token exchange failed before an answer came.${hint === null ? '' : ` ${hint}`}`, { cause });
   }
   const text = await response.text();
   if (!response.ok) {

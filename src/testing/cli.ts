@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { isPlatformKeyShape } from './state/apiKeys.js';
+import { MAX_BODY_BYTES_CEILING } from './wire/bodyLimit.js';
 import { isAdminTokenShape } from './control/adminToken.js';
 import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
@@ -41,6 +42,10 @@ Usage: oz-mock [options]
   --keep-items <n|all>       finished items kept (default 50000)
   --journal-limit <n|all>    requests the journal keeps, the newest (default 10000)
   --idempotency-max-entries <n>  answers of writes kept for replay under their x-trace-id (default 10000)
+  --max-body-bytes <n>           the largest request body accepted; larger: 413 payload_too_large and the
+                                 connection closed (default 10485760, 10 MiB; at most 268435456)
+  --max-connections-per-address <n>  open connections one client address may hold (default 4096)
+  --max-sessions <n>  sessions (POST /_oz/sessions) live at once; past it 429 rate_limited (default 64)
   -h, --help          this help
 `;
 
@@ -92,6 +97,9 @@ async function main(): Promise<void> {
         'keep-items': { type: 'string' },
         'journal-limit': { type: 'string' },
         'idempotency-max-entries': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
+        'max-connections-per-address': { type: 'string' },
+        'max-sessions': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -115,6 +123,11 @@ async function main(): Promise<void> {
   const retention = { executions: count(values['keep-executions'], '--keep-executions', true), items: count(values['keep-items'], '--keep-items', true) };
   const journalLimit = count(values['journal-limit'], '--journal-limit', true);
   const idempotencyMaxEntries = count(values['idempotency-max-entries'], '--idempotency-max-entries');
+  const maxBodyBytes = count(values['max-body-bytes'], '--max-body-bytes');
+  if (maxBodyBytes !== undefined && !(maxBodyBytes >= 1 && maxBodyBytes <= MAX_BODY_BYTES_CEILING)) fail(`--max-body-bytes must be a whole number from 1 to ${MAX_BODY_BYTES_CEILING}`);
+  const maxConnectionsPerAddress = count(values['max-connections-per-address'], '--max-connections-per-address');
+  if (maxConnectionsPerAddress === 0) fail('--max-connections-per-address must be a whole number >= 1');
+  const maxSessions = count(values['max-sessions'], '--max-sessions');
   const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
   if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
   if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
@@ -136,6 +149,9 @@ async function main(): Promise<void> {
     retention,
     ...(journalLimit !== undefined ? { journalLimit } : {}),
     ...(idempotencyMaxEntries !== undefined ? { idempotencyMaxEntries } : {}),
+    ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+    ...(maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress } : {}),
+    ...(maxSessions !== undefined ? { maxSessions } : {}),
   });
   // Fixture files, then the state file: any problem stops the start (exit 2) before a file is written.
   const problem = (file: string, err: unknown) => fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);

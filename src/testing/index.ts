@@ -16,11 +16,15 @@ export type {
   JournalRecord,
   OzControls,
   OzMockClient,
+  OzMockControls,
+  OzMockSession,
   PortableFaultSpec,
+  PortableStubSpec,
   PortableJournalFilter,
   RemoteClock,
   RemoteFault,
   RemoteFaultHandle,
+  RemoteStubHandle,
 } from './control/remote.js';
 export type { FixtureAgent, FixtureBehaviour, FixtureCase, FixtureDocument, FixtureError, FixtureTool } from './fixtures/fixtureFormat.js';
 export type { FixtureSummary } from './fixtures/fixtures.js';
@@ -39,7 +43,12 @@ export type { DemoKeys } from './state/demoSeed.js';
 export type { StepFailure } from './runs/itemWalker.js';
 export type { Tier, KeyKind } from './state/state.js';
 export type { MountKind, Surface } from './wire/connection.js';
-export type { MswHandlerOptions } from './mounts/mswMount.js';
+export type { MswHandlerOptions, MswModule } from './mounts/mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './contract/errors.js';
-export { OzUnsupportedRuntimeError } from './contract/codeGeneration.js';
+export { OzServerClosedError } from './contract/serverClosedError.js';
 export { CLIENT_ADDRESS_HEADER } from './mounts/fetchMount.js';
+export type { OzSession, OzSessionOptions, OzSessionControls } from './public/ozServer.js';
+export type { SessionKey } from './public/ozServer.js';
+export type { OzStubs, StubSpec, StubAnswer, StubMatch, StubRequest, StubHandle, StubView } from './pipeline/stubs/stubs.js';
+export type { OzUnused, ArmedFaultView } from './pipeline/stubs/unused.js';
+export type { JournalContentFilter } from './harness/journalMatch.js';

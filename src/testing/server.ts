@@ -3,10 +3,9 @@ import { newKeyValue } from './state/apiKeys.js';
 import { createRequestHandler, type RequestHandler } from './pipeline/routing.js';
 import type { OzServer, OzSnapshot } from './public/ozServer.js';
 import { copyCatalog, type Catalog } from './state/catalog.js';
-import { assertCodeGeneration } from './contract/codeGeneration.js';
 import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
 import { writeFileAtomic } from './support/atomicFile.js';
-import { withControlPlane } from './control/controlPlane.js';
+import { withControlPlane, type ControlTarget } from './control/controlPlane.js';
 import type { FixtureDocument } from './fixtures/fixtureFormat.js';
 import { loadFixtures } from './fixtures/fixtures.js';
 import { exportState, importState } from './fixtures/stateDocument.js';
@@ -22,9 +21,17 @@ import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';
 import { mswHandlers } from './mounts/mswMount.js';
 import { resolveOptions, type OzServerOptions } from './public/options.js';
-import { createServerParts } from './parts/serverParts.js';
+import { createServerParts, type ServerParts } from './parts/serverParts.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import { Store } from './state/store.js';
+import { withRequestIds } from './pipeline/requestIdHeader.js';
+import { OzServerClosedError } from './contract/serverClosedError.js';
+import { withLoopbackHost } from './pipeline/steps/hostCheck.js';
+import type { OzSessionOptions } from './public/ozServer.js';
+import { sessionControls } from './sessions/session.js';
+import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
+import { unusedOf } from './pipeline/stubs/unused.js';
+import type { ResolvedOptions } from './public/options.js';
 
 interface SnapshotData extends OzSnapshot {
   readonly data: ServerData;
@@ -54,12 +61,64 @@ function requireItem(data: ServerData, id: string): ItemRecord {
  * const server = createOzServer();
  * const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
  * ```
- *
- * @throws OzUnsupportedRuntimeError on a runtime that forbids `new Function` (Cloudflare Workers).
+
  */
 export function createOzServer(options: OzServerOptions = {}): OzServer {
-  assertCodeGeneration();
   const resolved = resolveOptions(options);
+  const root = buildWorld(options, resolved, null);
+  const { server, parts } = root;
+  const sessions = new SessionRegistry(
+    resolved.maxSessions,
+    (start, o) => {
+      const clockOptions = { start: o.clock?.start ?? parts.clock.now(), frozen: o.clock?.frozen ?? parts.clock.frozen };
+      const world = buildWorld({ clock: clockOptions, adminToken: false, seed: 'empty' }, resolved, start);
+      const fixtures = o.fixtures === undefined ? [] : Array.isArray(o.fixtures) ? o.fixtures : [o.fixtures];
+      try {
+        for (const doc of fixtures as ReadonlyArray<FixtureDocument | string>) world.server.loadFixtures(doc);
+      } catch (err) {
+        void world.server.close();
+        throw err;
+      }
+      world.server.baseline();
+      return { controls: sessionControls(world.server), parts: world.parts, handler: world.handler(), target: world.target, close: () => world.server.close() };
+    },
+    () => root.baselineCopy(),
+    resolved.seed === 'demo' ? server.apiKey : null,
+  );
+  const closeRoot = server.close;
+  // The default world is built as any world is; only it makes sessions, and closing it ends them.
+  Object.assign(server, {
+    session: (o?: OzSessionOptions) => sessions.create(o),
+    close: async () => {
+      await sessions.closeAll();
+      await closeRoot();
+    },
+  });
+  // Outermost: the Host check before anything, and an x-request-id on every answer of the port (the 403 too).
+  root.wrap((handler) => withRequestIds(withLoopbackHost(withControlPlane(sessions.route(handler), { ...root.target, sessions }, root.adminToken))));
+  if (typeof options.seed === 'function') options.seed(server);
+  root.captureSeed();
+  return server;
+}
+
+/** One world: a server's state, clock, journal, faults, stubs and handler (the default session, or a session). */
+interface World {
+  readonly server: OzServer;
+  readonly parts: ServerParts;
+  readonly target: ControlTarget;
+  readonly adminToken: string | null;
+  /** The API's handler now. */
+  handler(): RequestHandler;
+  /** Puts something in front of the handler every mount uses. */
+  wrap(outer: (handler: RequestHandler) => RequestHandler): void;
+  /** A copy of the baseline `reset()` returns to. */
+  baselineCopy(): BaselineCopy;
+  /** The state after seeding is the baseline (and its catalog holds the natives `importState` keeps). */
+  captureSeed(): void;
+}
+
+/** A world from `options`; `start` (a session's copy of a baseline) replaces the seed and the fixtures. */
+function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null): World {
   const clock = new ServerClock(options.clock);
   const keys: DemoKeys = {
     apiKey: options.apiKey ?? newKeyValue('platform'),
@@ -75,13 +134,13 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');
   }
   const adminToken = options.adminToken === false ? null : (options.adminToken ?? newAdminToken());
-  store.data = emptyData();
-  store.catalog = { tools: new Map(), agents: new Map(), steps: new Map() };
-  if (resolved.seed === 'demo') seedDemo(store, keys);
-  const fixtureDocuments = options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
+  store.data = start?.data ?? emptyData();
+  store.catalog = start?.catalog ?? { tools: new Map(), agents: new Map(), steps: new Map() };
+  if (start === null && resolved.seed === 'demo') seedDemo(store, keys);
+  const fixtureDocuments = start !== null || options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
 
-  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock);
+  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes);
   let handler: RequestHandler = withDashboard(createRequestHandler(parts, HANDLERS), dashboard);
   // What reset() returns to; set once the seed function ran, below.
   let baselineSnapshot: OzSnapshot | null = null;
@@ -97,7 +156,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     }
   };
   const listeners = new Set<HttpListener>();
-  const handle = (request: Request) => serveInProcess(handler, resolved, request);
+  let closed = false;
+  const handle = (request: Request) => (closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(handler, resolved, request));
 
   const touchItem = (item: ItemRecord): Item => {
     item.updated_at = clock.now();
@@ -117,16 +177,23 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     dashboard,
     journal: parts.journal,
     faults: parts.faults,
+    stubs: parts.stubs,
+    unused: () => unusedOf(parts),
+    session: () => {
+      throw new Error('A session has no sessions of its own: call server.session() on the server.');
+    },
     fetch: (input, init) => {
+      if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
       return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
     },
     handle,
     handlers: (handlerOptions) => mswHandlers(handler, resolved, handlerOptions),
     async listen(listenOptions = {}) {
+      if (closed) throw new OzServerClosedError('server.listen()');
       const host = listenOptions.host ?? '127.0.0.1';
-      const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host);
-      const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host).catch(async (err: unknown) => {
+      const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host, resolved.maxConnectionsPerAddress);
+      const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host, resolved.maxConnectionsPerAddress).catch(async (err: unknown) => {
         await api.close();
         throw err;
       });
@@ -153,6 +220,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       dashboard.reset();
       parts.journal.clear();
       parts.faults.clear();
+      parts.stubs.clear();
       parts.idempotency.clear();
       parts.walker.clearFailures();
     },
@@ -189,6 +257,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       parts.scheduler.armAll();
     },
     async close() {
+      closed = true;
       await Promise.all([...listeners].map((l) => l.close()));
       listeners.clear();
       parts.lifetime.renew();
@@ -244,10 +313,23 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       failStep: (failure) => parts.walker.failStep(failure),
     },
   };
-  handler = withControlPlane(handler, { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) }, adminToken);
-  if (typeof options.seed === 'function') options.seed(server);
-  seedCatalog = copyCatalog(store.catalog);
-  baselineSnapshot = server.snapshot();
-  return server;
+  const target: ControlTarget = { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) };
+  const world: World = {
+    server,
+    parts,
+    target,
+    adminToken,
+    handler: () => handler,
+    wrap: (outer) => void (handler = outer(handler)),
+    baselineCopy: () => {
+      const snap = baselineSnapshot as SnapshotData;
+      return { data: copyData(snap.data), catalog: copyCatalog(snap.catalog) };
+    },
+    captureSeed: () => {
+      seedCatalog = copyCatalog(store.catalog);
+      baselineSnapshot = server.snapshot();
+    },
+  };
+  if (start !== null) world.captureSeed();
+  return world;
 }
-

@@ -1,7 +1,7 @@
 // The layering rule (.dependency-cruiser.cjs, run by `npm run lint:layers` in `npm test`): the real tool passes
 // on the tree, and fails on a copy of the tree given one wrong-way import per rule.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +49,7 @@ describe('the layering rule', () => {
       'src/testing/loose.ts': "export { newId } from './support/ids.js';",
       'src/testing/support/circleA.ts': "export type { B } from './circleB.js';\nexport type A = string;",
       'src/testing/support/circleB.ts': "export type { A } from './circleA.js';\nexport type B = number;",
-      // Each folder of the server reaches one folder above it (control, the top one, the composition root).
+      // Each folder of the server reaches one folder above it (sessions, the top one, the composition root).
       'src/testing/support/wrongLayer.ts': "export type { ServerClock } from '../time/clock.js';",
       'src/testing/time/wrongLayer.ts': "export type { OzMockError } from '../contract/errors.js';",
       'src/testing/contract/wrongLayer.ts': "export type { Answer } from '../wire/answer.js';",
@@ -63,7 +63,10 @@ describe('the layering rule', () => {
       'src/testing/fixtures/wrongLayer.ts': "export type { OzServer } from '../public/ozServer.js';",
       'src/testing/public/wrongLayer.ts': "export type { OzControls } from '../control/remote.js';",
       'src/testing/parts/wrongLayer.ts': "export type { ControlPort } from '../control/controlPlane.js';",
-      'src/testing/control/wrongLayer.ts': "export { createOzServer } from '../server.js';",
+      'src/testing/control/wrongLayer.ts': "export type { SessionWorld } from '../sessions/sessionRegistry.js';",
+      'src/testing/sessions/wrongLayer.ts': "export { createOzServer } from '../server.js';",
+      'src/profiles/wrongWay.ts': "export { EXIT } from '../cli/exitCodes.js';",
+      'src/cli/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
     };
     for (const [path, text] of Object.entries(planted)) writeFileSync(join(tree, path), `${text}\n`);
 
@@ -89,7 +92,10 @@ describe('the layering rule', () => {
       'server-fixtures-imports-below: src/testing/fixtures/wrongLayer.ts -> src/testing/public/ozServer.ts',
       'server-public-imports-below: src/testing/public/wrongLayer.ts -> src/testing/control/remote.ts',
       'server-parts-imports-below: src/testing/parts/wrongLayer.ts -> src/testing/control/controlPlane.ts',
-      'server-control-imports-below: src/testing/control/wrongLayer.ts -> src/testing/server.ts',
+      'server-control-imports-below: src/testing/control/wrongLayer.ts -> src/testing/sessions/sessionRegistry.ts',
+      'server-sessions-imports-below: src/testing/sessions/wrongLayer.ts -> src/testing/server.ts',
+      'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
+      'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
     ].sort();
     const { status, violations } = cruise(tree);
     expect(violations).toEqual(expected);
@@ -98,4 +104,10 @@ describe('the layering rule', () => {
     const config = (await import(join(root, '.dependency-cruiser.cjs'))) as { default: { forbidden: { name: string }[] } };
     expect([...new Set(violations.map((v) => v.split(':')[0]))].sort()).toEqual(config.default.forbidden.map((r) => r.name).sort());
   }, 60_000);
+
+  it('the command line builds no request itself: no fetch in src/cli, every call goes through the client', () => {
+    const files = readdirSync(join(root, 'src/cli')).filter((name) => name.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) expect(readFileSync(join(root, 'src/cli', file), 'utf8'), file).not.toMatch(/\bfetch\b|new Request\(/);
+  });
 });

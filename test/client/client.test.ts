@@ -19,12 +19,16 @@ describe('client options', () => {
     expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
   });
 
-  it('refuses to start without a base URL or a key, with a clear typed error', () => {
+  it('refuses to start without a base URL, and to call without a key, with a clear typed error', async () => {
     delete process.env.OZ_BASE_URL;
     delete process.env.OZ_API_KEY;
+    delete process.env.OZ_PROFILE;
+    process.env.OZ_CONFIG_DIR = '/nonexistent/oz-config';
     expect(() => new Oz({ apiKey: KEY })).toThrow(OzUsageError);
     expect(() => new Oz({ apiKey: KEY })).toThrow(/OZ_BASE_URL/);
-    expect(() => new Oz({ baseURL: server.url })).toThrow(/OZ_API_KEY/);
+    // The key may still come from a profile, read on the first call (test/client/profileKey.test.ts).
+    await expect(new Oz({ baseURL: server.url }).tools.get('echo')).rejects.toThrow(OzUsageError);
+    await expect(new Oz({ baseURL: server.url }).tools.get('echo')).rejects.toThrow(/OZ_API_KEY/);
   });
 
   it('keeps a base URL path prefix', async () => {

@@ -17,10 +17,15 @@ const LAZY = {
   'signInFlow.ts': '/api/cli/token',
   'rawCalls.ts': 'the raw client calls the API',
   'errorLines.ts': 'missing|contract|hint|connect',
+  'responseValidators.ts': 'must have required property',
+  'middlewareChain.ts': 'called next() twice in one attempt',
+  'keyProvider.ts': 'did not settle within',
+  'retryOptionsCheck.ts': 'retry.shouldRetry threw',
+  'profileLookup.ts': 'profiles.json',
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the raw routing and the markdown/text error readers only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers, retry-option checks and the profile file only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,

@@ -3,6 +3,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   Oz,
+  type APIPromise,
+  type OperationError,
+  type WaitError,
   OzAPIError,
   DuplicateExecutionIdError,
   InvalidParamsError,
@@ -143,9 +146,9 @@ describe('the types of calls', () => {
     expectTypeOf<Awaited<R['text']>>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<R['none']>>().toEqualTypeOf<ExecutionResult>();
     expectTypeOf<Awaited<R['union']>>().toEqualTypeOf<ExecutionResult | string>();
-    expectTypeOf<Awaited<R['pointerMarkdown']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
-    expectTypeOf<Awaited<R['pointerYaml']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
-    expectTypeOf<Awaited<R['maybePointer']>>().toEqualTypeOf<string | Waitable<AsyncPointer>>();
+    expectTypeOf<Awaited<R['pointerMarkdown']>>().toEqualTypeOf<Waitable<AsyncPointer, WaitError>>();
+    expectTypeOf<Awaited<R['pointerYaml']>>().toEqualTypeOf<Waitable<AsyncPointer, WaitError>>();
+    expectTypeOf<Awaited<R['maybePointer']>>().toEqualTypeOf<string | Waitable<AsyncPointer, WaitError>>();
     expectTypeOf<Awaited<R['itemText']>>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<R['itemYamlBody']>>().toEqualTypeOf<Item>();
     expectTypeOf<Awaited<R['withResponse']>>().toEqualTypeOf<WithResponse<string>>();
@@ -164,12 +167,12 @@ describe('the types of calls', () => {
     expectTypeOf<Awaited<R['itemMarkdown']>>().toEqualTypeOf<string>();
     expectTypeOf<Awaited<R['itemYaml']>>().toEqualTypeOf<Item>();
     expectTypeOf<Awaited<R['result']>>().toEqualTypeOf<ExecutionResult>();
-    expectTypeOf<Awaited<R['pointer']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
-    expectTypeOf<Awaited<R['pointerText']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
-    expectTypeOf<Awaited<R['scheduleRun']>>().toEqualTypeOf<Waitable<AsyncPointer>>();
+    expectTypeOf<Awaited<R['pointer']>>().toEqualTypeOf<Waitable<AsyncPointer, WaitError>>();
+    expectTypeOf<Awaited<R['pointerText']>>().toEqualTypeOf<Waitable<AsyncPointer, WaitError>>();
+    expectTypeOf<Awaited<R['scheduleRun']>>().toEqualTypeOf<Waitable<AsyncPointer, WaitError>>();
     expectTypeOf<Awaited<R['agentStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();
     expectTypeOf<Awaited<R['workflowStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();
-    expectTypeOf<R['items']>().toEqualTypeOf<PagePromise<Item>>();
+    expectTypeOf<R['items']>().toEqualTypeOf<PagePromise<Item, OperationError<'listCompanyItems'>>>();
     expectTypeOf<Awaited<R['chat']>>().toEqualTypeOf<ChatCompletion>();
     expectTypeOf<Awaited<R['chatStream']>>().toEqualTypeOf<Stream<ChatCompletionChunk>>();
   });
@@ -184,9 +187,9 @@ describe('the types of calls', () => {
     expectTypeOf<Calls['deltas']>().toEqualTypeOf<AsyncGenerator<string, void, undefined>>();
     expectTypeOf<Calls['tee']>().toEqualTypeOf<[Stream<ExecuteStreamEvent>, Stream<ExecuteStreamEvent>]>();
     expectTypeOf<Calls['readable']>().toEqualTypeOf<ReadableStream<Uint8Array>>();
-    expectTypeOf<Calls['waited']>().toEqualTypeOf<Promise<ExecutionResult>>();
-    expectTypeOf<Calls['waitedById']>().toEqualTypeOf<Promise<ExecutionResult>>();
-    expectTypeOf<Calls['page']>().toEqualTypeOf<PagePromise<Tool>>();
+    expectTypeOf<Calls['waited']>().toEqualTypeOf<APIPromise<ExecutionResult, WaitError>>();
+    expectTypeOf<Calls['waitedById']>().toEqualTypeOf<APIPromise<ExecutionResult, WaitError>>();
+    expectTypeOf<Calls['page']>().toEqualTypeOf<PagePromise<Tool, OperationError<'listTools'>>>();
     expectTypeOf<Calls['awaitedPage']>().toEqualTypeOf<Page<Tool>>();
     expectTypeOf<Calls['items']>().toEqualTypeOf<AsyncGenerator<Tool, void, undefined>>();
     expectTypeOf<Parameters<NonNullable<Parameters<Oz['executions']['wait']>[1]>['onProgress'] & {}>[0]>().toEqualTypeOf<Execution>();

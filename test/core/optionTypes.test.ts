@@ -11,6 +11,7 @@ import {
   type RequestOptions,
   type Stream,
   type Waitable,
+  type WaitError,
 } from '../../src/index.js';
 
 function calls(client: Oz, streamed: boolean) {
@@ -59,10 +60,10 @@ describe('option types', () => {
   it('accepts `stream: boolean` and answers either kind', () => {
     type R = ReturnType<typeof calls>;
     expectTypeOf<Awaited<R['agentMaybeStream']>>().toEqualTypeOf<
-      Stream<ExecuteStreamEvent> | ExecutionResult | Waitable<AsyncPointer>
+      Stream<ExecuteStreamEvent> | ExecutionResult | Waitable<AsyncPointer, WaitError>
     >();
     expectTypeOf<Awaited<R['agentMaybeStreamShared']>>().toEqualTypeOf<
-      Stream<ExecuteStreamEvent> | ExecutionResult | string | Waitable<AsyncPointer>
+      Stream<ExecuteStreamEvent> | ExecutionResult | string | Waitable<AsyncPointer, WaitError>
     >();
     expectTypeOf<Awaited<R['chatMaybeStream']>>().toEqualTypeOf<Stream<ChatCompletionChunk> | ChatCompletion>();
     expectTypeOf<Awaited<R['agentStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent>>();

@@ -1,17 +1,18 @@
-// Cloudflare Workers probe of the embedded server (bundled with esbuild, run by workerd beside worker.mjs):
-// `oz-sdk/testing` loads, and `createOzServer()` either runs or refuses with its typed error. The host reads
-// the answer: `{ created: true }`, or `{ created: false, name, message }`.
+// Cloudflare Workers entry of the embedded server (bundled with esbuild, run by workerd beside worker.mjs): the
+// scenario's checks in process, `createOzServer()` inside the Worker and the client calling it through
+// `server.fetch` (a Worker cannot listen on a socket, so there is no HTTP leg). The server's validators are
+// generated ahead of time, so nothing needs `new Function`, which Workers forbid.
+import * as sdk from 'oz-sdk';
 import * as testing from 'oz-sdk/testing';
+import { runScenario } from './scenario.mjs';
 
 export default {
   async fetch() {
     try {
-      const server = testing.createOzServer();
-      await server.close();
-      return Response.json({ created: true });
+      const report = await runScenario({ sdk, testing, listen: false });
+      return Response.json({ module: 'esm', ...report });
     } catch (error) {
-      const typed = error instanceof testing.OzUnsupportedRuntimeError;
-      return Response.json({ created: false, typed, name: error?.name, message: error?.message ?? String(error) });
+      return new Response(String(error?.stack ?? error), { status: 500 });
     }
   },
 };

@@ -1,6 +1,6 @@
 // Cloudflare Workers entry of the ecosystem scenario (bundled with esbuild, run by workerd): the client's checks
 // over HTTP with the Worker's own fetch against a server its host runs in Node (`?base=&key=&control=`). It
-// imports the client only: the embedded server cannot run in a Worker (worker-embedded.mjs proves why).
+// imports the client only (worker-embedded.mjs runs the embedded server inside a Worker).
 import * as sdk from 'oz-sdk';
 import { runRemote } from './scenario.mjs';
 

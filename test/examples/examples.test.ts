@@ -98,6 +98,9 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Execution exe_\w+ is still (queued|running) after waiting 300 ms \(the wait's timeout\); the run goes on\.\ncancelled$/m,
     ],
   },
+  'errors-as-values.ts': {
+    lines: [/^no such tool \(404, request req_\w+\)$/m, /^\$\.name 42 req_$/m, /^42$/m],
+  },
   'paging.ts': {
     lines: [/^7 sum executions$/m, /^\[ '17', '16', '15' \]$/m, /^1 last page$/m, /^crm_lookup, echo\nslow, sum$/m],
   },
@@ -120,6 +123,10 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^third time lucky \[ 500, 500, 200 \]$/m,
       /^true 500 internal_error$/m,
       /^rate_limited retry after 3600 s$/m,
+      /^executeTool attempt 0 NotEnabledError: again in 100 ms$/m,
+      /^executeTool attempt 1 NotEnabledError: again in 200 ms$/m,
+      /^patience$/m,
+      /^\[ '0', '1', '2' \]$/m,
       /^OzConnectionError /m,
     ],
   },
@@ -170,6 +177,15 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Oz \{"baseURL":"http:\/\/\S+","apiKey":"\[redacted\]","maxRetries":3,"timeout":30000,"authHeader":"bearer","logLevel":"info"\}$/m,
       /^the key appears in 0 log lines, and in JSON: false$/m,
       /^x-team on the call that removed it: null$/m,
+    ],
+  },
+  'safety.ts': {
+    lines: [
+      /^refused: Path parameter "tool" of executeTool \(POST \/v1\/tools\/\{tool\}\/execute\)$/m,
+      /^refused: Path parameter "path" of proxyDelete \(DELETE \/v1\/proxy\/\{provider\}\/\{path\}\)$/m,
+      /^The header "x-trace-id" \(from idempotencyKey\) has a value holding a line break \(CR or LF\)/m,
+      /^308 to https:\/\/elsewhere\.example\/v1\/tools: not followed$/m,
+      /^OzStreamEventTooLargeError after 64 bytes; the run went on: Here is a draft for: a haiku about tea$/m,
     ],
   },
   'http-options.ts': {
@@ -226,7 +242,25 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^old key right after revoking: demo key$/m,
       /^old key now: 401 unauthorized: This key was revoked\.$/m,
       /^new key now: new key$/m,
+      /^provider: production 2027-01$/m,
+      /^still serving: no downtime$/m,
     ],
+  },
+  'middleware.ts': {
+    lines: [
+      /^executeTool attempt 0: 500 in \d+ ms$/m,
+      /^executeTool attempt 1: 500 in \d+ ms$/m,
+      /^executeTool attempt 2: 200 in \d+ ms$/m,
+      /^seen three times$/m,
+      /^billing$/m,
+      /^getTool attempt 0: 200 in \d+ ms$/m,
+      /^from my cache$/m,
+      /^OzMiddlewareError middleware\[1\] threw: deletes are off today$/m,
+    ],
+  },
+  'raw-responses.ts': {
+    remote: true,
+    lines: [/^200 text\/plain; charset=utf-8 false$/m, /^read it yourself$/m, /^parsed true true$/m],
   },
 };
 

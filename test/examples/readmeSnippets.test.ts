@@ -41,6 +41,13 @@ describe('readme-snippets', () => {
     expect(result.text).not.toContain('old');
   });
 
+  it('fills a shell block from a script\'s `# #region` markers', async () => {
+    const result = await run('<!-- snippet: examples/cli.sh#errors -->\n```sh\nold\n```\n');
+    expect(result.code).toBe(0);
+    expect(result.text).toMatch(/^```sh\noz tools execute nope --text x \|\| echo "exit \$\?"/m);
+    expect(result.text).not.toContain('#region');
+  });
+
   it('removes the common indentation of a region inside a block', async () => {
     const result = await run('<!-- snippet: examples/testing/vitest.test.ts#test-connected -->\n```ts\n```\n');
     expect(result.text).toMatch(/^it\('opens an item/m);

@@ -24,6 +24,7 @@ import {
   OzAPIError,
   RouteNotFoundError,
   ToolNotFoundError,
+  type ErrorCodeName,
   type Format,
 } from '../../src/index.js';
 import * as sdk from '../../src/index.js';
@@ -119,7 +120,7 @@ describe('every code reaches the caller as its class (the embedded server, the S
         ownTests.push(code);
         continue;
       }
-      s.faults.add({ operationId: target.operationId, type: 'error', status, code, retryAfter: 0 });
+      s.faults.add({ operationId: target.operationId, type: 'error', status, code: code as ErrorCodeName, retryAfter: 0 });
       const error = await target.call(oz, format).catch((e: unknown) => e);
       const entry = ERROR_CODES[code as keyof typeof ERROR_CODES];
       expect(error, `${code} on ${format}`).toBeInstanceOf(entry.class);

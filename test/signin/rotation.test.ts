@@ -45,7 +45,7 @@ describe('the key rotation recipe, end to end on the SDK', () => {
   it('a key from the dashboard’s sign-in rotates the same way', async () => {
     const callback = await server.fetch(`${server.dashboardUrl}/api/cli/authorize?port=4999&state=s`, { redirect: 'manual' });
     const code = new URL(callback.headers.get('location')!).searchParams.get('code');
-    const token = await server.fetch(`${server.dashboardUrl}/api/cli/token`, { method: 'POST', body: JSON.stringify({ code }) });
+    const token = await server.fetch(`${server.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
     const { key } = (await token.json()) as { key: string };
     expect((await oz.withOptions({ apiKey: key }).whoami()).key_label).toBe('cli sign-in');
   });

@@ -166,7 +166,7 @@ describe('signIn against the embedded server’s dashboard (real sockets)', () =
   it('a reused code: the exchange answers 400 code_used and signIn fails with exchange_failed', async () => {
     const { outcome, port } = await run(async (url) => {
       const callback = await authorize(url);
-      const first = await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', body: JSON.stringify({ code: callback.searchParams.get('code') }) });
+      const first = await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: callback.searchParams.get('code') }) });
       expect(first.status).toBe(200);
       await openCallback(callback);
     });

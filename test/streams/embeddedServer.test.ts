@@ -105,11 +105,13 @@ describe.each<Mount>(['in process', 'over HTTP'])('streams, waits and pages agai
   });
 
   it('a stalled stream ends with OzStreamIdleTimeoutError; the run goes on', async () => {
-    const { oz, server } = await setUp(mount, { clock: { frozen: true } }, { idleTimeout: 50 });
+    // A token a minute on a running clock (a frozen clock does not hold streams back: they send at once).
+    const { oz, server } = await setUp(mount, { timing: { tokenMs: 60_000 } }, { idleTimeout: 50 });
     const stream = await oz.agents.execute({ agent: 'writer', user_request: 'slowly', stream: true });
     const error = await rejectionOf(collect(stream));
     expect(error).toBeInstanceOf(OzStreamIdleTimeoutError);
     expect(error).toMatchObject({ idleTimeout: 50, executionId: stream.executionId });
+    await server.clock.advance(3_600_000);
     await server.idle();
     expect(server.getExecution(stream.executionId!)).toMatchObject({ status: 'succeeded', content: draft('slowly') });
   });

@@ -57,11 +57,19 @@ describe('streams over a real connection (scripted server)', () => {
     expect(stream.requestId).toBe(REQUEST_ID);
   });
 
-  it('pings keep a quiet stream alive past its idleTimeout; silence does not', async () => {
-    const pings = Array.from({ length: 8 }, () => ({ delayMs: 15, data: ': ping\n\n' }));
-    scripted.answer({ headers: SSE_HEADERS, parts: [{ data: token('a') }, ...pings, { data: result('a') }] });
+  it('events keep a stream alive past its idleTimeout; pings keep the connection, not the stream; silence does not', async () => {
+    const tokens = Array.from({ length: 8 }, () => ({ delayMs: 15, data: token('a') }));
+    scripted.answer({ headers: SSE_HEADERS, parts: [{ data: token('a') }, ...tokens, { data: result('a'.repeat(9)) }] });
     const alive = await agentStream(clientOf(scripted.url, { idleTimeout: 80 }));
-    expect(await alive.finalResult()).toEqual(envelope('a'));
+    expect(await alive.finalResult()).toEqual(envelope('a'.repeat(9)));
+
+    const pings = Array.from({ length: 40 }, () => ({ delayMs: 15, data: ': ping\n\n' }));
+    scripted.answer({ headers: SSE_HEADERS, parts: [{ data: token('so far') }, ...pings, { data: result('so far') }] });
+    const pinged = await agentStream(clientOf(scripted.url, { idleTimeout: 80 }));
+    const pingedError = await rejectionOf(collect(pinged));
+    expect(pingedError).toBeInstanceOf(OzStreamIdleTimeoutError);
+    expect(pingedError).toMatchObject({ idleTimeout: 80, receivedText: 'so far' });
+    expect((pingedError as Error).message).toMatch(/received no event for 80 ms/);
 
     scripted.answer({ headers: SSE_HEADERS, parts: [{ data: token('so far') }, { delayMs: 1000, data: result('so far') }] });
     const stalled = await agentStream(clientOf(scripted.url, { idleTimeout: 80 }));

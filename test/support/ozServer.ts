@@ -15,7 +15,14 @@ import yaml from 'js-yaml';
 import { afterEach } from 'vitest';
 import openapi from '../../openapi.json' with { type: 'json' };
 import { createOzServer, type OzServer, type OzServerOptions, type ResponseEvent } from '../../src/testing/index.js';
+import { OPERATION_ERROR_CODES } from '../../src/generated/operationErrors.js';
 import { validationView } from './openapiView.js';
+
+/** Whether openapi.json lists this code for the operation. */
+function operationAnswers(operationId: string, code: string): boolean {
+  const codes = (OPERATION_ERROR_CODES as Record<string, readonly string[] | undefined>)[operationId];
+  return codes === undefined || codes.includes(code);
+}
 
 type Json = Record<string, unknown>;
 
@@ -150,6 +157,12 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
   }
   if (!res.headers.get('x-request-id')) problems.push('no x-request-id header');
   if (status >= 400 && !res.headers.get('x-error-code')) problems.push('an error without X-Error-Code');
+  // The code must be one openapi.json lists for the operation (x-oz-error-codes and the rules); an injected fault's
+  // code is the test's choice, not the server's.
+  const answered = res.headers.get('x-error-code');
+  if (event.route === 'operation' && status >= 400 && answered && event.journal.fault === null && event.operationId && !operationAnswers(event.operationId, answered)) {
+    problems.push(`${event.operationId} answered ${answered}, which is not in its x-oz-error-codes (nor implied by x-oz-error-code-rules)`);
+  }
   if (status === 429 && !res.headers.get('retry-after')) problems.push('429 without Retry-After');
   if (!spec) return problems;
 

@@ -6,6 +6,7 @@ import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ParsedWireOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -22,48 +23,48 @@ export class Agents {
   /**
    * Execute an agent through the agent call door; `stream: true` answers server-sent events.
    *
-   * A bare YAML body of the same shape is accepted. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.
+   * A bare YAML body of the same shape is accepted. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json. Streams ignore the wire choice.
    *
    * `POST /v1/execute`
    *
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest, options?: ParsedWireOptions): APIPromise<Stream<T.ExecuteStreamEvent> | T.ExecutionResult | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest, options?: RequestOptions): APIPromise<Stream<T.ExecuteStreamEvent> | WireResult<T.ExecutionResult, RequestOptions> | Waitable<T.AsyncPointer>>;
-  execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
+  execute(body: T.AgentExecuteRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>, OperationError<'executeAgent'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async: true } & { stream?: false }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { async?: false } & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'executeAgent'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.AgentExecuteRequest & { stream?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute(body: T.AgentExecuteRequest, options?: ParsedWireOptions): APIPromise<Stream<T.ExecuteStreamEvent> | T.ExecutionResult | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute(body: T.AgentExecuteRequest, options?: RequestOptions): APIPromise<Stream<T.ExecuteStreamEvent> | WireResult<T.ExecutionResult, RequestOptions> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeAgent'>>;
+  execute(body: T.AgentExecuteRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown, OperationError<'executeAgent'>> {
     return this.#transport.request(OPERATIONS.executeAgent, { body }, options);
   }
 
   /**
    * Get one agent.
    *
-   * One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * One agent: its name, description, `input_schema` and whether `stream: true` gives token events. An unknown agent, or one outside the key's tool fence, answers 404 `agent_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/agents/{agent}`
    *
    * @param agent - Agent name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(agent: string, options?: O): APIPromise<WireResult<T.Agent, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(agent: string, options?: O): APIPromise<WireResult<T.Agent, O>, OperationError<'getAgent'>> {
     return this.#transport.request(OPERATIONS.getAgent, { path: { agent } }, options);
   }
 
   /**
    * List the agents.
    *
-   * The agents, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * The agents the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/agents`
    *
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListAgentsQuery, options?: ListRequestOptions): PagePromise<T.Agent> {
+  list(query?: T.ListAgentsQuery, options?: ListRequestOptions): PagePromise<T.Agent, OperationError<'listAgents'>> {
     return this.#transport.list(OPERATIONS.listAgents, { query }, options);
   }
 }

@@ -4,6 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -28,7 +29,7 @@ export class CompaniesItems {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = DefaultRequestOptions>(campus: string, body: T.ItemCreateRequest, options?: O): APIPromise<WireResult<T.Item, O>> {
+  create<O extends RequestOptions = DefaultRequestOptions>(campus: string, body: T.ItemCreateRequest, options?: O): APIPromise<WireResult<T.Item, O>, OperationError<'createCompanyItem'>> {
     return this.#transport.request(OPERATIONS.createCompanyItem, { path: { campus }, body }, options);
   }
 
@@ -43,7 +44,7 @@ export class CompaniesItems {
    * @param id - Item id (`itm_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(campus: string, id: string, options?: O): APIPromise<WireResult<T.Item, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(campus: string, id: string, options?: O): APIPromise<WireResult<T.Item, O>, OperationError<'getCompanyItem'>> {
     return this.#transport.request(OPERATIONS.getCompanyItem, { path: { campus, id } }, options);
   }
 
@@ -58,7 +59,7 @@ export class CompaniesItems {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(campus: string, query?: T.ListCompanyItemsQuery, options?: ListRequestOptions): PagePromise<T.Item> {
+  list(campus: string, query?: T.ListCompanyItemsQuery, options?: ListRequestOptions): PagePromise<T.Item, OperationError<'listCompanyItems'>> {
     return this.#transport.list(OPERATIONS.listCompanyItems, { path: { campus }, query }, options);
   }
 }

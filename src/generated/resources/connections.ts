@@ -3,6 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -27,7 +28,7 @@ export class Connections {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  link<O extends RequestOptions = DefaultRequestOptions>(provider: string, body?: T.ConnectionLinkRequest, options?: O): APIPromise<WireResult<T.Connection, O>> {
+  link<O extends RequestOptions = DefaultRequestOptions>(provider: string, body?: T.ConnectionLinkRequest, options?: O): APIPromise<WireResult<T.Connection, O>, OperationError<'linkConnection'>> {
     return this.#transport.request(OPERATIONS.linkConnection, { path: { provider }, body }, options);
   }
 }

@@ -2,6 +2,7 @@
 import type { PagePromise } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { ListRequestOptions } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -18,14 +19,14 @@ export class Discovery {
   /**
    * Search agents, tools and workflows, best match first.
    *
-   * Ranks agents, tools and workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * Ranks the agents and tools the key may see (its tool fence) and the account's workflows by how well their name and description match `q` (optionally one `kind`), best first, each with its `score`. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/discovery`
    *
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  search(query?: T.SearchDiscoveryQuery, options?: ListRequestOptions): PagePromise<T.DiscoveryResult> {
+  search(query?: T.SearchDiscoveryQuery, options?: ListRequestOptions): PagePromise<T.DiscoveryResult, OperationError<'searchDiscovery'>> {
     return this.#transport.list(OPERATIONS.searchDiscovery, { query }, options);
   }
 }

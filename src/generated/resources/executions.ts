@@ -5,6 +5,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -28,7 +29,7 @@ export class Executions {
    * @param id - Execution id (`exe_...` or the `x-trace-id` sent).
    * @param options - Per-call options; each overrides the client's own.
    */
-  cancel<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>> {
+  cancel<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>, OperationError<'cancelExecution'>> {
     return this.#transport.request(OPERATIONS.cancelExecution, { path: { id } }, options);
   }
 
@@ -43,10 +44,10 @@ export class Executions {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  followup(id: string, body: T.FollowupRequest, options?: RequestOptions): APIPromise<unknown> {
+  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'followupExecution'>>;
+  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'followupExecution'>>;
+  followup<O extends RequestOptions = DefaultRequestOptions>(id: string, body: T.FollowupRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'followupExecution'>>;
+  followup(id: string, body: T.FollowupRequest, options?: RequestOptions): APIPromise<unknown, OperationError<'followupExecution'>> {
     return this.#transport.request(OPERATIONS.followupExecution, { path: { id }, body }, options);
   }
 
@@ -60,7 +61,7 @@ export class Executions {
    * @param id - Execution id (`exe_...` or the `x-trace-id` sent).
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Execution, O>, OperationError<'getExecution'>> {
     return this.#transport.request(OPERATIONS.getExecution, { path: { id } }, options);
   }
 
@@ -74,7 +75,7 @@ export class Executions {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListExecutionsQuery, options?: ListRequestOptions): PagePromise<T.Execution> {
+  list(query?: T.ListExecutionsQuery, options?: ListRequestOptions): PagePromise<T.Execution, OperationError<'listExecutions'>> {
     return this.#transport.list(OPERATIONS.listExecutions, { query }, options);
   }
 }

@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { Transport } from '../../core/transport.js';
 import type { JsonRequestOptions } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -25,7 +26,7 @@ export class Mcp {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  request(body: T.JsonRpcRequest, options?: JsonRequestOptions): APIPromise<T.JsonRpcResponse | undefined> {
+  request(body: T.JsonRpcRequest, options?: JsonRequestOptions): APIPromise<T.JsonRpcResponse | undefined, OperationError<'mcpRequest'>> {
     return this.#transport.request(OPERATIONS.mcpRequest, { body }, options);
   }
 }

@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { Transport } from '../../core/transport.js';
 import type { JsonRequestOptions } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -24,7 +25,7 @@ export class Meta {
    *
    * @param options - Per-call options; each overrides the client's own.
    */
-  health(options?: JsonRequestOptions): APIPromise<T.Health> {
+  health(options?: JsonRequestOptions): APIPromise<T.Health, OperationError<'getHealth'>> {
     return this.#transport.request(OPERATIONS.getHealth, {}, options);
   }
 
@@ -38,7 +39,7 @@ export class Meta {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  openapi(query?: T.GetOpenAPIQuery, options?: JsonRequestOptions): APIPromise<T.OpenAPIDocument> {
+  openapi(query?: T.GetOpenAPIQuery, options?: JsonRequestOptions): APIPromise<T.OpenAPIDocument, OperationError<'getOpenAPI'>> {
     return this.#transport.request(OPERATIONS.getOpenAPI, { query }, options);
   }
 }

@@ -4,6 +4,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
 import type { Transport } from '../../core/transport.js';
 import type { JsonRequestOptions, StreamRequestOptions } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -27,10 +28,10 @@ export class ChatCompletions {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create(body: T.ChatCompletionRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ChatCompletionChunk>>;
-  create(body: T.ChatCompletionRequest & { stream?: false }, options?: JsonRequestOptions): APIPromise<T.ChatCompletion>;
-  create(body: T.ChatCompletionRequest, options?: JsonRequestOptions): APIPromise<Stream<T.ChatCompletionChunk> | T.ChatCompletion>;
-  create(body: T.ChatCompletionRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown> {
+  create(body: T.ChatCompletionRequest & { stream: true }, options?: StreamRequestOptions): APIPromise<Stream<T.ChatCompletionChunk>, OperationError<'createChatCompletion'>>;
+  create(body: T.ChatCompletionRequest & { stream?: false }, options?: JsonRequestOptions): APIPromise<T.ChatCompletion, OperationError<'createChatCompletion'>>;
+  create(body: T.ChatCompletionRequest, options?: JsonRequestOptions): APIPromise<Stream<T.ChatCompletionChunk> | T.ChatCompletion, OperationError<'createChatCompletion'>>;
+  create(body: T.ChatCompletionRequest, options?: RequestOptions | StreamRequestOptions): APIPromise<unknown, OperationError<'createChatCompletion'>> {
     return this.#transport.request(OPERATIONS.createChatCompletion, { body }, options);
   }
 }
@@ -69,7 +70,7 @@ export class Embeddings {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create(body: T.EmbeddingRequest, options?: JsonRequestOptions): APIPromise<T.EmbeddingResponse> {
+  create(body: T.EmbeddingRequest, options?: JsonRequestOptions): APIPromise<T.EmbeddingResponse, OperationError<'createEmbedding'>> {
     return this.#transport.request(OPERATIONS.createEmbedding, { body }, options);
   }
 }
@@ -93,7 +94,7 @@ export class Models {
    *
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(options?: JsonRequestOptions): APIPromise<T.ModelList> {
+  list(options?: JsonRequestOptions): APIPromise<T.ModelList, OperationError<'listModels'>> {
     return this.#transport.request(OPERATIONS.listModels, {}, options);
   }
 
@@ -107,7 +108,7 @@ export class Models {
    * @param model - The model id (for example `oz-chat`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  retrieve(model: string, options?: JsonRequestOptions): APIPromise<T.Model> {
+  retrieve(model: string, options?: JsonRequestOptions): APIPromise<T.Model, OperationError<'getModel'>> {
     return this.#transport.request(OPERATIONS.getModel, { path: { model } }, options);
   }
 }

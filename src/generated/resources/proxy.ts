@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { Transport } from '../../core/transport.js';
 import type { JsonRequestOptions } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -26,7 +27,7 @@ export class Proxy {
    * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param options - Per-call options; each overrides the client's own.
    */
-  delete(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
+  delete(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse, OperationError<'proxyDelete'>> {
     return this.#transport.request(OPERATIONS.proxyDelete, { path: { provider, path } }, options);
   }
 
@@ -41,7 +42,7 @@ export class Proxy {
    * @param path - The upstream path below the provider. OpenAPI 3.1 cannot describe a path parameter that spans several segments: tools that route by this document (validators, mock servers, generated clients) read `{path}` as one segment. Send a multi-segment upstream path with its slashes percent-encoded (`contacts%2F123%2Fnotes`, which is what generated clients send); the server decodes it to `/contacts/123/notes`. The server also accepts the raw form (`/v1/proxy/crm/contacts/123/notes`), which routers built from this document do not match; `x-oz-allow-slashes` tells this SDK's own generator to send that form. What follows a `?` is sent as the query string, with `options.query` added to it.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
+  get(provider: string, path: string, options?: JsonRequestOptions): APIPromise<T.ProxyResponse, OperationError<'proxyGet'>> {
     return this.#transport.request(OPERATIONS.proxyGet, { path: { provider, path } }, options);
   }
 
@@ -57,7 +58,7 @@ export class Proxy {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  patch(provider: string, path: string, body?: Record<string, unknown>, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
+  patch(provider: string, path: string, body?: Record<string, unknown>, options?: JsonRequestOptions): APIPromise<T.ProxyResponse, OperationError<'proxyPatch'>> {
     return this.#transport.request(OPERATIONS.proxyPatch, { path: { provider, path }, body }, options);
   }
 
@@ -73,7 +74,7 @@ export class Proxy {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  post(provider: string, path: string, body?: Record<string, unknown>, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
+  post(provider: string, path: string, body?: Record<string, unknown>, options?: JsonRequestOptions): APIPromise<T.ProxyResponse, OperationError<'proxyPost'>> {
     return this.#transport.request(OPERATIONS.proxyPost, { path: { provider, path }, body }, options);
   }
 
@@ -89,7 +90,7 @@ export class Proxy {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  put(provider: string, path: string, body?: Record<string, unknown>, options?: JsonRequestOptions): APIPromise<T.ProxyResponse> {
+  put(provider: string, path: string, body?: Record<string, unknown>, options?: JsonRequestOptions): APIPromise<T.ProxyResponse, OperationError<'proxyPut'>> {
     return this.#transport.request(OPERATIONS.proxyPut, { path: { provider, path }, body }, options);
   }
 }

@@ -5,6 +5,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -28,7 +29,7 @@ export class Schedules {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = DefaultRequestOptions>(body: T.ScheduleCreateRequest, options?: O): APIPromise<WireResult<T.Schedule, O>> {
+  create<O extends RequestOptions = DefaultRequestOptions>(body: T.ScheduleCreateRequest, options?: O): APIPromise<WireResult<T.Schedule, O>, OperationError<'createSchedule'>> {
     return this.#transport.request(OPERATIONS.createSchedule, { body }, options);
   }
 
@@ -42,7 +43,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  delete<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Deleted, O>> {
+  delete<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Deleted, O>, OperationError<'deleteSchedule'>> {
     return this.#transport.request(OPERATIONS.deleteSchedule, { path: { id } }, options);
   }
 
@@ -56,7 +57,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Schedule, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(id: string, options?: O): APIPromise<WireResult<T.Schedule, O>, OperationError<'getSchedule'>> {
     return this.#transport.request(OPERATIONS.getSchedule, { path: { id } }, options);
   }
 
@@ -70,7 +71,7 @@ export class Schedules {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListSchedulesQuery, options?: ListRequestOptions): PagePromise<T.Schedule> {
+  list(query?: T.ListSchedulesQuery, options?: ListRequestOptions): PagePromise<T.Schedule, OperationError<'listSchedules'>> {
     return this.#transport.list(OPERATIONS.listSchedules, { query }, options);
   }
 
@@ -84,7 +85,7 @@ export class Schedules {
    * @param id - Schedule id (`sch_...`).
    * @param options - Per-call options; each overrides the client's own.
    */
-  run(id: string, options?: RequestOptions): APIPromise<Waitable<T.AsyncPointer>> {
+  run(id: string, options?: RequestOptions): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'runSchedule'>> {
     return this.#transport.request(OPERATIONS.runSchedule, { path: { id } }, options);
   }
 }

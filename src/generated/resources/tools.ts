@@ -5,6 +5,7 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -21,7 +22,7 @@ export class Tools {
   /**
    * Execute a tool.
    *
-   * Tool fields go inside `params` or at the top level. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.
+   * Tool fields go inside `params` or at the top level. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Missing required fields answer 422 `invalid_params` with `missing`. Answers on the wire negotiated per the spec: `format` in the body or `?format=`, then `Accept` (highest q; ties to the first; `*\/*` and unknown types skipped), then the request Content-Type (`text/yaml`, `application/yaml`, `application/x-yaml` answer yaml), else json.
    *
    * `POST /v1/tools/{tool}/execute`
    *
@@ -29,38 +30,38 @@ export class Tools {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(tool: string, body: T.ToolExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'executeTool'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'executeTool'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(tool: string, body: T.ToolExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeTool'>>;
+  execute(tool: string, body: T.ToolExecuteRequest, options?: RequestOptions): APIPromise<unknown, OperationError<'executeTool'>> {
     return this.#transport.request(OPERATIONS.executeTool, { path: { tool }, body }, options);
   }
 
   /**
    * Get one tool's card: its input schema, required fields and needed connection.
    *
-   * One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * One tool's card: `input_schema` (JSON Schema of its input), the `required` fields and the account connection it needs, if any. An unknown tool, or one outside the key's tool fence, answers 404 `tool_not_found`. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/tools/{tool}`
    *
    * @param tool - Tool name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(tool: string, options?: O): APIPromise<WireResult<T.Tool, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(tool: string, options?: O): APIPromise<WireResult<T.Tool, O>, OperationError<'getTool'>> {
     return this.#transport.request(OPERATIONS.getTool, { path: { tool } }, options);
   }
 
   /**
    * List the tools.
    *
-   * The tools of the catalog, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
+   * The tools of the catalog the key may see, by name. Paged: `limit` (1 to 100, default 20) and `cursor`; `next_cursor` is null on the last page. Answers on the negotiated wire (`format`, else `Accept`, else JSON).
    *
    * `GET /v1/tools`
    *
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListToolsQuery, options?: ListRequestOptions): PagePromise<T.Tool> {
+  list(query?: T.ListToolsQuery, options?: ListRequestOptions): PagePromise<T.Tool, OperationError<'listTools'>> {
     return this.#transport.list(OPERATIONS.listTools, { query }, options);
   }
 }

@@ -4,6 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -27,7 +28,7 @@ export class Traces {
    * @param executionId - Execution id.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(executionId: string, options?: O): APIPromise<WireResult<T.Trace, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(executionId: string, options?: O): APIPromise<WireResult<T.Trace, O>, OperationError<'getTrace'>> {
     return this.#transport.request(OPERATIONS.getTrace, { path: { 'execution_id': executionId } }, options);
   }
 
@@ -41,7 +42,7 @@ export class Traces {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListTracesQuery, options?: ListRequestOptions): PagePromise<T.Trace> {
+  list(query?: T.ListTracesQuery, options?: ListRequestOptions): PagePromise<T.Trace, OperationError<'listTraces'>> {
     return this.#transport.list(OPERATIONS.listTraces, { query }, options);
   }
 }

@@ -6,6 +6,7 @@ import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';
 
@@ -29,7 +30,7 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  create<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowCreateRequest, options?: O): APIPromise<WireResult<T.Workflow, O>> {
+  create<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowCreateRequest, options?: O): APIPromise<WireResult<T.Workflow, O>, OperationError<'createWorkflow'>> {
     return this.#transport.request(OPERATIONS.createWorkflow, { body }, options);
   }
 
@@ -43,7 +44,7 @@ export class Workflows {
    * @param name - Stored workflow name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  delete<O extends RequestOptions = DefaultRequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Deleted, O>> {
+  delete<O extends RequestOptions = DefaultRequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Deleted, O>, OperationError<'deleteWorkflow'>> {
     return this.#transport.request(OPERATIONS.deleteWorkflow, { path: { name } }, options);
   }
 
@@ -57,10 +58,10 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  execute(body: T.WorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'executeWorkflow'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'executeWorkflow'>>;
+  execute<O extends RequestOptions = DefaultRequestOptions>(body: T.WorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeWorkflow'>>;
+  execute(body: T.WorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown, OperationError<'executeWorkflow'>> {
     return this.#transport.request(OPERATIONS.executeWorkflow, { body }, options);
   }
 
@@ -75,10 +76,10 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer>>;
-  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>>;
-  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer>>;
-  executeStored(name: string, body?: T.StoredWorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown> {
+  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body: T.StoredWorkflowExecuteRequest & { async: true }, options?: O): APIPromise<Waitable<T.AsyncPointer, WaitError>, OperationError<'executeStoredWorkflow'>>;
+  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest & { async?: false }, options?: O): APIPromise<WireResult<T.ExecutionResult, O>, OperationError<'executeStoredWorkflow'>>;
+  executeStored<O extends RequestOptions = DefaultRequestOptions>(name: string, body?: T.StoredWorkflowExecuteRequest, options?: O): APIPromise<WireResult<T.ExecutionResult, O> | Waitable<T.AsyncPointer, WaitError>, OperationError<'executeStoredWorkflow'>>;
+  executeStored(name: string, body?: T.StoredWorkflowExecuteRequest, options?: RequestOptions): APIPromise<unknown, OperationError<'executeStoredWorkflow'>> {
     return this.#transport.request(OPERATIONS.executeStoredWorkflow, { path: { name }, body }, options);
   }
 
@@ -93,7 +94,7 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStoredStream(name: string, body?: T.StoredWorkflowExecuteRequest, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>> {
+  executeStoredStream(name: string, body?: T.StoredWorkflowExecuteRequest, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>, OperationError<'executeStoredWorkflowStream'>> {
     return this.#transport.stream(OPERATIONS.executeStoredWorkflowStream, { path: { name }, body }, options);
   }
 
@@ -107,7 +108,7 @@ export class Workflows {
    * @param body - The request body.
    * @param options - Per-call options; each overrides the client's own.
    */
-  executeStream(body: T.WorkflowExecuteRequest, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>> {
+  executeStream(body: T.WorkflowExecuteRequest, options?: StreamRequestOptions): APIPromise<Stream<T.ExecuteStreamEvent>, OperationError<'executeWorkflowStream'>> {
     return this.#transport.stream(OPERATIONS.executeWorkflowStream, { body }, options);
   }
 
@@ -121,7 +122,7 @@ export class Workflows {
    * @param name - Stored workflow name.
    * @param options - Per-call options; each overrides the client's own.
    */
-  get<O extends RequestOptions = DefaultRequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Workflow, O>> {
+  get<O extends RequestOptions = DefaultRequestOptions>(name: string, options?: O): APIPromise<WireResult<T.Workflow, O>, OperationError<'getWorkflow'>> {
     return this.#transport.request(OPERATIONS.getWorkflow, { path: { name } }, options);
   }
 
@@ -135,7 +136,7 @@ export class Workflows {
    * @param query - Query parameters.
    * @param options - Per-call options; each overrides the client's own.
    */
-  list(query?: T.ListWorkflowsQuery, options?: ListRequestOptions): PagePromise<T.Workflow> {
+  list(query?: T.ListWorkflowsQuery, options?: ListRequestOptions): PagePromise<T.Workflow, OperationError<'listWorkflows'>> {
     return this.#transport.list(OPERATIONS.listWorkflows, { query }, options);
   }
 }

@@ -1,4 +1,3 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { OPENAPI_DOCUMENT } from './operations.js';
 
 type Json = Record<string, unknown>;
@@ -13,52 +12,40 @@ export interface ValidationProblem {
   readonly field: string | null;
 }
 
-/** A compiled schema: `null` when the value is valid, else what is wrong with it. */
+/** A checked schema: `null` when the value is valid, else what is wrong with it. */
 export type SchemaCheck = (value: unknown) => ValidationProblem | null;
 
-/** The id openapi.json is registered under: `#/...` references of the document are rebased onto it. */
-const DOCUMENT_ID = 'openapi.json';
-
-// allErrors: `missing` lists every absent field (valid values run the same checks either way); verbose: the
-// messages read the failing schema (its limits, its members). Lengths count code points (ajv's `unicode`).
-function newAjv(coerceTypes: boolean): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false, coerceTypes, validateFormats: false });
-  ajv.addSchema(OPENAPI_DOCUMENT as Json, DOCUMENT_ID);
-  return ajv;
-}
-
-let plain: Ajv2020 | undefined;
-let coercing: Ajv2020 | undefined;
-const compiled = new Map<string, SchemaCheck>();
-
-/** `#/components/...` references of openapi.json, made absolute so a schema can be compiled on its own. */
-function rebase(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(rebase);
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const out: Json = {};
-  for (const [key, value] of Object.entries(schema)) {
-    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOCUMENT_ID}${value}` : rebase(value);
-  }
-  return out;
+/**
+ * One error of a validator, in the shape of ajv's (`verbose`) error objects: what the generated validators
+ * report, and what the run-time schema interpreter reports too, so both read the same way.
+ */
+export interface SchemaError {
+  readonly keyword: string;
+  /** A JSON pointer to the value (`/tasks/0/id`). */
+  readonly instancePath: string;
+  /** Where in the schema the keyword sits (`#/properties/tasks/items/oneOf/0/required`). */
+  readonly schemaPath: string;
+  readonly params: Readonly<Record<string, unknown>>;
+  /** The schema holding the keyword. */
+  readonly parentSchema?: unknown;
+  readonly message?: string;
 }
 
 /**
- * Compiles a JSON Schema (2020-12) once: the same schema (by content) is compiled only the first time.
- * `#/components/...` references point into openapi.json. `coerce` reads strings as the types the schema asks
- * for (query parameters and headers); `at` is where the value sits in the request (`params.arguments`), so
- * that messages name fields from the request's top.
+ * A validator written by `npm run generate` (ajv's standalone code: allErrors, verbose): true, or false with its
+ * errors. Nothing is compiled at run time, so the server runs where `new Function` is refused (Workers).
  */
-export function compileSchema(schema: Readonly<Json>, options: { coerce?: boolean; at?: string } = {}): SchemaCheck {
-  const at = options.at ?? '';
-  const key = `${options.coerce ? 'c' : 'p'}${at}\u0000${JSON.stringify(schema)}`;
-  let check = compiled.get(key);
-  if (!check) {
-    const ajv = options.coerce ? (coercing ??= newAjv(true)) : (plain ??= newAjv(false));
-    const validate: ValidateFunction = ajv.compile(rebase(schema) as Json);
-    check = (value) => (validate(value) ? null : describeErrors(validate.errors ?? [], at));
-    compiled.set(key, check);
-  }
-  return check;
+export interface GeneratedValidator {
+  (value: unknown): boolean;
+  errors?: readonly SchemaError[] | null;
+}
+
+/**
+ * The check of a generated validator. `at` is where the value sits in the request (`params.arguments`), so that
+ * messages name fields from the request's top.
+ */
+export function generatedCheck(validate: GeneratedValidator, at = ''): SchemaCheck {
+  return (value) => (validate(value) ? null : describeErrors(validate.errors ?? [], at));
 }
 
 /** `/tasks/0/id` as `tasks[0].id` (below `at`, when given). */
@@ -136,24 +123,27 @@ export function describeSchema(raw: Json): string {
 }
 
 /** The errors that matter: a member of `oneOf`/`anyOf` is judged by the composite's own error, not its parts. */
-function relevant(errors: readonly ErrorObject[]): ErrorObject[] {
+function relevant(errors: readonly SchemaError[]): SchemaError[] {
   return errors.filter((e) => !/\/(oneOf|anyOf)\/\d+\//.test(e.schemaPath));
 }
 
-function describeErrors(all: readonly ErrorObject[], at: string): ValidationProblem {
+/** The problem of absent required fields (named from the request's top). */
+export function missingFields(missing: readonly string[]): ValidationProblem {
+  return { message: `Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing, field: missing[0]! };
+}
+
+/** What a validator's errors say, as one problem: every absent field, else the first error that matters. */
+export function describeErrors(all: readonly SchemaError[], at: string): ValidationProblem {
   const errors = relevant(all);
   const required = errors.filter((e) => e.keyword === 'required');
-  if (required.length) {
-    const missing = required.map((e) => child(fieldName(e.instancePath, at), String((e.params as { missingProperty: string }).missingProperty)));
-    return { message: `Missing required field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`, missing, field: missing[0]! };
-  }
+  if (required.length) return missingFields(required.map((e) => child(fieldName(e.instancePath, at), String(e.params.missingProperty))));
   const error = errors[0] ?? all[0]!;
   const field = fieldName(error.instancePath, at);
   const subject = field || 'The value';
   const parent = (error.parentSchema ?? {}) as Json;
   switch (error.keyword) {
     case 'additionalProperties': {
-      const name = child(field, String((error.params as { additionalProperty: string }).additionalProperty));
+      const name = child(field, String(error.params.additionalProperty));
       return { message: `Unknown field: ${name}.`, missing: [], field: name };
     }
     case 'type':

@@ -16,51 +16,73 @@ function op(operationId: string, summary: string, responses: Record<string, unkn
   return { operationId, summary, tags: ['control'], ...more, responses: { ...responses, ...STANDARD_ERRORS } };
 }
 
-/** The document. */
-export const CONTROL_OPENAPI = {
-  openapi: '3.1.0',
-  info: {
-    title: 'oz-mock control plane',
-    version: '1.0.0',
-    description:
-      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, clock, journal, keys, items, dashboard, settings. Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
-  },
-  servers: [{ url: '/' }],
-  security: [{ adminToken: [] }],
-  paths: {
+/** An operation that also exists under `/_oz/sessions/{session}/`, acting on that session alone. */
+function scoped<T extends object>(operation: T): T & { readonly 'x-oz-in-sessions': true } {
+  return { ...operation, 'x-oz-in-sessions': true };
+}
+
+/** The vendor field naming the operation a session route copies (its handler is that operation's). */
+export const SESSION_COPY_OF = 'x-oz-session-copy-of';
+
+const SESSION_PARAM = idParam('session', 'The session id (ses_...).');
+
+type PathItem = Readonly<Record<string, Readonly<Record<string, unknown>> & { operationId: string; parameters?: readonly unknown[] }>>;
+
+/**
+ * The session copies of the scoped operations: `/_oz/sessions/{session}` + the path, operationId + `InSession`,
+ * the session's id as a path parameter, and 404 `session_not_found` for a session that is not live.
+ */
+function sessionCopies(paths: Readonly<Record<string, PathItem>>): Record<string, PathItem> {
+  const out: Record<string, PathItem> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const copies = Object.entries(item).filter(([, operation]) => operation['x-oz-in-sessions'] === true);
+    if (copies.length === 0) continue;
+    out[`/_oz/sessions/{session}${path.slice('/_oz'.length)}`] = Object.fromEntries(
+      copies.map(([method, operation]) => {
+        const { 'x-oz-in-sessions': _, ...rest } = operation;
+        const responses = { ...(operation.responses as Record<string, unknown>), '404': err('session_not_found: no live session has this id (or a 404 of the operation itself).') };
+        return [method, { ...rest, operationId: `${operation.operationId}InSession`, tags: ['session'], [SESSION_COPY_OF]: operation.operationId, parameters: [SESSION_PARAM, ...(operation.parameters ?? [])], responses }];
+      }),
+    );
+  }
+  return out;
+}
+
+/** The routes of the default session and the server (the session copies are derived from them). */
+const BASE_PATHS = {
     '/_oz/openapi.json': { get: op('getControlOpenapi', 'This document (no token needed).', { '200': ok('The document.', { type: 'object' }) }, { security: [] }) },
-    '/_oz/reset': { post: op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal and faults.', { '200': ok('Reset.') }) },
-    '/_oz/baseline': { post: op('captureBaseline', 'The current state becomes the baseline (waits for work in flight first).', { '200': ok('Captured.'), '504': err('timeout: work still in flight.') }) },
+    '/_oz/reset': { post: scoped(op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal and faults.', { '200': ok('Reset.') })) },
+    '/_oz/baseline': { post: scoped(op('captureBaseline', 'The current state becomes the baseline (waits for work in flight first).', { '200': ok('Captured.'), '504': err('timeout: work still in flight.') })) },
     '/_oz/fixtures': {
-      post: op('loadFixtures', 'Adds a fixture document (JSON or YAML), checked whole before anything is written.', { '200': ok('What was added.', ref('FixtureSummary')), ...INVALID }, { requestBody: body(ref('FixtureDocument'), true, { 'application/yaml': { schema: ref('FixtureDocument') } }) }),
+      post: scoped(op('loadFixtures', 'Adds a fixture document (JSON or YAML), checked whole before anything is written.', { '200': ok('What was added.', ref('FixtureSummary')), ...INVALID }, { requestBody: body(ref('FixtureDocument'), true, { 'application/yaml': { schema: ref('FixtureDocument') } }) })),
     },
     '/_oz/state': {
-      get: op('exportState', 'The whole state as one JSON document (with its format version).', { '200': ok('The state.', ref('StateDocument')) }),
-      put: op('importState', 'Replaces the state with a document from GET /_oz/state.', { '200': ok('Replaced.'), ...INVALID }, { requestBody: body(ref('StateDocument')) }),
+      get: scoped(op('exportState', 'The whole state as one JSON document (with its format version).', { '200': ok('The state.', ref('StateDocument')) })),
+      put: scoped(op('importState', 'Replaces the state with a document from GET /_oz/state.', { '200': ok('Replaced.'), ...INVALID }, { requestBody: body(ref('StateDocument')) })),
     },
     '/_oz/state/save': {
       post: op('saveState', 'Writes the state to the --state file (a temporary file, then a rename).', { '200': ok('Written.', { type: 'object', required: ['path'], properties: { path: { type: 'string' } } }), '409': err('no_state_file: the server was started without --state.') }),
     },
     '/_oz/faults': {
-      get: op('listFaults', 'The pending faults.', { '200': ok('The faults.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Fault') } } }) }),
-      post: op('addFault', 'Arms one fault (the in-process fault fields). An unknown operationId answers 422.', { '201': ok('The fault.', ref('Fault')), ...INVALID }, { requestBody: body(ref('FaultSpec')) }),
-      delete: op('clearFaults', 'Withdraws every fault.', { '200': ok('Cleared.') }),
+      get: scoped(op('listFaults', 'The pending faults.', { '200': ok('The faults.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Fault') } } }) })),
+      post: scoped(op('addFault', 'Arms one fault (the in-process fault fields). An unknown operationId answers 422.', { '201': ok('The fault.', ref('Fault')), ...INVALID }, { requestBody: body(ref('FaultSpec')) })),
+      delete: scoped(op('clearFaults', 'Withdraws every fault.', { '200': ok('Cleared.') })),
     },
     '/_oz/faults/{id}': {
-      delete: op('cancelFault', 'Withdraws one fault.', { '200': ok('Withdrawn.'), '404': err('fault_not_found.') }, { parameters: [idParam('id', 'The fault id (flt_...).')] }),
+      delete: scoped(op('cancelFault', 'Withdraws one fault.', { '200': ok('Withdrawn.'), '404': err('fault_not_found.') }, { parameters: [idParam('id', 'The fault id (flt_...).')] })),
     },
     '/_oz/clock': {
-      get: op('getClock', 'The server clock.', { '200': ok('The clock.', ref('Clock')) }),
-      post: op('setClock', 'Moves the clock forward to `now` (firing what falls due; time never goes back), then stops it (`frozen: true`) or lets it run on (`frozen: false`).', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } }, additionalProperties: false }) }),
+      get: scoped(op('getClock', 'The server clock.', { '200': ok('The clock.', ref('Clock')) })),
+      post: scoped(op('setClock', 'Moves the clock forward to `now` (firing what falls due; time never goes back), then stops it (`frozen: true`) or lets it run on (`frozen: false`).', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', properties: { now: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } }, additionalProperties: false }) })),
     },
     '/_oz/clock/advance': {
-      post: op('advanceClock', 'Moves the clock `ms` forward, firing every timer due in the window.', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', required: ['ms'], properties: { ms: { type: 'integer', minimum: 0 } }, additionalProperties: false }) }),
+      post: scoped(op('advanceClock', 'Moves the clock `ms` forward, firing every timer due in the window.', { '200': ok('The clock.', ref('Clock')), ...INVALID }, { requestBody: body({ type: 'object', required: ['ms'], properties: { ms: { type: 'integer', minimum: 0 } }, additionalProperties: false }) })),
     },
     '/_oz/idle': {
-      post: op('waitIdle', 'Answers once no work is in flight.', { '200': ok('Idle.'), '504': err('timeout: work still in flight after timeout_ms.'), ...INVALID }, { requestBody: body({ type: 'object', properties: { timeout_ms: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 } }, additionalProperties: false }, false) }),
+      post: scoped(op('waitIdle', 'Answers once no work is in flight.', { '200': ok('Idle.'), '504': err('timeout: work still in flight after timeout_ms.'), ...INVALID }, { requestBody: body({ type: 'object', properties: { timeout_ms: { type: 'integer', minimum: 0, maximum: 600000, default: 10000 } }, additionalProperties: false }, false) })),
     },
     '/_oz/journal': {
-      get: op(
+      get: scoped(op(
         'getJournal',
         'The requests received, oldest first (headers with keys and tokens redacted).',
         { '200': ok('The entries.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('JournalEntry') } } }), ...INVALID },
@@ -71,24 +93,27 @@ export const CONTROL_OPENAPI = {
             { name: 'path', in: 'query', schema: { type: 'string' }, description: 'An exact path.' },
             { name: 'status', in: 'query', schema: { type: 'integer' } },
             { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10000 }, description: 'Only the newest N.' },
+            { name: 'account', in: 'query', schema: { type: 'string' }, description: 'The account whose key sent the request.' },
+            { name: 'header', in: 'query', schema: { type: 'string' }, description: 'A request header and its exact value, as name:value (the name is case-insensitive).' },
+            { name: 'body', in: 'query', schema: { type: 'string' }, description: 'A JSON object the JSON body must hold (a subset, compared deeply).' },
           ],
         },
-      ),
-      delete: op('clearJournal', 'Forgets every entry.', { '200': ok('Cleared.') }),
+      )),
+      delete: scoped(op('clearJournal', 'Forgets every entry.', { '200': ok('Cleared.') })),
     },
     '/_oz/keys': {
-      post: op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) }),
+      post: scoped(op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) })),
     },
     '/_oz/keys/{id}/revoke': {
-      post: op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found.') }, { parameters: [idParam('id', 'The key id (key_...).')] }),
+      post: scoped(op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found.') }, { parameters: [idParam('id', 'The key id (key_...).')] })),
     },
     '/_oz/items/{id}/park': {
-      post: op('parkItem', 'Parks an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body({ type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } }) }),
+      post: scoped(op('parkItem', 'Parks an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body({ type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } }) })),
     },
-    '/_oz/items/{id}/pause': { post: op('pauseItem', 'Pauses an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.') }, { parameters: [idParam('id', 'The item id.')] }) },
-    '/_oz/items/{id}/resume': { post: op('resumeItem', 'Resumes a paused item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.') }, { parameters: [idParam('id', 'The item id.')] }) },
+    '/_oz/items/{id}/pause': { post: scoped(op('pauseItem', 'Pauses an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.') }, { parameters: [idParam('id', 'The item id.')] })) },
+    '/_oz/items/{id}/resume': { post: scoped(op('resumeItem', 'Resumes a paused item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.') }, { parameters: [idParam('id', 'The item id.')] })) },
     '/_oz/items/{id}': {
-      patch: op('updateItem', 'Changes fields of an item (what a local building\'s node did).', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body(ref('ItemPatch')) }),
+      patch: scoped(op('updateItem', 'Changes fields of an item (what a local building\'s node did).', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body(ref('ItemPatch')) })),
     },
     '/_oz/dashboard/sign-in-as': {
       post: op('dashboardSignInAs', 'Who signs in at the next command-line sign-in (null: the user refuses).', { '200': ok('Set.'), ...INVALID }, { requestBody: body({ type: 'object', required: ['account'], properties: { account: { type: ['string', 'null'] }, key_expiry_days: { enum: [7, 30, 90, 180, 365, null] }, key_name: { type: 'string' } } }) }),
@@ -97,7 +122,45 @@ export const CONTROL_OPENAPI = {
       get: op('getSettings', 'The server settings.', { '200': ok('The settings.', ref('Settings')) }),
       patch: op('updateSettings', 'Changes settings at run time (the same as the command-line flags).', { '200': ok('The settings.', ref('Settings')), ...INVALID }, { requestBody: body(ref('Settings')) }),
     },
+    '/_oz/sessions': {
+      get: op('listSessions', 'The live sessions.', { '200': ok('The sessions.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Session') } } }) }),
+      post: op(
+        'createSession',
+        'A new session: an isolated world made from the baseline with new values for every key; a request with one of its keys reaches it.',
+        { '201': ok('The session.', ref('Session')), '429': err('rate_limited: --max-sessions sessions are live.'), ...INVALID },
+        { requestBody: body(ref('SessionSpec'), false) },
+      ),
+    },
+    '/_oz/sessions/{session}': {
+      delete: op('endSession', 'Ends a session (its keys answer 401 from then on).', { '200': ok('Ended.'), '404': err('session_not_found: no live session has this id.') }, { parameters: [SESSION_PARAM] }),
+    },
+    '/_oz/stubs': {
+      get: scoped(op('listStubs', 'The armed stubs, with their hits.', { '200': ok('The stubs.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Stub') } } }) })),
+      post: scoped(
+        op('addStub', "A per-test answer for an operation, checked against openapi.json's answer for its status (422 naming the path) unless unchecked.", { '201': ok('The stub.', ref('Stub')), ...INVALID }, { requestBody: body(ref('StubSpec')) }),
+      ),
+      delete: scoped(op('clearStubs', 'Withdraws every stub.', { '200': ok('Cleared.') })),
+    },
+    '/_oz/stubs/{id}': {
+      delete: scoped(op('cancelStub', 'Withdraws one stub.', { '200': ok('Withdrawn.'), '404': err('stub_not_found.') }, { parameters: [idParam('id', 'The stub id (stb_...).')] })),
+    },
+    '/_oz/unused': {
+      get: scoped(op('listUnused', 'The armed faults and stubs that never fired (for an afterEach).', { '200': ok('What never fired.', ref('Unused')) })),
+    },
+  };
+
+/** The document. */
+export const CONTROL_OPENAPI = {
+  openapi: '3.1.0',
+  info: {
+    title: 'oz-mock control plane',
+    version: '1.0.0',
+    description:
+      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, stubs, clock, journal, keys, items, dashboard, settings, sessions (every scoped route also under /_oz/sessions/{session}/, acting on that session alone). Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
   },
+  servers: [{ url: '/' }],
+  security: [{ adminToken: [] }],
+  paths: { ...BASE_PATHS, ...sessionCopies(BASE_PATHS) },
   components: {
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token, ozadm_ + 32 letters or digits.' } },
     schemas: {
@@ -123,12 +186,12 @@ export const CONTROL_OPENAPI = {
           operationId: { type: 'string' },
           method: { type: 'string' },
           path: { type: 'string' },
-          pathPattern: { type: 'string', description: 'A regular expression the path must match.' },
+          pathPattern: { type: 'string', description: 'A regular expression (JavaScript syntax, no flags) the path must match, run in linear time: backreferences, lookarounds and \\b answer 422.' },
           account: { type: 'string' },
           body: { type: 'object', description: 'Fields the JSON body must have (deep-equal).' },
           times: { type: 'integer', minimum: 1 },
           status: { type: 'integer' },
-          code: { type: 'string' },
+          code: { type: 'string', description: "One of the API's ErrorCode (its openapi.json); another code answers 422." },
           message: { type: 'string' },
           retryAfter: { type: 'integer', minimum: 0 },
           missing: { type: 'array', items: { type: 'string' } },
@@ -139,11 +202,70 @@ export const CONTROL_OPENAPI = {
           afterEvents: { type: 'integer', minimum: 0 },
         },
       },
-      Fault: { allOf: [ref('FaultSpec'), { type: 'object', required: ['id', 'remaining'], properties: { id: { type: 'string' }, remaining: { type: 'integer' } } }] },
+      Fault: { allOf: [ref('FaultSpec'), { type: 'object', required: ['id', 'remaining', 'hits'], properties: { id: { type: 'string' }, remaining: { type: 'integer' }, hits: { type: 'integer', description: 'How many requests it applied to so far.' } } }] },
+      StubAnswer: {
+        type: 'object',
+        required: ['status'],
+        additionalProperties: false,
+        properties: { status: { type: 'integer', minimum: 200, maximum: 599 }, body: { description: 'The body as on the JSON wire (errors: {"error": {...}}); none for a 204.' }, headers: { type: 'object', additionalProperties: { type: 'string' } } },
+      },
+      StubSpec: {
+        type: 'object',
+        required: ['operationId', 'answer'],
+        additionalProperties: false,
+        properties: {
+          operationId: { type: 'string', description: 'An operationId of the API (unknown: 422).' },
+          match: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              path: { type: 'object', additionalProperties: { type: 'string' }, description: 'Path parameters by name.' },
+              query: { type: 'object', additionalProperties: { type: 'string' } },
+              body: { type: 'object', description: 'Fields the JSON body must hold (a subset, compared deeply).' },
+              account: { type: 'string', description: 'The account whose key sent the request.' },
+            },
+          },
+          answer: ref('StubAnswer'),
+          times: { type: 'integer', minimum: 1, description: 'How many answers it gives; default: until reset.' },
+          unchecked: { type: 'boolean', description: 'Send the answer even when openapi.json does not allow it.' },
+        },
+      },
+      Stub: {
+        type: 'object',
+        required: ['id', 'operationId', 'match', 'answer', 'times', 'remaining', 'hits', 'unchecked'],
+        properties: {
+          id: { type: 'string' },
+          operationId: { type: 'string' },
+          match: { type: 'object' },
+          answer: { oneOf: [ref('StubAnswer'), { const: '(function)' }] },
+          times: { type: ['integer', 'null'] },
+          remaining: { type: ['integer', 'null'] },
+          hits: { type: 'integer', description: 'How many requests it matched so far.' },
+          unchecked: { type: 'boolean' },
+        },
+      },
+      Unused: { type: 'object', required: ['faults', 'stubs'], properties: { faults: { type: 'array', items: ref('Fault') }, stubs: { type: 'array', items: ref('Stub') } } },
+      SessionSpec: {
+        type: 'object',
+        additionalProperties: false,
+        properties: {
+          fixtures: { oneOf: [ref('FixtureDocument'), { type: 'array', items: ref('FixtureDocument') }], description: "Added to the session's copy of the baseline; part of its own baseline." },
+          clock: { type: 'object', additionalProperties: false, properties: { start: { type: 'string', format: 'date-time' }, frozen: { type: 'boolean' } }, description: "Default: the server clock's time, frozen when the server's is." },
+        },
+      },
+      Session: {
+        type: 'object',
+        required: ['id', 'api_key', 'keys'],
+        properties: {
+          id: { type: 'string', description: 'ses_...' },
+          api_key: { type: ['string', 'null'], description: "The session's copy of the demo platform key (null when the baseline has none)." },
+          keys: { type: 'array', items: { type: 'object', required: ['account', 'name', 'kind', 'value'], properties: { account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, value: { type: 'string' } } } },
+        },
+      },
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
       JournalEntry: {
         type: 'object',
-        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'status', 'executionId', 'fault', 'at', 'time'],
+        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'bodyLength', 'bodyTruncated', 'status', 'executionId', 'fault', 'at', 'time'],
         properties: {
           requestId: { type: 'string' },
           operationId: { type: ['string', 'null'] },
@@ -153,7 +275,10 @@ export const CONTROL_OPENAPI = {
           path: { type: 'string' },
           query: { type: 'string' },
           headers: { type: 'object', additionalProperties: { type: 'string' } },
-          body: { type: ['string', 'null'] },
+          body: { type: ['string', 'null'], description: 'The body as sent, at most its first 64 KiB (see bodyTruncated); null when none was read.' },
+          bodyLength: { type: ['integer', 'null'], description: "The whole body's length in bytes; null when none was read." },
+          bodyTruncated: { type: 'boolean', description: 'Whether body holds only the first 64 KiB of a longer body.' },
+          account: { type: ['string', 'null'], description: 'The account whose key sent the request.' },
           status: { type: ['integer', 'null'] },
           executionId: { type: ['string', 'null'] },
           fault: { type: ['string', 'null'] },

@@ -5,27 +5,33 @@ import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
-import { isPlainObject } from '../support/plainObject.js';
-import type { ItemPatch, OzItemControls } from '../public/ozServer.js';
+import { isPlainObject, ownValue } from '../support/plainObject.js';
+import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
 import { adminTokenMatches } from './adminToken.js';
-import { CONTROL_OPENAPI } from './controlOpenapi.js';
+import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
+import type { Stubs, StubSpec } from '../pipeline/stubs/stubs.js';
+import { unusedOf } from '../pipeline/stubs/unused.js';
 import { keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
 import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
+import { sessionView } from './sessionView.js';
 import type { OzStateDocument } from '../fixtures/stateDocument.js';
 import { parseYaml } from '../wire/yamlWire.js';
 import { urlPath } from '../support/requestUrl.js';
+import { LinearPattern, PatternError } from '../support/linearPattern.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
 
 /** The parts of a server the control plane reads and changes directly: clock, faults, journal, settings, accounts. */
 export interface ControlPort extends SettingsPort {
+  readonly options: SettingsPort['options'] & { readonly maxBodyBytes: number };
   readonly clock: ServerClock;
   readonly faults: Faults;
+  readonly stubs: Stubs;
   readonly journal: Journal;
 }
 
@@ -44,6 +50,19 @@ export interface ControlTarget {
   saveState(): Promise<string>;
   addKey(options: KeyOptions): CreatedKey;
   revokeKey(idOrValue: string): void;
+  /** The server's sessions (the default session's target only). */
+  readonly sessions?: SessionsPort;
+}
+
+/** What the control plane does with a server's sessions (`/_oz/sessions`). */
+export interface SessionsPort {
+  list(): OzSession[];
+  /** Makes a session (a `TypeError` for bad options, 429 past the bound). */
+  create(options?: OzSessionOptions): OzSession;
+  /** Ends a session; answers whether it was live. */
+  end(id: string): Promise<boolean>;
+  /** A live session's control-plane target, or 404 `session_not_found`. */
+  target(id: string): ControlTarget;
 }
 
 interface Call {
@@ -117,9 +136,11 @@ function faultFromJson(o: Record<string, unknown>): FaultSpec {
   if (pathPattern !== undefined) {
     if (rest.path !== undefined) throw invalidParams('Give path or pathPattern, not both.');
     if (typeof pathPattern !== 'string') throw invalidParams('pathPattern must be a regular expression as a string.');
+    // Matched in linear time (linearPattern.ts): a pattern that would backtrack (`(a+)+`) cannot freeze the server.
     try {
-      rest.path = new RegExp(pathPattern);
+      rest.path = new LinearPattern(pathPattern);
     } catch (err) {
+      if (err instanceof PatternError) throw invalidParams(`pathPattern is not supported: ${err.message}.`);
       throw invalidParams(`pathPattern is not a regular expression: ${(err as Error).message}.`);
     }
   }
@@ -127,14 +148,33 @@ function faultFromJson(o: Record<string, unknown>): FaultSpec {
 }
 
 /** The JSON form of a pending fault. */
-export function faultToJson(id: string, remaining: number, spec: FaultSpec): Record<string, unknown> {
-  const out: Record<string, unknown> = { id, remaining };
+export function faultToJson(id: string, remaining: number, spec: FaultSpec, hits = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = { id, remaining, hits };
   for (const [k, v] of Object.entries(spec)) {
     if (k === 'path' && v instanceof RegExp) out.pathPattern = v.source;
     else if (k === 'body' && typeof v === 'function') out.body = '(predicate)';
     else out[k] = v;
   }
   return out;
+}
+
+const JOURNAL_FILTERS = ['operationId', 'method', 'path', 'status', 'limit', 'account', 'header', 'body'];
+
+/** The `body` filter of the journal: a JSON object in the query string. */
+function jsonFilterBody(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw invalidParams('body must be a JSON object (URL-encoded), for example {"text":"hi"}.');
+  }
+  if (!isPlainObject(parsed)) throw invalidParams('body must be a JSON object (URL-encoded), for example {"text":"hi"}.');
+  return parsed;
+}
+
+function sessionsOf(target: ControlTarget): SessionsPort {
+  if (!target.sessions) throw new OzMockError(404, 'not_found', 'A session has no sessions of its own.');
+  return target.sessions;
 }
 
 function clockView(core: ControlPort): Record<string, unknown> {
@@ -173,7 +213,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const yaml = /yaml/i.test(call.request.headers.get('content-type') ?? '');
     let doc: unknown;
     try {
-      doc = yaml ? parseYaml(text) : parseFixtureText(text);
+      doc = yaml ? parseYaml(text, 'allow') : parseFixtureText(text);
     } catch (err) {
       throw err instanceof OzMockError ? err : invalidJson(yaml ? 'YAML' : 'JSON or YAML', (err as Error).message.split('\n')[0] ?? '');
     }
@@ -185,7 +225,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
-  listFaults: (_, t) => answer(200, { data: t.server.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec)) }),
+  listFaults: (_, t) => answer(200, { data: t.server.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec, a.hits)) }),
   addFault: async (call, t) => {
     const o = await call.object();
     const handle = asInvalid(() => t.server.faults.add(faultFromJson(o)));
@@ -229,11 +269,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   getJournal: (call, t) => {
     const q = call.url.searchParams;
-    for (const k of q.keys()) if (!['operationId', 'method', 'path', 'status', 'limit'].includes(k)) throw invalidParams(`${k} is not a filter (known: operationId, method, path, status, limit).`);
+    for (const k of q.keys()) if (!JOURNAL_FILTERS.includes(k)) throw invalidParams(`${k} is not a filter (known: ${JOURNAL_FILTERS.join(', ')}).`);
     const filter: { -readonly [K in keyof JournalFilter]: JournalFilter[K] } = {};
     if (q.has('operationId')) filter.operationId = q.get('operationId') as JournalFilter['operationId'];
     if (q.has('method')) filter.method = q.get('method')!;
     if (q.has('path')) filter.path = q.get('path')!;
+    if (q.has('account')) filter.account = q.get('account')!;
+    if (q.has('header')) filter.header = q.get('header')!;
+    if (q.has('body')) filter.body = jsonFilterBody(q.get('body')!);
     if (q.has('status')) {
       const s = q.get('status')!;
       if (!/^\d{3}$/.test(s)) throw invalidParams('status must be an HTTP status (three digits).');
@@ -299,7 +342,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     requireItem(t, call.params.id!);
     for (const [k, v] of Object.entries(o)) {
-      const check = ITEM_PATCH_TYPES[k as keyof ItemPatch];
+      const check = ownValue<(v: unknown) => boolean>(ITEM_PATCH_TYPES, k);
       if (!check) throw invalidParams(`${k} is not a field an item patch can change (known: ${Object.keys(ITEM_PATCH_TYPES).join(', ')}).`);
       if (!check(v)) throw invalidParams(`${k} has the wrong type or value.`);
     }
@@ -315,6 +358,35 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     t.dashboard.signInAs(o.account as string | null);
     if (o.key_expiry_days !== undefined) t.dashboard.keyExpiryDays = o.key_expiry_days as KeyExpiryDays;
     if (o.key_name !== undefined) t.dashboard.keyName = o.key_name as string;
+    return OK();
+  },
+  listStubs: (_, t) => answer(200, { data: t.server.stubs.list() }),
+  addStub: async (call, t) => {
+    const o = await call.object();
+    if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
+    const handle = asInvalid(() => t.server.stubs.add(o as unknown as StubSpec));
+    return answer(201, t.server.stubs.list().find((v) => v.id === handle.id));
+  },
+  clearStubs: (_, t) => {
+    t.server.stubs.clear();
+    return OK();
+  },
+  cancelStub: (call, t) => {
+    if (!t.server.stubs.cancel(call.params.id!)) throw new OzMockError(404, 'stub_not_found', `No armed stub ${call.params.id}.`);
+    return OK();
+  },
+  listUnused: (_, t) => {
+    const unused = unusedOf(t.server);
+    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, ...spec }) => faultToJson(id, remaining, spec as FaultSpec, hits)), stubs: unused.stubs });
+  },
+  listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
+  createSession: async (call, t) => {
+    const registry = sessionsOf(t);
+    const o = await call.object();
+    return answer(201, sessionView(asInvalid(() => registry.create(o as OzSessionOptions))));
+  },
+  endSession: async (call, t) => {
+    if (!(await sessionsOf(t).end(call.params.session!))) throw new OzMockError(404, 'session_not_found', `No live session ${call.params.session}.`);
     return OK();
   },
   getSettings: (_, t) => answer(200, readSettings(t.server)),
@@ -337,16 +409,19 @@ interface Route {
   readonly names: readonly string[];
   readonly handler: Handler;
   readonly open: boolean;
+  /** A session's copy of a route: it acts on the session its `session` parameter names. */
+  readonly inSession: boolean;
 }
 
 function compileRoutes(): Route[] {
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(CONTROL_OPENAPI.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, { operationId: string; security?: readonly unknown[] }>)) {
-      const handler = HANDLERS[operation.operationId];
+    for (const [method, operation] of Object.entries(item as Record<string, { operationId: string; security?: readonly unknown[]; [SESSION_COPY_OF]?: string }>)) {
+      const copyOf = operation[SESSION_COPY_OF];
+      const handler = HANDLERS[copyOf ?? operation.operationId];
       if (!handler) throw new Error(`No control-plane handler for ${operation.operationId}`);
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-      routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, handler, open: operation.security?.length === 0 });
+      routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, handler, open: operation.security?.length === 0, inSession: copyOf !== undefined });
     }
   }
   return routes;
@@ -379,7 +454,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
   let text: Promise<string> | null = null;
-  const readText = () => (text ??= conn.reader.text());
+  const readText = () => (text ??= conn.reader.text(target.server.options.maxBodyBytes));
   const call: Call = {
     request,
     conn,
@@ -399,7 +474,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
       return parsed;
     },
   };
-  return route.handler(call, target);
+  return route.handler(call, route.inSession ? sessionsOf(target).target(params.session!) : target);
 }
 
 /**

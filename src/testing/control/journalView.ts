@@ -33,6 +33,9 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     headers,
     // A body is the caller's data and stays as sent; only an admin token never leaves the server.
     body: entry.body === null ? null : entry.body.replace(ADMIN_TOKEN, 'ozadm_…'),
+    bodyLength: entry.bodyLength,
+    bodyTruncated: entry.bodyTruncated,
+    account: entry.account,
     status: entry.status,
     executionId: entry.executionId,
     fault: entry.fault,

@@ -2,6 +2,8 @@ import type { OperationId } from '../../generated/operations.js';
 import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
+import type { JournalContentFilter } from '../harness/journalMatch.js';
+import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
 import type { ItemPatch } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
@@ -17,12 +19,15 @@ export type Awaitable<T> = T | Promise<T>;
 export type PortableFaultSpec = FaultAction & Omit<FaultScope, 'body'> & { readonly body?: Readonly<Record<string, unknown>> };
 
 /** Which journal entries to pick over HTTP (an exact path). */
-export interface PortableJournalFilter {
+export interface PortableJournalFilter extends JournalContentFilter {
   readonly operationId?: OperationId;
   readonly method?: string;
   readonly path?: string;
   readonly status?: number;
 }
+
+/** A stub that can cross HTTP: a fixed answer (a `respond` function cannot travel). */
+export type PortableStubSpec = Omit<StubSpec, 'respond'> & { readonly answer: StubAnswer };
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
 export interface JournalRecord {
@@ -32,6 +37,7 @@ export interface JournalRecord {
   readonly path: string;
   readonly query: string;
   readonly body: string | null;
+  readonly account: string | null;
   readonly status: number | null;
   readonly executionId: string | null;
   readonly fault: string | null;
@@ -53,6 +59,13 @@ export interface OzControls {
     add(fault: PortableFaultSpec): Awaitable<{ readonly id: string }>;
     clear(): Awaitable<void>;
   };
+  readonly stubs: {
+    add(stub: PortableStubSpec): Awaitable<{ readonly id: string }>;
+    list(): Awaitable<readonly StubView[]>;
+    clear(): Awaitable<void>;
+  };
+  /** The faults and stubs armed and never used. */
+  unused(): Awaitable<{ readonly faults: readonly { readonly id: string }[]; readonly stubs: readonly StubView[] }>;
   readonly clock: {
     now(): Awaitable<number>;
     advance(ms: number): Promise<void>;
@@ -69,6 +82,8 @@ export interface OzControls {
 export interface RemoteFault {
   readonly id: string;
   readonly remaining: number;
+  /** How many requests it applied to so far. */
+  readonly hits: number;
   readonly [field: string]: unknown;
 }
 
@@ -86,8 +101,47 @@ export interface RemoteClock {
   readonly frozen: boolean;
 }
 
+/** A stub armed on a remote server. */
+export interface RemoteStubHandle {
+  readonly id: string;
+  /** Withdraws it (a stub already used up is gone: nothing happens). */
+  cancel(): Promise<void>;
+}
+
+/** A session of a remote server: its controls (every route under `/_oz/sessions/{id}/`), its keys, and `close()`. */
+export interface OzMockSession extends Omit<OzMockControls, 'keys'> {
+  /** The session's id (`ses_...`). */
+  readonly id: string;
+  /** The session's copy of the demo platform key, or `null` when the baseline has none. */
+  readonly apiKey: string | null;
+  /** The session's keys (copies of the baseline's, with new values). */
+  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: 'platform' | 'models' | 'proxy'; readonly value: string }>;
+  /** Adds a key to the session (`POST /_oz/sessions/{id}/keys`), as the server's `keys.add`. */
+  addKey: OzMockControls['keys']['add'];
+  /** Revokes a key of the session, as the server's `keys.revoke`. */
+  revokeKey: OzMockControls['keys']['revoke'];
+  /** Ends the session (`DELETE /_oz/sessions/{id}`); ending one already ended does nothing. */
+  close(): Promise<void>;
+}
+
 /** A remote `oz-mock`'s control plane, typed: see {@link connectOzMock}. */
-export interface OzMockClient extends OzControls {
+export interface OzMockClient extends OzMockControls {
+  /** Writes the state to the server's `--state` file; answers its path (409 `no_state_file` without one). */
+  saveState(): Promise<string>;
+  readonly dashboard: {
+    signInAs(account: string | null, options?: { keyExpiryDays?: KeyExpiryDays; keyName?: string }): Promise<void>;
+  };
+  settings(): Promise<OzSettings>;
+  updateSettings(patch: Partial<OzSettings>): Promise<OzSettings>;
+  /**
+   * A new session (`POST /_oz/sessions`): an isolated world of the server with keys of its own. Past the server's
+   * `--max-sessions`, 429 `rate_limited`.
+   */
+  session(options?: { readonly fixtures?: FixtureDocument | readonly FixtureDocument[]; readonly clock?: { readonly start?: string; readonly frozen?: boolean } }): Promise<OzMockSession>;
+}
+
+/** The controls of a remote server or of one of its sessions. */
+export interface OzMockControls extends OzControls {
   /** The server's base URL. */
   readonly url: string;
   reset(): Promise<void>;
@@ -95,8 +149,6 @@ export interface OzMockClient extends OzControls {
   loadFixtures(document: FixtureDocument | string): Promise<FixtureSummary>;
   exportState(): Promise<OzStateDocument>;
   importState(document: OzStateDocument): Promise<void>;
-  /** Writes the state to the server's `--state` file; answers its path (409 `no_state_file` without one). */
-  saveState(): Promise<string>;
   /** Resolves once no work is in flight (504 `timeout` after `timeoutMs`, default 10000). */
   idle(options?: { readonly timeoutMs?: number }): Promise<void>;
   readonly faults: {
@@ -104,6 +156,13 @@ export interface OzMockClient extends OzControls {
     clear(): Promise<void>;
     list(): Promise<RemoteFault[]>;
   };
+  readonly stubs: {
+    add(stub: PortableStubSpec): Promise<RemoteStubHandle>;
+    list(): Promise<StubView[]>;
+    clear(): Promise<void>;
+  };
+  /** The faults and stubs armed and never used (`GET /_oz/unused`): for an `afterEach`. */
+  unused(): Promise<{ faults: RemoteFault[]; stubs: StubView[] }>;
   readonly clock: {
     now(): Promise<number>;
     get(): Promise<RemoteClock>;
@@ -128,11 +187,6 @@ export interface OzMockClient extends OzControls {
     resume(id: string): Promise<Item>;
     update(id: string, patch: ItemPatch): Promise<Item>;
   };
-  readonly dashboard: {
-    signInAs(account: string | null, options?: { keyExpiryDays?: KeyExpiryDays; keyName?: string }): Promise<void>;
-  };
-  settings(): Promise<OzSettings>;
-  updateSettings(patch: Partial<OzSettings>): Promise<OzSettings>;
 }
 
 /** Options of {@link connectOzMock}. */
@@ -148,7 +202,7 @@ export interface ConnectOzMockOptions {
 function journalQuery(filter: PortableJournalFilter | OperationId | undefined, limit?: number): string {
   const f = typeof filter === 'string' ? { operationId: filter } : (filter ?? {});
   const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) if (v !== undefined) q.set(k, String(v));
+  for (const [k, v] of Object.entries(f)) if (v !== undefined) q.set(k, k === 'body' ? JSON.stringify(v) : String(v));
   if (limit !== undefined) q.set('limit', String(limit));
   const text = q.toString();
   return text ? `?${text}` : '';
@@ -192,8 +246,50 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
     }
     return parsed as T;
   };
+  return {
+    ...remoteControls(base, call, ''),
+    saveState: () => call<{ path: string }>('POST', '/state/save').then((r) => r.path),
+    dashboard: {
+      signInAs: async (account, o = {}) =>
+        void (await call('POST', '/dashboard/sign-in-as', {
+          account,
+          ...(o.keyExpiryDays !== undefined ? { key_expiry_days: o.keyExpiryDays } : {}),
+          ...(o.keyName !== undefined ? { key_name: o.keyName } : {}),
+        })),
+    },
+    settings: () => call<OzSettings>('GET', '/settings'),
+    updateSettings: (patch) => call<OzSettings>('PATCH', '/settings', patch),
+    async session(o = {}) {
+      const created = await call<{ id: string; api_key: string | null; keys: OzMockSession['keys'] }>('POST', '/sessions', o);
+      const prefix = `/sessions/${encodeURIComponent(created.id)}`;
+      const { keys, ...controls } = remoteControls(base, call, prefix);
+      return {
+        ...controls,
+        addKey: keys.add,
+        revokeKey: keys.revoke,
+        id: created.id,
+        apiKey: created.api_key,
+        keys: created.keys,
+        close: () => call('DELETE', prefix).then(() => undefined, ignoreNotFound),
+      };
+    },
+  };
+}
+
+type Call = <T>(method: string, path: string, body?: unknown, contentType?: string) => Promise<T>;
+
+/** A 404 of something already gone is no failure when withdrawing it. */
+function ignoreNotFound(err: unknown): undefined | Promise<never> {
+  if (err instanceof OzMockError && err.status === 404) return undefined;
+  return Promise.reject(err);
+}
+
+/** The controls of the routes under `/_oz{prefix}`: the server's own (prefix ''), or a session's. */
+function remoteControls(base: string, send: Call, prefix: string): OzMockControls {
+  const call: Call = (method, path, body, contentType) => send(method, `${prefix}${path}`, body, contentType);
   const idle = async (o: { timeoutMs?: number } = {}) => void (await call('POST', '/idle', o.timeoutMs === undefined ? {} : { timeout_ms: o.timeoutMs }));
   const filter = (f: PortableJournalFilter | OperationId, limit?: number) => call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data);
+  const withdraw = (path: string) => () => call('DELETE', path).then(() => undefined, ignoreNotFound);
 
   return {
     url: base,
@@ -202,7 +298,6 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
     loadFixtures: (doc) => call<FixtureSummary>('POST', '/fixtures', doc, typeof doc === 'string' && !doc.trimStart().startsWith('{') ? 'application/yaml' : 'application/json'),
     exportState: () => call<OzStateDocument>('GET', '/state'),
     importState: async (doc) => void (await call('PUT', '/state', doc)),
-    saveState: () => call<{ path: string }>('POST', '/state/save').then((r) => r.path),
     idle,
     faults: {
       async add(fault) {
@@ -210,11 +305,21 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
         const { path, ...rest } = fault;
         const body = path instanceof RegExp ? { ...rest, pathPattern: path.source } : fault;
         const created = await call<RemoteFault>('POST', '/faults', body);
-        return { id: created.id, cancel: () => call('DELETE', `/faults/${encodeURIComponent(created.id)}`).then(() => undefined, (err: unknown) => (err instanceof OzMockError && err.status === 404 ? undefined : Promise.reject(err))) };
+        return { id: created.id, cancel: withdraw(`/faults/${encodeURIComponent(created.id)}`) };
       },
       clear: async () => void (await call('DELETE', '/faults')),
       list: () => call<{ data: RemoteFault[] }>('GET', '/faults').then((r) => r.data),
     },
+    stubs: {
+      async add(stub) {
+        if (typeof (stub as { respond?: unknown }).respond === 'function') throw new TypeError('A respond function cannot cross HTTP: give answer.');
+        const created = await call<StubView>('POST', '/stubs', stub);
+        return { id: created.id, cancel: withdraw(`/stubs/${encodeURIComponent(created.id)}`) };
+      },
+      clear: async () => void (await call('DELETE', '/stubs')),
+      list: () => call<{ data: StubView[] }>('GET', '/stubs').then((r) => r.data),
+    },
+    unused: () => call<{ faults: RemoteFault[]; stubs: StubView[] }>('GET', '/unused'),
     clock: {
       now: () => call<RemoteClock>('GET', '/clock').then((c) => c.now_ms),
       get: () => call<RemoteClock>('GET', '/clock'),
@@ -238,15 +343,5 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
       resume: (id) => call<Item>('POST', `/items/${encodeURIComponent(id)}/resume`),
       update: (id, patch) => call<Item>('PATCH', `/items/${encodeURIComponent(id)}`, patch),
     },
-    dashboard: {
-      signInAs: async (account, o = {}) =>
-        void (await call('POST', '/dashboard/sign-in-as', {
-          account,
-          ...(o.keyExpiryDays !== undefined ? { key_expiry_days: o.keyExpiryDays } : {}),
-          ...(o.keyName !== undefined ? { key_name: o.keyName } : {}),
-        })),
-    },
-    settings: () => call<OzSettings>('GET', '/settings'),
-    updateSettings: (patch) => call<OzSettings>('PATCH', '/settings', patch),
   };
 }

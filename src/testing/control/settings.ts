@@ -1,5 +1,5 @@
 import { invalidParams } from '../contract/errors.js';
-import { isPlainObject } from '../support/plainObject.js';
+import { isPlainObject, ownValue } from '../support/plainObject.js';
 import type { Store } from '../state/store.js';
 import type { Timing } from '../time/timing.js';
 
@@ -41,7 +41,7 @@ export function readSettings(core: SettingsPort): OzSettings {
 export function checkSettings(patch: unknown): Partial<OzSettings> {
   if (!isPlainObject(patch)) throw invalidParams('The body must be an object of settings.');
   for (const [k, v] of Object.entries(patch)) {
-    const max = LIMITS[k as keyof OzSettings];
+    const max = ownValue<number>(LIMITS, k);
     if (max === undefined) throw invalidParams(`${k} is not a setting (known: ${Object.keys(LIMITS).join(', ')}).`);
     if (!Number.isInteger(v) || (v as number) < 0 || (v as number) > max) throw invalidParams(`${k} must be an integer from 0 to ${max}.`);
   }

@@ -6,22 +6,23 @@ import { notFound } from '../contract/errors.js';
 import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';
 import { invalidParamsOf } from '../pipeline/steps/validate.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {
   return { name: a.name, description: a.description, input_schema: a.inputSchema, streaming: a.streaming };
 }
 
-/** An agent of the catalog by name, or 404 `agent_not_found`. */
+/** An agent of the catalog by name that the key's fence admits, or 404 `agent_not_found`. */
 export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
   const agent = ctx.server.store.catalog.agents.get(name);
-  if (!agent) throw notFound('agent', `No agent named ${name}.`);
+  if (!agent || !fenceAdmits(ctx, agent.name)) throw notFound('agent', `No agent named ${name}.`);
   return agent;
 }
 
 /** `GET /v1/agents`. */
 export const listAgents: OperationHandler = (ctx) => {
-  const rows = [...ctx.server.store.catalog.agents.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.server.store.catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (a) => a.name, agentView) });
 };
 

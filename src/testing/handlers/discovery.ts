@@ -1,6 +1,7 @@
 import type { DiscoveryKind, DiscoveryResult } from '../../generated/types.js';
 import type { OperationHandler } from '../pipeline/pipeline.js';
 import { paginate } from './shared/pagination.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 const KIND_ORDER: Readonly<Record<DiscoveryKind, number>> = { agent: 0, tool: 1, workflow: 2 };
 
@@ -31,8 +32,8 @@ export const searchDiscovery: OperationHandler = (ctx) => {
   const kind = ctx.query('kind');
   const { catalog, data } = ctx.server.store;
   const entries: Array<{ kind: DiscoveryKind; name: string; description: string }> = [
-    ...[...catalog.agents.values()].map((a) => ({ kind: 'agent' as const, name: a.name, description: a.description })),
-    ...[...catalog.tools.values()].map((t) => ({ kind: 'tool' as const, name: t.name, description: t.description })),
+    ...[...catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).map((a) => ({ kind: 'agent' as const, name: a.name, description: a.description })),
+    ...[...catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).map((t) => ({ kind: 'tool' as const, name: t.name, description: t.description })),
     ...[...data.workflows.values()]
       .filter((w) => w.account === ctx.account.name)
       .map((w) => ({ kind: 'workflow' as const, name: w.name, description: w.description ?? '' })),

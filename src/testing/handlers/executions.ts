@@ -1,10 +1,11 @@
 import type { OperationHandler } from '../pipeline/pipeline.js';
-import { invalidParams } from '../contract/errors.js';
+import { invalidParams, notFound } from '../contract/errors.js';
 import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
 import { executionView } from '../state/executionViews.js';
 import { findExecution } from './shared/executionRecords.js';
 import { locateById, paginateIndex } from './shared/pagination.js';
 import { executionIndex, isFinished, type ExecutionRecord } from '../state/state.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 /** `GET /v1/executions`: newest first, by `status` and `kind`. */
 export const listExecutions: OperationHandler = (ctx) => {
@@ -55,6 +56,7 @@ export const followupExecution: OperationHandler = (ctx) => {
   if (!isFinished(previous)) throw invalidParams(`Execution ${previous.id} is still ${previous.status}: follow up once it finished.`);
   const agent = previous.followup_agent === null ? undefined : ctx.server.store.catalog.agents.get(previous.followup_agent);
   if (!agent) throw invalidParams(`Execution ${previous.id} has no agent to follow up with (a ${previous.kind} run).`);
+  if (!fenceAdmits(ctx, agent.name)) throw notFound('agent', `No agent named ${agent.name}.`);
   const traceId = takeTraceId(ctx);
   const input = { ...(previous.kind === 'agent' ? previous.input : {}), ...extra, user_request: request };
   return respondWithRun(

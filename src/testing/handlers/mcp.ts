@@ -10,10 +10,12 @@ import { executionView, resultView } from '../state/executionViews.js';
 import { API_VERSION } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
 import { componentCheck } from '../pipeline/steps/validate.js';
-import { compileSchema, type ValidationProblem } from '../contract/schemaValidation.js';
+import { interpretedCheck } from '../contract/schemaInterpreter.js';
+import { missingFields, type ValidationProblem } from '../contract/schemaValidation.js';
 import { isFinished, type ExecutionRecord } from '../state/state.js';
 import { rateWindowOf } from '../pipeline/steps/rateLimit.js';
 import { errorMarkdown, executionMarkdown, footer } from '../wire/render.js';
+import { fenceAdmits } from './shared/toolFence.js';
 import { preferredAcceptType } from '../wire/wire.js';
 
 /** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
@@ -71,9 +73,8 @@ function agentTool(agent: CatalogAgent): McpTool {
 
 /** The tools a key sees: the service tools and one per agent, less what its tool fence leaves out. */
 function visibleTools(ctx: RequestContext): McpTool[] {
-  const fence = ctx.principalOrThrow.key.fence_tools;
   const all = [...SERVICE_TOOLS, ...[...ctx.server.store.catalog.agents.values()].map(agentTool)];
-  return fence ? all.filter((t) => fence.includes(t.name)) : all;
+  return all.filter((t) => fenceAdmits(ctx, t.name));
 }
 
 function text(value: string, structured?: Record<string, unknown>, isError = false): McpCallToolResult {
@@ -129,18 +130,17 @@ function badParams(problem: ValidationProblem): RpcError {
   return new RpcError(-32602, problem.message, missing.length ? { missing } : undefined);
 }
 
-// Wrapped, so that a problem names its field from the message's top: `params.name`, `params.arguments`.
-const CALL_PARAMS = { type: 'object', required: ['params'], properties: { params: { $ref: '#/components/schemas/McpCallToolParams' } } };
+// Checked at `params`, so that a problem names its field from the message's top: `params.name`, `params.arguments`.
+const checkCallParams = componentCheck('McpCallToolParams', 'params');
 
 async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallToolResult> {
-  const paramsProblem = compileSchema(CALL_PARAMS)(params === undefined ? {} : { params });
+  const paramsProblem = params === undefined ? missingFields(['params']) : checkCallParams(params);
   if (paramsProblem) throw badParams(paramsProblem);
   const { name, arguments: args = {} } = params as { name: string; arguments?: Record<string, unknown> };
-  const fence = ctx.principalOrThrow.key.fence_tools;
-  if (fence && !fence.includes(name)) throw new RpcError(-32602, `Tool ${name} is outside this key's fence.`);
+  if (!fenceAdmits(ctx, name)) throw new RpcError(-32602, `Tool ${name} is outside this key's fence.`);
   const tool = visibleTools(ctx).find((t) => t.name === name);
   if (!tool) throw new RpcError(-32602, `Unknown tool: ${name}.`);
-  const problem = compileSchema(tool.inputSchema, { at: ARGUMENTS })(args);
+  const problem = interpretedCheck(tool.inputSchema, ARGUMENTS)(args);
   if (problem) throw badParams(problem);
   const { format = 'markdown', ...rest } = args;
   const json = format === 'json';

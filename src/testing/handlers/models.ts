@@ -1,3 +1,4 @@
+import { paceToken } from '../wire/streamPace.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
@@ -71,6 +72,10 @@ export const createChatCompletion: OperationHandler = (ctx) => {
   // The body was validated against `ChatCompletionRequest` of openapi.json.
   const b = ctx.body as ChatCompletionRequest;
   const name = model(ctx, 'chat');
+  // As OpenAI: stream_options belongs to a stream only.
+  if (b.stream_options !== undefined && b.stream_options !== null && b.stream !== true) {
+    throw new OzMockError(422, 'invalid_params', 'stream_options is only allowed when stream is true.', { param: 'stream_options' });
+  }
   const max = b.max_completion_tokens ?? b.max_tokens ?? null;
   const messages = b.messages as Array<{ role: string; content: unknown }>;
   const lastUser = [...messages].reverse().find((m) => m.role === 'user');
@@ -109,7 +114,7 @@ export const createChatCompletion: OperationHandler = (ctx) => {
     (async () => {
       stream.send(null, chunk({ role: 'assistant', content: '' }, null));
       for (const token of tokens) {
-        await clock.sleep(ctx.server.options.timing.tokenMs);
+        await paceToken(clock, ctx.server.options.timing.tokenMs);
         if (!stream.isOpen) return;
         stream.send(null, chunk({ content: token }, null));
       }

@@ -6,6 +6,7 @@ import { notFound } from '../contract/errors.js';
 import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';
 import { invalidParamsOf } from '../pipeline/steps/validate.js';
+import { fenceAdmits } from './shared/toolFence.js';
 import { requireToolLinks } from '../state/toolLinks.js';
 
 /** The API's view of a tool: its card. */
@@ -13,10 +14,10 @@ export function toolView(t: CatalogTool): Tool {
   return { name: t.name, description: t.description, input_schema: t.inputSchema, required: [...t.required], connection: t.connection };
 }
 
-/** A tool of the catalog by name, or 404 `tool_not_found`. */
+/** A tool of the catalog by name that the key's fence admits, or 404 `tool_not_found`. */
 export function findTool(ctx: RequestContext, name: string): CatalogTool {
   const tool = ctx.server.store.catalog.tools.get(name);
-  if (!tool) throw notFound('tool', `No tool named ${name}.`);
+  if (!tool || !fenceAdmits(ctx, tool.name)) throw notFound('tool', `No tool named ${name}.`);
   return tool;
 }
 
@@ -32,7 +33,7 @@ export function toolParams(body: Record<string, unknown>): Record<string, unknow
 
 /** `GET /v1/tools`. */
 export const listTools: OperationHandler = (ctx) => {
-  const rows = [...ctx.server.store.catalog.tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.server.store.catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (t) => t.name, toolView) });
 };
 

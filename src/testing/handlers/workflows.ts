@@ -9,6 +9,7 @@ import { componentCheck, invalidParamsOf } from '../pipeline/steps/validate.js';
 import type { PlannedTask } from '../runs/runner.js';
 import type { WorkflowRecord } from '../state/state.js';
 import { isoTime } from '../support/isoTime.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 /** The API's view of a stored workflow. */
 export function workflowView(w: WorkflowRecord): Workflow {
@@ -26,7 +27,7 @@ const TOP_LEVEL_CONTROLS = new Set(['format', 'input', 'inputs', 'async']);
 
 /**
  * The engine's check of a workflow's tasks, valid `WorkflowTask`s already: ids unique, `type: task`, a known
- * agent each.
+ * agent each, one the key's tool fence admits.
  */
 function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): PlannedTask[] {
   const seen = new Set<string>();
@@ -36,7 +37,7 @@ function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): Planned
     seen.add(id);
     if (type !== 'task') throw invalidParams(`tasks[${i}].type must be task.`);
     const found = ctx.server.store.catalog.agents.get(agent);
-    if (!found) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
+    if (!found || !fenceAdmits(ctx, found.name)) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
     return { id, agent: found, fields };
   });
 }

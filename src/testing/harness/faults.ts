@@ -1,6 +1,8 @@
 import type { OperationId } from '../../generated/operations.js';
-import type { ConnectInfo } from '../../generated/types.js';
+import { ownValue } from '../support/plainObject.js';
+import type { ConnectInfo, ErrorCode } from '../../generated/types.js';
 import type { JournalEntry } from './journal.js';
+import { OPENAPI_DOCUMENT } from '../contract/operations.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
 
 /** What a fault does to a matching request. */
@@ -12,7 +14,8 @@ export type FaultAction =
   | {
       readonly type: 'error';
       readonly status: number;
-      readonly code: string;
+      /** One of openapi.json's `ErrorCode` (another code throws at `add`: the SDK would not know it). */
+      readonly code: ErrorCode;
       readonly message?: string;
       readonly retryAfter?: number;
       readonly missing?: readonly string[];
@@ -55,6 +58,8 @@ export interface FaultHandle {
   /** The fault's id (`flt_...`), as `GET /_oz/faults` lists it. */
   readonly id: string;
   readonly remaining: number;
+  /** How many requests it applied to so far. */
+  readonly hits: number;
   cancel(): void;
 }
 
@@ -73,6 +78,8 @@ export interface ArmedFault {
   readonly id: string;
   readonly spec: FaultSpec;
   remaining: number;
+  /** How many requests it applied to so far. */
+  hits: number;
 }
 
 /** What a fault can match a request on besides its journal entry (worked out only when a fault asks). */
@@ -84,6 +91,8 @@ export interface FaultRequestFacts {
 }
 
 const FAULT_TYPES: ReadonlySet<unknown> = new Set(['error', 'delay', 'drop', 'cut', 'lose']);
+
+const ERROR_CODES: readonly string[] = (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: Array<{ const: string }> } } } }).components.schemas.ErrorCode.oneOf.map((c) => c.const);
 
 /** Throws a `TypeError` naming what is wrong with a fault. */
 export function checkFault(fault: FaultSpec): void {
@@ -101,6 +110,7 @@ export function checkFault(fault: FaultSpec): void {
   if (f.type === 'error') {
     if (!(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) throw new TypeError('An error fault needs status from 400 to 599');
     if (typeof f.code !== 'string' || f.code === '') throw new TypeError('An error fault needs a code');
+    if (!ERROR_CODES.includes(f.code)) throw new TypeError(`code must be one of openapi.json's ErrorCode, not ${JSON.stringify(f.code)} (known: ${ERROR_CODES.join(', ')})`);
     if (f.message !== undefined && typeof f.message !== 'string') throw new TypeError('message must be a string');
     if (f.hint !== undefined && typeof f.hint !== 'string') throw new TypeError('hint must be a string');
     if (f.contract !== undefined && typeof f.contract !== 'string') throw new TypeError('contract must be a string');
@@ -124,7 +134,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 function bodyMatches(match: FaultBodyMatch, body: unknown): boolean {
   if (typeof match === 'function') return match(body) === true;
   if (typeof body !== 'object' || body === null) return false;
-  return Object.entries(match).every(([k, v]) => deepEqual((body as Record<string, unknown>)[k], v));
+  return Object.entries(match).every(([k, v]) => deepEqual(ownValue(body as Record<string, unknown>, k), v));
 }
 
 let nextFaultId = 1;
@@ -144,13 +154,16 @@ export class Faults implements OzFaults {
 
   add(fault: FaultSpec): FaultHandle {
     checkFault(fault);
-    const armed: ArmedFault = { id: `flt_${nextFaultId++}`, spec: fault, remaining: fault.times ?? 1 };
+    const armed: ArmedFault = { id: `flt_${nextFaultId++}`, spec: fault, remaining: fault.times ?? 1, hits: 0 };
     this.#armed.push(armed);
     const list = () => this.#armed;
     return {
       id: armed.id,
       get remaining() {
         return list().includes(armed) ? armed.remaining : 0;
+      },
+      get hits() {
+        return armed.hits;
       },
       cancel: () => void this.cancel(armed.id),
     };
@@ -175,6 +188,7 @@ export class Faults implements OzFaults {
       if (!inScope(entry, s)) continue;
       if (s.account !== undefined && s.account !== facts.account()) continue;
       if (s.body !== undefined && !bodyMatches(s.body, facts.body())) continue;
+      a.hits++;
       if (--a.remaining <= 0) this.#armed = this.#armed.filter((x) => x !== a);
       return s;
     }

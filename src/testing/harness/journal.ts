@@ -1,5 +1,6 @@
 import type { OperationId } from '../../generated/operations.js';
 import type { MountKind, Surface } from '../wire/connection.js';
+import { checkContentFilter, contentMatches, type JournalContentFilter } from './journalMatch.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
 
 /** What a fault did to a request (see `server.faults`). */
@@ -20,8 +21,18 @@ export interface JournalEntry {
   readonly query: string;
   /** The request headers. */
   readonly headers: Headers;
-  /** The body as sent, or `null` when the route takes none. */
+  /**
+   * The body as sent, or `null` when none was read (the route takes none, or the request was refused before
+   * its body was read: a bad key, a foreign Host, a body over the bound). At most its first 64 KiB
+   * ({@link JOURNAL_BODY_BYTES}): see `bodyTruncated`.
+   */
   body: string | null;
+  /** The whole body's length in bytes (UTF-8), or `null` when none was read. */
+  bodyLength: number | null;
+  /** Whether `body` holds only the first {@link JOURNAL_BODY_BYTES} bytes of a longer body. */
+  bodyTruncated: boolean;
+  /** The account whose key sent the request (`null`: no key, or one the server does not know). */
+  account: string | null;
   /** The answer's status; `null` while under way, or when the connection was dropped before an answer. */
   status: number | null;
   /** The execution the answer belongs to (`X-Execution-Id`). */
@@ -34,8 +45,47 @@ export interface JournalEntry {
   readonly at: number;
 }
 
+const ENCODER = new TextEncoder();
+
+/** The UTF-8 length of a string (a lone surrogate counts as the 3 bytes of U+FFFD), without encoding it. */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** How much of a body the journal keeps: its first 64 KiB. */
+export const JOURNAL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Records a body in an entry: its length, and at most its first {@link JOURNAL_BODY_BYTES} bytes (cut on a
+ * character's boundary), so 10,000 kept entries never hold more than 640 MiB whatever was sent.
+ */
+export function keepBody(entry: JournalEntry, body: string): void {
+  // A string of n UTF-16 units is at most 3n bytes of UTF-8: a short body is kept whole without encoding it.
+  if (body.length * 3 <= JOURNAL_BODY_BYTES) {
+    entry.body = body;
+    entry.bodyLength = utf8Length(body);
+    entry.bodyTruncated = false;
+    return;
+  }
+  const bytes = ENCODER.encode(body);
+  entry.bodyLength = bytes.length;
+  entry.bodyTruncated = bytes.length > JOURNAL_BODY_BYTES;
+  // Decoding a cut in the middle of a character leaves U+FFFD at the end: drop it.
+  entry.body = entry.bodyTruncated ? new TextDecoder().decode(bytes.subarray(0, JOURNAL_BODY_BYTES)).replace(/\uFFFD$/, '') : body;
+}
+
 /** Which entries to pick: every given field must match. */
-export interface JournalFilter {
+export interface JournalFilter extends JournalContentFilter {
   /** An operationId of openapi.json; an unknown one throws a `TypeError`. */
   readonly operationId?: OperationId;
   readonly method?: string;
@@ -62,11 +112,12 @@ export interface OzJournal {
 export function journalFilter(filter: JournalFilter | string): JournalFilter {
   const f = typeof filter === 'string' ? { operationId: filter as OperationId } : filter;
   checkScopeOperationId(f.operationId);
+  checkContentFilter(f);
   return f;
 }
 
 function matches(entry: JournalEntry, filter: JournalFilter): boolean {
-  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter);
+  return (filter.status === undefined || entry.status === filter.status) && inScope(entry, filter) && contentMatches(entry, filter);
 }
 
 /**

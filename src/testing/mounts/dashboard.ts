@@ -2,6 +2,7 @@ import { responseReply } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import type { ServerClock } from '../time/clock.js';
 import type { Connection } from '../wire/connection.js';
+import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { urlPath } from '../support/requestUrl.js';
 import type { KeyExpiryDays, Store } from '../state/store.js';
@@ -26,12 +27,14 @@ export const DASHBOARD_CODE_VALIDITY_MS = 120_000;
  *   {@link OzServer.clock}.
  *
  * Errors answer 400 with `{"error": {code, message}}`:
- * - `invalid_request`: authorize without a port (1..65535) or state; a token body that is not JSON `{code}`.
+ * - `invalid_request`: authorize without a port (1..65535) or state; a token body that is not JSON `{code}`
+ *   (415 when its `Content-Type` is not `application/json`).
  * - `invalid_code`: a code the dashboard never made.
  * - `code_used`: a code exchanged before (a code works once).
  * - `code_expired`: a code older than 120 s.
  *
- * Other methods or paths under the dashboard answer 404 `not_found` in the same envelope.
+ * Other methods or paths under the dashboard answer 404 `not_found` in the same envelope. A request with an
+ * `Origin` header (a web page's `fetch`) answers 403 `forbidden_origin`; the dashboard sends no CORS headers. A token body over `maxBodyBytes` answers 413 `payload_too_large`.
  */
 export interface OzDashboard {
   /** The dashboard's URL on the in-process and msw mounts (`{url}/dashboard`); `listen()` gives its own. */
@@ -62,14 +65,17 @@ export class Dashboard implements OzDashboard {
 
   readonly #store: () => Store;
   readonly #clock: ServerClock;
+  readonly #maxBodyBytes: number;
 
   constructor(
     readonly url: string,
     store: () => Store,
     clock: ServerClock,
+    maxBodyBytes: number,
   ) {
     this.#store = store;
     this.#clock = clock;
+    this.#maxBodyBytes = maxBodyBytes;
   }
 
   signInAs(account: string | null): void {
@@ -95,9 +101,21 @@ export class Dashboard implements OzDashboard {
   async handle(request: Request, conn: Connection): Promise<Response> {
     const url = new URL(request.url);
     const route = url.pathname.slice(DASHBOARD_PATH.length);
-    if (request.method === 'GET' && route === '/api/cli/authorize') return this.#authorize(url);
-    if (request.method === 'POST' && route === '/api/cli/token') return this.#token(await conn.reader.text());
-    return failure(404, 'not_found', `The dashboard has no ${request.method} ${route || '/'}.`);
+    const isAuthorize = request.method === 'GET' && route === '/api/cli/authorize';
+    const isToken = request.method === 'POST' && route === '/api/cli/token';
+    if (!isAuthorize && !isToken) return failure(404, 'not_found', `The dashboard has no ${request.method} ${route || '/'}.`);
+    const fromPage = pageRequest(conn);
+    if (fromPage) return failure(403, 'forbidden_origin', fromPage);
+    if (isAuthorize) return this.#authorize(url);
+    if (!/^application\/json\s*(;|$)/i.test(conn.reader.header('content-type') ?? '')) {
+      return failure(415, 'invalid_request', 'The body must be JSON {"code": "..."} sent as Content-Type: application/json.');
+    }
+    try {
+      return this.#token(await conn.reader.text(this.#maxBodyBytes));
+    } catch (error) {
+      if (error instanceof OzMockError) return failure(error.status, error.code, error.message);
+      throw error;
+    }
   }
 
   #authorize(url: URL): Response {
@@ -134,6 +152,19 @@ export class Dashboard implements OzDashboard {
     const created = this.#store().addKey({ account: record.account, name: this.keyName, expiresInDays: this.keyExpiryDays });
     return json(200, { key: created.key, name: created.name, expires_at: created.expires_at, tier: created.tier });
   }
+}
+
+/**
+ * Why a request comes from a web page on another origin and is refused, or `null`. The command line calls the
+ * token route without an `Origin`, and the browser opens authorize as a top-level navigation (a GET without
+ * `Origin`). A page's `fetch` in `cors` mode carries its `Origin`: it could read the code from the redirect's
+ * end (the callback port may be any loopback service that answers CORS) or a new key from the token answer. A
+ * `no-cors` fetch carries none, but its answer is opaque. With no CORS headers either, a page on another origin
+ * can obtain neither a code nor a key.
+ */
+function pageRequest(conn: Connection): string | null {
+  const origin = conn.reader.header('origin');
+  return origin === null ? null : `The dashboard's command-line routes answer no web page (Origin ${origin}).`;
 }
 
 /** Puts the dashboard in front of the API's handler. */

@@ -6,6 +6,8 @@ import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, normalizeAddress, type AnswerParts, type RequestReader, type Surface } from '../wire/connection.js';
 import { nodeRequest, plainHref } from './nodeRequest.js';
 import { guardStreamedBody } from './streamGuard.js';
+import { checkDeclaredLength, payloadTooLarge } from '../wire/bodyLimit.js';
+import { boundConnectionsPerAddress } from '../wire/connectionBound.js';
 
 /**
  * Reads headers and body from Node's request itself: `@hono/node-server` would build a full Fetch-API
@@ -23,27 +25,60 @@ class IncomingReader implements RequestReader {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 
-  text(): Promise<string> {
+  text(maxBytes: number): Promise<string> {
     const incoming = this.#incoming;
-    if (incoming.complete) return Promise.resolve(bufferedText(incoming));
+    try {
+      checkDeclaredLength(this.header('content-length'), maxBytes);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (incoming.complete) return bufferedText(incoming, maxBytes);
     // A small body comes with its head (in the same read, or one right after): once the reads at hand are parsed
     // (the event loop's next check phase) it waits whole in the stream's buffer, read at once without a
     // listener, a resume and an 'end' event. A body still under way is read as it streams.
     return new Promise<string>((resolve, reject) => {
       setImmediate(() => {
-        if (incoming.complete) resolve(bufferedText(incoming));
-        else this.#streamedText().then(resolve, reject);
+        if (incoming.complete) bufferedText(incoming, maxBytes).then(resolve, reject);
+        else this.#streamedText(maxBytes).then(resolve, reject);
       });
     });
   }
 
-  #streamedText(): Promise<string> {
+  /**
+   * The body as it streams, counted: past `maxBytes` the reader lets go (413); the mount then closes the
+   * connection after the answer (see `closeWhenBodyPending`). Nothing here throws out of an event handler.
+   */
+  #streamedText(maxBytes: number): Promise<string> {
     const incoming = this.#incoming;
     return new Promise<string>((resolve, reject) => {
       const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-      incoming.once('error', reject);
+      let bytes = 0;
+      const stop = (): void => {
+        incoming.off('data', onData).off('end', onEnd).off('error', onError);
+      };
+      const onData = (chunk: Buffer): void => {
+        bytes += chunk.length;
+        if (bytes > maxBytes) {
+          stop();
+          chunks.length = 0;
+          reject(payloadTooLarge(maxBytes));
+          return;
+        }
+        chunks.push(chunk);
+      };
+      const onEnd = (): void => {
+        stop();
+        try {
+          resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+        } catch (error) {
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      };
+      const onError = (error: Error): void => {
+        stop();
+        reject(error);
+      };
+      incoming.on('data', onData).once('end', onEnd).once('error', onError);
     });
   }
 
@@ -58,22 +93,67 @@ class IncomingReader implements RequestReader {
   }
 }
 
-/** The whole body of a request that came in complete, from the stream's buffer. */
-function bufferedText(incoming: IncomingMessage): string {
-  const first = incoming.read() as Buffer | null;
-  if (first === null) return '';
-  const next = incoming.read() as Buffer | null;
-  if (next === null) return first.toString('utf8');
-  const chunks = [first, next];
-  for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read() as Buffer | null) chunks.push(chunk);
-  return Buffer.concat(chunks).toString('utf8');
+/** The whole body of a request that came in complete, from the stream's buffer (413 past `maxBytes`). */
+function bufferedText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read() as Buffer | null) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
+    chunks.push(chunk);
+  }
+  if (chunks.length === 0) return Promise.resolve('');
+  try {
+    return Promise.resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
+/**
+ * A lingering close (as nginx's `lingering_time` and `lingering_timeout`): the rest of a body is read and dropped
+ * until it ends, until none came for {@link LINGER_IDLE_MS}, or for {@link LINGER_MAX_MS} at most.
+ */
+const LINGER_IDLE_MS = 2000;
+const LINGER_MAX_MS = 10_000;
+
+/**
+ * An answer given while the request's body is still arriving (a 413, a 401 before the body was read, any
+ * answer that did not need the body) closes the connection: `Connection: close`, then a lingering close. Node
+ * would end the socket at once, and a socket closed while its client still sends makes the client's next write
+ * fail, and its socket go, before it read the answer.
+ */
+function closeWhenBodyPending(incoming: IncomingMessage, outgoing: ServerResponse): void {
+  if (incoming.complete || outgoing.headersSent) return;
+  outgoing.setHeader('connection', 'close');
+  const socket = incoming.socket;
+  socket.destroySoon = function lingeringClose(this: Socket): void {
+    if (this.writable) this.end();
+    let idle: ReturnType<typeof setTimeout>;
+    const close = (): void => {
+      clearTimeout(idle);
+      clearTimeout(cap);
+      this.destroy();
+    };
+    const cap = setTimeout(close, LINGER_MAX_MS);
+    const rearm = (): void => {
+      clearTimeout(idle);
+      idle = setTimeout(close, LINGER_IDLE_MS);
+      idle.unref();
+    };
+    cap.unref();
+    rearm();
+    incoming.removeAllListeners('data');
+    incoming.on('data', rearm).once('end', close).once('error', close).resume();
+  };
 }
 
 /** Tells `@hono/node-server` the answer was written already (it only reads its headers). */
 const ALREADY_SENT = new Response(null, { headers: { 'x-hono-already-sent': '1' } });
 
 /** A buffered answer goes to the socket without a `Response` in between; a string body leaves in the same write as the head. */
-function writeParts(parts: AnswerParts, outgoing: ServerResponse): void {
+function writeParts(parts: AnswerParts, incoming: IncomingMessage, outgoing: ServerResponse): void {
+  closeWhenBodyPending(incoming, outgoing);
   const { body, headers } = parts;
   if (body !== null) headers['content-length'] = String(Buffer.byteLength(body));
   outgoing.writeHead(parts.status, headers);
@@ -118,7 +198,7 @@ export interface HttpListener {
  */
 const CAPITALS = /[A-Z]/;
 
-export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string): Promise<HttpListener> {
+export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string, maxConnectionsPerAddress: number): Promise<HttpListener> {
   const connectionOf = (incoming: IncomingMessage): Connection => {
     const socket = incoming.socket;
     return new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
@@ -128,13 +208,14 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     // A dropped connection: the socket is destroyed already, nothing is written.
     if (answer.kind === 'dropped') return ALREADY_SENT;
     if (answer.kind === 'response') {
+      closeWhenBodyPending(incoming, outgoing);
       // An event stream (or the control plane's answer). A cut stream: the head and what was sent go out,
       // then the socket closes without the body's end.
       const socket = incoming.socket;
       const endCut = (): unknown => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
       return guardStreamedBody(answer.response, null, conn(incoming), endCut);
     }
-    writeParts(answer.parts, outgoing);
+    writeParts(answer.parts, incoming, outgoing);
     return ALREADY_SENT;
   };
   const connections = new WeakMap<IncomingMessage, Connection>();
@@ -175,7 +256,7 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     }
     answered
       .then((answer) => {
-        if (answer.kind === 'written') return writeParts(answer.parts, outgoing);
+        if (answer.kind === 'written') return writeParts(answer.parts, incoming, outgoing);
         if (answer.kind === 'dropped') return;
         connections.set(incoming, c);
         responses.set(incoming, viaHono(answer, incoming, outgoing));
@@ -199,11 +280,7 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     listener,
   );
   server.maxConnections = LISTENER_LIMITS.maxConnections;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const sockets = boundConnectionsPerAddress(server, maxConnectionsPerAddress);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen({ port, host, backlog: LISTENER_LIMITS.backlog }, () => {

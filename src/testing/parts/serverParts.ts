@@ -1,5 +1,6 @@
 import { Faults } from '../harness/faults.js';
 import { Journal } from '../harness/journal.js';
+import { Stubs } from '../pipeline/stubs/stubs.js';
 import { ServerEvents } from '../harness/serverEvents.js';
 import { ItemWalker } from '../runs/itemWalker.js';
 import { Runner } from '../runs/runner.js';
@@ -28,6 +29,8 @@ export interface ServerParts {
   readonly scheduler: Scheduler;
   readonly journal: Journal;
   readonly faults: Faults;
+  /** Per-test answers: they answer in an operation's place. */
+  readonly stubs: Stubs;
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
   readonly idempotency: IdempotencyStore;
   readonly events: ServerEvents;
@@ -51,6 +54,7 @@ export function createServerParts(options: ResolvedOptions, clock: ServerClock, 
     scheduler,
     journal: new Journal(options.journalLimit),
     faults: new Faults(),
+    stubs: new Stubs(),
     idempotency: new IdempotencyStore(options.idempotencyMaxEntries),
     events: new ServerEvents(),
   };

@@ -4,12 +4,13 @@ import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
 import type { OperationInfo } from '../contract/operations.js';
 import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
-import type { Journal, JournalEntry } from '../harness/journal.js';
+import { keepBody, type Journal, type JournalEntry } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
 import { splitUrl } from '../support/requestUrl.js';
-import { runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
+import { runKeySteps, runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
 import { RequestContext, type HandlerPort } from './requestContext.js';
 import { bearerKey, storedKey } from './steps/authenticate.js';
+import type { Stubs } from './stubs/stubs.js';
 
 /**
  * What the dispatcher works with: the journal, the faults and the listeners around the pipeline, what the
@@ -19,7 +20,9 @@ export interface DispatchPort extends PipelinePort, HandlerPort {
   readonly journal: Journal;
   readonly faults: Faults;
   readonly events: ServerEvents;
-  readonly options: PipelinePort['options'] & HandlerPort['options'];
+  /** Per-test answers: they answer in an operation's place. */
+  readonly stubs: Stubs;
+  readonly options: PipelinePort['options'] & HandlerPort['options'] & { readonly maxBodyBytes: number };
 }
 
 /** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
@@ -32,6 +35,9 @@ class JournalRecord implements JournalEntry {
   readonly path: string;
   readonly query: string;
   body: string | null = null;
+  bodyLength: number | null = null;
+  bodyTruncated = false;
+  account: string | null = null;
   status: number | null = null;
   executionId: string | null = null;
   fault: JournalEntry['fault'] = null;
@@ -105,7 +111,7 @@ function requestFacts(port: DispatchPort, ctx: RequestContext): FaultRequestFact
   };
 }
 
-/** Handles one request of an operation: journal, faults, the pipeline and the handler (pipeline.ts), listeners. */
+/** Handles one request of an operation: journal, the key, faults, the pipeline and the handler (pipeline.ts), listeners. */
 export async function dispatch(
   port: DispatchPort,
   op: OperationInfo,
@@ -119,9 +125,12 @@ export async function dispatch(
   let fault: FaultSpec | null = null;
   let response: Reply;
   try {
+    // The key first (the Host was checked before the request got here: see steps/hostCheck.ts): no byte of a
+    // body is read, and no fault's pattern is run, for a request without a good key.
+    runKeySteps(ctx, op, port);
     if (op.body) {
-      ctx.rawBody = await conn.reader.text();
-      entry.body = ctx.rawBody;
+      ctx.rawBody = await conn.reader.text(port.options.maxBodyBytes);
+      keepBody(entry, ctx.rawBody);
     }
     fault = port.faults.take(entry, requestFacts(port, ctx));
     if (fault) {
@@ -141,10 +150,13 @@ export async function dispatch(
       if (fault.type === 'error') throw injectedError(fault);
       if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
     }
-    response = await runPipeline(ctx, op, handler, port, entry.path);
+    // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
+    const answerer: OperationHandler = port.stubs.size === 0 ? handler : (c) => port.stubs.answer(c, op, handler);
+    response = await runPipeline(ctx, op, answerer, port, entry.path);
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
+  entry.account = ctx.principal?.account.name ?? (fault ? requestFacts(port, ctx).account() : null);
   entry.status = replyStatus(response);
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;

@@ -1,6 +1,10 @@
 import type { OzClockOptions } from '../time/clock.js';
 import type { Timing } from '../time/timing.js';
+import { IN_PROCESS_API_URL, IN_PROCESS_MCP_URL } from '../../core/inProcessAddress.js';
+import { maxBodyBytes } from '../wire/bodyLimit.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../wire/connectionBound.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../state/idempotencyStore.js';
+import { DEFAULT_MAX_SESSIONS } from './maxSessions.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { OzServer } from './ozServer.js';
 
@@ -58,6 +62,8 @@ export interface OzServerOptions {
   readonly keyCacheMs?: number;
   /** The default per-key rate limit of new accounts. Default 100000 requests per 60000 ms. */
   readonly rateLimit?: { readonly limit?: number; readonly windowMs?: number };
+  /** How many sessions (`server.session()`, `POST /_oz/sessions`) may live at once; past it, 429. Default 64. */
+  readonly maxSessions?: number;
   /** A sync run still going after this long answers 504 `timeout` (the run goes on). Default 30000. */
   readonly syncTimeoutMs?: number;
   /**
@@ -82,6 +88,19 @@ export interface OzServerOptions {
   readonly url?: string;
   /** The MCP server's own URL (`{mcp_url}`, ending in `/v1`) on the in-process and msw mounts. Default `http://mcp.oz.test/v1`. */
   readonly mcpUrl?: string;
+  /**
+   * The largest request body accepted, in bytes, on every mount (the API, MCP, the control plane, the
+   * dashboard). A larger one answers 413 `payload_too_large` (by its `Content-Length` before anything is read,
+   * else as soon as the streamed bytes pass it); over HTTP the connection is then closed. Default 10485760
+   * (10 MiB); at most 268435456 (256 MiB).
+   */
+  readonly maxBodyBytes?: number;
+  /**
+   * How many connections one client address may hold open on a listener of `listen()`; past it a new
+   * connection from that address is closed at once, so one client cannot fill the listener's 16384 and lock
+   * others out. Default 4096.
+   */
+  readonly maxConnectionsPerAddress?: number;
 }
 
 /** The options with every default filled in. */
@@ -94,11 +113,14 @@ export interface ResolvedOptions {
   readonly clientAddress: string;
   readonly journalLimit: number;
   readonly idempotencyMaxEntries: number;
+  readonly maxSessions: number;
   readonly retention: RetentionLimits;
   readonly url: string;
   readonly mcpUrl: string;
   /** `mcpUrl`'s origin and a slash: requests starting with it reach the MCP server in process. */
   readonly mcpOrigin: string;
+  readonly maxBodyBytes: number;
+  readonly maxConnectionsPerAddress: number;
 }
 
 function journalLimit(value: number | undefined): number {
@@ -107,10 +129,22 @@ function journalLimit(value: number | undefined): number {
   return value;
 }
 
+function maxConnectionsPerAddress(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+  if (!(Number.isInteger(value) && value >= 1)) throw new RangeError(`maxConnectionsPerAddress must be a whole number >= 1, got ${String(value)}`);
+  return value;
+}
+
+function maxSessions(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_SESSIONS;
+  if (!(Number.isInteger(value) && value >= 0)) throw new RangeError(`maxSessions must be a whole number >= 0, got ${String(value)}`);
+  return value;
+}
+
 /** Fills in the defaults. */
 export function resolveOptions(options: OzServerOptions): ResolvedOptions {
-  const mcpUrl = (options.mcpUrl ?? 'http://mcp.oz.test/v1').replace(/\/+$/, '');
-  const url = (options.url ?? 'http://api.oz.test').replace(/\/+$/, '');
+  const mcpUrl = (options.mcpUrl ?? IN_PROCESS_MCP_URL).replace(/\/+$/, '');
+  const url = (options.url ?? IN_PROCESS_API_URL).replace(/\/+$/, '');
   if (new URL(mcpUrl).origin === new URL(url).origin) throw new Error('url and mcpUrl need different origins (host or port)');
   if (new URL(url).pathname !== '/') throw new Error('url must be an origin (no path): the routes of the API start at /v1');
   return {
@@ -127,9 +161,12 @@ export function resolveOptions(options: OzServerOptions): ResolvedOptions {
     clientAddress: options.clientAddress ?? '127.0.0.1',
     journalLimit: journalLimit(options.journalLimit),
     idempotencyMaxEntries: options.idempotencyMaxEntries ?? DEFAULT_IDEMPOTENCY_MAX_ENTRIES,
+    maxSessions: maxSessions(options.maxSessions),
     retention: retentionLimits(options.retention),
     url,
     mcpUrl,
     mcpOrigin: `${new URL(mcpUrl).origin}/`,
+    maxBodyBytes: maxBodyBytes(options.maxBodyBytes),
+    maxConnectionsPerAddress: maxConnectionsPerAddress(options.maxConnectionsPerAddress),
   };
 }

@@ -3,7 +3,7 @@ import type { Execution, Item } from '../../generated/types.js';
 import type { AgentDefinition, ToolDefinition } from '../state/catalog.js';
 import type { DemoKeys } from '../state/demoSeed.js';
 import type { AccountOptions, BuildingOptions, CompanyOptions, CreatedKey, KeyOptions, WorkflowOptions } from '../state/store.js';
-import type { OzClock } from '../time/clock.js';
+import type { OzClock, OzClockOptions } from '../time/clock.js';
 import type { StepFailure } from '../runs/itemWalker.js';
 import type { OzFaults } from '../harness/faults.js';
 import type { OzJournal } from '../harness/journal.js';
@@ -13,6 +13,9 @@ import type { MswHandlerOptions } from '../mounts/mswMount.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import type { OzStateDocument } from '../fixtures/stateDocument.js';
+import type { KeyKind } from '../state/state.js';
+import type { OzStubs } from '../pipeline/stubs/stubs.js';
+import type { OzUnused } from '../pipeline/stubs/unused.js';
 
 /** Options of {@link OzServer.listen}. */
 export interface ListenOptions {
@@ -83,6 +86,20 @@ export interface OzServer {
   readonly journal: OzJournal;
   /** Fault injection for the next N matching requests. */
   readonly faults: OzFaults;
+  /** Per-test answers for any operation (checked against openapi.json, rendered on the negotiated wire). */
+  readonly stubs: OzStubs;
+  /**
+   * The faults and stubs armed and never used: call it in an `afterEach` to catch a test whose fault or stub
+   * never fired (`expect(server.unused()).toEqual({ faults: [], stubs: [] })`).
+   */
+  unused(): OzUnused;
+  /**
+   * A new session: an isolated world inside this server, made from the baseline with new values for every key,
+   * with its own state, clock, journal, faults, stubs, idempotency store and rate limits. A request's key selects
+   * its session; `reset`, `journal`, `faults`, `clock` of the session act on it alone. At most `maxSessions`
+   * (default 64) live at once: past it, 429 `rate_limited`. End it with `session.close()`.
+   */
+  session(options?: OzSessionOptions): OzSession;
   /** Item controls where the API has no route. */
   readonly items: OzItemControls;
   /**
@@ -132,7 +149,10 @@ export interface OzServer {
   snapshot(): OzSnapshot;
   /** Puts a snapshot back (it can be restored again later). Work in flight stops. */
   restore(snapshot: OzSnapshot): void;
-  /** Stops every listener and timer. */
+  /**
+   * Stops every listener and timer. The server is then closed for good: `fetch`, `handle` and `listen()` reject
+   * with {@link OzServerClosedError}.
+   */
   close(): Promise<void>;
 
   /** Adds an account. */
@@ -157,4 +177,76 @@ export interface OzServer {
   getExecution(id: string): Execution | undefined;
   /** An account's wallet, in US dollars. */
   wallet(account: string): { balance_usd: number; spent_usd: number };
+}
+
+/** A key of a session: its new value, with what it belongs to. */
+export interface SessionKey {
+  /** The key's id (the same as the baseline's key it copies). */
+  readonly id: string;
+  readonly account: string;
+  readonly name: string;
+  readonly kind: KeyKind;
+  /** The value to send (`ozk_...`, `sk-mdl-...`, `sk-prx-...`): only this session knows it. */
+  readonly value: string;
+}
+
+/** Options of {@link OzServer.session} (and of `POST /_oz/sessions`). */
+export interface OzSessionOptions {
+  /** Fixture documents added to the session's copy of the baseline; part of the session's own baseline. */
+  readonly fixtures?: FixtureDocument | string | ReadonlyArray<FixtureDocument | string>;
+  /** The session's clock. Default: the server clock's time, frozen when the server's is. */
+  readonly clock?: OzClockOptions;
+}
+
+/** The controls of the server a session has too, acting on the session alone. */
+export const SESSION_CONTROLS = [
+  'url',
+  'mcpUrl',
+  'clock',
+  'journal',
+  'faults',
+  'stubs',
+  'items',
+  'fetch',
+  'handle',
+  'onResponse',
+  'idle',
+  'reset',
+  'baseline',
+  'loadFixtures',
+  'exportState',
+  'importState',
+  'snapshot',
+  'restore',
+  'unused',
+  'addAccount',
+  'addKey',
+  'revokeKey',
+  'addCompany',
+  'addBuilding',
+  'addTool',
+  'addAgent',
+  'addWorkflow',
+  'linkConnection',
+  'getExecution',
+  'wallet',
+] as const satisfies ReadonlyArray<keyof OzServer>;
+
+/** What a session offers: the server's controls, acting on the session alone. */
+export type OzSessionControls = Pick<OzServer, (typeof SESSION_CONTROLS)[number]>;
+
+/**
+ * An isolated world inside one server (see {@link OzServer.session}): a copy of the baseline with new values for
+ * every key, and its own state, clock, journal, faults, stubs, idempotency store and rate limits. A request's key
+ * selects its session on every mount of the server; the session's `fetch` and `handle` serve it in process.
+ */
+export interface OzSession extends OzSessionControls {
+  /** The session's id (`ses_...`): its control routes are under `/_oz/sessions/{id}/`. */
+  readonly id: string;
+  /** The session's copy of the demo account's platform key, or `null` when the baseline has none. */
+  readonly apiKey: string | null;
+  /** The session's keys (copies of the baseline's, with new values). */
+  readonly keys: readonly SessionKey[];
+  /** Ends the session: its timers stop, its keys answer 401 from then on. */
+  close(): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { paceToken } from '../wire/streamPace.js';
 import type { ExecutionKind } from '../../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from '../state/catalog.js';
 import { invalidParams, OzMockError, toMockError } from '../contract/errors.js';
@@ -247,7 +248,7 @@ export class Runner {
       for (const token of agent.tokens ? agent.tokens(text, input) : tokenize(text)) {
         this.#checkCancelled(record);
         options.events.token(token);
-        await this.#core.clock.sleep(this.#core.options.timing.tokenMs);
+        await paceToken(this.#core.clock, this.#core.options.timing.tokenMs);
       }
     }
     return text;

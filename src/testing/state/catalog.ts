@@ -1,4 +1,5 @@
-import { compileSchema, type SchemaCheck } from '../contract/schemaValidation.js';
+import { interpretedCheck } from '../contract/schemaInterpreter.js';
+import type { SchemaCheck } from '../contract/schemaValidation.js';
 
 /** What a tool's or agent's handler gets besides its input. */
 export interface RunContext {
@@ -69,7 +70,7 @@ export interface CatalogTool {
   readonly connection: string | null;
   readonly credential: { readonly provider: string; readonly method: 'api_key' | 'wallet' } | null;
   readonly handler: ToolDefinition['handler'];
-  /** Card validation of the params (the card's `input_schema`), compiled once. */
+  /** Card validation of the params (the card's `input_schema`), read once. */
   readonly check: SchemaCheck;
 }
 
@@ -82,7 +83,7 @@ export interface CatalogAgent {
   readonly streaming: boolean;
   readonly handler: AgentDefinition['handler'];
   readonly tokens: AgentDefinition['tokens'] | null;
-  /** Card validation of the input (the card's `input_schema`), compiled once. */
+  /** Card validation of the input (the card's `input_schema`), read once. */
   readonly check: SchemaCheck;
 }
 
@@ -122,13 +123,13 @@ function cardSchema(schema: Record<string, unknown>, required: readonly string[]
 }
 
 /**
- * A card's schema compiled; one that does not compile stops the definition with the reason. Its `$schema` and
+ * A card's schema made a check; one that cannot be used stops the definition with the reason. Its `$schema` and
  * `$id` are left out: every card is read as JSON Schema 2020-12, and two cards may carry the same `$id`.
  */
 function cardCheck(name: string, schema: Record<string, unknown>): SchemaCheck {
   const { $schema: _dialect, $id: _id, ...rest } = schema;
   try {
-    return compileSchema(rest);
+    return interpretedCheck(rest);
   } catch (err) {
     throw new Error(`The input schema of ${name} is not a valid JSON Schema: ${(err as Error).message}`);
   }

@@ -1,4 +1,5 @@
 import { hashKey, keyKindOf, KEY_PREFIXES, newKeyValue } from './apiKeys.js';
+import { IN_PROCESS_DOMAIN } from '../../core/inProcessAddress.js';
 import { stepKey, toCatalogAgent, toCatalogTool, type AgentDefinition, type Catalog, type PipelineStepDefinition, type ToolDefinition } from './catalog.js';
 import type { ServerClock } from '../time/clock.js';
 import { newId } from '../support/ids.js';
@@ -246,7 +247,7 @@ export class Store {
 
   /** Links (or re-links) an account connection. */
   linkConnection(account: string, provider: string, method: ConnectionRecord['method'] = 'oauth', status: ConnectionRecord['status'] = 'linked'): ConnectionRecord {
-    const record: ConnectionRecord = { provider, method, status, url: `https://dashboard.oz.test/connections/${encodeURIComponent(provider)}` };
+    const record: ConnectionRecord = { provider, method, status, url: `https://dashboard.${IN_PROCESS_DOMAIN}/connections/${encodeURIComponent(provider)}` };
     this.account(account).connections.set(provider, record);
     return record;
   }

@@ -1,3 +1,5 @@
+import { readBoundedText } from './bodyLimit.js';
+
 /** What a fully buffered answer is made of. */
 export interface AnswerParts {
   readonly status: number;
@@ -18,8 +20,11 @@ export type Surface = 'api' | 'mcp';
 export interface RequestReader {
   /** A header's value (several joined by `, `), or `null`. */
   header(name: string): string | null;
-  /** The body's text (empty when none was sent). */
-  text(): Promise<string>;
+  /**
+   * The body's text (empty when none was sent), at most `maxBytes` bytes: a larger body (by its
+   * `Content-Length` before anything is read, else by the bytes as they stream) throws 413 `payload_too_large`.
+   */
+  text(maxBytes: number): Promise<string>;
   /**
    * What the journal keeps of the request's headers: a function that builds them as a Fetch-API `Headers` when a
    * test reads them. It holds only the headers, so a kept entry does not keep the whole request alive.
@@ -31,7 +36,7 @@ export interface RequestReader {
 export function fetchRequestReader(request: Request): RequestReader {
   return {
     header: (name) => request.headers.get(name),
-    text: () => (request.body === null ? Promise.resolve('') : request.text()),
+    text: (maxBytes) => readBoundedText(request.body, request.headers.get('content-length'), maxBytes),
     headerSource: () => () => request.headers,
   };
 }

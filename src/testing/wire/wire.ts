@@ -1,4 +1,5 @@
 import type { Format } from '../../generated/types.js';
+import { ownValue } from '../support/plainObject.js';
 
 /** The content type each wire answers with. */
 export const WIRE_CONTENT_TYPES: Readonly<Record<Format, string>> = {
@@ -63,8 +64,8 @@ export function preferredAcceptType<T>(accept: string | null, types: Readonly<Re
   for (const entry of (accept ?? '').split(',')) {
     const parts = entry.split(';');
     const type = parts[0]!.trim().toLowerCase();
-    if (!Object.hasOwn(types, type)) continue;
-    const named = types[type]!;
+    const named = ownValue(types, type);
+    if (named === undefined) continue;
     let q = 1;
     for (let i = 1; i < parts.length; i++) {
       const [name, value] = parts[i]!.split('=');

@@ -9,6 +9,7 @@
 import { Oz, OzError, OzStreamInterruptedError } from '../../../src/index.js';
 import type { FaultSpec, OzServer } from '../../../src/testing/index.js';
 import { createTestServer, takeViolations } from '../../support/ozServer.js';
+import { runHostileClient, type HostileFigures } from './hostileClient.js';
 
 /** How long and how hard to soak. */
 export interface SoakOptions {
@@ -23,6 +24,8 @@ export interface SoakOptions {
   readonly faultRate?: number;
   /** Seed of the pseudo-random choices (calls, faults). */
   readonly seed?: number;
+  /** Run the hostile client beside the honest ones (`hostileClient.ts`; default false, `npm run soak` turns it on). */
+  readonly hostile?: boolean;
 }
 
 type Kind =
@@ -116,6 +119,8 @@ export interface SoakFigures {
   /** Answers that broke openapi.json (checked by createTestServer): must be 0. */
   violations: number;
   elapsedMs: number;
+  /** What the hostile client did (with `hostile: true`), and the highest RSS seen. */
+  hostile: HostileFigures | null;
   problems: string[];
 }
 
@@ -258,6 +263,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
 
   const server: OzServer = createTestServer({ journalLimit: 1_000_000, timing: { stepMs: 2, tokenMs: 1 } });
   const listener = await server.listen({ port: 0, mcpPort: 0, host: '127.0.0.1' });
+  let honestDone = false;
+  const hostile = options.hostile ? runHostileClient(server, listener, () => honestDone) : null;
   const records: CallRecord[] = [];
   const problems: string[] = [];
   let issued = 0;
@@ -329,7 +336,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
         );
       }
     }
-    await Promise.all(workers);
+    await Promise.all(workers).finally(() => (honestDone = true));
+    const hostileFigures = hostile === null ? null : await hostile;
+    if (hostileFigures?.unexpected) problems.push(`hostile client: ${hostileFigures.unexpected} answers were not the refusal expected`);
     server.faults.clear();
     await server.idle();
 
@@ -483,6 +492,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       mismatched,
       violations: violations.length,
       elapsedMs: Date.now() - started,
+      hostile: hostileFigures,
       problems,
     };
   } finally {

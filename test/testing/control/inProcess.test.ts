@@ -110,7 +110,7 @@ describe('typed controls', () => {
   });
 
   it('bad faults throw a TypeError naming the field and arm nothing', () => {
-    expect(() => server.faults.add({ type: 'error', status: 200, code: 'x' })).toThrow(/status from 400 to 599/);
+    expect(() => server.faults.add({ type: 'error', status: 200, code: 'internal_error' })).toThrow(/status from 400 to 599/);
     expect(() => server.faults.add({ type: 'delay', ms: -1 })).toThrow(/ms >= 0/);
     expect(() => server.faults.add({ type: 'drop', times: 1.5 })).toThrow(/times/);
     expect(server.faults.pending).toHaveLength(0);

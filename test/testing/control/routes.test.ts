@@ -296,7 +296,7 @@ describe('every route over HTTP', () => {
     expect((await oz('POST', '/dashboard/sign-in-as', { account: 'other', key_expiry_days: 30, key_name: 'from ci' })).body).toEqual({ ok: true });
     const authorize = await fetch(`${listener.dashboardUrl}/api/cli/authorize?port=9999&state=s`, { redirect: 'manual' });
     const code = new URL(authorize.headers.get('location')!).searchParams.get('code')!;
-    const token = (await (await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', body: JSON.stringify({ code }) })).json()) as { tier: string; name: string };
+    const token = (await (await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })).json()) as { tier: string; name: string };
     expect(token).toMatchObject({ tier: 'free', name: 'from ci' });
     expect((await oz('POST', '/dashboard/sign-in-as', { account: null })).status).toBe(200);
     expect((await oz('POST', '/dashboard/sign-in-as', { account: 'ghost' })).status).toBe(422);

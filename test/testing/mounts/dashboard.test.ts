@@ -10,7 +10,7 @@ afterEach(async () => {
 });
 
 const authorize = (query: string) => server.fetch(`${server.dashboardUrl}/api/cli/authorize?${query}`, { redirect: 'manual' });
-const token = (body: string) => server.fetch(`${server.dashboardUrl}/api/cli/token`, { method: 'POST', body });
+const token = (body: string) => server.fetch(`${server.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 async function codeOf(): Promise<string> {
   return new URL((await authorize('port=5000&state=abc')).headers.get('location')!).searchParams.get('code')!;
 }

@@ -145,8 +145,9 @@ describe('listen(): real sockets on 127.0.0.1', () => {
       get('/v1/tools/echo'),
       // Dot segments are resolved, as the URL parser does.
       get('/v1/tools/./nope/../echo'),
-      // The Host's case is normalized (as by @hono/node-server: a Host that is more than a name and a port is refused).
-      get('/v1/tools/echo', 'host: LOCALHOST'),
+      // The Host's case is normalized (as by @hono/node-server: a Host that is more than a name and a port is refused;
+      // on a loopback listener the Host must carry its port: see the DNS-rebinding rule).
+      get('/v1/tools/echo', `host: LOCALHOST:${port}`),
       `POST /v1/execute HTTP/1.1\r\n${host}\r\n${auth}\r\ncontent-type: application/json\r\ncontent-length: ${streamBody.length}\r\n\r\n${streamBody}`,
       get('/v1/tools/echo?format=text'),
     ]);

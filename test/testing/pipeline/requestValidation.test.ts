@@ -117,7 +117,7 @@ describe('the server validates requests with openapi.json’s own schemas', () =
   it('validates query parameters and headers from the document, lengths in code points', async () => {
     server = createTestServer();
     const limit = await callJson<ErrorBody>(server, 'GET', '/v1/tools?limit=ten');
-    expect([limit.status, limit.body.error.message]).toEqual([422, 'limit must be an integer from 1 to 100.']);
+    expect([limit.status, limit.body.error.message]).toEqual([422, 'limit must be an integer from 1 to 100, in decimal digits.']);
     const status = await callJson<ErrorBody>(server, 'GET', '/v1/executions?status=sleeping');
     expect([status.status, status.body.error.message]).toEqual([422, 'status must be one of: queued, running, succeeded, failed, cancelled.']);
     const q = (n: number) => `/v1/discovery?q=${encodeURIComponent('😀'.repeat(n))}`;

@@ -1,3 +1,4 @@
+import { pacesStreams } from '../../wire/streamPace.js';
 import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../../pipeline/requestContext.js';
 import { invalidParams, OzMockError } from '../../contract/errors.js';
@@ -66,7 +67,7 @@ export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId:
   const record = createExecution(ctx, { ...run, async: false }, traceId);
   const stream = ctx.openStream();
   const outcome = ctx.server.runner.execute(record, run.plan, {
-    paced: true,
+    paced: pacesStreams(ctx.server.clock),
     events: {
       token: (delta) => stream.send('token', JSON.stringify({ delta })),
       step: (taskId, status) => stream.send('step', JSON.stringify({ task_id: taskId, status })),

@@ -35,7 +35,7 @@ export function requireObjectBody(value: unknown): Record<string, unknown> {
 
 function loadYaml(raw: string, syntax: 'YAML' | 'JSON or YAML'): unknown {
   try {
-    return parseYaml(raw);
+    return parseYaml(raw, 'refuse');
   } catch (err) {
     throw invalidJson(syntax, (err as Error).message.split('\n')[0] ?? 'bad YAML');
   }

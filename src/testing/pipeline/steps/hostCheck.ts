@@ -1,6 +1,7 @@
-import type { RequestContext } from '../requestContext.js';
+import type { RequestHandler } from '../routing.js';
+import type { Connection } from '../../wire/connection.js';
 import { OzMockError } from '../../contract/errors.js';
-import type { RequestStep } from '../requestStep.js';
+import { newId } from '../../support/ids.js';
 
 const LOOPBACK_BINDS: ReadonlySet<string> = new Set(['localhost', '::1', '[::1]']);
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
@@ -11,24 +12,34 @@ export function isLoopbackBind(host: string): boolean {
 }
 
 /**
- * DNS-rebinding protection (MCP, "protocol details"): on a listener bound to a loopback address, a request whose
- * `Host` is not a loopback name with the listener's port answers 403 `forbidden_host`. A page on another site
- * whose name was rebound to 127.0.0.1 sends its own name as `Host`, so it never reaches the MCP server.
- * In process and through msw there is no listener, and nothing to check.
+ * DNS-rebinding protection (MCP, "protocol details"; the contract's "Hostile input"): on a listener bound to a
+ * loopback address, a request whose `Host` is not a loopback name with the listener's port is refused with 403
+ * `forbidden_host`, or `null` when it may pass. A page on another site whose name was rebound to 127.0.0.1
+ * sends its own name as `Host`, so it never reaches the server. In process and through msw there is no
+ * listener, and nothing to check.
  */
-export function checkLoopbackHost(ctx: RequestContext): void {
-  const listener = ctx.conn.listener;
-  if (!listener || !isLoopbackBind(listener.host)) return;
-  const host = (ctx.header('host') ?? '').toLowerCase();
-  const allowed = LOOPBACK_NAMES.some((name) => host === `${name}:${listener.port}` || (listener.port === 80 && host === name));
-  if (!allowed) {
-    throw new OzMockError(403, 'forbidden_host', `Host ${host || '(none)'} is not allowed: this server on a loopback address answers only 127.0.0.1, localhost or [::1] with port ${listener.port}.`, {
-      hint: 'A request from a page whose name was rebound to a loopback address (DNS rebinding) is refused; call the server by a loopback name.',
-    });
-  }
+export function foreignHost(conn: Connection, hostHeader: string | null): OzMockError | null {
+  const listener = conn.listener;
+  if (!listener || !isLoopbackBind(listener.host)) return null;
+  const host = (hostHeader ?? '').toLowerCase();
+  if (LOOPBACK_NAMES.some((name) => host === `${name}:${listener.port}` || (listener.port === 80 && host === name))) return null;
+  return new OzMockError(403, 'forbidden_host', `Host ${host || '(none)'} is not allowed: this server on a loopback address answers only 127.0.0.1, localhost or [::1] with port ${listener.port}.`, {
+    hint: 'A request from a page whose name was rebound to a loopback address (DNS rebinding) is refused; call the server by a loopback name.',
+  });
 }
 
-/** Step: DNS-rebinding protection comes before the key is even looked at (as the MCP SDK's own middleware does). */
-export const hostCheck: RequestStep = (ctx, op) => {
-  if (op.plane === 'mcp') checkLoopbackHost(ctx);
-};
+/**
+ * Puts the Host check in front of every surface of a listener: the API, MCP, `/health`, the dashboard and the
+ * control plane. A refused request reaches none of them (it is not journaled) and its body is never read; the
+ * answer is the error envelope as JSON, with `x-request-id` and `X-Error-Code` and no CORS headers.
+ */
+export function withLoopbackHost(handler: RequestHandler): RequestHandler {
+  return (request, conn) => {
+    if (conn.listener === null) return handler(request, conn);
+    const refused = foreignHost(conn, conn.reader.header('host'));
+    if (refused === null) return handler(request, conn);
+    // Only the HTTP mount has a listener: its answer goes to the socket as parts.
+    const headers = { 'content-type': 'application/json', 'x-request-id': newId('req'), 'x-error-code': refused.code, 'cache-control': 'no-store' };
+    return Promise.resolve({ kind: 'written', parts: { status: refused.status, headers, body: JSON.stringify({ error: refused.toObject() }) } });
+  };
+}

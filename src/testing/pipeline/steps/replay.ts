@@ -21,7 +21,7 @@ export async function serveOnce(
   path: string,
   handle: () => Reply | Promise<Reply>,
 ): Promise<Reply> {
-  const claim = port.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), ctx.rawBody ?? '', port.clock.now());
+  const claim = port.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), bodyIdentity(ctx), port.clock.now());
   if (claim.kind === 'replay') {
     ctx.replayed = true;
     const { answer } = claim;
@@ -46,6 +46,24 @@ export async function serveOnce(
 }
 
 const REPLAYED: Readonly<Record<string, string>> = { 'x-idempotent-replayed': 'true' };
+
+/**
+ * What a replay's body must equal: the parsed document (JSON or YAML) with its keys in a stable order, so the same
+ * content in another key order or on the other body format is the same request; a body the operation does not
+ * parse (the proxy passes it on) as sent.
+ */
+function bodyIdentity(ctx: RequestContext): string {
+  return ctx.op?.body ? canonicalJson(ctx.body) : (ctx.rawBody ?? '');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
 
 /**
  * The path with its query (the proxy passes it upstream), less `format`: the wire is chosen per request, and a

@@ -22,6 +22,7 @@ export function checkedTraceId(value: string | null): string | null {
 
 /** Step: a write's `x-trace-id` is checked before its body is read (a GET's is not looked at, nor MCP's). */
 export const traceId: RequestStep = (ctx, op) => {
-  if (op.plane === 'mcp' || op.method === 'GET') return;
+  // Every write, MCP's included, checks its trace id.
+  if (op.method === 'GET') return;
   ctx.traceId = checkedTraceId(ctx.header('x-trace-id'));
 };

@@ -1,0 +1,36 @@
+import { OzUsageError } from './errors.js';
+import type { Operation } from './operation.js';
+
+// `%2e` in any case, and `%25` (an encoded `%`) so that `%252e` (decoded twice by some upstream) is caught too.
+const ENCODED_DOT = /%2e/gi;
+const ENCODED_PERCENT = /%25/gi;
+
+/**
+ * Whether a path segment is `.` or `..`, plainly or percent-encoded (`%2e`, `%2E`, `.%2e`, `%252e`, ...): the URL
+ * parser and servers resolve such a segment, so a parameter holding one would climb out of its route
+ * (`tools.execute('..')` reaching `POST /v1/execute`).
+ */
+export function isDotSegment(segment: string): boolean {
+  let text = segment;
+  for (;;) {
+    const decoded = text.replace(ENCODED_PERCENT, '%').replace(ENCODED_DOT, '.');
+    if (decoded === text) break;
+    text = decoded;
+  }
+  return text === '.' || text === '..';
+}
+
+/**
+ * A path parameter's value, encoded for the URL: one segment, or for a passed-through path (`slashes`) each
+ * `/`-separated segment. A `.` or `..` segment is the caller's {@link OzUsageError}, thrown before any request.
+ */
+export function encodedPathParameter(op: Operation, name: string, value: string, slashes: boolean): string {
+  const segments = slashes ? value.split('/') : [value];
+  if (segments.some(isDotSegment)) {
+    throw new OzUsageError(
+      `Path parameter "${name}" of ${op.id} (${op.method} ${op.path}) holds a "." or ".." segment (${JSON.stringify(value)}), ` +
+        'which would move the request to another route; nothing was sent.',
+    );
+  }
+  return slashes ? segments.map(encodeURIComponent).join('/') : encodeURIComponent(value);
+}

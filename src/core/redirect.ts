@@ -1,0 +1,75 @@
+import { OzError } from './errors.js';
+import type { FetchLike } from './requestOptions.js';
+
+/** Hops of one attempt before it fails, as fetch's own limit. */
+export const MAX_REDIRECTS = 20;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * The service answered a redirect the SDK does not follow: one to another origin (another scheme, host or
+ * port), so that neither the key (`Authorization` or `X-API-Key`) nor the body reach an address the client was
+ * not given; more than {@link MAX_REDIRECTS} hops; or a redirect the runtime does not let it read (a browser's
+ * opaque redirect). Not retried. When the other origin is the service's real address (`http` to `https`, a new
+ * host), pass it as `baseURL`.
+ */
+export class OzRedirectError extends OzError {
+  override name = 'OzRedirectError';
+  /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
+  readonly code = 'redirect_error' as const;
+  /** The redirect's status (301, 302, 303, 307 or 308; 0 for an opaque redirect). */
+  readonly status: number;
+  /** Where the redirect pointed (absolute), when it could be read. */
+  readonly location: string | undefined;
+
+  constructor(message: string, status: number, location: string | undefined) {
+    super(message);
+    this.status = status;
+    this.location = location;
+  }
+}
+
+/**
+ * `fetch` with redirects followed by the SDK itself (`redirect: 'manual'`): a redirect within the same origin is
+ * followed as fetch follows it (301 and 302 turn a POST into a GET, 303 any method but HEAD; 307 and 308 keep the
+ * method and body), with the call's headers; a redirect to another origin is an {@link OzRedirectError}, and
+ * nothing is sent there. (fetch itself strips only `Authorization` on such a hop, so an `X-API-Key` would leak,
+ * and a 307 or 308 would re-send the body.) A 3xx without a `Location` is an answer like any other.
+ */
+export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
+  // Kept as a string: a URL is parsed only once a redirect comes (parsing is a visible part of a call's cost).
+  let current = url;
+  let request: RequestInit = { ...init, redirect: 'manual' };
+  for (let hops = 0; ; hops++) {
+    const response = await fetch(current, request);
+    if (response.type === 'opaqueredirect') {
+      const here = new URL(current);
+      throw new OzRedirectError(
+        `${request.method ?? 'GET'} ${here.origin}${here.pathname} was redirected, and this runtime hides where to; the SDK follows no redirect it cannot check stays on the same origin. Point baseURL at the address that answers.`,
+        0,
+        undefined,
+      );
+    }
+    const location = REDIRECT_STATUSES.has(response.status) ? response.headers.get('location') : null;
+    if (location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const here = new URL(current);
+    const next = new URL(location, here);
+    const from = `${request.method ?? 'GET'} ${here.origin}${here.pathname}`;
+    if (next.origin !== here.origin) {
+      throw new OzRedirectError(
+        `${from} was redirected (${response.status}) to another origin, ${next.origin}. The SDK does not follow it, so that neither the key nor the body reach an address the client was not given; if ${next.origin} is the service's address, pass it as baseURL.`,
+        response.status,
+        next.href,
+      );
+    }
+    if (hops >= MAX_REDIRECTS) throw new OzRedirectError(`${from} was redirected more than ${MAX_REDIRECTS} times.`, response.status, next.href);
+    const method = (request.method ?? 'GET').toUpperCase();
+    if ((response.status === 303 && method !== 'GET' && method !== 'HEAD') || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+      const headers = new Headers(request.headers);
+      headers.delete('content-type');
+      request = { ...request, method: 'GET', body: undefined, headers };
+    }
+    current = next.href;
+  }
+}

@@ -1,0 +1,19 @@
+import { profilesPath, readProfiles, selectedProfile } from './profileStore.js';
+
+// Loaded by the client on its first call when neither `apiKey` nor OZ_API_KEY gave a key (profileApiKey.ts).
+// It imports nothing the client imports, so a bundle keeps it (and node:fs) in one lazy chunk of its own.
+
+/** Where a client looks for its key, for the error that says none was found. */
+export const NO_API_KEY = 'No API key: pass `apiKey`, set OZ_API_KEY, or sign in with `oz sign-in` to store a profile (OZ_PROFILE selects one)';
+
+/** The selected profile's key (OZ_PROFILE, else the chosen profile, else `default`), or why there is none. */
+export async function lookUpProfileKey(env: Readonly<Record<string, string | undefined>>): Promise<string | { readonly problem: string }> {
+  const path = await profilesPath(env);
+  try {
+    const document = await readProfiles(path);
+    const profile = selectedProfile(document, env);
+    return document?.profiles[profile]?.api_key ?? { problem: `${NO_API_KEY}; no profile ${JSON.stringify(profile)} in ${path}.` };
+  } catch (error) {
+    return { problem: `No API key: neither \`apiKey\` nor OZ_API_KEY is set, and the profile file cannot be used: ${(error as Error).message}` };
+  }
+}

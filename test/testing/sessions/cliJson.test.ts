@@ -1,0 +1,54 @@
+/**
+ * `oz-mock --json`: the line it prints has exactly the fields README's "--json output" table documents, each of
+ * the documented shape; and `--max-sessions` bounds the sessions of the control plane.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, spawnOzMock, waitForOutput, type SpawnedOzMock } from '../control/spawnOzMock.js';
+
+/** The rows of README's `--json` table: field name and the shape its text names. */
+function documentedFields(): Map<string, string> {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('#### `--json` output'));
+  const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| field |')));
+  const rows = [...table.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)];
+  return new Map(rows.map((m) => [m[1]!, m[2]!.trim()]));
+}
+
+const SHAPES: Readonly<Record<string, RegExp>> = {
+  url: /^http:\/\/127\.0\.0\.1:\d+$/,
+  mcpUrl: /^http:\/\/127\.0\.0\.1:\d+\/v1$/,
+  dashboardUrl: /^http:\/\/127\.0\.0\.1:\d+\/dashboard$/,
+  seed: /^demo$/,
+  apiKey: /^ozk_[A-Za-z0-9]{32}$/,
+  modelsKey: /^sk-mdl-/,
+  proxyKey: /^sk-prx-/,
+  otherApiKey: /^ozk_[A-Za-z0-9]{32}$/,
+  adminToken: /^ozadm_[A-Za-z0-9]{32}$/,
+};
+
+let started: SpawnedOzMock;
+let line: Record<string, unknown>;
+beforeAll(async () => {
+  started = spawnOzMock(['--port', '0', '--mcp-port', '0', '--json', '--max-sessions', '1']);
+  line = JSON.parse((await waitForOutput(started, /^\{.*\}$/m, 60_000))[0]) as Record<string, unknown>;
+}, 90_000);
+afterAll(() => started.stop());
+
+describe('oz-mock --json', () => {
+  it('prints exactly the documented fields, each of its documented shape', () => {
+    const documented = documentedFields();
+    expect([...documented.keys()].sort()).toEqual(Object.keys(line).sort());
+    for (const [field, value] of Object.entries(line)) expect({ field, value }).toEqual({ field, value: expect.stringMatching(SHAPES[field]!) });
+  });
+
+  it('--max-sessions bounds the live sessions (429 rate_limited past it)', async () => {
+    const admin = { authorization: `Bearer ${line.adminToken as string}` };
+    const first = await fetch(`${line.url as string}/_oz/sessions`, { method: 'POST', headers: admin });
+    expect(first.status).toBe(201);
+    const second = await fetch(`${line.url as string}/_oz/sessions`, { method: 'POST', headers: admin });
+    expect(second.status).toBe(429);
+    expect(((await second.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
+  });
+});

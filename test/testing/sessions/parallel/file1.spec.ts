@@ -1,0 +1,3 @@
+import { defineSuite } from './suite.js';
+
+await defineSuite('worker file 1');
