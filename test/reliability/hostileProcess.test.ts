@@ -18,14 +18,26 @@ beforeAll(async () => {
   ({ mock, line } = await startOzMock([]));
   port = Number(new URL(line.url).port);
 }, 60_000);
-afterAll(() => mock?.stop());
+// The slowest /health of each test, printed at the end for RELIABILITY.md (recorded, never asserted).
+const slowest = new Map<string, number>();
+afterAll(() => {
+  mock?.stop();
+  const lines = [...slowest].map(([test, ms]) => `  ${ms.toFixed(1)} ms  ${test}`);
+  if (lines.length) console.info(`slowest /health per test:\n${lines.join('\n')}`);
+});
 
 /** GET /health on a connection of its own: its status. */
 function health(localAddress?: string): Promise<number> {
+  const test = expect.getState().currentTestName ?? '?';
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path: '/health', agent: false, ...(localAddress ? { localAddress } : {}) }, (res) => {
       res.resume();
-      res.on('end', () => resolve(res.statusCode!));
+      res.on('end', () => {
+        const ms = performance.now() - started;
+        if (ms > (slowest.get(test) ?? 0)) slowest.set(test, ms);
+        resolve(res.statusCode!);
+      });
     });
     req.on('error', reject).end();
   });

@@ -41,7 +41,9 @@ describe('journal filters', () => {
     const mock = connectOzMock({ url: listener.url, adminToken: TOKEN });
     expect((await mock.journal.filter({ account: 'other' })).map((e) => e.account)).toEqual(['other']);
     expect(await mock.journal.count({ header: 'x-trace-id:trace-one' })).toBe(1);
-    expect(await mock.journal.count({ body: { text: 'three' } })).toBe(1);
+    expect(await mock.journal.count({ body: { text: 'two' } })).toBe(1);
+    // The request with an unknown key was refused before its body was read: no body is journaled to match.
+    expect(await mock.journal.count({ body: { text: 'three' } })).toBe(0);
     const bad = await fetch(`${listener.url}/_oz/journal?body=notjson`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(bad.status).toBe(422);
     const badHeader = await fetch(`${listener.url}/_oz/journal?header=nocolon`, { headers: { authorization: `Bearer ${TOKEN}` } });
