@@ -9,8 +9,17 @@
 //   src/cli/         the `oz` command line: a program over the client (index, client, generated, core, profiles);
 //                    nothing imports it, and it never imports the embedded server (`oz mock` runs oz-mock's bin)
 //   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client;
-//                    its handlers (src/testing/handlers/) never import each other
+//                    inside it, folders by concept, each a layer over the ones before it in SERVER_LAYERS (below);
+//                    its handlers (src/testing/handlers/<tag>.ts) never import each other, only handlers/shared/
+// and no import circle anywhere in src/, type-only imports included.
 const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/|profiles/)';
+
+/**
+ * The folders of the embedded server, bottom first (ARCHITECTURE.md has each one's purpose): a file of one may
+ * import the folders before it and its own, never one after it nor the entry points and composition root at the
+ * top of src/testing/ (index.ts, cli.ts, server.ts).
+ */
+const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control', 'sessions'];
 
 /** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -52,10 +61,31 @@ module.exports = {
     ),
     forbid(
       'handlers-never-import-handlers',
-      'A handler of the embedded server imports no other handler: shared views and lookups have their own modules (handlers/index.ts, the registry, lists them all).',
+      'A handler of the embedded server imports no other handler: what two of them share is in handlers/shared/ (handlers/index.ts, the registry, lists them all).',
       { path: '^src/testing/handlers/(?!index[.]ts$)' },
-      { path: '^src/testing/handlers/' },
+      { path: '^src/testing/handlers/(?!shared/)' },
     ),
+    forbid(
+      'server-folders-only',
+      'Every file of src/testing/ has a folder by concept, but the entry points (index.ts, cli.ts) and the composition root (server.ts).',
+      { path: '^src/testing/(?!(index|cli|server)[.]ts$)[^/]+$' },
+      {},
+    ),
+    ...SERVER_LAYERS.map((layer, i) =>
+      forbid(
+        `server-${layer}-imports-below`,
+        `src/testing/${layer}/ imports only the server's folders before it (${SERVER_LAYERS.slice(0, i).join(', ') || 'none'}) and itself.`,
+        { path: `^src/testing/${layer}/` },
+        { path: `^src/testing/(${[...SERVER_LAYERS.slice(i + 1), '[^/]+[.]ts$'].join('|')})`, pathNot: `^src/testing/${layer}/` },
+      ),
+    ),
+    {
+      name: 'no-circular',
+      comment: 'No import circle in src/, type-only imports included: a circle ties its files into one.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
   ],
   options: {
     includeOnly: '^(src/|openapi[.]json$)',

@@ -7,7 +7,7 @@ import { createConfig, lintFromString, formatProblems, getTotals } from '@redocl
 import spectralCore from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
-import { withAllContent } from '../src/testing/documentContent.ts';
+import { withAllContent } from '../src/testing/contract/documentContent.ts';
 import { lintOperationErrorCodes } from './codegen/operationErrors.mjs';
 
 const ref = fileURLToPath(new URL('../openapi.json', import.meta.url));

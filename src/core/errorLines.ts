@@ -1,4 +1,4 @@
-import type { ConnectInfo, ErrorBody } from './errors.js';
+import type { ConnectInfo, ErrorBody } from './errorShape.js';
 
 // The error bodies of the markdown and text wires, read line by line as the service renders them; loaded by
 // errorBody.ts on the first such error.

@@ -1,4 +1,5 @@
 import { readErrorBody } from './errorBody.js';
+import type { ConnectInfo, ErrorBody } from './errorShape.js';
 
 /** The base class of every error the SDK throws. */
 export class OzError extends Error {
@@ -15,33 +16,7 @@ export class OzUsageError extends OzError {
   readonly code = 'usage_error' as const;
 }
 
-/** Where a missing connection or credential is made (424 errors). */
-export interface ConnectInfo {
-  provider: string;
-  method: 'oauth' | 'api_key' | 'wallet';
-  /** A method and path, for example `POST /v1/connections/crm/link`. */
-  link: string;
-}
-
-/** The `error` object of the service's error envelope. */
-export interface ErrorBody {
-  /** The error code, equal to the answer's `X-Error-Code`. */
-  code: string;
-  /** A human-readable message. */
-  message: string;
-  /** Names of absent fields (`invalid_params`). */
-  missing?: string[];
-  /** The contract the request broke. */
-  contract?: string;
-  /** What to do next. */
-  hint?: string;
-  /** The execution this error belongs to. */
-  execution_id?: string;
-  /** Where a missing connection or credential is made (424 errors). */
-  connect?: ConnectInfo;
-  /** Further fields the service may add. */
-  [field: string]: unknown;
-}
+export type { ConnectInfo, ErrorBody } from './errorShape.js';
 
 /**
  * The service answered with an error status. Branch on the code class (`instanceof InvalidParamsError`, generated

@@ -3,11 +3,19 @@ import { APIPromise, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { OzAbortError, OzUsageError, type OzError } from './errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
-import type { Operation } from './operation.js';
+import type { Operation, RequestInput } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
-import type { Transport } from './transport.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
+
+/**
+ * What the poller reads a run through (the transport is one): the client's execution-record descriptor, and a
+ * request of it. The poller needs nothing else of the transport, and so does not import it.
+ */
+export interface ExecutionReader {
+  readonly executionRecord: Operation;
+  request<T>(op: Operation, input: RequestInput, options?: RequestOptions): APIPromise<T>;
+}
 
 /** The first interval between two polls, by default. */
 export const DEFAULT_POLL_INTERVAL_MS = 500;
@@ -152,7 +160,7 @@ export function executionIdOf(ref: ExecutionRef): string {
  * passes, `OzAbortError` when `signal` aborts, and any error of a poll.
  */
 export function waitForExecution<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer, E = OzError>(
-  transport: Transport,
+  transport: ExecutionReader,
   ref: ExecutionRef,
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
@@ -162,7 +170,7 @@ export function waitForExecution<Record extends ExecutionRecordAnswer = Executio
 
 /** The wait of {@link waitForExecution}, with the answer of the poll that read the finished record. */
 async function waitParsed<Record extends ExecutionRecordAnswer>(
-  transport: Transport,
+  transport: ExecutionReader,
   ref: ExecutionRef,
   options: WaitOptions<Record>,
   requestOptions: PollRequestOptions,
@@ -220,7 +228,7 @@ export type Waitable<P, E = OzError> = P & { readonly wait: PointerWait<E> };
  * `Object.keys`, spreads or `toEqual`; a pointer read back from storage has none: pass it to
  * `client.executions.wait(pointer)`.
  */
-export function withPointerWait<P>(pointer: P, transport: Transport, callOptions: RequestOptions): P {
+export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callOptions: RequestOptions): P {
   if (typeof pointer !== 'object' || pointer === null) return pointer;
   const id = (pointer as { execution_id?: unknown }).execution_id;
   if (typeof id !== 'string' || id === '') return pointer;

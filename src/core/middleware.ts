@@ -1,6 +1,6 @@
 import { OzUsageError } from './errors.js';
 import type { Plane } from './operation.js';
-import type { Format } from './requestOptions.js';
+import type { Format } from './format.js';
 
 /** What a middleware knows about the attempt it runs in. */
 export interface MiddlewareContext {

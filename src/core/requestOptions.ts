@@ -1,11 +1,11 @@
 import type { ApiKeySource } from './credentials.js';
+import type { Format } from './format.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { ValidateMode } from './responseValidation.js';
 import type { Middleware } from './middleware.js';
-import type { RetryOptions } from './retryOptions.js';
+import type { RetryOptions } from './retryOptionTypes.js';
 
-/** A response wire: the format one payload travels in. */
-export type Format = 'json' | 'yaml' | 'markdown' | 'text';
+export type { Format } from './format.js';
 
 /** Any Fetch-API function: `globalThis.fetch`, undici's, or the embedded server's `server.fetch`. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;

@@ -2,7 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { OzError } from './errors.js';
 import type { Format } from './requestOptions.js';
 import { tryParseJson } from './tryParseJson.js';
-import { wireOfContentType } from './wire.js';
+import { wireOfContentType } from './wireMediaTypes.js';
 import { parseYaml } from './yaml.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { OzUsageError } from './errors.js';
-import type { RetryOptions, RetryPolicy } from './retryOptions.js';
+import type { RetryOptions, RetryPolicy } from './retryOptionTypes.js';
 
 // Checking retry options, loaded when a client or a call gives `retry` (OzUsageError handed in: a lazy module
 // sharing no module with the client stays one chunk).

@@ -46,7 +46,7 @@ import { OzStreamInterruptedError } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
 import { copyTraceContext, registeredTracing, startCallSpan, type CallSpan, type OtelGlobal } from './tracing.js';
-import { WIRE_MEDIA_TYPES, wireOfContentType } from './wire.js';
+import { WIRE_MEDIA_TYPES, wireOfContentType } from './wireMediaTypes.js';
 import { stringifyYaml } from './yaml.js';
 
 /** Retries after the first attempt, by default. */

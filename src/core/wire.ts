@@ -1,4 +1,5 @@
-import type { Format, RequestOptions } from './requestOptions.js';
+import type { Format } from './format.js';
+import type { RequestOptions } from './requestOptions.js';
 
 /**
  * The result type of a call given its options: the parsed envelope on the json and yaml wires, a string on the
@@ -30,22 +31,3 @@ export type ListRequestOptions = Omit<RequestOptions, 'format' | 'idempotencyKey
 
 /** Per-call options of a route that answers JSON only (models plane, meta, MCP, proxy). */
 export type JsonRequestOptions = Omit<RequestOptions, 'format'>;
-
-/** The media type that asks for each wire. */
-export const WIRE_MEDIA_TYPES: Readonly<Record<Format, string>> = {
-  json: 'application/json',
-  yaml: 'text/yaml',
-  markdown: 'text/markdown',
-  text: 'text/plain',
-};
-
-/** The wire a `Content-Type` names (the spec's Accept mapping), or undefined for any other type. */
-export function wireOfContentType(contentType: string | null): Format | undefined {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (!type) return undefined;
-  if (type === 'application/json' || type.endsWith('+json')) return 'json';
-  if (type === 'text/yaml' || type === 'application/yaml' || type === 'application/x-yaml') return 'yaml';
-  if (type === 'text/markdown') return 'markdown';
-  if (type === 'text/plain') return 'text';
-  return undefined;
-}

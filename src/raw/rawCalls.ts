@@ -5,7 +5,7 @@ import type { FetchLike } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
-import type { OzRawClient } from './rawClient.js';
+import type { OzRawClient } from './rawClientType.js';
 
 // The raw client's calls, loaded by rawClient.ts on the first one: openapi-fetch over a fetch that sends each
 // request as a call of its operation through the transport.

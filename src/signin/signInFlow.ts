@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { SignInOptions, SignInResult } from './signInOptions.js';
 import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
-import type { SignInOptions, SignInResult } from './signIn.js';
 import type { SignInError } from './signInError.js';
 
 // The command-line sign-in itself, loaded by `signIn()` (signIn.ts) on its first call.

@@ -5,11 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { isPlatformKeyShape } from './apiKeys.js';
-import { MAX_BODY_BYTES_CEILING } from './bodyLimit.js';
+import { isPlatformKeyShape } from './state/apiKeys.js';
+import { MAX_BODY_BYTES_CEILING } from './wire/bodyLimit.js';
 import { isAdminTokenShape } from './control/adminToken.js';
-import { OzMockError } from './errors.js';
-import { API_VERSION } from './operations.js';
+import { OzMockError } from './contract/errors.js';
+import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
 
 const HELP = `oz-mock: an in-memory Oz server (API ${API_VERSION}) seeded with the demo account.

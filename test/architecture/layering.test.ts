@@ -17,7 +17,7 @@ const CLI = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mj
 function cruise(cwd: string): { status: number | null; violations: string[] } {
   const run = spawnSync(process.execPath, [CLI, 'src', '--config', join(root, '.dependency-cruiser.cjs')], { cwd, encoding: 'utf8' });
   if (!/dependencies cruised/.test(run.stdout)) throw new Error(`dependency-cruiser did not run: ${run.stdout}${run.stderr}`);
-  const violations = [...run.stdout.matchAll(/^\s*error ([\w-]+): (\S+) \u2192 (\S+)$/gm)].map(([, rule, from, to]) => `${rule}: ${from} -> ${to}`);
+  const violations = [...run.stdout.matchAll(/^\s*error ([\w-]+): (\S+) \u2192\s*(\S+)/gm)].map(([, rule, from, to]) => `${rule}: ${from} -> ${to}`);
   return { status: run.status, violations: violations.sort() };
 }
 
@@ -33,38 +33,76 @@ describe('the layering rule', () => {
     expect(status).toBe(0);
   }, 60_000);
 
-  it('fails on each wrong-way import, naming the rule, the importer and the imported file', () => {
+  it('fails on each wrong-way import, naming the rule, the importer and the imported file', async () => {
     const tree = mkdtempSync(join(tmpdir(), 'oz-layers-'));
     scratch.push(tree);
     cpSync(join(root, 'src'), join(tree, 'src'), { recursive: true });
     for (const file of ['openapi.json', 'tsconfig.json', 'package.json']) cpSync(join(root, file), join(tree, file));
-    const wrongWay: Record<string, [string, string]> = {
-      'core-imports-nothing-of-ours': ['src/core/wrongWay.ts', "export type { OperationId } from '../generated/operations.js';"],
-      'generated-imports-only-core': ['src/generated/wrongWay.ts', "export type { Oz } from '../client.js';"],
-      'client-never-imports-server': ['src/resources/wrongWay.ts', "export type { OzServer } from '../testing/server.js';"],
-      'server-never-imports-client': ['src/testing/wrongWay.ts', "export type { Executions } from '../resources/executions.js';"],
-      'resources-beside-each-other': ['src/mcp/wrongWay.ts', "export { signIn } from '../signin/signIn.js';"],
-      'handlers-never-import-handlers': ['src/testing/handlers/wrongWay.ts', "export { agentView } from './agents.js';"],
-      'nothing-imports-the-cli': ['src/profiles/wrongWay.ts', "export { EXIT } from '../cli/exitCodes.js';"],
-      'cli-uses-the-client-only': ['src/cli/wrongWay.ts', "export { signIn } from '../signin/signIn.js';"],
+    // One planted file per rule (a circle takes two, and is reported once), and the violation each must raise.
+    const planted: Record<string, string> = {
+      'src/core/wrongWay.ts': "export type { OperationId } from '../generated/operations.js';",
+      'src/generated/wrongWay.ts': "export type { Oz } from '../client.js';",
+      'src/resources/wrongWay.ts': "export type { OzServer } from '../testing/server.js';",
+      'src/testing/pipeline/wrongWay.ts': "export type { Executions } from '../../resources/executions.js';",
+      'src/mcp/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
+      'src/testing/handlers/wrongWay.ts': "export { agentView } from './agents.js';",
+      'src/testing/loose.ts': "export { newId } from './support/ids.js';",
+      'src/testing/support/circleA.ts': "export type { B } from './circleB.js';\nexport type A = string;",
+      'src/testing/support/circleB.ts': "export type { A } from './circleA.js';\nexport type B = number;",
+      // Each folder of the server reaches one folder above it (sessions, the top one, the composition root).
+      'src/testing/support/wrongLayer.ts': "export type { ServerClock } from '../time/clock.js';",
+      'src/testing/time/wrongLayer.ts': "export type { OzMockError } from '../contract/errors.js';",
+      'src/testing/contract/wrongLayer.ts': "export type { Answer } from '../wire/answer.js';",
+      'src/testing/wire/wrongLayer.ts': "export type { ServerData } from '../state/state.js';",
+      'src/testing/state/wrongLayer.ts': "export type { Runner } from '../runs/runner.js';",
+      'src/testing/runs/wrongLayer.ts': "export type { Journal } from '../harness/journal.js';",
+      'src/testing/harness/wrongLayer.ts': "export type { RequestContext } from '../pipeline/requestContext.js';",
+      'src/testing/pipeline/wrongLayer.ts': "export { HANDLERS } from '../handlers/index.js';",
+      'src/testing/handlers/wrongLayer.ts': "export type { MountOptions } from '../mounts/fetchMount.js';",
+      'src/testing/mounts/wrongLayer.ts': "export type { FixtureSummary } from '../fixtures/fixtures.js';",
+      'src/testing/fixtures/wrongLayer.ts': "export type { OzServer } from '../public/ozServer.js';",
+      'src/testing/public/wrongLayer.ts': "export type { OzControls } from '../control/remote.js';",
+      'src/testing/parts/wrongLayer.ts': "export type { ControlPort } from '../control/controlPlane.js';",
+      'src/testing/control/wrongLayer.ts': "export type { SessionWorld } from '../sessions/sessionRegistry.js';",
+      'src/testing/sessions/wrongLayer.ts': "export { createOzServer } from '../server.js';",
+      'src/profiles/wrongWay.ts': "export { EXIT } from '../cli/exitCodes.js';",
+      'src/cli/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
     };
-    for (const [path, text] of Object.values(wrongWay)) writeFileSync(join(tree, path), `${text}\n`);
+    for (const [path, text] of Object.entries(planted)) writeFileSync(join(tree, path), `${text}\n`);
 
+    const expected = [
+      'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
+      'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
+      'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
+      'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
+      'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',
+      'server-never-imports-client: src/testing/pipeline/wrongWay.ts -> src/resources/executions.ts',
+      'server-folders-only: src/testing/loose.ts -> src/testing/support/ids.ts',
+      'no-circular: src/testing/support/circleA.ts -> src/testing/support/circleB.ts',
+      'server-support-imports-below: src/testing/support/wrongLayer.ts -> src/testing/time/clock.ts',
+      'server-time-imports-below: src/testing/time/wrongLayer.ts -> src/testing/contract/errors.ts',
+      'server-contract-imports-below: src/testing/contract/wrongLayer.ts -> src/testing/wire/answer.ts',
+      'server-wire-imports-below: src/testing/wire/wrongLayer.ts -> src/testing/state/state.ts',
+      'server-state-imports-below: src/testing/state/wrongLayer.ts -> src/testing/runs/runner.ts',
+      'server-runs-imports-below: src/testing/runs/wrongLayer.ts -> src/testing/harness/journal.ts',
+      'server-harness-imports-below: src/testing/harness/wrongLayer.ts -> src/testing/pipeline/requestContext.ts',
+      'server-pipeline-imports-below: src/testing/pipeline/wrongLayer.ts -> src/testing/handlers/index.ts',
+      'server-handlers-imports-below: src/testing/handlers/wrongLayer.ts -> src/testing/mounts/fetchMount.ts',
+      'server-mounts-imports-below: src/testing/mounts/wrongLayer.ts -> src/testing/fixtures/fixtures.ts',
+      'server-fixtures-imports-below: src/testing/fixtures/wrongLayer.ts -> src/testing/public/ozServer.ts',
+      'server-public-imports-below: src/testing/public/wrongLayer.ts -> src/testing/control/remote.ts',
+      'server-parts-imports-below: src/testing/parts/wrongLayer.ts -> src/testing/control/controlPlane.ts',
+      'server-control-imports-below: src/testing/control/wrongLayer.ts -> src/testing/sessions/sessionRegistry.ts',
+      'server-sessions-imports-below: src/testing/sessions/wrongLayer.ts -> src/testing/server.ts',
+      'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
+      'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
+    ].sort();
     const { status, violations } = cruise(tree);
-    expect(status).toBe(Object.keys(wrongWay).length);
-    expect(violations).toEqual(
-      [
-        'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
-        'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
-        'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
-        'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
-        'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
-        'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
-        'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',
-        'server-never-imports-client: src/testing/wrongWay.ts -> src/resources/executions.ts',
-      ].sort(),
-    );
-    expect([...new Set(violations.map((v) => v.split(':')[0]))].sort()).toEqual(Object.keys(wrongWay).sort());
+    expect(violations).toEqual(expected);
+    expect(status).toBe(expected.length);
+    // Every rule of the config is seen failing.
+    const config = (await import(join(root, '.dependency-cruiser.cjs'))) as { default: { forbidden: { name: string }[] } };
+    expect([...new Set(violations.map((v) => v.split(':')[0]))].sort()).toEqual(config.default.forbidden.map((r) => r.name).sort());
   }, 60_000);
 
   it('the command line builds no request itself: no fetch in src/cli, every call goes through the client', () => {

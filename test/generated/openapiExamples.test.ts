@@ -8,7 +8,7 @@ import formatsModule from 'ajv-formats';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
 import openapi from '../../openapi.json' with { type: 'json' };
-import { withAllContent } from '../../src/testing/documentContent.js';
+import { withAllContent } from '../../src/testing/contract/documentContent.js';
 import { createTestServer } from '../support/ozServer.js';
 
 type Json = Record<string, unknown>;

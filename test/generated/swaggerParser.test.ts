@@ -7,7 +7,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
 import openapi from '../../openapi.json' with { type: 'json' };
-import { withAllContent } from '../../src/testing/documentContent.js';
+import { withAllContent } from '../../src/testing/contract/documentContent.js';
 
 type Json = Record<string, unknown>;
 

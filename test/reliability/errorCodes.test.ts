@@ -98,7 +98,7 @@ describe('openapi.json ErrorCode and the generated classes', () => {
       for (const m of text.matchAll(/\b([45]\d\d),\s*'([a-z][a-z_]*)'/g)) answered.set(m[2]!, Number(m[1]));
       for (const m of text.matchAll(/\bnotFound\('([a-z]+)'/g)) answered.set(`${m[1]}_not_found`, 404);
     }
-    // Codes the helpers of src/testing/errors.ts answer.
+    // Codes the helpers of src/testing/contract/errors.ts answer.
     for (const [code, status] of [['invalid_json', 400], ['invalid_params', 422], ['unauthorized', 401], ['connection_required', 424], ['credential_required', 424]] as const) answered.set(code, status);
     expect(answered.size).toBeGreaterThan(20);
     // Codes the control plane's own methods answer from server.ts (for example `no_state_file`).

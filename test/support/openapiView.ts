@@ -5,7 +5,7 @@
  * operations the validator can look up, so their answers are checked like every other. The alternative forms of
  * answers (`x-oz-alternative-content`) are merged into `content` the way the server serves `?content=all`.
  */
-import { withAllContent } from '../../src/testing/documentContent.js';
+import { withAllContent } from '../../src/testing/contract/documentContent.js';
 
 type Json = Record<string, unknown>;
 

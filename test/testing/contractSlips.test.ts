@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml11 } from 'yaml';
 import openapi from '../../openapi.json' with { type: 'json' };
 import type { OzListener, OzServer } from '../../src/testing/index.js';
-import { toYaml } from '../../src/testing/yamlWire.js';
+import { toYaml } from '../../src/testing/wire/yamlWire.js';
 import { createTestServer } from '../support/ozServer.js';
 import { call, callJson, type ErrorBody } from './support.js';
 

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { randomAlnum } from '../ids.js';
+import { randomAlnum } from '../support/ids.js';
 
 /** The admin token's prefix: `ozadm_`, then 32 characters of [A-Za-z0-9]. */
 export const ADMIN_TOKEN_PREFIX = 'ozadm_';

@@ -1,36 +1,43 @@
-import { responseReply } from '../answer.js';
-import type { RequestHandler } from '../app.js';
-import type { Connection } from '../connection.js';
-import type { OzDashboard } from '../dashboard.js';
-import { invalidJson, invalidParams, OzMockError, unauthorized } from '../errors.js';
-import type { FaultSpec } from '../faults.js';
-import { journalFilter, type JournalFilter } from '../journal.js';
-import { isPlainObject, ownValue } from '../plainObject.js';
-import type { ItemPatch, OzItemControls } from '../server.js';
-import type { ServerCore } from '../serverCore.js';
-import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../store.js';
+import { responseReply } from '../wire/answer.js';
+import type { RequestHandler } from '../pipeline/routing.js';
+import type { Connection } from '../wire/connection.js';
+import type { OzDashboard } from '../mounts/dashboard.js';
+import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
+import type { Faults, FaultSpec } from '../harness/faults.js';
+import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
+import { isPlainObject, ownValue } from '../support/plainObject.js';
+import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
+import type { ServerClock } from '../time/clock.js';
+import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
-import type { SessionRegistry } from '../sessions/sessionRegistry.js';
-import { sessionView } from '../sessions/sessionRegistry.js';
-import type { OzSessionOptions } from '../sessions/session.js';
-import type { StubSpec } from '../stubs/stubs.js';
-import { unusedOf } from '../unused.js';
-import { keyValueProblem, parseFixtureText, type FixtureDocument } from './fixtureFormat.js';
-import type { FixtureSummary } from './fixtures.js';
+import type { Stubs, StubSpec } from '../pipeline/stubs/stubs.js';
+import { unusedOf } from '../pipeline/stubs/unused.js';
+import { keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
+import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
-import { applySettings, checkSettings, readSettings } from './settings.js';
-import type { OzStateDocument } from './stateDocument.js';
-import { parseYaml } from '../yamlWire.js';
-import { urlPath } from '../requestUrl.js';
-import { LinearPattern, PatternError } from '../linearPattern.js';
+import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
+import { sessionView } from './sessionView.js';
+import type { OzStateDocument } from '../fixtures/stateDocument.js';
+import { parseYaml } from '../wire/yamlWire.js';
+import { urlPath } from '../support/requestUrl.js';
+import { LinearPattern, PatternError } from '../support/linearPattern.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
 
+/** The parts of a server the control plane reads and changes directly: clock, faults, journal, settings, accounts. */
+export interface ControlPort extends SettingsPort {
+  readonly options: SettingsPort['options'] & { readonly maxBodyBytes: number };
+  readonly clock: ServerClock;
+  readonly faults: Faults;
+  readonly stubs: Stubs;
+  readonly journal: Journal;
+}
+
 /** What the control plane drives: the server's own controls (the same the in-process API offers). */
 export interface ControlTarget {
-  readonly core: ServerCore;
+  readonly server: ControlPort;
   readonly items: OzItemControls;
   readonly dashboard: OzDashboard;
   reset(): void;
@@ -44,7 +51,18 @@ export interface ControlTarget {
   addKey(options: KeyOptions): CreatedKey;
   revokeKey(idOrValue: string): void;
   /** The server's sessions (the default session's target only). */
-  readonly sessions?: SessionRegistry;
+  readonly sessions?: SessionsPort;
+}
+
+/** What the control plane does with a server's sessions (`/_oz/sessions`). */
+export interface SessionsPort {
+  list(): OzSession[];
+  /** Makes a session (a `TypeError` for bad options, 429 past the bound). */
+  create(options?: OzSessionOptions): OzSession;
+  /** Ends a session; answers whether it was live. */
+  end(id: string): Promise<boolean>;
+  /** A live session's control-plane target, or 404 `session_not_found`. */
+  target(id: string): ControlTarget;
 }
 
 interface Call {
@@ -154,12 +172,12 @@ function jsonFilterBody(text: string): Record<string, unknown> {
   return parsed;
 }
 
-function sessionsOf(target: ControlTarget): SessionRegistry {
+function sessionsOf(target: ControlTarget): SessionsPort {
   if (!target.sessions) throw new OzMockError(404, 'not_found', 'A session has no sessions of its own.');
   return target.sessions;
 }
 
-function clockView(core: ServerCore): Record<string, unknown> {
+function clockView(core: ControlPort): Record<string, unknown> {
   return { now: core.clock.iso(), now_ms: core.clock.now(), frozen: core.clock.frozen };
 }
 
@@ -207,25 +225,25 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
-  listFaults: (_, t) => answer(200, { data: t.core.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec, a.hits)) }),
+  listFaults: (_, t) => answer(200, { data: t.server.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec, a.hits)) }),
   addFault: async (call, t) => {
     const o = await call.object();
-    const handle = asInvalid(() => t.core.faults.add(faultFromJson(o)));
-    return answer(201, faultToJson(handle.id, handle.remaining, t.core.faults.list.find((a) => a.id === handle.id)!.spec));
+    const handle = asInvalid(() => t.server.faults.add(faultFromJson(o)));
+    return answer(201, faultToJson(handle.id, handle.remaining, t.server.faults.list.find((a) => a.id === handle.id)!.spec));
   },
   clearFaults: (_, t) => {
-    t.core.faults.clear();
+    t.server.faults.clear();
     return OK();
   },
   cancelFault: (call, t) => {
-    if (!t.core.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
+    if (!t.server.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
     return OK();
   },
-  getClock: (_, t) => answer(200, clockView(t.core)),
+  getClock: (_, t) => answer(200, clockView(t.server)),
   setClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['now', 'frozen']);
-    const { clock } = t.core;
+    const { clock } = t.server;
     if (o.frozen !== undefined && typeof o.frozen !== 'boolean') throw invalidParams('frozen must be true or false.');
     if (o.now !== undefined) {
       const at = typeof o.now === 'string' && /^\d{4}-\d\d-\d\dT/.test(o.now) ? Date.parse(o.now) : Number.NaN;
@@ -235,13 +253,13 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       await clock.advance(ms);
     }
     if (typeof o.frozen === 'boolean') clock.setFrozen(o.frozen);
-    return answer(200, clockView(t.core));
+    return answer(200, clockView(t.server));
   },
   advanceClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['ms']);
-    await t.core.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
-    return answer(200, clockView(t.core));
+    await t.server.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
+    return answer(200, clockView(t.server));
   },
   waitIdle: async (call, t) => {
     const o = await call.object();
@@ -266,19 +284,19 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     }
     const limitText = q.get('limit');
     if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000)) throw invalidParams('limit must be an integer from 1 to 10000.');
-    const entries = asInvalid(() => t.core.journal.filter(journalFilter(filter)));
+    const entries = asInvalid(() => t.server.journal.filter(journalFilter(filter)));
     const picked = limitText === null ? entries : entries.slice(-Number(limitText));
     return answer(200, { data: picked.map(journalEntryView) });
   },
   clearJournal: (_, t) => {
-    t.core.journal.clear();
+    t.server.journal.clear();
     return OK();
   },
   addKey: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['account', 'kind', 'name', 'value', 'expires_in_days', 'tools', 'addresses']);
     if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
-    if (!t.core.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (!t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
     for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
     for (const k of ['tools', 'addresses'] as const) {
       if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
@@ -301,7 +319,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   revokeKey: (call, t) => {
     const id = call.params.id!;
-    if (!t.core.store.data.keys.has(id)) throw new OzMockError(404, 'key_not_found', `No key ${id}.`);
+    if (!t.server.store.data.keys.has(id)) throw new OzMockError(404, 'key_not_found', `No key ${id}.`);
     t.revokeKey(id);
     return OK();
   },
@@ -334,7 +352,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     onlyFields(o, ['account', 'key_expiry_days', 'key_name']);
     if (!('account' in o) || (o.account !== null && typeof o.account !== 'string')) throw invalidParams('account is required: an account name, or null for a user who refuses.', ['account']);
-    if (typeof o.account === 'string' && !t.core.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (typeof o.account === 'string' && !t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
     if (o.key_expiry_days !== undefined && ![7, 30, 90, 180, 365, null].includes(o.key_expiry_days as number)) throw invalidParams('key_expiry_days must be one of 7, 30, 90, 180, 365 or null.');
     if (o.key_name !== undefined && (typeof o.key_name !== 'string' || o.key_name === '')) throw invalidParams('key_name must be a non-empty string.');
     t.dashboard.signInAs(o.account as string | null);
@@ -342,23 +360,23 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.key_name !== undefined) t.dashboard.keyName = o.key_name as string;
     return OK();
   },
-  listStubs: (_, t) => answer(200, { data: t.core.stubs.list() }),
+  listStubs: (_, t) => answer(200, { data: t.server.stubs.list() }),
   addStub: async (call, t) => {
     const o = await call.object();
     if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
-    const handle = asInvalid(() => t.core.stubs.add(o as unknown as StubSpec));
-    return answer(201, t.core.stubs.list().find((v) => v.id === handle.id));
+    const handle = asInvalid(() => t.server.stubs.add(o as unknown as StubSpec));
+    return answer(201, t.server.stubs.list().find((v) => v.id === handle.id));
   },
   clearStubs: (_, t) => {
-    t.core.stubs.clear();
+    t.server.stubs.clear();
     return OK();
   },
   cancelStub: (call, t) => {
-    if (!t.core.stubs.cancel(call.params.id!)) throw new OzMockError(404, 'stub_not_found', `No armed stub ${call.params.id}.`);
+    if (!t.server.stubs.cancel(call.params.id!)) throw new OzMockError(404, 'stub_not_found', `No armed stub ${call.params.id}.`);
     return OK();
   },
   listUnused: (_, t) => {
-    const unused = unusedOf(t.core);
+    const unused = unusedOf(t.server);
     return answer(200, { faults: unused.faults.map(({ id, remaining, hits, ...spec }) => faultToJson(id, remaining, spec as FaultSpec, hits)), stubs: unused.stubs });
   },
   listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
@@ -371,8 +389,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (!(await sessionsOf(t).end(call.params.session!))) throw new OzMockError(404, 'session_not_found', `No live session ${call.params.session}.`);
     return OK();
   },
-  getSettings: (_, t) => answer(200, readSettings(t.core)),
-  updateSettings: async (call, t) => answer(200, applySettings(t.core, checkSettings(await call.object()))),
+  getSettings: (_, t) => answer(200, readSettings(t.server)),
+  updateSettings: async (call, t) => answer(200, applySettings(t.server, checkSettings(await call.object()))),
 };
 
 /** An `Error` of a store write (a value in use, a bad expiry) is a bad field: 422. */
@@ -436,7 +454,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
   let text: Promise<string> | null = null;
-  const readText = () => (text ??= conn.reader.text(target.core.options.maxBodyBytes));
+  const readText = () => (text ??= conn.reader.text(target.server.options.maxBodyBytes));
   const call: Call = {
     request,
     conn,

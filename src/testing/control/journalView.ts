@@ -1,5 +1,5 @@
-import type { JournalEntry } from '../journal.js';
-import { isoTime } from '../isoTime.js';
+import type { JournalEntry } from '../harness/journal.js';
+import { isoTime } from '../support/isoTime.js';
 
 /** A journal entry as the control plane answers it: plain JSON, keys and tokens redacted from the headers. */
 export interface JournalEntryView extends Readonly<Omit<JournalEntry, 'headers'>> {

@@ -1,16 +1,16 @@
 import type { OperationId } from '../../generated/operations.js';
 import type { Item } from '../../generated/types.js';
-import { OzMockError } from '../errors.js';
-import type { FaultAction, FaultScope } from '../faults.js';
-import type { JournalContentFilter } from '../journalMatch.js';
-import type { StubAnswer, StubSpec, StubView } from '../stubs/stubs.js';
-import type { ItemPatch } from '../server.js';
-import type { CreatedKey, KeyExpiryDays } from '../store.js';
-import type { FixtureDocument } from './fixtureFormat.js';
-import type { FixtureSummary } from './fixtures.js';
+import { OzMockError } from '../contract/errors.js';
+import type { FaultAction, FaultScope } from '../harness/faults.js';
+import type { JournalContentFilter } from '../harness/journalMatch.js';
+import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
+import type { ItemPatch } from '../public/ozServer.js';
+import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
+import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
+import type { FixtureSummary } from '../fixtures/fixtures.js';
 import type { JournalEntryView } from './journalView.js';
 import type { OzSettings } from './settings.js';
-import type { OzStateDocument } from './stateDocument.js';
+import type { OzStateDocument } from '../fixtures/stateDocument.js';
 
 /** A value, or a promise of it: the in-process server answers at once, a remote one later. */
 export type Awaitable<T> = T | Promise<T>;

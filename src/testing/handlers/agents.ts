@@ -1,12 +1,12 @@
 import type { Agent } from '../../generated/types.js';
-import type { CatalogAgent } from '../catalog.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { notFound } from '../errors.js';
-import { respondWithRun, respondWithStream, runFlags, takeTraceId } from '../executionFlow.js';
-import { paginate } from '../pagination.js';
-import { invalidParamsOf } from '../requestValidation.js';
-import { fenceAdmits } from '../toolFence.js';
+import type { CatalogAgent } from '../state/catalog.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { notFound } from '../contract/errors.js';
+import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
+import { paginate } from './shared/pagination.js';
+import { invalidParamsOf } from '../pipeline/steps/validate.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 /** The API's view of an agent. */
 export function agentView(a: CatalogAgent): Agent {
@@ -15,14 +15,14 @@ export function agentView(a: CatalogAgent): Agent {
 
 /** An agent of the catalog by name that the key's fence admits, or 404 `agent_not_found`. */
 export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
-  const agent = ctx.core.store.catalog.agents.get(name);
+  const agent = ctx.server.store.catalog.agents.get(name);
   if (!agent || !fenceAdmits(ctx, agent.name)) throw notFound('agent', `No agent named ${name}.`);
   return agent;
 }
 
 /** `GET /v1/agents`. */
 export const listAgents: OperationHandler = (ctx) => {
-  const rows = [...ctx.core.store.catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.server.store.catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (a) => a.name, agentView) });
 };
 

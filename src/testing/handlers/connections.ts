@@ -1,6 +1,6 @@
 import type { Connection } from '../../generated/types.js';
-import type { OperationHandler } from '../dispatch.js';
-import type { ConnectionRecord } from '../state.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { ConnectionRecord } from '../state/state.js';
 
 /** The API's view of a connection. */
 export function connectionView(c: ConnectionRecord): Connection {
@@ -18,6 +18,6 @@ export const linkConnection: OperationHandler = (ctx) => {
   const method = (ctx.body.method ?? 'oauth') as ConnectionRecord['method'];
   const existing = ctx.account.connections.get(provider);
   if (existing?.status === 'linked') return ctx.reply(200, { kind: 'record', value: connectionView(existing) });
-  const record = ctx.core.store.linkConnection(ctx.account.name, provider, method, method === 'oauth' ? 'pending' : 'linked');
+  const record = ctx.server.store.linkConnection(ctx.account.name, provider, method, method === 'oauth' ? 'pending' : 'linked');
   return ctx.reply(200, { kind: 'record', value: connectionView(record) });
 };

@@ -1,7 +1,7 @@
 import type { DiscoveryKind, DiscoveryResult } from '../../generated/types.js';
-import type { OperationHandler } from '../dispatch.js';
-import { paginate } from '../pagination.js';
-import { fenceAdmits } from '../toolFence.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { paginate } from './shared/pagination.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 const KIND_ORDER: Readonly<Record<DiscoveryKind, number>> = { agent: 0, tool: 1, workflow: 2 };
 
@@ -30,7 +30,7 @@ export function score(query: readonly string[], name: string, description: strin
 export const searchDiscovery: OperationHandler = (ctx) => {
   const q = ctx.query('q') ?? '';
   const kind = ctx.query('kind');
-  const { catalog, data } = ctx.core.store;
+  const { catalog, data } = ctx.server.store;
   const entries: Array<{ kind: DiscoveryKind; name: string; description: string }> = [
     ...[...catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).map((a) => ({ kind: 'agent' as const, name: a.name, description: a.description })),
     ...[...catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).map((t) => ({ kind: 'tool' as const, name: t.name, description: t.description })),

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../dispatch.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
 import { executeAgent, getAgent, listAgents } from './agents.js';
 import { linkConnection } from './connections.js';
 import { searchDiscovery } from './discovery.js';

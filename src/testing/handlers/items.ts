@@ -1,11 +1,11 @@
 import type { ItemCreateRequest } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { notFound, OzMockError } from '../errors.js';
-import { newId } from '../ids.js';
-import { itemView } from '../itemViews.js';
-import { locateById, paginateIndex } from '../pagination.js';
-import { itemIndex, type CompanyRecord, type ItemRecord } from '../state.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { notFound, OzMockError } from '../contract/errors.js';
+import { newId } from '../support/ids.js';
+import { itemView } from '../state/itemViews.js';
+import { locateById, paginateIndex } from './shared/pagination.js';
+import { itemIndex, type CompanyRecord, type ItemRecord } from '../state/state.js';
 
 /** The company of `{campus}` in the caller's account (another account's slug answers the same 404). */
 function company(ctx: RequestContext): CompanyRecord {
@@ -25,7 +25,7 @@ export const createCompanyItem: OperationHandler = (ctx) => {
   const building = co.buildings.get(b.building);
   if (!building) throw notFound('company', `No building ${b.building} in company ${co.slug}.`);
 
-  const now = ctx.core.clock.now();
+  const now = ctx.server.clock.now();
   const item: ItemRecord = {
     id: newId('itm'),
     account: ctx.account.name,
@@ -49,8 +49,8 @@ export const createCompanyItem: OperationHandler = (ctx) => {
     created_at: now,
     updated_at: now,
   };
-  ctx.core.store.data.items.set(item.id, item);
-  ctx.core.walker.schedule(item);
+  ctx.server.store.data.items.set(item.id, item);
+  ctx.server.walker.schedule(item);
   return ctx.reply(201, { kind: 'record', value: itemView(item) });
 };
 
@@ -60,7 +60,7 @@ export const listCompanyItems: OperationHandler = (ctx) => {
   const building = ctx.query('building');
   const status = ctx.query('status');
   const account = ctx.account.name;
-  const map = ctx.core.store.data.items;
+  const map = ctx.server.store.data.items;
   const owns = (i: ItemRecord) => i.account === account && i.campus === co.slug;
   const list = { map, index: itemIndex(account, co.slug, building, status), descending: true, locate: locateById(map, owns), cursorOf: (i: ItemRecord) => i.id };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, itemView) });
@@ -69,7 +69,7 @@ export const listCompanyItems: OperationHandler = (ctx) => {
 /** `GET /v1/companies/{campus}/items/{id}`. */
 export const getCompanyItem: OperationHandler = (ctx) => {
   const co = company(ctx);
-  const item = ctx.core.store.data.items.get(ctx.params.id!);
+  const item = ctx.server.store.data.items.get(ctx.params.id!);
   if (!item || item.account !== ctx.account.name || item.campus !== co.slug) throw notFound('item', `No item ${ctx.params.id} in company ${co.slug}.`);
   return ctx.reply(200, { kind: 'record', value: itemView(item) });
 };

@@ -1,21 +1,22 @@
 import type { ErrorObject, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../../generated/types.js';
-import type { CatalogAgent } from '../catalog.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { OzMockError } from '../errors.js';
-import { createExecution, runSync } from '../executionFlow.js';
-import { findExecution } from '../executionRecords.js';
-import { executionView, resultView } from '../executionViews.js';
-import { API_VERSION } from '../operations.js';
-import { isPlainObject } from '../plainObject.js';
-import { componentCheck } from '../requestValidation.js';
-import { interpretedCheck } from '../schemaInterpreter.js';
-import { missingFields, type ValidationProblem } from '../schemaValidation.js';
-import { isFinished, type ExecutionRecord } from '../state.js';
-import { rateWindowOf } from '../rateLimit.js';
-import { errorMarkdown, executionMarkdown, footer } from '../render.js';
-import { fenceAdmits } from '../toolFence.js';
-import { preferredAcceptType } from '../wire.js';
+import type { CatalogAgent } from '../state/catalog.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { OzMockError } from '../contract/errors.js';
+import { createExecution } from './shared/executionFlow.js';
+import { runSync } from '../runs/runStart.js';
+import { findExecution } from './shared/executionRecords.js';
+import { executionView, resultView } from '../state/executionViews.js';
+import { API_VERSION } from '../contract/operations.js';
+import { isPlainObject } from '../support/plainObject.js';
+import { componentCheck } from '../pipeline/steps/validate.js';
+import { interpretedCheck } from '../contract/schemaInterpreter.js';
+import { missingFields, type ValidationProblem } from '../contract/schemaValidation.js';
+import { isFinished, type ExecutionRecord } from '../state/state.js';
+import { rateWindowOf } from '../pipeline/steps/rateLimit.js';
+import { errorMarkdown, executionMarkdown, footer } from '../wire/render.js';
+import { fenceAdmits } from './shared/toolFence.js';
+import { preferredAcceptType } from '../wire/wire.js';
 
 /** The MCP protocol versions the server speaks, oldest first; `initialize` answers the newest for any other. */
 export const MCP_PROTOCOL_VERSIONS = ['2025-06-18', '2025-11-25'] as const;
@@ -72,7 +73,7 @@ function agentTool(agent: CatalogAgent): McpTool {
 
 /** The tools a key sees: the service tools and one per agent, less what its tool fence leaves out. */
 function visibleTools(ctx: RequestContext): McpTool[] {
-  const all = [...SERVICE_TOOLS, ...[...ctx.core.store.catalog.agents.values()].map(agentTool)];
+  const all = [...SERVICE_TOOLS, ...[...ctx.server.store.catalog.agents.values()].map(agentTool)];
   return all.filter((t) => fenceAdmits(ctx, t.name));
 }
 
@@ -113,7 +114,7 @@ function lookUp(ctx: RequestContext, id: string): { record: ExecutionRecord } | 
 async function runAgent(ctx: RequestContext, agent: CatalogAgent, input: Record<string, unknown>, json: boolean): Promise<McpCallToolResult> {
   const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: false, followupAgent: agent.name };
   const record = createExecution(ctx, run, null);
-  const outcome = await runSync(ctx.core, record, run);
+  const outcome = await runSync(ctx.server, record, run);
   if (outcome.ok) {
     const envelope = resultView(record, ctx.requestId);
     return json ? text(JSON.stringify(envelope), { ...envelope }) : text(envelope.content + footer(record.id));
@@ -146,7 +147,7 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
 
   if (name === 'svc_whoami') {
     const { account, key } = ctx.principalOrThrow;
-    const who: WhoAmI = { user: account.name, auth_type: key.kind === 'platform' ? 'platform_key' : 'legacy_key', tier: account.tier, key_label: key.name, rate_limit: rateWindowOf(ctx, ctx.principalOrThrow) };
+    const who: WhoAmI = { user: account.name, auth_type: key.kind === 'platform' ? 'platform_key' : 'legacy_key', tier: account.tier, key_label: key.name, rate_limit: rateWindowOf(ctx.server.store.data.windows, ctx.server.clock.now(), ctx.principalOrThrow) };
     return json ? text(JSON.stringify(who), { ...who }) : text(whoamiMarkdown(who));
   }
   if (name === 'svc_get_result') {
@@ -161,11 +162,11 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
     const found = lookUp(ctx, id);
     if ('error' in found) return errorResult(found.error, json);
     const previous = found.record;
-    const agent = previous.followup_agent === null ? undefined : ctx.core.store.catalog.agents.get(previous.followup_agent);
+    const agent = previous.followup_agent === null ? undefined : ctx.server.store.catalog.agents.get(previous.followup_agent);
     if (!agent || !isFinished(previous)) throw new RpcError(-32602, `Execution ${id} cannot take a follow-up (unfinished, or no agent).`);
     return runAgent(ctx, agent, { ...(previous.kind === 'agent' ? previous.input : {}), user_request: request }, json);
   }
-  return runAgent(ctx, ctx.core.store.catalog.agents.get(name)!, rest, json);
+  return runAgent(ctx, ctx.server.store.catalog.agents.get(name)!, rest, json);
 }
 
 async function answer(ctx: RequestContext, method: string, params: unknown): Promise<unknown> {

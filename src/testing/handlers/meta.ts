@@ -1,5 +1,5 @@
-import type { OperationHandler } from '../dispatch.js';
-import { documentText } from '../documentContent.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { documentText } from '../contract/documentContent.js';
 
 /** `GET /health`: liveness, no key. */
 export const getHealth: OperationHandler = (ctx) => ctx.json(200, { status: 'ok' });

@@ -1,12 +1,12 @@
-import { paceToken } from '../streamPace.js';
+import { paceToken } from '../wire/streamPace.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { OzMockError } from '../errors.js';
-import { randomAlnum } from '../ids.js';
-import { isPlainObject } from '../plainObject.js';
-import { tokenize } from '../tokenize.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { OzMockError } from '../contract/errors.js';
+import { randomAlnum } from '../support/ids.js';
+import { isPlainObject } from '../support/plainObject.js';
+import { tokenize } from '../support/tokenize.js';
 
 /** The models of the models plane. */
 export const MODELS = [
@@ -85,9 +85,9 @@ export const createChatCompletion: OperationHandler = (ctx) => {
   const content = tokens.join('');
   const promptTokens = messages.reduce((n, m) => n + countWords(textOf(m.content)), 0);
   const usage = { prompt_tokens: promptTokens, completion_tokens: tokens.length, total_tokens: promptTokens + tokens.length };
-  ctx.core.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
+  ctx.server.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
   const id = `chatcmpl-${randomAlnum(24)}`;
-  const created = Math.floor(ctx.core.clock.now() / 1000);
+  const created = Math.floor(ctx.server.clock.now() / 1000);
 
   if (b.stream !== true) {
     const completion: ChatCompletion = {
@@ -109,12 +109,12 @@ export const createChatCompletion: OperationHandler = (ctx) => {
     return JSON.stringify(c);
   };
   const stream = ctx.openStream();
-  const clock = ctx.core.clock;
-  void ctx.core.work.track(
+  const clock = ctx.server.clock;
+  void ctx.server.work.track(
     (async () => {
       stream.send(null, chunk({ role: 'assistant', content: '' }, null));
       for (const token of tokens) {
-        await paceToken(clock, ctx.core.options.timing.tokenMs);
+        await paceToken(clock, ctx.server.options.timing.tokenMs);
         if (!stream.isOpen) return;
         stream.send(null, chunk({ content: token }, null));
       }
@@ -147,7 +147,7 @@ export const createEmbedding: OperationHandler = (ctx) => {
   const encoding = b.encoding_format ?? 'float';
   const dimensions = b.dimensions ?? EMBEDDING_DIMENSIONS;
   const tokens = inputs.reduce((n, s) => n + countWords(s), 0);
-  ctx.core.store.charge(ctx.account, tokens * TOKEN_MICROS);
+  ctx.server.store.charge(ctx.account, tokens * TOKEN_MICROS);
   const answer: EmbeddingResponse = {
     object: 'list',
     model: name,

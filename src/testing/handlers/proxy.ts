@@ -1,5 +1,5 @@
-import type { OperationHandler } from '../dispatch.js';
-import { connectionRequired } from '../errors.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { connectionRequired } from '../contract/errors.js';
 
 /** What one connector-proxy call costs (micro-dollars), drawn from the account's wallet. */
 export const PROXY_CALL_MICROS = 500;
@@ -11,7 +11,7 @@ export const PROXY_CALL_MICROS = 500;
 export const proxyRequest: OperationHandler = (ctx) => {
   const provider = ctx.params.provider!;
   if (ctx.account.connections.get(provider)?.status !== 'linked') throw connectionRequired(provider);
-  ctx.core.store.charge(ctx.account, PROXY_CALL_MICROS);
+  ctx.server.store.charge(ctx.account, PROXY_CALL_MICROS);
   const url = ctx.request.url;
   const q = url.indexOf('?');
   return ctx.json(200, {

@@ -1,13 +1,13 @@
 import type { Tool } from '../../generated/types.js';
-import type { CatalogTool } from '../catalog.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { notFound } from '../errors.js';
-import { respondWithRun, takeTraceId } from '../executionFlow.js';
-import { paginate } from '../pagination.js';
-import { invalidParamsOf } from '../requestValidation.js';
-import { fenceAdmits } from '../toolFence.js';
-import { requireToolLinks } from '../toolLinks.js';
+import type { CatalogTool } from '../state/catalog.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { notFound } from '../contract/errors.js';
+import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
+import { paginate } from './shared/pagination.js';
+import { invalidParamsOf } from '../pipeline/steps/validate.js';
+import { fenceAdmits } from './shared/toolFence.js';
+import { requireToolLinks } from '../state/toolLinks.js';
 
 /** The API's view of a tool: its card. */
 export function toolView(t: CatalogTool): Tool {
@@ -16,7 +16,7 @@ export function toolView(t: CatalogTool): Tool {
 
 /** A tool of the catalog by name that the key's fence admits, or 404 `tool_not_found`. */
 export function findTool(ctx: RequestContext, name: string): CatalogTool {
-  const tool = ctx.core.store.catalog.tools.get(name);
+  const tool = ctx.server.store.catalog.tools.get(name);
   if (!tool || !fenceAdmits(ctx, tool.name)) throw notFound('tool', `No tool named ${name}.`);
   return tool;
 }
@@ -33,7 +33,7 @@ export function toolParams(body: Record<string, unknown>): Record<string, unknow
 
 /** `GET /v1/tools`. */
 export const listTools: OperationHandler = (ctx) => {
-  const rows = [...ctx.core.store.catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.server.store.catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (t) => t.name, toolView) });
 };
 

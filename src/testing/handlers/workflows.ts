@@ -1,14 +1,15 @@
 import type { Workflow, WorkflowCreateRequest, WorkflowDefinition, WorkflowTask } from '../../generated/types.js';
-import type { RequestContext } from '../context.js';
-import type { OperationHandler } from '../dispatch.js';
-import { invalidParams, notFound, OzMockError } from '../errors.js';
-import { respondWithRun, respondWithStream, runFlags, takeTraceId, type RunRequest } from '../executionFlow.js';
-import { paginateIndex } from '../pagination.js';
-import { componentCheck, invalidParamsOf } from '../requestValidation.js';
-import type { PlannedTask } from '../runner.js';
-import type { WorkflowRecord } from '../state.js';
-import { isoTime } from '../isoTime.js';
-import { fenceAdmits } from '../toolFence.js';
+import type { RequestContext } from '../pipeline/requestContext.js';
+import type { OperationHandler } from '../pipeline/pipeline.js';
+import { invalidParams, notFound, OzMockError } from '../contract/errors.js';
+import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
+import type { RunRequest } from '../runs/runStart.js';
+import { paginateIndex } from './shared/pagination.js';
+import { componentCheck, invalidParamsOf } from '../pipeline/steps/validate.js';
+import type { PlannedTask } from '../runs/runner.js';
+import type { WorkflowRecord } from '../state/state.js';
+import { isoTime } from '../support/isoTime.js';
+import { fenceAdmits } from './shared/toolFence.js';
 
 /** The API's view of a stored workflow. */
 export function workflowView(w: WorkflowRecord): Workflow {
@@ -35,7 +36,7 @@ function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): Planned
     if (seen.has(id)) throw invalidParams(`Task id ${id} appears twice.`);
     seen.add(id);
     if (type !== 'task') throw invalidParams(`tasks[${i}].type must be task.`);
-    const found = ctx.core.store.catalog.agents.get(agent);
+    const found = ctx.server.store.catalog.agents.get(agent);
     if (!found || !fenceAdmits(ctx, found.name)) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
     return { id, agent: found, fields };
   });
@@ -81,7 +82,7 @@ function inlineRun(ctx: RequestContext, asyncRun: boolean): RunRequest {
 
 function findWorkflow(ctx: RequestContext): WorkflowRecord {
   const name = ctx.params.name!;
-  const found = ctx.core.store.workflowByName(ctx.account.name, name);
+  const found = ctx.server.store.workflowByName(ctx.account.name, name);
   if (!found) throw notFound('workflow', `No stored workflow named ${name}.`);
   return found;
 }
@@ -132,7 +133,7 @@ export const executeStoredWorkflowStream: OperationHandler = (ctx) => {
 /** `GET /v1/workflows`: the account's stored workflows by name. */
 export const listWorkflows: OperationHandler = (ctx) => {
   const account = ctx.account.name;
-  const map = ctx.core.store.data.workflows;
+  const map = ctx.server.store.data.workflows;
   const list = { map, index: account, descending: false, locate: (name: string) => (map.find(account, name) ? name : undefined), cursorOf: (w: WorkflowRecord) => w.name };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, workflowView) });
 };
@@ -142,10 +143,10 @@ export const createWorkflow: OperationHandler = (ctx) => {
   const { format: _format, ...fields } = ctx.body;
   const def = fields as unknown as WorkflowCreateRequest;
   planTasks(ctx, def.tasks);
-  if (ctx.core.store.workflowByName(ctx.account.name, def.name)) {
+  if (ctx.server.store.workflowByName(ctx.account.name, def.name)) {
     throw new OzMockError(409, 'already_exists', `A workflow named ${def.name} exists already.`, { hint: 'Delete it first, or pick another name.' });
   }
-  const record = ctx.core.store.addWorkflow({
+  const record = ctx.server.store.addWorkflow({
     account: ctx.account.name,
     name: def.name,
     description: def.description ?? null,
@@ -160,6 +161,6 @@ export const getWorkflow: OperationHandler = (ctx) => ctx.reply(200, { kind: 're
 /** `DELETE /v1/workflows/{name}`. */
 export const deleteWorkflow: OperationHandler = (ctx) => {
   const w = findWorkflow(ctx);
-  ctx.core.store.data.workflows.delete(w.id);
+  ctx.server.store.data.workflows.delete(w.id);
   return ctx.reply(200, { kind: 'record', value: { id: w.id, deleted: true } });
 };

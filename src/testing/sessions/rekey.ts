@@ -1,16 +1,6 @@
-import { hashKey, KEY_PREFIXES, newKeyValue } from '../apiKeys.js';
-import type { KeyKind, ServerData } from '../state.js';
-
-/** A key of a session: its new value, with what it belongs to. */
-export interface SessionKey {
-  /** The key's id (the same as the baseline's key it copies). */
-  readonly id: string;
-  readonly account: string;
-  readonly name: string;
-  readonly kind: KeyKind;
-  /** The value to send (`ozk_...`, `sk-mdl-...`, `sk-prx-...`): only this session knows it. */
-  readonly value: string;
-}
+import { hashKey, KEY_PREFIXES, newKeyValue } from '../state/apiKeys.js';
+import type { ServerData } from '../state/state.js';
+import type { SessionKey } from '../public/ozServer.js';
 
 /**
  * Gives every key of `data` a new value of its kind, in place (`data` is a copy of the baseline): a request's key

@@ -1,5 +1,5 @@
-import { bearerKey } from '../auth.js';
-import type { Connection } from '../connection.js';
+import { bearerKey } from '../pipeline/steps/authenticate.js';
+import type { Connection } from '../wire/connection.js';
 
 /** The key a request carries (`Authorization: Bearer` or `X-API-Key`), or `null`: what selects its session. */
 export function requestKey(conn: Connection): string | null {

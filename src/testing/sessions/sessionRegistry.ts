@@ -1,19 +1,19 @@
-import type { RequestHandler } from '../app.js';
-import type { ControlTarget } from '../control/controlPlane.js';
-import { hashKey } from '../apiKeys.js';
-import { OzMockError } from '../errors.js';
-import { randomAlnum } from '../ids.js';
-import type { ServerCore } from '../serverCore.js';
-import type { ServerData } from '../state.js';
-import type { Catalog } from '../catalog.js';
-import { rekey, type SessionKey } from './rekey.js';
-import type { OzSession, OzSessionControls, OzSessionOptions } from './session.js';
+import type { RequestHandler } from '../pipeline/routing.js';
+import type { ControlTarget, SessionsPort } from '../control/controlPlane.js';
+import { hashKey } from '../state/apiKeys.js';
+import { OzMockError } from '../contract/errors.js';
+import { randomAlnum } from '../support/ids.js';
+import type { ServerParts } from '../parts/serverParts.js';
+import type { ServerData } from '../state/state.js';
+import type { Catalog } from '../state/catalog.js';
+import { rekey } from './rekey.js';
+import type { OzSession, OzSessionControls, OzSessionOptions } from '../public/ozServer.js';
 import { requestKey } from './sessionKey.js';
 
-/** The parts of a world a session is: its controls, its core, its API handler and its control-plane target. */
+/** The parts of a world a session is: its controls, its parts, its API handler and its control-plane target. */
 export interface SessionWorld {
   readonly controls: OzSessionControls;
-  readonly core: ServerCore;
+  readonly parts: ServerParts;
   readonly handler: RequestHandler;
   readonly target: ControlTarget;
   /** Stops the world's timers and work. */
@@ -28,13 +28,6 @@ export interface BaselineCopy {
 
 /** Makes a world from a copy of the baseline (its keys already new) and the session's options. */
 export type SessionWorldFactory = (start: BaselineCopy, options: OzSessionOptions) => SessionWorld;
-
-/** A live session as the control plane lists it. */
-export interface SessionView {
-  readonly id: string;
-  readonly api_key: string | null;
-  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: string; readonly value: string }>;
-}
 
 interface LiveSession {
   readonly session: OzSession;
@@ -56,7 +49,7 @@ function checkOptions(options: unknown): asserts options is OzSessionOptions {
  * The live sessions of one server: it makes them from the baseline, finds the one a request's key belongs to,
  * and ends them. At most `max` live at once: past it, 429 `rate_limited`.
  */
-export class SessionRegistry {
+export class SessionRegistry implements SessionsPort {
   readonly #live = new Map<string, LiveSession>();
 
   constructor(
@@ -122,7 +115,7 @@ export class SessionRegistry {
   /** The world whose keys hold a key value, or `null` (the default session). */
   worldOf(keyValue: string): SessionWorld | null {
     const hash = hashKey(keyValue);
-    for (const live of this.#live.values()) if (live.world.core.store.data.keyByHash.has(hash)) return live.world;
+    for (const live of this.#live.values()) if (live.world.parts.store.data.keyByHash.has(hash)) return live.world;
     return null;
   }
 
@@ -139,9 +132,4 @@ export class SessionRegistry {
       return world ? world.handler(request, conn) : handler(request, conn);
     };
   }
-}
-
-/** The JSON form of a session (`POST` and `GET /_oz/sessions`). */
-export function sessionView(session: OzSession): SessionView {
-  return { id: session.id, api_key: session.apiKey, keys: session.keys.map((k: SessionKey) => ({ account: k.account, name: k.name, kind: k.kind, value: k.value })) };
 }

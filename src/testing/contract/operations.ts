@@ -1,0 +1,41 @@
+import openapi from '../../../openapi.json' with { type: 'json' };
+import type { Operation } from '../../core/operation.js';
+import { OPERATIONS as CONTRACT_OPERATIONS, type OperationId } from '../../generated/operations.js';
+
+/**
+ * What the server needs to know about one operation: the generated descriptor (the SDK's own, read from
+ * openapi.json by `npm run generate`: plane, auth, wire, streaming ...) plus what only the server reads.
+ */
+export interface OperationInfo extends Operation {
+  readonly id: OperationId;
+  /** The path template in hono's syntax; a parameter that may hold slashes (`x-oz-allow-slashes`) takes the rest. */
+  readonly routePath: string;
+  /** The operation takes a request body. */
+  readonly body: boolean;
+  /** `x-oz-replay`: a non-run write whose 2xx answer is kept under its `x-trace-id` and replayed (see idempotency.ts). */
+  readonly replay: boolean;
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+type PathItems = Record<string, Partial<Record<Method, { requestBody?: unknown; 'x-oz-replay'?: boolean }>>>;
+
+/** openapi.json itself (served at `GET /v1/openapi.json`). */
+export const OPENAPI_DOCUMENT: Readonly<Record<string, unknown>> = openapi as Record<string, unknown>;
+
+/** The API version the server implements: `info.version` of openapi.json. */
+export const API_VERSION: string = openapi.info.version;
+
+/** Every operation of openapi.json. */
+export const OPERATIONS: readonly OperationInfo[] = Object.values(CONTRACT_OPERATIONS).map((op: Operation): OperationInfo => {
+  const raw = (openapi as unknown as { paths: PathItems }).paths[op.path]?.[op.method.toLowerCase() as Method];
+  return {
+    ...op,
+    id: op.id as OperationId,
+    routePath: op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? `:${name}{.+}` : `:${name}`)),
+    body: raw?.requestBody !== undefined,
+    replay: raw?.['x-oz-replay'] === true,
+  };
+});
+
+/** Every operationId of openapi.json: faults and journal filters refuse any other. */
+export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((o) => o.id));

@@ -1,0 +1,190 @@
+import { DROPPED, replyResponse, replyStatus, type Answer, type Reply } from '../wire/answer.js';
+import type { Connection } from '../wire/connection.js';
+import { preflightHeaders } from '../wire/cors.js';
+import { OzMockError, toMockError } from '../contract/errors.js';
+import type { OperationInfo } from '../contract/operations.js';
+import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
+import { keepBody, type Journal, type JournalEntry } from '../harness/journal.js';
+import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
+import { splitUrl } from '../support/requestUrl.js';
+import { runKeySteps, runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
+import { RequestContext, type HandlerPort } from './requestContext.js';
+import { bearerKey, storedKey } from './steps/authenticate.js';
+import type { Stubs } from './stubs/stubs.js';
+
+/**
+ * What the dispatcher works with: the journal, the faults and the listeners around the pipeline, what the
+ * pipeline's steps use, and what it hands a handler (the one plain object the composition root wires).
+ */
+export interface DispatchPort extends PipelinePort, HandlerPort {
+  readonly journal: Journal;
+  readonly faults: Faults;
+  readonly events: ServerEvents;
+  /** Per-test answers: they answer in an operation's place. */
+  readonly stubs: Stubs;
+  readonly options: PipelinePort['options'] & HandlerPort['options'] & { readonly maxBodyBytes: number };
+}
+
+/** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
+class JournalRecord implements JournalEntry {
+  readonly requestId: string;
+  readonly operationId: string | null;
+  readonly mount: Connection['mount'];
+  readonly surface: Connection['surface'];
+  readonly method: string;
+  readonly path: string;
+  readonly query: string;
+  body: string | null = null;
+  bodyLength: number | null = null;
+  bodyTruncated = false;
+  account: string | null = null;
+  status: number | null = null;
+  executionId: string | null = null;
+  fault: JournalEntry['fault'] = null;
+  replayed = false;
+  readonly at: number;
+  readonly #readHeaders: () => Headers;
+  #headerCopy: Headers | null = null;
+
+  constructor(request: Request, ctx: RequestContext, conn: Connection, at: number) {
+    const { path, query } = splitUrl(request.url);
+    this.requestId = ctx.requestId;
+    this.operationId = ctx.op?.id ?? null;
+    this.mount = conn.mount;
+    this.surface = conn.surface;
+    this.method = request.method;
+    this.path = path;
+    this.query = query;
+    this.at = at;
+    this.#readHeaders = conn.reader.headerSource();
+  }
+
+  get headers(): Headers {
+    return (this.#headerCopy ??= this.#readHeaders());
+  }
+}
+
+function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection): JournalEntry {
+  const entry = new JournalRecord(ctx.request, ctx, conn, port.clock.now());
+  port.journal.add(entry);
+  return entry;
+}
+
+function emit(port: DispatchPort, ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
+  if (!port.events.has('response')) return;
+  const response = replyResponse(reply);
+  port.events.emit('response', () => ({
+    operationId: ctx.op?.id ?? null,
+    route,
+    surface: ctx.conn.surface,
+    request: ctx.request,
+    response: response.clone(),
+    journal: entry,
+  }));
+}
+
+function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockError {
+  const { missing, hint, contract, connect, retryAfter } = fault;
+  return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, {
+    ...(missing ? { missing } : {}),
+    ...(hint !== undefined ? { hint } : {}),
+    ...(contract !== undefined ? { contract } : {}),
+    ...(connect ? { connect } : {}),
+    ...(retryAfter !== undefined ? { retryAfter } : {}),
+  });
+}
+
+/** What a fault may match a request on: the account of its key, its JSON body (worked out on demand). */
+function requestFacts(port: DispatchPort, ctx: RequestContext): FaultRequestFacts {
+  return {
+    account: () => {
+      const value = bearerKey(ctx.header('authorization') ?? '') ?? ctx.header('x-api-key')?.trim();
+      return value ? (storedKey(port.store.data, value)?.account ?? null) : null;
+    },
+    body: () => {
+      try {
+        return ctx.rawBody ? (JSON.parse(ctx.rawBody) as unknown) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
+
+/** Handles one request of an operation: journal, the key, faults, the pipeline and the handler (pipeline.ts), listeners. */
+export async function dispatch(
+  port: DispatchPort,
+  op: OperationInfo,
+  handler: OperationHandler,
+  request: Request,
+  conn: Connection,
+  params: Readonly<Record<string, string>>,
+): Promise<Answer> {
+  const ctx = new RequestContext(port, op, request, conn, params);
+  const entry = openEntry(port, ctx, conn);
+  let fault: FaultSpec | null = null;
+  let response: Reply;
+  try {
+    // The key first (the Host was checked before the request got here: see steps/hostCheck.ts): no byte of a
+    // body is read, and no fault's pattern is run, for a request without a good key.
+    runKeySteps(ctx, op, port);
+    if (op.body) {
+      ctx.rawBody = await conn.reader.text(port.options.maxBodyBytes);
+      keepBody(entry, ctx.rawBody);
+    }
+    fault = port.faults.take(entry, requestFacts(port, ctx));
+    if (fault) {
+      entry.fault = fault.type;
+      if (fault.type === 'drop') {
+        conn.drop();
+        return DROPPED;
+      }
+      if (fault.type === 'delay') {
+        // Counted from the request's arrival, so a test's advance() right after the call covers it.
+        await port.clock.sleep(fault.ms - (port.clock.now() - entry.at));
+        if (request.signal.aborted) {
+          conn.drop();
+          return DROPPED;
+        }
+      }
+      if (fault.type === 'error') throw injectedError(fault);
+      if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
+    }
+    // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
+    const answerer: OperationHandler = port.stubs.size === 0 ? handler : (c) => port.stubs.answer(c, op, handler);
+    response = await runPipeline(ctx, op, answerer, port, entry.path);
+  } catch (err) {
+    response = ctx.error(toMockError(err));
+  }
+  entry.account = ctx.principal?.account.name ?? (fault ? requestFacts(port, ctx).account() : null);
+  entry.status = replyStatus(response);
+  entry.executionId = ctx.executionId;
+  entry.replayed = ctx.replayed;
+  emit(port, ctx, 'operation', entry, response);
+  if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
+    if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);
+    conn.drop();
+    return DROPPED;
+  }
+  return response;
+}
+
+/** Answers a request that matched no operation: a CORS preflight, 405 on the MCP URL's GET, or 404. */
+export async function answerUnrouted(port: DispatchPort, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Answer> {
+  const ctx = new RequestContext(port, null, request, conn, {});
+  const entry = openEntry(port, ctx, conn);
+  let response: Reply;
+  if (route === 'preflight') {
+    response = ctx.buffered(204, { ...ctx.headers(null), ...preflightHeaders((name) => ctx.header(name)) }, null);
+  } else if (route === 'method_not_allowed') {
+    response = ctx.error(
+      new OzMockError(405, 'method_not_allowed', 'This MCP server offers no server-initiated event stream: send JSON-RPC messages with POST.'),
+      { allow: 'POST, OPTIONS' },
+    );
+  } else {
+    response = ctx.error(new OzMockError(404, 'not_found', `No route for ${request.method} ${entry.path}.`));
+  }
+  entry.status = replyStatus(response);
+  emit(port, ctx, route, entry, response);
+  return response;
+}

@@ -1,0 +1,80 @@
+import type { Reply } from '../../wire/answer.js';
+import type { IdempotencyStore } from '../../state/idempotencyStore.js';
+import type { ServerClock } from '../../time/clock.js';
+import type { RequestContext } from '../requestContext.js';
+
+/** What serving a replay works with: the kept answers and the clock. */
+export interface ReplayPort {
+  readonly idempotency: IdempotencyStore;
+  readonly clock: ServerClock;
+}
+
+/**
+ * Serves a non-run write with a trace id once: the first request runs `handle` and its 2xx answer is kept (an
+ * error, or a request that throws, keeps nothing); a replay answers the kept answer again, with the same status,
+ * on the wire negotiated for the replay, with `x-idempotent-replayed: true`.
+ */
+export async function serveOnce(
+  ctx: RequestContext,
+  port: ReplayPort,
+  traceId: string,
+  path: string,
+  handle: () => Reply | Promise<Reply>,
+): Promise<Reply> {
+  const claim = port.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), bodyIdentity(ctx), port.clock.now());
+  if (claim.kind === 'replay') {
+    ctx.replayed = true;
+    const { answer } = claim;
+    ctx.executionId = answer.executionId ?? null;
+    return answer.kind === 'payload' ? ctx.reply(answer.status, answer.payload, REPLAYED) : ctx.json(answer.status, answer.value, REPLAYED);
+  }
+  let response: Reply;
+  try {
+    response = await handle();
+  } catch (err) {
+    port.idempotency.release(claim.key);
+    throw err;
+  }
+  const answered = ctx.answered;
+  if (answered !== null && answered.status >= 200 && answered.status < 300) {
+    // A copy: the records a handler answered with change later (a cancelled execution finishes, ...).
+    port.idempotency.keep(claim.key, structuredClone({ ...answered, executionId: ctx.executionId }), port.clock.now());
+  } else {
+    port.idempotency.release(claim.key);
+  }
+  return response;
+}
+
+const REPLAYED: Readonly<Record<string, string>> = { 'x-idempotent-replayed': 'true' };
+
+/**
+ * What a replay's body must equal: the parsed document (JSON or YAML) with its keys in a stable order, so the same
+ * content in another key order or on the other body format is the same request; a body the operation does not
+ * parse (the proxy passes it on) as sent.
+ */
+function bodyIdentity(ctx: RequestContext): string {
+  return ctx.op?.body ? canonicalJson(ctx.body) : (ctx.rawBody ?? '');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The path with its query (the proxy passes it upstream), less `format`: the wire is chosen per request, and a
+ * replay answers on its own.
+ */
+function requestTarget(ctx: RequestContext, path: string): string {
+  const url = ctx.request.url;
+  const q = url.indexOf('?');
+  if (q < 0) return path;
+  const query = new URLSearchParams(url.slice(q + 1));
+  query.delete('format');
+  const rest = query.toString();
+  return rest === '' ? path : `${path}?${rest}`;
+}

@@ -1,0 +1,294 @@
+import type { OperationId } from '../../../generated/operations.js';
+import type { Reply } from '../../wire/answer.js';
+import type { RequestContext } from '../requestContext.js';
+import { OzMockError } from '../../contract/errors.js';
+import { jsonSubset } from '../../support/jsonSubset.js';
+import { OPERATIONS, type OperationInfo } from '../../contract/operations.js';
+import { isPlainObject } from '../../support/plainObject.js';
+import type { Payload } from '../../wire/render.js';
+import { checkScopeOperationId } from '../../harness/requestScope.js';
+import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
+
+/** What a stub answers: a status, a body (an object as the JSON wire shows it), and extra headers. */
+export interface StubAnswer {
+  readonly status: number;
+  /** The body as on the JSON wire (an error status: `{ "error": { "code", "message" } }`). None for a 204. */
+  readonly body?: unknown;
+  /** Headers added to the answer (`retry-after`, ...). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Which requests of the operation a stub answers: every given field must match; none given matches all. */
+export interface StubMatch {
+  /** Path parameters, by name (`{ campus: 'acme', id: 'itm_1' }`). */
+  readonly path?: Readonly<Record<string, string>>;
+  /** Query parameters that must have these values. */
+  readonly query?: Readonly<Record<string, string>>;
+  /** Fields the JSON body must hold (a subset, compared deeply). */
+  readonly body?: Readonly<Record<string, unknown>>;
+  /** The account whose key sent the request. */
+  readonly account?: string;
+}
+
+/** A request as a stub's `respond` sees it: parsed, after authentication and validation. */
+export interface StubRequest {
+  readonly operationId: OperationId;
+  /** Path parameters, by name. */
+  readonly path: Readonly<Record<string, string>>;
+  /** Query parameters (the first value of each). */
+  readonly query: Readonly<Record<string, string>>;
+  /** The parsed JSON body (an empty object for an operation without one). */
+  readonly body: Readonly<Record<string, unknown>>;
+  /** The account of the request's key, or `null` on an operation without a key. */
+  readonly account: string | null;
+  readonly headers: Headers;
+}
+
+/** A per-test answer for an operation: see {@link OzStubs.add}. */
+export interface StubSpec {
+  /** The operation of openapi.json it answers (an unknown one throws a `TypeError`). */
+  readonly operationId: OperationId;
+  readonly match?: StubMatch;
+  /** A fixed answer (checked against openapi.json when added). Give `answer` or `respond`. */
+  readonly answer?: StubAnswer;
+  /**
+   * An answer worked out per request (checked against openapi.json before it is sent: a misfit answers 500
+   * `internal_error` naming the field). Return nothing to let the server's own behaviour answer.
+   */
+  readonly respond?: (request: StubRequest) => StubAnswer | undefined | void | Promise<StubAnswer | undefined | void>;
+  /** How many answers it gives; default: every matching request until reset (or until withdrawn). */
+  readonly times?: number;
+  /** Send the answer even when openapi.json does not allow it (a test of a client's defences). */
+  readonly unchecked?: boolean;
+}
+
+/** A stub that was added. */
+export interface StubHandle {
+  /** The stub's id (`stb_...`), as `GET /_oz/stubs` lists it. */
+  readonly id: string;
+  /** How many requests it matched so far. */
+  readonly hits: number;
+  /** How many answers it still gives (`null`: until reset). */
+  readonly remaining: number | null;
+  /** Withdraws it. */
+  cancel(): void;
+}
+
+/** A stub as listed (the JSON form `GET /_oz/stubs` answers). */
+export interface StubView {
+  readonly id: string;
+  readonly operationId: OperationId;
+  readonly match: StubMatch;
+  /** The fixed answer, or `"(function)"` for a `respond` function. */
+  readonly answer: StubAnswer | '(function)';
+  readonly times: number | null;
+  readonly remaining: number | null;
+  readonly hits: number;
+  readonly unchecked: boolean;
+}
+
+/** Per-test answers for any operation. */
+export interface OzStubs {
+  /**
+   * Answers the operation's matching requests with `answer` (or what `respond` returns) instead of the
+   * server's behaviour, after authentication and request validation: for `times` requests, or until reset.
+   * The newest stub that matches answers. A bad stub throws a `TypeError`; an answer openapi.json does not
+   * allow for the operation throws 422 `invalid_params` naming the field (`answer.body.status`).
+   */
+  add(stub: StubSpec): StubHandle;
+  /** The stubs still armed, with their hits. */
+  list(): StubView[];
+  /** Withdraws one stub; answers whether it was armed. */
+  cancel(id: string): boolean;
+  /** Withdraws every stub. */
+  clear(): void;
+}
+
+interface ArmedStub {
+  readonly id: string;
+  readonly op: OperationInfo;
+  readonly spec: StubSpec;
+  readonly shape: ResponseShape | null;
+  remaining: number | null;
+  hits: number;
+}
+
+const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
+const STUB_FIELDS = ['operationId', 'match', 'answer', 'respond', 'times', 'unchecked'];
+const MATCH_FIELDS = ['path', 'query', 'body', 'account'];
+const ANSWER_FIELDS = ['status', 'body', 'headers'];
+
+function stringRecord(value: unknown, name: string): void {
+  if (value === undefined) return;
+  if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw new TypeError(`${name} must be an object of strings`);
+}
+
+function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
+  if (!isPlainObject(answer)) throw new TypeError('answer must be an object: { status, body, headers }');
+  for (const k of Object.keys(answer)) if (!ANSWER_FIELDS.includes(k)) throw new TypeError(`answer.${k} is not a field (known: ${ANSWER_FIELDS.join(', ')})`);
+  if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
+  stringRecord(answer.headers, 'answer.headers');
+}
+
+function checkSpec(stub: StubSpec): OperationInfo {
+  const s = stub as unknown as Record<string, unknown>;
+  if (!isPlainObject(s)) throw new TypeError('A stub is an object');
+  for (const k of Object.keys(s)) if (!STUB_FIELDS.includes(k)) throw new TypeError(`${k} is not a field of a stub (known: ${STUB_FIELDS.join(', ')})`);
+  if (s.operationId === undefined) throw new TypeError('operationId is required');
+  checkScopeOperationId(s.operationId);
+  if ((s.answer === undefined) === (s.respond === undefined)) throw new TypeError('Give answer or respond (one of them)');
+  if (s.respond !== undefined && typeof s.respond !== 'function') throw new TypeError('respond must be a function');
+  if (s.answer !== undefined) checkAnswerShape(s.answer);
+  if (s.times !== undefined && !(Number.isInteger(s.times) && (s.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
+  if (s.unchecked !== undefined && typeof s.unchecked !== 'boolean') throw new TypeError('unchecked must be true or false');
+  const m = s.match;
+  if (m !== undefined) {
+    if (!isPlainObject(m)) throw new TypeError('match must be an object: { path, query, body, account }');
+    for (const k of Object.keys(m)) if (!MATCH_FIELDS.includes(k)) throw new TypeError(`match.${k} is not a field (known: ${MATCH_FIELDS.join(', ')})`);
+    stringRecord(m.path, 'match.path');
+    stringRecord(m.query, 'match.query');
+    if (m.body !== undefined && !isPlainObject(m.body)) throw new TypeError('match.body must be an object of fields');
+    if (m.account !== undefined && typeof m.account !== 'string') throw new TypeError('match.account must be a string');
+  }
+  return BY_ID.get(s.operationId as string)!;
+}
+
+function queryOf(ctx: RequestContext): Record<string, string> {
+  const url = ctx.request.url;
+  const q = url.indexOf('?');
+  const out: Record<string, string> = {};
+  if (q < 0) return out;
+  for (const [k, v] of new URLSearchParams(url.slice(q + 1))) if (!Object.hasOwn(out, k)) out[k] = v;
+  return out;
+}
+
+function matches(stub: ArmedStub, request: StubRequest): boolean {
+  const m = stub.spec.match;
+  if (!m) return true;
+  if (m.account !== undefined && m.account !== request.account) return false;
+  if (m.path && !Object.entries(m.path).every(([k, v]) => request.path[k] === v)) return false;
+  if (m.query && !Object.entries(m.query).every(([k, v]) => request.query[k] === v)) return false;
+  return m.body === undefined || jsonSubset(request.body, m.body);
+}
+
+/** The payload kind a body of a component renders as on the markdown and text wires. */
+function payloadOf(status: number, shape: ResponseShape | null, body: unknown): Payload {
+  if (status >= 400 && isPlainObject(body) && isPlainObject(body.error)) return { kind: 'error', value: body.error as never };
+  switch (shape?.schemaName) {
+    case 'Execution':
+      return { kind: 'execution', value: body as never };
+    case 'ExecutionResult':
+      return { kind: 'result', value: body as never };
+    case 'AsyncPointer':
+      return { kind: 'pointer', value: body as never };
+    default:
+      return { kind: 'record', value: (isPlainObject(body) || Array.isArray(body) ? body : { value: body }) as object };
+  }
+}
+
+/** The reply of a stub's answer on the request's wire (JSON off the wire planes). */
+function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape | null): Reply {
+  const headers: Record<string, string> = { ...answer.headers };
+  if (answer.body === undefined || answer.body === null) {
+    return ctx.buffered(answer.status, { ...ctx.headers(null), ...headers }, null);
+  }
+  const body = answer.body;
+  if (isPlainObject(body) && isPlainObject(body.error) && typeof body.error.code === 'string') headers['x-error-code'] ??= body.error.code;
+  if (!ctx.op?.wire) return ctx.json(answer.status, body, headers);
+  return ctx.reply(answer.status, payloadOf(answer.status, shape, body), headers);
+}
+
+let nextStubId = 1;
+
+/** The stubs of one world (a server or a session). */
+export class Stubs implements OzStubs {
+  #armed: ArmedStub[] = [];
+
+  /** How many stubs are armed (the dispatcher skips stubs when none are). */
+  get size(): number {
+    return this.#armed.length;
+  }
+
+  add(stub: StubSpec): StubHandle {
+    const op = checkSpec(stub);
+    const shape = !stub.answer ? null : stub.unchecked ? responseShape(op, stub.answer.status, 'answer') : checkStubAnswer(op, stub.answer.status, stub.answer.body, 'answer');
+    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, shape, remaining: stub.times ?? null, hits: 0 };
+    this.#armed.push(armed);
+    return {
+      id: armed.id,
+      get hits() {
+        return armed.hits;
+      },
+      get remaining() {
+        return armed.remaining;
+      },
+      cancel: () => void this.cancel(armed.id),
+    };
+  }
+
+  list(): StubView[] {
+    return this.#armed.map((a) => ({
+      id: a.id,
+      operationId: a.spec.operationId,
+      match: a.spec.match ?? {},
+      answer: a.spec.answer ?? '(function)',
+      times: a.spec.times ?? null,
+      remaining: a.remaining,
+      hits: a.hits,
+      unchecked: a.spec.unchecked === true,
+    }));
+  }
+
+  cancel(id: string): boolean {
+    const before = this.#armed.length;
+    this.#armed = this.#armed.filter((a) => a.id !== id);
+    return this.#armed.length !== before;
+  }
+
+  clear(): void {
+    this.#armed = [];
+  }
+
+  /**
+   * The operation's handler with the stubs in front of it: the newest matching stub answers; a `respond` that
+   * returns nothing lets the next stub, then the handler, answer.
+   */
+  async answer(ctx: RequestContext, op: OperationInfo, handler: (ctx: RequestContext) => Reply | Promise<Reply>): Promise<Reply> {
+    let request: StubRequest | null = null;
+    for (let i = this.#armed.length - 1; i >= 0; i--) {
+      const stub = this.#armed[i]!;
+      if (stub.op !== op) continue;
+      request ??= {
+        operationId: op.id,
+        path: ctx.params,
+        query: queryOf(ctx),
+        body: ctx.body,
+        account: ctx.principal?.account.name ?? null,
+        headers: ctx.request.headers,
+      };
+      if (!matches(stub, request)) continue;
+      stub.hits++;
+      let answer: StubAnswer | undefined;
+      let shape = stub.shape;
+      if (stub.spec.answer) answer = stub.spec.answer;
+      else {
+        answer = (await stub.spec.respond!(request)) ?? undefined;
+        if (answer === undefined) continue;
+        shape = this.#checkRespond(stub, answer);
+      }
+      if (stub.remaining !== null && --stub.remaining <= 0) this.#armed = this.#armed.filter((a) => a !== stub);
+      return stubReply(ctx, answer, shape);
+    }
+    return handler(ctx);
+  }
+
+  /** A `respond` function's answer, checked as a fixed answer is when added (a misfit is the test's bug: 500). */
+  #checkRespond(stub: ArmedStub, answer: StubAnswer): ResponseShape | null {
+    try {
+      checkAnswerShape(answer);
+      return stub.spec.unchecked ? responseShape(stub.op, answer.status, 'answer') : checkStubAnswer(stub.op, answer.status, answer.body, 'answer');
+    } catch (err) {
+      throw new OzMockError(500, 'internal_error', `Stub ${stub.id} (${stub.op.id}) answered what openapi.json does not allow: ${(err as Error).message}`);
+    }
+  }
+}

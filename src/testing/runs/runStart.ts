@@ -1,0 +1,70 @@
+import type { ExecutionKind } from '../../generated/types.js';
+import { OzMockError } from '../contract/errors.js';
+import type { ExecutionRecord } from '../state/state.js';
+import { newId } from '../support/ids.js';
+import type { ServerClock } from '../time/clock.js';
+import type { Runner, RunOutcome, RunPlan } from './runner.js';
+
+/** What an execute route (or a schedule) runs. */
+export interface RunRequest {
+  readonly kind: ExecutionKind;
+  readonly target: string;
+  readonly input: Record<string, unknown>;
+  readonly plan: RunPlan;
+  /** `async: true`: answer 202 with the pointer and run in the background. */
+  readonly async: boolean;
+  readonly workflowId?: string | null;
+  readonly followupAgent: string | null;
+}
+
+/** What a run in the request works with: the runner, the clock and how long a sync answer waits. */
+export interface SyncRunPort {
+  readonly runner: Runner;
+  readonly clock: ServerClock;
+  readonly options: { readonly syncTimeoutMs: number };
+}
+
+/** Stores the execution of a run for an account: queued with a task id when async, else running. */
+export function newExecution(runner: Runner, account: string, run: RunRequest, traceId: string | null): ExecutionRecord {
+  return runner.create({
+    account,
+    kind: run.kind,
+    target: run.target,
+    id: traceId,
+    input: run.input,
+    workflowId: run.workflowId ?? null,
+    taskId: run.async ? newId('tsk') : null,
+    followupAgent: run.followupAgent,
+    status: run.async ? 'queued' : 'running',
+  });
+}
+
+const TIMEOUT = Symbol('timeout');
+
+function withTimeout(port: SyncRunPort, run: Promise<RunOutcome>): Promise<RunOutcome | typeof TIMEOUT> {
+  return new Promise((resolve) => {
+    const timer = port.clock.timer(port.options.syncTimeoutMs, () => resolve(TIMEOUT), false);
+    void run.then((outcome) => {
+      timer.cancel();
+      resolve(outcome);
+    });
+  });
+}
+
+/**
+ * Runs an execution in the request and answers its outcome; past `syncTimeoutMs` the outcome is 504
+ * `timeout` (the run goes on).
+ */
+export async function runSync(port: SyncRunPort, record: ExecutionRecord, run: RunRequest): Promise<RunOutcome> {
+  const outcome = port.runner.execute(record, run.plan, { paced: false });
+  if (!(outcome instanceof Promise)) return outcome;
+  const settled = await withTimeout(port, outcome);
+  if (settled !== TIMEOUT) return settled;
+  return {
+    ok: false,
+    error: new OzMockError(504, 'timeout', `The run did not finish within ${port.options.syncTimeoutMs} ms; it goes on.`, {
+      hint: 'Poll GET /v1/executions/{id} for its outcome.',
+      retryAfter: 1,
+    }),
+  };
+}
