@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseParser } from '../../src/core/sseParser.js';
 import { SseReader, type SseEvent } from '../../src/core/sseReader.js';
+import { splitAt, utf8 } from '../streams/support/sse.js';
 
 interface Dispatched {
   event: string;
@@ -58,18 +59,8 @@ function parse(pieces: readonly string[]): { events: Dispatched[]; comments: str
   return { events, comments, retry: parser.retry };
 }
 
-function cutAt<T extends { length: number; slice(start: number, end?: number): T }>(whole: T, cuts: readonly number[]): T[] {
-  const points = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
-  const parts: T[] = [];
-  let start = 0;
-  for (const point of [...points, whole.length]) {
-    parts.push(whole.slice(start, point));
-    start = point;
-  }
-  return parts;
-}
-
-const utf8 = (text: string) => new TextEncoder().encode(text);
+/** `whole` cut at offsets anywhere in it (fast-check's numbers brought into range). */
+const cutAt = <T extends string | Uint8Array>(whole: T, cuts: readonly number[]): T[] => splitAt(whole, cuts.map((c) => c % (whole.length + 1)));
 
 /** The events an {@link SseReader} reads from these byte chunks, to the end of the body. */
 async function readAll(chunks: readonly Uint8Array[]): Promise<SseEvent[]> {

@@ -27,6 +27,17 @@ function streamOf(chunks: string[], options: Partial<StreamOptions> = {}) {
   return { stream, cancelled, ends, isCancelled: () => isCancelled };
 }
 
+/** The events a loop reads before the stream throws, and what it throws. */
+async function readToError(stream: Stream<ExecuteStreamEvent>): Promise<{ seen: ExecuteStreamEvent[]; error: unknown }> {
+  const seen: ExecuteStreamEvent[] = [];
+  const error = await rejectionOf(
+    (async () => {
+      for await (const event of stream) seen.push(event);
+    })(),
+  );
+  return { seen, error };
+}
+
 describe('events queued from one chunk', () => {
   it('an abort hands out none of the queued events: the next read throws OzAbortError and the body is cancelled', async () => {
     const controller = new AbortController();
@@ -44,13 +55,8 @@ describe('events queued from one chunk', () => {
   it('an error event queued behind tokens throws its typed error after them, and nothing after it is handed out', async () => {
     const chunk = [token('a'), token('b'), errorEvent({ code: 'invalid_params', message: 'bad' }), token('after'), result('x')].join('');
     const { stream, cancelled, ends } = streamOf([chunk]);
-    const seen: string[] = [];
-    const error = await rejectionOf(
-      (async () => {
-        for await (const event of stream) seen.push(event.event === 'token' ? event.data.delta : event.event);
-      })(),
-    );
-    expect(seen).toEqual(['a', 'b']);
+    const { seen, error } = await readToError(stream);
+    expect(seen.map((event) => (event.event === 'token' ? event.data.delta : event.event))).toEqual(['a', 'b']);
     expect(error).toBeInstanceOf(InvalidParamsError);
     await cancelled;
     expect(ends).toEqual([error]);
@@ -84,12 +90,7 @@ describe('events queued from one chunk', () => {
       if ((item as ExecuteStreamEvent).event === 'token' && (item as { data: { delta: string } }).data.delta === 'b') throw refused;
     };
     const { stream, cancelled, ends } = streamOf([ONE_CHUNK], { checkItem });
-    const seen: unknown[] = [];
-    const error = await rejectionOf(
-      (async () => {
-        for await (const event of stream) seen.push(event);
-      })(),
-    );
+    const { seen, error } = await readToError(stream);
     expect(error).toBe(refused);
     expect(seen).toHaveLength(1);
     await cancelled;
@@ -98,12 +99,7 @@ describe('events queued from one chunk', () => {
 
   it('a broken event queued behind tokens is an OzStreamProtocolError after them', async () => {
     const { stream } = streamOf([`${token('a')}event: token\ndata: {"delta":"b"\n\n${result('x')}`]);
-    const seen: unknown[] = [];
-    const error = await rejectionOf(
-      (async () => {
-        for await (const event of stream) seen.push(event);
-      })(),
-    );
+    const { seen, error } = await readToError(stream);
     expect(seen).toHaveLength(1);
     expect(error).toBeInstanceOf(OzStreamProtocolError);
   });
@@ -111,12 +107,7 @@ describe('events queued from one chunk', () => {
   it('events complete before an oversized one in the same chunk are handed out, then OzStreamEventTooLargeError', async () => {
     const big = `event: token\ndata: {"delta":"${'x'.repeat(200)}"}\n\n`;
     const { stream, cancelled } = streamOf([`${token('a')}${token('b')}${big}${result('x')}`], { maxEventBytes: 100 });
-    const seen: unknown[] = [];
-    const error = await rejectionOf(
-      (async () => {
-        for await (const event of stream) seen.push(event);
-      })(),
-    );
+    const { seen, error } = await readToError(stream);
     expect(seen).toHaveLength(2);
     expect(error).toBeInstanceOf(OzStreamEventTooLargeError);
     expect((error as OzStreamEventTooLargeError).receivedText).toBe('ab');
