@@ -43,7 +43,10 @@ export function readStreamEvent<E>(mode: StreamMode, message: SseEvent, meta: St
   if (!EXECUTE_EVENTS.has(name)) return { kind: 'skip' };
   if (name === 'token') {
     const data = plainTokenData(message.data);
-    if (data !== undefined) return { kind: 'item', item: { event: name, data } as E, text: data.delta === '' ? undefined : data.delta, closing: false };
+    if (data !== undefined) {
+      const item = { event: name, data } as E;
+      return { kind: 'item', item, text: textOf('events', item), closing: false };
+    }
   }
   const data = parseObject(name, message.data);
   if (name === 'error') return { kind: 'error', error: errorOf(name, message.data, data, meta) };
