@@ -1,10 +1,16 @@
-import { createParser, type EventSourceMessage, type EventSourceParser } from 'eventsource-parser';
+import { SseParser } from './sseParser.js';
+
+/** One server-sent event: its type (`message` when it had none) and its data. */
+export interface SseEvent {
+  readonly event: string;
+  readonly data: string;
+}
 
 /**
  * What one read of an event stream gives: an event, the end of the body, the idle timeout, an event past the
  * size bound (`tooLarge`), or the stream's overall deadline.
  */
-export type SseRead = { kind: 'event'; message: EventSourceMessage } | { kind: 'end' } | { kind: 'idle' } | { kind: 'tooLarge' } | { kind: 'deadline' };
+export type SseRead = { kind: 'event'; message: SseEvent } | { kind: 'end' } | { kind: 'idle' } | { kind: 'tooLarge' } | { kind: 'deadline' };
 
 /** The limits of one stream's reads. */
 export interface SseLimits {
@@ -20,7 +26,7 @@ export interface SseLimits {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * Reads server-sent events off a body with eventsource-parser, one at a time, within three limits:
+ * Reads server-sent events off a body with {@link SseParser}, one at a time, within three limits:
  *
  * - Idle: progress is a complete event. When the reads of the body have waited `idleTimeoutMs` in all since the
  *   last event (comments such as `: ping` and parts of an unfinished event are not progress: they keep the
@@ -30,16 +36,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  *   chunk: memory stays within the bound plus one chunk), so a line that never ends cannot grow the client.
  * - Deadline: at `deadlineAt` the body is cancelled, whatever arrives.
  *
- * Decoding is UTF-8 with a `TextDecoder`, which strips a leading BOM even when it is split across chunks (the
- * parser only strips one that arrives whole in the first chunk) and joins characters split across chunks.
+ * Decoding is UTF-8 with a `TextDecoder`, which strips a leading BOM even when it is split across chunks and joins
+ * characters split across chunks.
  */
 export class SseReader {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array>;
   readonly #decoder = new TextDecoder();
-  readonly #parser: EventSourceParser;
+  readonly #parser: SseParser;
   readonly #limits: SseLimits;
   // Parsed events not yet handed out (a chunk can hold many): `#queue[#head]` is the next.
-  #queue: EventSourceMessage[] = [];
+  #queue: SseEvent[] = [];
   #head = 0;
   #ended = false;
   #stop: 'idle' | 'tooLarge' | 'deadline' | undefined;
@@ -59,12 +65,12 @@ export class SseReader {
   constructor(body: ReadableStream<Uint8Array>, limits: SseLimits) {
     this.#reader = body.getReader();
     this.#limits = limits;
-    this.#parser = createParser({
-      onEvent: (message) => {
+    this.#parser = new SseParser({
+      onEvent: (event, data) => {
         // An oversized event that arrived whole in one chunk (its data counted in UTF-16 units, at most its bytes).
-        if (message.data.length > limits.maxEventBytes) this.#halt('tooLarge');
+        if (data.length > limits.maxEventBytes) this.#halt('tooLarge');
         if (this.#stop) return;
-        this.#queue.push(message);
+        this.#queue.push({ event, data });
         this.#event = true;
         this.#dispatched = true;
       },
@@ -77,7 +83,7 @@ export class SseReader {
    * The next event already parsed, without waiting (undefined when none is queued): a chunk holds many events,
    * and handing them out without a promise each is most of a fast stream's cost.
    */
-  take(): EventSourceMessage | undefined {
+  take(): SseEvent | undefined {
     if (this.#head >= this.#queue.length || this.#stop === 'deadline') return undefined;
     const message = this.#queue[this.#head++]!;
     if (this.#head === this.#queue.length) {
@@ -128,8 +134,8 @@ export class SseReader {
     const text = this.#decoder.decode(value, { stream: true });
     this.#parser.feed(text);
     this.#quietMs = this.#event ? 0 : this.#quietMs + waitedMs;
-    // After an event or comment, what is left is at most the chunk's text after its last line break.
-    this.#pendingBytes = this.#dispatched ? tailAfterLineBreak(text) : pending;
+    // After an event or comment, what is left is at most the unfinished line after it.
+    this.#pendingBytes = this.#dispatched ? this.#parser.pendingLength : pending;
     if (this.#pendingBytes > this.#limits.maxEventBytes) this.#halt('tooLarge');
   }
 
@@ -183,11 +189,4 @@ export class SseReader {
     clearTimeout(this.#deadlineTimer);
     this.#deadlineTimer = undefined;
   }
-}
-
-/** The length of `text` after its last line break (0 for a chunk ending in one, the usual case: no scan). */
-function tailAfterLineBreak(text: string): number {
-  const last = text.charCodeAt(text.length - 1);
-  if (last === 10 || last === 13) return 0;
-  return text.length - 1 - Math.max(text.lastIndexOf('\n'), text.lastIndexOf('\r'));
 }

@@ -1,7 +1,6 @@
 import { abortError } from './abortableSleep.js';
 import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors.js';
-import type { EventSourceMessage } from 'eventsource-parser';
-import { SseReader, type SseRead } from './sseReader.js';
+import { SseReader, type SseEvent, type SseRead } from './sseReader.js';
 import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';
 import { TextBuffer } from './textBuffer.js';
@@ -71,8 +70,7 @@ const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
 const SKIPPED = Symbol('skipped');
 
 /**
- * A live server-sent event stream, like openai-node's `Stream`: an async iterable of typed events, parsed with
- * eventsource-parser.
+ * A live server-sent event stream, like openai-node's `Stream`: an async iterable of typed events.
  *
  * - Execute streams (`stream: true`, `executeStream`) give `{event: 'token', data: {delta}}`, `{event: 'step',
  *   data: {task_id, status}}`, and end with `{event: 'result', data: <ExecutionResult>}`. A closing `error`
@@ -323,7 +321,7 @@ export class Stream<E> implements AsyncIterable<E> {
   }
 
   /** What one event means for the iterator: an item, the end, an error, or nothing (`SKIPPED`). */
-  #handle(message: EventSourceMessage): Promise<IteratorResult<E>> | typeof SKIPPED {
+  #handle(message: SseEvent): Promise<IteratorResult<E>> | typeof SKIPPED {
     let step;
     try {
       step = readStreamEvent<E>(this.#mode, message, this.#meta);

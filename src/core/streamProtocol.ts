@@ -1,6 +1,7 @@
-import type { EventSourceMessage } from 'eventsource-parser';
 import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from './errors.js';
+import type { SseEvent } from './sseReader.js';
 import { OzStreamProtocolError } from './streamErrors.js';
+import { plainTokenData } from './tokenData.js';
 
 /**
  * The two kinds of event stream the service sends:
@@ -29,8 +30,8 @@ const EXECUTE_EVENTS = new Set(['token', 'step', 'result', 'error']);
  * Reads one event of a stream of `mode`. Events of an execute stream with another name (or none) are skipped,
  * so a newer service's new event kinds do not break older SDKs.
  */
-export function readStreamEvent<E>(mode: StreamMode, message: EventSourceMessage, meta: StreamMeta): StreamStep<E> {
-  const name = message.event ?? 'message';
+export function readStreamEvent<E>(mode: StreamMode, message: SseEvent, meta: StreamMeta): StreamStep<E> {
+  const name = message.event;
   if (mode === 'chat') {
     if (message.data.trim() === '[DONE]') return { kind: 'done' };
     const data = parseObject(name, message.data);
@@ -40,6 +41,13 @@ export function readStreamEvent<E>(mode: StreamMode, message: EventSourceMessage
     return { kind: 'item', item, text: textOf('chat', item), closing: false };
   }
   if (!EXECUTE_EVENTS.has(name)) return { kind: 'skip' };
+  if (name === 'token') {
+    const data = plainTokenData(message.data);
+    if (data !== undefined) {
+      const item = { event: name, data } as E;
+      return { kind: 'item', item, text: textOf('events', item), closing: false };
+    }
+  }
   const data = parseObject(name, message.data);
   if (name === 'error') return { kind: 'error', error: errorOf(name, message.data, data, meta) };
   const item = { event: name, data } as E;

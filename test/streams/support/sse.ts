@@ -30,13 +30,13 @@ export const DONE = 'data: [DONE]\n\n';
 
 const encoder = new TextEncoder();
 
-/** Splits bytes at the given offsets (sorted, deduplicated, inside the array). */
-export function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
+/** Splits bytes (or text) at the given offsets (sorted, deduplicated, inside the array). */
+export function splitAt<T extends Uint8Array | string>(bytes: T, cuts: readonly number[]): T[] {
   const points = [...new Set(cuts.filter((c) => c > 0 && c < bytes.length))].sort((a, b) => a - b);
-  const parts: Uint8Array[] = [];
+  const parts: T[] = [];
   let start = 0;
   for (const point of [...points, bytes.length]) {
-    parts.push(bytes.slice(start, point));
+    parts.push(bytes.slice(start, point) as T);
     start = point;
   }
   return parts;
