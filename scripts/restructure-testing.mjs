@@ -39,15 +39,20 @@ const FOLDERS = {
 
 /** The tests of test/testing/, laid out as the folders they test. */
 const TEST_FOLDERS = {
-  contract: ['openapiDocument', 'operations', 'validator'],
+  contract: ['openapiDocument', 'operations', 'validator', 'inputSchemas', 'noCodeGeneration'],
   time: ['exactTime'],
   wire: ['wire', 'streams'],
   state: ['retentionFlags', 'scale'],
   runs: ['abort'],
   harness: ['faults'],
-  pipeline: ['auth', 'planes', 'idempotency', 'requestValidation'],
-  handlers: ['executions', 'items', 'mcp', 'models', 'tools', 'workflows'],
-  mounts: ['httpMount', 'msw', 'dashboard', 'unsupportedRuntime'],
+  pipeline: ['auth', 'planes', 'idempotency', 'requestValidation', 'contractSlips'],
+  handlers: ['executions', 'items', 'mcp', 'models', 'tools', 'workflows', 'toolFence'],
+  mounts: ['httpMount', 'msw', 'dashboard', 'unsupportedRuntime', 'carelessUse'],
+};
+
+/** The helpers the tests of test/testing/ share (old names, relative to test/testing/); `old:new` renames. */
+const TEST_HELPERS = {
+  support: ['support:serverCall', 'sseEvents'],
 };
 
 /** Files that stay where they are: the entry points, the composition root, the folders already by concept. */
@@ -63,6 +68,12 @@ for (const [folder, names] of Object.entries(FOLDERS)) {
 }
 for (const [folder, names] of Object.entries(TEST_FOLDERS)) {
   for (const name of names) MOVES.set(`test/testing/${name}.test.ts`, `test/testing/${folder}/${name}.test.ts`);
+}
+for (const [folder, names] of Object.entries(TEST_HELPERS)) {
+  for (const entry of names) {
+    const [from, to = from] = entry.split(':');
+    MOVES.set(`test/testing/${from}.ts`, `test/testing/${folder}/${to}.ts`);
+  }
 }
 /** Places an earlier version of this table gave a file (new repo-relative path -> the original path). */
 const INTERIM = new Map(
@@ -119,7 +130,7 @@ function locate(dir, spec) {
   const base = posix.normalize(posix.join(dir, spec));
   const candidates = /\.js$/.test(base) ? [base.replace(/\.js$/, '.ts'), base] : /\.(json|mjs|cjs|ts)$/.test(base) ? [base] : [`${base}.ts`, `${base}/index.ts`];
   for (const c of candidates) {
-    if (isFile(c)) return { file: c, spec: base };
+    if (isFile(c)) return { file: wouldMove.get(c) ?? c, spec: base };
     if (MOVES.has(c) && isFile(MOVES.get(c))) return { file: MOVES.get(c), spec: base, moved: c };
   }
   return null;

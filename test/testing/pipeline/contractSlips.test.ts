@@ -6,11 +6,11 @@ import fc from 'fast-check';
 import yaml from 'js-yaml';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parseYaml11 } from 'yaml';
-import openapi from '../../openapi.json' with { type: 'json' };
-import type { OzListener, OzServer } from '../../src/testing/index.js';
-import { toYaml } from '../../src/testing/wire/yamlWire.js';
-import { createTestServer } from '../support/ozServer.js';
-import { call, callJson, type ErrorBody } from './support.js';
+import openapi from '../../../openapi.json' with { type: 'json' };
+import type { OzListener, OzServer } from '../../../src/testing/index.js';
+import { toYaml } from '../../../src/testing/wire/yamlWire.js';
+import { createTestServer } from '../../support/ozServer.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 let server: OzServer;
 let listener: OzListener | undefined;

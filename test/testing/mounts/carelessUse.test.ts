@@ -3,8 +3,8 @@
  * says what went wrong, at once.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Oz, OzUsageError, signIn, SignInError } from '../../src/index.js';
-import { createOzServer, OzServerClosedError, type FaultSpec, type OzServer } from '../../src/testing/index.js';
+import { Oz, OzUsageError, signIn, SignInError } from '../../../src/index.js';
+import { createOzServer, OzServerClosedError, type FaultSpec, type OzServer } from '../../../src/testing/index.js';
 
 const TOKEN = 'ozadm_TestTestTestTestTestTestTestTest';
 let server: OzServer;
