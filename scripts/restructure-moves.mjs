@@ -35,7 +35,8 @@ export function* walk(p) {
 }
 
 const IMPORT = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\bvi\.mock\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\2/g;
-const META_URL = /new URL\((['"])(\.{1,2}(?:\/[^'"\n]*)?)\1,\s*import\.meta\.url\)/g;
+// Quoted or a template (`../../src/${name}`: the interpolation stays where it is, the path before it is re-based).
+const META_URL = /new URL\((['"`])(\.{1,2}(?:\/[^'"`\n]*)?)\1,\s*import\.meta\.url\)/g;
 
 /**
  * Moves and rewrites.
