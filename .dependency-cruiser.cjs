@@ -12,7 +12,7 @@
 //                    inside it, folders by concept, each a layer over the ones before it in SERVER_LAYERS (below);
 //                    its handlers (src/testing/handlers/<tag>.ts) never import each other, only handlers/shared/
 // and no import circle anywhere in src/, type-only imports included.
-const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/|profiles/)';
+const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/|profiles/|raw/)';
 
 /**
  * The folders of the embedded server, bottom first (ARCHITECTURE.md has each one's purpose): a file of one may

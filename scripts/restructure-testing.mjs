@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The mechanical part of issue 27 (the embedded server's house): moves the files of src/testing/ (and their tests)
 // into folders by concept with `git mv`, then rewrites every relative import (and `new URL('..', import.meta.url)`
-// of a moved file, and every root-relative 'src/testing/….ts' string) so it points at the file's new place.
+// of a moved file, and every root-relative 'src/testing/….ts' string) so it points at the file's new place (the
+// mechanism: restructure-moves.mjs).
 //
 // It can be run again at any time (after merging main, say): a file already at its new place is left there, an
 // import that already resolves is kept, an import written against a file's old place (a merged change) is mapped.
@@ -9,12 +10,9 @@
 //
 //   node scripts/restructure-testing.mjs          moves and rewrites
 //   node scripts/restructure-testing.mjs --check  lists what it would move and the unplaced files, changes nothing
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, posix } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { posix } from 'node:path';
+import { applyMoves, walk } from './restructure-moves.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const check = process.argv.includes('--check');
 
 /** Each folder of src/testing/ and the files (old names, relative to src/testing/) it takes; `old:new` renames. */
@@ -39,15 +37,20 @@ const FOLDERS = {
 
 /** The tests of test/testing/, laid out as the folders they test. */
 const TEST_FOLDERS = {
-  contract: ['openapiDocument', 'operations', 'validator'],
+  contract: ['openapiDocument', 'operations', 'validator', 'inputSchemas', 'noCodeGeneration'],
   time: ['exactTime'],
   wire: ['wire', 'streams'],
   state: ['retentionFlags', 'scale'],
   runs: ['abort'],
   harness: ['faults'],
-  pipeline: ['auth', 'planes', 'idempotency', 'requestValidation'],
-  handlers: ['executions', 'items', 'mcp', 'models', 'tools', 'workflows'],
-  mounts: ['httpMount', 'msw', 'dashboard', 'unsupportedRuntime'],
+  pipeline: ['auth', 'planes', 'idempotency', 'requestValidation', 'contractSlips'],
+  handlers: ['executions', 'items', 'mcp', 'models', 'tools', 'workflows', 'toolFence'],
+  mounts: ['httpMount', 'msw', 'dashboard', 'unsupportedRuntime', 'carelessUse'],
+};
+
+/** The helpers the tests of test/testing/ share (old names, relative to test/testing/); `old:new` renames. */
+const TEST_HELPERS = {
+  support: ['support:serverCall', 'sseEvents'],
 };
 
 /** Files that stay where they are: the entry points, the composition root, the folders already by concept. */
@@ -64,6 +67,12 @@ for (const [folder, names] of Object.entries(FOLDERS)) {
 for (const [folder, names] of Object.entries(TEST_FOLDERS)) {
   for (const name of names) MOVES.set(`test/testing/${name}.test.ts`, `test/testing/${folder}/${name}.test.ts`);
 }
+for (const [folder, names] of Object.entries(TEST_HELPERS)) {
+  for (const entry of names) {
+    const [from, to = from] = entry.split(':');
+    MOVES.set(`test/testing/${from}.ts`, `test/testing/${folder}/${to}.ts`);
+  }
+}
 /** Places an earlier version of this table gave a file (new repo-relative path -> the original path). */
 const INTERIM = new Map(
   Object.entries({
@@ -76,93 +85,17 @@ const INTERIM = new Map(
     'pipeline/idempotency': 'idempotency',
   }).map(([interim, original]) => [`src/testing/${interim}.ts`, `src/testing/${original}.ts`]),
 );
-for (const [interim, original] of INTERIM) MOVES.set(interim, MOVES.get(original));
-const REVERSE = new Map([...MOVES].filter(([from]) => !INTERIM.has(from)).map(([from, to]) => [to, from]));
+/** The interim places, each mapped to where its original now goes. */
+const ALIASES = new Map([...INTERIM].map(([interim, original]) => [interim, MOVES.get(original)]));
 
-const exists = (p) => existsSync(join(root, p));
-const isFile = (p) => exists(p) && statSync(join(root, p)).isFile();
-
-// 1. Moves.
-/** new path -> the path it was moved from in this run */
-const movedNow = new Map();
-for (const [from, to] of MOVES) {
-  if (!isFile(from) || exists(to)) continue;
-  console.log(`move ${from} -> ${to}`);
-  if (check) continue;
-  mkdirSync(dirname(join(root, to)), { recursive: true });
-  execFileSync('git', ['mv', from, to], { cwd: root });
-  movedNow.set(to, from);
-}
-
-// 2. Imports.
-const SCAN = ['src', 'test', 'bench', 'examples', 'scripts', 'tools', 'tsup.config.ts', 'vitest.config.ts', 'typedoc.json', 'package.json'];
-const SOURCE = /\.(ts|mts|cts|mjs|cjs|js|json)$/;
-function* walk(p) {
-  if (!exists(p)) return;
-  if (statSync(join(root, p)).isFile()) {
-    if (SOURCE.test(p)) yield p;
-    return;
-  }
-  for (const name of readdirSync(join(root, p))) {
-    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
-    yield* walk(posix.join(p, name));
-  }
-}
-
-/** The file a specifier names from `dir` (repo-relative), at its new place, or null. */
-function locate(dir, spec) {
-  const base = posix.normalize(posix.join(dir, spec));
-  const candidates = /\.js$/.test(base) ? [base.replace(/\.js$/, '.ts'), base] : /\.(json|mjs|cjs|ts)$/.test(base) ? [base] : [`${base}.ts`, `${base}/index.ts`];
-  for (const c of candidates) {
-    if (isFile(c)) return { file: c, spec: base };
-    if (MOVES.has(c) && isFile(MOVES.get(c))) return { file: MOVES.get(c), spec: base, moved: c };
-  }
-  return null;
-}
-
-/** The specifier for `target` from `dir`, keeping the written form's extension (`.js` for a `.ts` file). */
-function specifier(dir, found, written) {
-  let to = found.file;
-  if (/\.js$/.test(written) && to.endsWith('.ts')) to = to.replace(/\.ts$/, '.js');
-  else if (!/\.(js|json|mjs|cjs|ts)$/.test(written)) to = to.replace(/(\/index)?\.ts$/, '');
-  let rel = posix.relative(dir, to);
-  if (!rel.startsWith('.')) rel = `./${rel}`;
-  return rel;
-}
-
-const IMPORT = /(\bfrom\s+|\bimport\s*\(\s*|\bimport\s+|\brequire\s*\(\s*|\bvi\.mock\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\2/g;
-const META_URL = /new URL\((['"])(\.{1,2}(?:\/[^'"\n]*)?)\1,\s*import\.meta\.url\)/g;
 const ROOTED = /(['"])(src\/testing\/[\w/]+\.ts)\1/g;
-const unresolved = [];
-let rewritten = 0;
-for (const file of walk('.')) {
-  if (!SCAN.some((s) => file === s || file.startsWith(`${s}/`))) continue;
-  const now = posix.dirname(file);
-  const old = posix.dirname(movedNow.get(file) ?? REVERSE.get(file) ?? file);
-  const wasMoved = movedNow.has(file) || (check && REVERSE.has(file));
-  const text = readFileSync(join(root, file), 'utf8');
-  const next = text
-    .replace(IMPORT, (all, lead, quote, spec) => {
-      const found = wasMoved ? (locate(old, spec) ?? locate(now, spec)) : (locate(now, spec) ?? locate(old, spec));
-      if (!found) {
-        if (file.startsWith('src/') || file.startsWith('test/')) unresolved.push(`${file}: ${spec}`);
-        return all;
-      }
-      return `${lead}${quote}${specifier(now, found, spec)}${quote}`;
-    })
-    .replace(META_URL, (all, quote, spec) => {
-      if (!wasMoved) return all;
-      let rel = posix.relative(now, posix.normalize(posix.join(old, spec))) || '.';
-      if (!rel.startsWith('.')) rel = `./${rel}`;
-      if (spec.endsWith('/') && !rel.endsWith('/')) rel += '/';
-      return `new URL(${quote}${rel}${quote}, import.meta.url)`;
-    })
-    .replace(ROOTED, (all, quote, p) => (MOVES.has(p) && isFile(MOVES.get(p)) ? `${quote}${MOVES.get(p)}${quote}` : all));
-  if (next !== text) {
-    rewritten++;
-    if (!check) writeFileSync(join(root, file), next);
-  }
-}
+const { rewritten, unresolved } = applyMoves({
+  moves: MOVES,
+  aliases: ALIASES,
+  check,
+  // Root-relative paths of src/testing/ in strings (a spawned `src/testing/cli.ts`).
+  rewrite: (file, text, newPlace) => text.replace(ROOTED, (whole, quote, p) => (newPlace(p) === null ? whole : `${quote}${newPlace(p)}${quote}`)),
+});
 
 const unplaced = [...walk('src/testing')].filter((f) => f.endsWith('.ts') && !STAYS.test(f) && !MOVES.has(f));
 const unplacedFlat = [...walk('src/testing')].filter((f) => /^src\/testing\/[^/]+\.ts$/.test(f) && !STAYS.test(f) && !MOVES.has(f));

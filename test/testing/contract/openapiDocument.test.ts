@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import openapi from '../../../openapi.json' with { type: 'json' };
 import { Oz, InvalidParamsError } from '../../../src/index.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 type Json = Record<string, unknown>;
 interface Response {

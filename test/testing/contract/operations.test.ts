@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import openapi from '../../../openapi.json' with { type: 'json' };
 import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson } from '../support.js';
+import { call, callJson } from '../support/serverCall.js';
 
 const ALL_OPERATIONS = Object.values(openapi.paths as Record<string, Record<string, { operationId?: string }>>)
   .flatMap((item) => Object.values(item))

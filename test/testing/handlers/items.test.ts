@@ -3,7 +3,7 @@ import type { Item, ItemList } from '../../../src/generated/types.js';
 import type { OzServer } from '../../../src/testing/index.js';
 import openapi from '../../../openapi.json' with { type: 'json' };
 import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OzListener, OzServer } from '../../../src/testing/index.js';
 import { testServersForSuite } from '../../support/ozServer.js';
-import { readEvents } from '../sseEvents.js';
+import { readEvents } from '../support/sseEvents.js';
 
 const servers = testServersForSuite();
 let server: OzServer;

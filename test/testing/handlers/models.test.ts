@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { ChatCompletion, EmbeddingResponse } from '../../../src/generated/types.js';
 import type { OzListener, OzServer } from '../../../src/testing/index.js';
 import { testServersForSuite } from '../../support/ozServer.js';
-import { readEvents } from '../sseEvents.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { readEvents } from '../support/sseEvents.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 const servers = testServersForSuite();
 let server: OzServer;

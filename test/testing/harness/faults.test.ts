@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExecutionList, ItemList } from '../../../src/generated/types.js';
 import type { OzServer } from '../../../src/testing/index.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { readEvents } from '../sseEvents.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { readEvents } from '../support/sseEvents.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestServer } from '../../support/ozServer.js';
-import { readEvents } from '../sseEvents.js';
+import { readEvents } from '../support/sseEvents.js';
 
 // msw patches the global fetch only between listen() and close(), inside this file.
 const server = createTestServer({ timing: { tokenMs: 10 } });

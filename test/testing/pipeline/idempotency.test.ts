@@ -4,7 +4,7 @@ import { IdempotencyConflictError, InvalidParamsError, Oz, type Item, type Sched
 import { IdempotencyStore, REPLAY_WINDOW_MS } from '../../../src/testing/state/idempotencyStore.js';
 import type { OzServer } from '../../../src/testing/index.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 let server: OzServer | undefined;
 afterEach(async () => {

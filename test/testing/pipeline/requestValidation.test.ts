@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import openapi from '../../../openapi.json' with { type: 'json' };
 import type { OzServer } from '../../../src/testing/index.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

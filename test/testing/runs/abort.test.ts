@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OzListener, OzServer, ResponseEvent } from '../../../src/testing/index.js';
 import { testServersForSuite } from '../../support/ozServer.js';
-import { readEvents } from '../sseEvents.js';
+import { readEvents } from '../support/sseEvents.js';
 
 const servers = testServersForSuite();
 let server: OzServer;

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOzServer, type OzListener, type OzServer } from '../../../src/testing/index.js';
-import { readEvents } from '../sseEvents.js';
+import { readEvents } from '../support/sseEvents.js';
 
 let server: OzServer;
 let listener: OzListener;

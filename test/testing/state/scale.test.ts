@@ -3,7 +3,7 @@ import type { AsyncPointer, ExecutionList, ExecutionResult, Item, ItemList, Work
 import type { OzServer } from '../../../src/testing/index.js';
 import { OrderedIndex } from '../../../src/testing/support/orderedIndex.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support.js';
+import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

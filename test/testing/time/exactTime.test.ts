@@ -3,7 +3,7 @@ import type { AsyncPointer, Execution, ExecutionList, Item, Schedule } from '../
 import type { OzServer } from '../../../src/testing/index.js';
 import { ServerClock } from '../../../src/testing/time/clock.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { callJson } from '../support.js';
+import { callJson } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

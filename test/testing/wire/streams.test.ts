@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OzServer } from '../../../src/testing/index.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { readEvents } from '../sseEvents.js';
-import { call } from '../support.js';
+import { readEvents } from '../support/sseEvents.js';
+import { call } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

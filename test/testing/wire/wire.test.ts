@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
 import type { OzServer } from '../../../src/testing/index.js';
 import { createTestServer } from '../../support/ozServer.js';
-import { call } from '../support.js';
+import { call } from '../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

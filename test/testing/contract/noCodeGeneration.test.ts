@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { InvalidParamsError, Oz } from '../../src/index.js';
+import { InvalidParamsError, Oz } from '../../../src/index.js';
 
 // A runtime that forbids code generation from strings, as Cloudflare Workers do: `new Function` throws. The server's
 // validators are generated ahead of time (src/generated/) or interpreted (tools' input schemas), so it still runs.
@@ -10,9 +10,9 @@ function forbidCodeGeneration(): void {
 }
 
 /** A fresh copy of oz-sdk/testing, loaded while code generation is forbidden. */
-async function freshTesting(): Promise<typeof import('../../src/testing/index.js')> {
+async function freshTesting(): Promise<typeof import('../../../src/testing/index.js')> {
   vi.resetModules();
-  return await import('../../src/testing/index.js');
+  return await import('../../../src/testing/index.js');
 }
 
 afterEach(() => {

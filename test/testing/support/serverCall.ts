@@ -1,4 +1,4 @@
-import type { OzServer } from '../../src/testing/index.js';
+import type { OzServer } from '../../../src/testing/index.js';
 
 /** Options of one request to an embedded server. */
 export interface CallOptions {

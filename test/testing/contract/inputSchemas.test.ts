@@ -1,10 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExecutionResult } from '../../src/generated/types.js';
-import type { OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
-import { callJson, type ErrorBody } from './support.js';
+import type { ExecutionResult } from '../../../src/generated/types.js';
+import type { OzServer } from '../../../src/testing/index.js';
+import { createTestServer } from '../../support/ozServer.js';
+import { callJson, type ErrorBody } from '../support/serverCall.js';
 
 // The input schemas of tools and agents arrive at run time, so the server interprets them (no code generation).
 let server: OzServer;
