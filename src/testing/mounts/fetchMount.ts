@@ -64,5 +64,5 @@ export async function serveInProcess(
   // A request made without a signal cannot abort: no listener to add and remove.
   const answer = abortable ? await untilAborted(pending, signal) : await pending;
   if (answer.kind === 'dropped') throw fetchFailed();
-  return guardStreamedBody(replyResponse(answer), signal, conn);
+  return answer.kind === 'stream' ? guardStreamedBody(replyResponse(answer), signal, conn) : replyResponse(answer);
 }
