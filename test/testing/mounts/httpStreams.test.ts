@@ -6,7 +6,7 @@
 import { request, ServerResponse, type IncomingMessage } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it, vi } from 'vitest';
-import type { OzServer } from '../../../src/testing/index.js';
+import type { OzServer, OzServerOptions } from '../../../src/testing/index.js';
 import type { ServerClock } from '../../../src/testing/time/clock.js';
 import { testServersForSuite } from '../../support/ozServer.js';
 
@@ -74,6 +74,27 @@ function floodServer(): OzServer {
   return server;
 }
 
+/** A server with an agent `held` that answers (one closing event, no tokens) after `ms` of the server clock. */
+function heldServer(options: OzServerOptions, ms: number): OzServer {
+  const server = servers.create(options);
+  server.addAgent({
+    name: 'held',
+    streaming: false,
+    handler: async (_input, ctx) => {
+      await ctx.sleep(ms);
+      return 'done';
+    },
+  });
+  return server;
+}
+
+/** A server with an agent `burst` that streams 200 tokens with no pause between them. */
+function burstServer(options: OzServerOptions): OzServer {
+  const server = servers.create({ ...options, timing: { tokenMs: 0, ...options.timing } });
+  server.addAgent({ name: 'burst', handler: () => 'burst', tokens: () => Array.from({ length: 200 }, (_, i) => `t${i} `) });
+  return server;
+}
+
 describe('event streams over HTTP', () => {
   it('a slow reader holds the run back, not the server memory; every event still arrives in order', async () => {
     const server = floodServer();
@@ -111,8 +132,7 @@ describe('event streams over HTTP', () => {
   });
 
   it('writes the events of one turn in one write: a burst of 200 tokens in a handful of writes', async () => {
-    const server = servers.create({ timing: { tokenMs: 0 } });
-    server.addAgent({ name: 'burst', handler: () => 'burst', tokens: () => Array.from({ length: 200 }, (_, i) => `t${i} `) });
+    const server = burstServer({});
     const listener = await server.listen();
     const write = vi.spyOn(ServerResponse.prototype, 'write');
     try {
@@ -130,8 +150,7 @@ describe('event streams over HTTP', () => {
   });
 
   it('arms one ping timer per stream, not one per event', async () => {
-    const server = servers.create({ timing: { tokenMs: 0, pingMs: 15_000 } });
-    server.addAgent({ name: 'burst', handler: () => 'burst', tokens: () => Array.from({ length: 200 }, (_, i) => `t${i} `) });
+    const server = burstServer({ timing: { pingMs: 15_000 } });
     const listener = await server.listen();
     const timer = vi.spyOn(server.clock as ServerClock, 'timer');
     const res = await openStream(listener.url, server.apiKey, { agent: 'burst', user_request: 'x', stream: true });
@@ -142,17 +161,9 @@ describe('event streams over HTTP', () => {
   });
 
   it('pings an idle stream at the configured interval on the real clock', async () => {
-    const server = servers.create({ timing: { pingMs: 20 } });
-    server.addAgent({
-      name: 'pondering',
-      streaming: false,
-      handler: async (_input, ctx) => {
-        await ctx.sleep(300);
-        return 'done';
-      },
-    });
+    const server = heldServer({ timing: { pingMs: 20 } }, 300);
     const listener = await server.listen();
-    const res = await openStream(listener.url, server.apiKey, { agent: 'pondering', user_request: 'x', stream: true });
+    const res = await openStream(listener.url, server.apiKey, { agent: 'held', user_request: 'x', stream: true });
     const body = collect(res);
     await body.ended;
     const { events, comments } = parse(body.text());
@@ -162,15 +173,7 @@ describe('event streams over HTTP', () => {
   });
 
   it('pings an idle stream on a frozen clock as the test advances it', async () => {
-    const server = servers.create({ clock: { frozen: true }, timing: { pingMs: 1000 } });
-    server.addAgent({
-      name: 'held',
-      streaming: false,
-      handler: async (_input, ctx) => {
-        await ctx.sleep(60_000);
-        return 'done';
-      },
-    });
+    const server = heldServer({ clock: { frozen: true }, timing: { pingMs: 1000 } }, 60_000);
     const listener = await server.listen();
     const res = await openStream(listener.url, server.apiKey, { agent: 'held', user_request: 'x', stream: true });
     expect(res.statusCode).toBe(200);
@@ -190,15 +193,7 @@ describe('event streams over HTTP', () => {
   });
 
   it('a client that goes away stops the stream and frees its ping timer; the run goes on', async () => {
-    const server = servers.create({ timing: { pingMs: 60_000 } });
-    server.addAgent({
-      name: 'held',
-      streaming: false,
-      handler: async (_input, ctx) => {
-        await ctx.sleep(60_000);
-        return 'done';
-      },
-    });
+    const server = heldServer({ timing: { pingMs: 60_000 } }, 60_000);
     const listener = await server.listen();
     const clock = server.clock as ServerClock;
     const before = clock.pending;
