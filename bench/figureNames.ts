@@ -31,4 +31,5 @@ export const FIGURE_NAMES = {
   validateOff: 'validate off vs no option (tools.execute)',
   validateStrict: 'validate strict cost per call (tools.execute)',
   cliStartup: 'oz --help start-up vs node -e 0',
+  agentStreamEndToEnd: 'agent stream end to end vs bare SSE',
 } as const;

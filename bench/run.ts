@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { benchModeOf } from './benchMode.js';
 import type { FigureContext } from './figureContext.js';
 import type { FigureRow } from './figureRow.js';
+import { agentStreamRows } from './figures/agentStreamEndToEnd.js';
 import { bundleSizeRows } from './figures/bundleSize.js';
 import { cliStartupRows } from './figures/cliStartup.js';
 import { coldImportRows } from './figures/coldImport.js';
@@ -62,6 +63,7 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['sessions', sessionRows],
   ['server first call', serverFirstCallRows],
   ['validation cost', validationCostRows],
+  ['agent stream', agentStreamRows],
 ];
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !figures.some(([figure]) => figure === name)) ?? [];

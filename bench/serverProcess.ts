@@ -16,12 +16,13 @@ export interface ServerProcess extends BenchServerReady {
 const ENTRY = fileURLToPath(new URL('./benchServer.ts', import.meta.url));
 
 /**
- * Starts `benchServer.ts <kind>` and waits until it listens (at most 30 s). The embedded server comes from the
- * built `oz-sdk/testing` at `testingSpecifier`.
+ * Starts `benchServer.ts <kind> <arg>` and waits until it listens (at most 30 s). The embedded server (`oz`,
+ * `oz-stream`) comes from the built `oz-sdk/testing` at `arg`; the bare SSE server (`sse`) answers the events of
+ * the file `arg`.
  */
-export async function startServerProcess(kind: 'oz' | 'hono', testingSpecifier = ''): Promise<ServerProcess> {
+export async function startServerProcess(kind: 'oz' | 'hono' | 'oz-stream' | 'sse', arg = ''): Promise<ServerProcess> {
   // --expose-gc: the memory figures read the heap after a full collection.
-  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', ENTRY, kind, testingSpecifier], {
+  const child: ChildProcess = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', ENTRY, kind, arg], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = await new Promise<BenchServerReady>((resolve, reject) => {

@@ -117,6 +117,8 @@ export const createChatCompletion: OperationHandler = (ctx) => {
         await paceToken(clock, ctx.server.options.timing.tokenMs);
         if (!stream.isOpen) return;
         stream.send(null, chunk({ content: token }, null));
+        const behind = stream.ready();
+        if (behind) await behind;
       }
       stream.send(null, chunk({}, finish));
       if (includeUsage) stream.send(null, JSON.stringify({ id, object: 'chat.completion.chunk', created, model: name, choices: [], usage }));

@@ -5,7 +5,7 @@ import type { Answer } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, normalizeAddress, type AnswerParts, type RequestReader, type Surface } from '../wire/connection.js';
 import { nodeRequest, plainHref } from './nodeRequest.js';
-import { guardStreamedBody } from './streamGuard.js';
+import { writeStream } from './socketSink.js';
 import { checkDeclaredLength, payloadTooLarge } from '../wire/bodyLimit.js';
 import { boundConnectionsPerAddress } from '../wire/connectionBound.js';
 
@@ -161,6 +161,16 @@ function writeParts(parts: AnswerParts, incoming: IncomingMessage, outgoing: Ser
 }
 
 /**
+ * What the mount writes itself: a buffered answer's parts, or an event stream (its events flushed to the
+ * socket as the stream makes them, see `socketSink.ts`).
+ */
+function writeAnswer(answer: Extract<Answer, { kind: 'written' | 'stream' }>, incoming: IncomingMessage, outgoing: ServerResponse): void {
+  if (answer.kind === 'written') return writeParts(answer.parts, incoming, outgoing);
+  closeWhenBodyPending(incoming, outgoing);
+  writeStream(answer.stream, answer.status, answer.headers, incoming, outgoing);
+}
+
+/**
  * The listener's connection settings, set on purpose rather than left to Node's defaults: a load test's 1024
  * concurrent connections are all accepted and kept, and an idle keep-alive connection is never closed under a
  * client that is about to reuse it (the cause of `SocketError: other side closed`).
@@ -191,9 +201,9 @@ export interface HttpListener {
 /**
  * Serves the handler on a real socket. A plain request (see `plainHref`) goes straight from Node's request to the
  * handler and its buffered answer straight to the socket: no `Request` is built unless something asks for one
- * (`nodeRequest.ts`), no `Response` is made. Event streams, and any request whose URL needs the URL parser,
- * go through `@hono/node-server` (which leaves the global `Request` and `Response` alone:
- * `overrideGlobalObjects: false`). The client's address is the socket's; a dropped connection destroys the
+ * (`nodeRequest.ts`), no `Response` is made; an event stream too goes straight to the socket (`socketSink.ts`).
+ * A request whose URL needs the URL parser, and a `Response` answer (the control plane's), go through
+ * `@hono/node-server` (which leaves the global `Request` and `Response` alone: `overrideGlobalObjects: false`). The client's address is the socket's; a dropped connection destroys the
  * socket.
  */
 const CAPITALS = /[A-Z]/;
@@ -208,28 +218,21 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     // A dropped connection: the socket is destroyed already, nothing is written.
     if (answer.kind === 'dropped') return ALREADY_SENT;
     if (answer.kind === 'response') {
+      // The control plane's or the dashboard's answer.
       closeWhenBodyPending(incoming, outgoing);
-      // An event stream (or the control plane's answer). A cut stream: the head and what was sent go out,
-      // then the socket closes without the body's end.
-      const socket = incoming.socket;
-      const endCut = (): unknown => (outgoing.headersSent ? socket.destroySoon() : setTimeout(endCut, 1));
-      return guardStreamedBody(answer.response, null, conn(incoming), endCut);
+      return answer.response;
     }
-    writeParts(answer.parts, incoming, outgoing);
+    writeAnswer(answer, incoming, outgoing);
     return ALREADY_SENT;
   };
-  const connections = new WeakMap<IncomingMessage, Connection>();
-  const conn = (incoming: IncomingMessage): Connection => connections.get(incoming)!;
   const slowPath = getRequestListener(
     (request, env) => {
       const { incoming, outgoing } = env as HttpBindings;
-      const c = connectionOf(incoming);
-      connections.set(incoming, c);
-      return handler(request, c).then((answer) => viaHono(answer, incoming, outgoing));
+      return handler(request, connectionOf(incoming)).then((answer) => viaHono(answer, incoming, outgoing));
     },
     { overrideGlobalObjects: false },
   );
-  // A `Response` the fast path made (a stream, the control plane's answer, an error) is written by
+  // A `Response` the fast path made (the control plane's answer, an error) is written by
   // `@hono/node-server`, as on the slow path. Its clean-up of an unread body is left out: it would only start
   // now, after the body was read, and wait for an end that came already (Node discards an unread body itself).
   const responses = new WeakMap<IncomingMessage, Response | Promise<Response>>();
@@ -256,9 +259,8 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
     }
     answered
       .then((answer) => {
-        if (answer.kind === 'written') return writeParts(answer.parts, incoming, outgoing);
         if (answer.kind === 'dropped') return;
-        connections.set(incoming, c);
+        if (answer.kind !== 'response') return writeAnswer(answer, incoming, outgoing);
         responses.set(incoming, viaHono(answer, incoming, outgoing));
         void writeResponse(incoming, outgoing);
       })

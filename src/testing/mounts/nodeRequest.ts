@@ -92,11 +92,14 @@ class NodeRequest {
     const abort = (this.#abort = new AbortController());
     const incoming = this[INCOMING];
     const outgoing = this.#outgoing;
-    // As `@hono/node-server`: aborted when the connection closes before the whole answer was written.
-    outgoing.once('close', () => {
+    // As `@hono/node-server`: aborted when the connection closes before the whole answer was written (also when
+    // that happened before anyone asked for the signal).
+    const onClose = (): void => {
       if (incoming.errored) abort.abort(incoming.errored.toString());
       else if (!outgoing.writableFinished) abort.abort('Client connection prematurely closed.');
-    });
+    };
+    if (outgoing.closed) onClose();
+    else outgoing.once('close', onClose);
     return abort;
   }
 

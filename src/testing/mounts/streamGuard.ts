@@ -1,5 +1,4 @@
 import type { Connection } from '../wire/connection.js';
-import { STREAMED_RESPONSES } from '../pipeline/requestContext.js';
 
 /** What undici throws when a connection closes under a response body. */
 export function terminated(): TypeError {
@@ -9,7 +8,7 @@ export function terminated(): TypeError {
 /**
  * Hands a streamed body to the client as a real connection would: the request's abort errors it (reads
  * reject with the abort reason) and cancels the server's side; a cut connection ends it with `endCut` after
- * what was sent before the cut (in process: `TypeError: terminated`). Fully buffered bodies pass unchanged.
+ * what was sent before the cut (in process: `TypeError: terminated`). For an event stream's answer only.
  */
 export function guardStreamedBody(
   response: Response,
@@ -18,7 +17,7 @@ export function guardStreamedBody(
   endCut: (controller: ReadableStreamDefaultController<Uint8Array>) => void = (c) => c.error(terminated()),
 ): Response {
   const source = response.body;
-  if (!source || !STREAMED_RESPONSES.has(response)) return response;
+  if (!source) return response;
   const reader = source.getReader();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let cut = false;

@@ -1,4 +1,4 @@
-import { DROPPED, replyResponse, replyStatus, type Answer, type Reply } from '../wire/answer.js';
+import { DROPPED, replyCopier, replyStatus, type Answer, type Reply } from '../wire/answer.js';
 import type { Connection } from '../wire/connection.js';
 import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
@@ -72,13 +72,13 @@ function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection): J
 
 function emit(port: DispatchPort, ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
   if (!port.events.has('response')) return;
-  const response = replyResponse(reply);
+  const copy = replyCopier(reply);
   port.events.emit('response', () => ({
     operationId: ctx.op?.id ?? null,
     route,
     surface: ctx.conn.surface,
     request: ctx.request,
-    response: response.clone(),
+    response: copy(),
     journal: entry,
   }));
 }
@@ -163,6 +163,7 @@ export async function dispatch(
   emit(port, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);
+    else if (response.kind === 'stream') response.stream.cancel();
     conn.drop();
     return DROPPED;
   }

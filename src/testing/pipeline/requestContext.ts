@@ -48,9 +48,6 @@ export interface RateState {
 
 const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/** The answers that are event streams: the mounts guard only these (no header lookup per answer). */
-export const STREAMED_RESPONSES = new WeakSet<Response>();
-
 /** One request on its way through the server: who asked, what was sent, and how to answer. */
 export class RequestContext {
   readonly requestId = newId('req');
@@ -191,7 +188,8 @@ export class RequestContext {
 
   /** A new event stream for this request (it honours a `cut` fault and the request's abort). */
   openStream(): SseStream {
-    return new SseStream(this.request.signal, {
+    // Over HTTP the socket's sink sees a client gone: no `AbortController` is made for the request's signal.
+    return new SseStream(this.conn.mount === 'http' ? null : this.request.signal, {
       clock: this.server.clock,
       pingMs: this.server.options.timing.pingMs,
       cutAfter: this.cutAfter,
@@ -202,12 +200,9 @@ export class RequestContext {
   /** The answer of an event stream. */
   stream(stream: SseStream): Reply {
     this.streamed = true;
-    const body = stream.body;
     const headers = this.headers('text/event-stream; charset=utf-8');
     headers['cache-control'] = 'no-cache';
-    const response = new Response(body, { status: 200, headers });
-    STREAMED_RESPONSES.add(response);
-    return responseReply(response);
+    return { kind: 'stream', status: 200, headers, stream };
   }
 
   /** An error envelope on the error's wire, with `X-Error-Code` (and OpenAI's `type` on the models plane). */

@@ -16,6 +16,10 @@ function stamp(answer: Answer): Answer {
     if (answer.parts.headers['x-request-id'] !== undefined) return answer;
     return { kind: 'written', parts: { ...answer.parts, headers: { ...answer.parts.headers, 'x-request-id': newId('req') } } };
   }
+  if (answer.kind === 'stream') {
+    if (answer.headers['x-request-id'] !== undefined) return answer;
+    return { ...answer, headers: { ...answer.headers, 'x-request-id': newId('req') } };
+  }
   const { response } = answer;
   if (response.headers.has('x-request-id')) return answer;
   try {

@@ -27,7 +27,8 @@ export type RunPlan =
 
 /** What a streamed run reports as it goes. */
 export interface RunEvents {
-  token(delta: string): void;
+  /** A promise: the stream's reader is behind (see `SseStream.ready`), the run waits for it before its next token. */
+  token(delta: string): void | Promise<void>;
   step(taskId: string, status: 'started' | 'succeeded' | 'failed'): void;
 }
 
@@ -247,7 +248,8 @@ export class Runner {
     if (options.events && agent.streaming) {
       for (const token of agent.tokens ? agent.tokens(text, input) : tokenize(text)) {
         this.#checkCancelled(record);
-        options.events.token(token);
+        const behind = options.events.token(token);
+        if (behind) await behind;
         await paceToken(this.#core.clock, this.#core.options.timing.tokenMs);
       }
     }

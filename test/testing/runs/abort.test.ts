@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { getEventListeners } from 'node:events';
+import { describe, expect, it, vi } from 'vitest';
 import type { OzListener, OzServer, ResponseEvent } from '../../../src/testing/index.js';
 import { testServersForSuite } from '../../support/ozServer.js';
 import { readEvents } from '../support/sseEvents.js';
@@ -75,6 +76,46 @@ describe('abort (in process)', () => {
     expect(await sent[0]).not.toContain('result');
     await server.idle();
     expect(server.getExecution(id)).toMatchObject({ status: 'succeeded' });
+  });
+});
+
+describe('server.handle', () => {
+  const echo = (signal?: AbortSignal, tool = 'echo', body: unknown = { text: 'x' }) =>
+    new Request(`${server.url}/v1/tools/${tool}/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json', 'x-trace-id': `trace-${tool}` },
+      body: JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    });
+
+  it('an answer that waits on nothing costs no abort listener on the request signal', async () => {
+    server = servers.create();
+    const request = echo();
+    const add = vi.spyOn(request.signal, 'addEventListener');
+    const response = await server.handle(request);
+    expect(await response.json()).toMatchObject({ ok: true, content: 'x' });
+    expect(add).not.toHaveBeenCalled();
+  });
+
+  it('an abort while the answer waits rejects at once with the reason, and leaves no listener; the run goes on', async () => {
+    server = servers.create({ clock: { frozen: true } });
+    const controller = new AbortController();
+    const request = echo(controller.signal, 'slow', { ms: 30_000 });
+    const pending = server.handle(request);
+    setTimeout(() => controller.abort(new Error('gone')), 5);
+    await expect(pending).rejects.toThrow('gone');
+    expect(getEventListeners(request.signal, 'abort')).toHaveLength(0);
+    await server.clock.advance(30_000);
+    await server.idle();
+    expect(server.getExecution('trace-slow')!.status).toBe('succeeded');
+  });
+
+  it('an abort in the turn the answer came in still rejects with the reason', async () => {
+    server = servers.create();
+    const controller = new AbortController();
+    const pending = server.handle(echo(controller.signal));
+    controller.abort(new Error('changed my mind'));
+    await expect(pending).rejects.toThrow('changed my mind');
   });
 });
 

@@ -69,7 +69,10 @@ export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId:
   const outcome = ctx.server.runner.execute(record, run.plan, {
     paced: pacesStreams(ctx.server.clock),
     events: {
-      token: (delta) => stream.send('token', JSON.stringify({ delta })),
+      token: (delta) => {
+        stream.send('token', JSON.stringify({ delta }));
+        return stream.ready();
+      },
       step: (taskId, status) => stream.send('step', JSON.stringify({ task_id: taskId, status })),
     },
   });
