@@ -3,18 +3,19 @@ import { APIPromise, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { OzAbortError, OzUsageError, type OzError } from './errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
-import type { Operation, RequestInput } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 /**
- * What the poller reads a run through (the transport is one): the client's execution-record descriptor, and a
- * request of it. The poller needs nothing else of the transport, and so does not import it.
+ * The poller's port: the few things it does through the client (the transport is one). It needs nothing else of
+ * the transport, and so does not import it.
  */
 export interface ExecutionReader {
-  readonly executionRecord: Operation;
-  request<T>(op: Operation, input: RequestInput, options?: RequestOptions): APIPromise<T>;
+  /** Reads execution `id`'s record once (`GET /v1/executions/{id}` on the json wire), with its answer. */
+  readRecord<Record extends ExecutionRecordAnswer>(id: string, options: RequestOptions): Promise<ExecutionPoll<Record>>;
+  /** Waits `ms` between two polls (an abort of `signal` cuts it); by default a timer. */
+  sleep?(ms: number, signal: AbortSignal | undefined): Promise<void>;
 }
 
 /** The first interval between two polls, by default. */
@@ -66,6 +67,8 @@ export interface PollHooks<Record extends ExecutionRecordAnswer> {
   readonly onRecord?: ((record: Record) => unknown) | undefined;
   /** Called before each wait with its length; throwing ends the loop (a deadline that the wait would pass). */
   readonly beforeWait?: ((wait: number, poll: ExecutionPoll<Record>) => void) | undefined;
+  /** Waits between polls (default: a timer, cut by `signal`). */
+  readonly sleep?: ((ms: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
 }
 
 /**
@@ -89,7 +92,7 @@ export async function pollExecution<Record extends ExecutionRecordAnswer>(
     const wait = nextPollDelay(poll.response.headers, interval);
     interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
     hooks.beforeWait?.(wait, poll);
-    await abortableSleep(wait, hooks.signal);
+    await (hooks.sleep ?? abortableSleep)(wait, hooks.signal);
   }
 }
 
@@ -188,18 +191,14 @@ async function waitParsed<Record extends ExecutionRecordAnswer>(
   // when the wait ends.
   const scope = new AttemptSignal(caller, timeout);
   const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
-  const recordRoute: Operation = transport.executionRecord;
   let lastStatus: string | undefined;
   try {
-    const read = async (): Promise<ExecutionPoll<Record>> => {
-      const { data, response, requestId } = await transport.request<Record>(recordRoute, { path: { id } }, pollOptions).withResponse();
-      return { record: data, response, requestId };
-    };
+    const read = (): Promise<ExecutionPoll<Record>> => transport.readRecord<Record>(id, pollOptions);
     const onRecord = (polled: Record) => {
       lastStatus = polled.status;
       return options.onProgress?.(polled);
     };
-    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord });
+    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord, sleep: transport.sleep?.bind(transport) });
     const failure = recordFailure(finished, requestId);
     if (failure) throw failure;
     return { data: { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' }, response };

@@ -2,518 +2,728 @@
 import type { Operation } from '../core/operation.js';
 
 /**
- * Every operation of openapi.json, as the transport reads it.
+ * `POST /v1/executions/{id}/cancel` (`cancelExecution`), as the transport reads it.
+ */
+export const cancelExecutionOperation = {
+  id: 'cancelExecution',
+  method: 'POST',
+  path: '/v1/executions/{id}/cancel',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/chat/completions` (`createChatCompletion`), as the transport reads it.
+ */
+export const createChatCompletionOperation = {
+  id: 'createChatCompletion',
+  method: 'POST',
+  path: '/v1/chat/completions',
+  plane: 'models',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'chat',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/companies/{campus}/items` (`createCompanyItem`), as the transport reads it.
+ */
+export const createCompanyItemOperation = {
+  id: 'createCompanyItem',
+  method: 'POST',
+  path: '/v1/companies/{campus}/items',
+  plane: 'companies',
+  auth: 'bearer',
+  idempotent: false,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/embeddings` (`createEmbedding`), as the transport reads it.
+ */
+export const createEmbeddingOperation = {
+  id: 'createEmbedding',
+  method: 'POST',
+  path: '/v1/embeddings',
+  plane: 'models',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/schedules` (`createSchedule`), as the transport reads it.
+ */
+export const createScheduleOperation = {
+  id: 'createSchedule',
+  method: 'POST',
+  path: '/v1/schedules',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/workflows` (`createWorkflow`), as the transport reads it.
+ */
+export const createWorkflowOperation = {
+  id: 'createWorkflow',
+  method: 'POST',
+  path: '/v1/workflows',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `DELETE /v1/schedules/{id}` (`deleteSchedule`), as the transport reads it.
+ */
+export const deleteScheduleOperation = {
+  id: 'deleteSchedule',
+  method: 'DELETE',
+  path: '/v1/schedules/{id}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `DELETE /v1/workflows/{name}` (`deleteWorkflow`), as the transport reads it.
+ */
+export const deleteWorkflowOperation = {
+  id: 'deleteWorkflow',
+  method: 'DELETE',
+  path: '/v1/workflows/{name}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/execute` (`executeAgent`), as the transport reads it.
+ */
+export const executeAgentOperation = {
+  id: 'executeAgent',
+  method: 'POST',
+  path: '/v1/execute',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'optional',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/workflows/{name}/execute` (`executeStoredWorkflow`), as the transport reads it.
+ */
+export const executeStoredWorkflowOperation = {
+  id: 'executeStoredWorkflow',
+  method: 'POST',
+  path: '/v1/workflows/{name}/execute',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/workflows/{name}/execute-stream` (`executeStoredWorkflowStream`), as the transport reads it.
+ */
+export const executeStoredWorkflowStreamOperation = {
+  id: 'executeStoredWorkflowStream',
+  method: 'POST',
+  path: '/v1/workflows/{name}/execute-stream',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'always',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/tools/{tool}/execute` (`executeTool`), as the transport reads it.
+ */
+export const executeToolOperation = {
+  id: 'executeTool',
+  method: 'POST',
+  path: '/v1/tools/{tool}/execute',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/workflows/execute` (`executeWorkflow`), as the transport reads it.
+ */
+export const executeWorkflowOperation = {
+  id: 'executeWorkflow',
+  method: 'POST',
+  path: '/v1/workflows/execute',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/workflows/execute-stream` (`executeWorkflowStream`), as the transport reads it.
+ */
+export const executeWorkflowStreamOperation = {
+  id: 'executeWorkflowStream',
+  method: 'POST',
+  path: '/v1/workflows/execute-stream',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'always',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/executions/{id}/followup` (`followupExecution`), as the transport reads it.
+ */
+export const followupExecutionOperation = {
+  id: 'followupExecution',
+  method: 'POST',
+  path: '/v1/executions/{id}/followup',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/agents/{agent}` (`getAgent`), as the transport reads it.
+ */
+export const getAgentOperation = {
+  id: 'getAgent',
+  method: 'GET',
+  path: '/v1/agents/{agent}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/companies/{campus}/items/{id}` (`getCompanyItem`), as the transport reads it.
+ */
+export const getCompanyItemOperation = {
+  id: 'getCompanyItem',
+  method: 'GET',
+  path: '/v1/companies/{campus}/items/{id}',
+  plane: 'companies',
+  auth: 'bearer',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/executions/{id}` (`getExecution`), as the transport reads it.
+ */
+export const getExecutionOperation = {
+  id: 'getExecution',
+  method: 'GET',
+  path: '/v1/executions/{id}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /health` (`getHealth`), as the transport reads it.
+ */
+export const getHealthOperation = {
+  id: 'getHealth',
+  method: 'GET',
+  path: '/health',
+  plane: 'meta',
+  auth: 'none',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/models/{model}` (`getModel`), as the transport reads it.
+ */
+export const getModelOperation = {
+  id: 'getModel',
+  method: 'GET',
+  path: '/v1/models/{model}',
+  plane: 'models',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/openapi.json` (`getOpenAPI`), as the transport reads it.
+ */
+export const getOpenAPIOperation = {
+  id: 'getOpenAPI',
+  method: 'GET',
+  path: '/v1/openapi.json',
+  plane: 'meta',
+  auth: 'none',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/schedules/{id}` (`getSchedule`), as the transport reads it.
+ */
+export const getScheduleOperation = {
+  id: 'getSchedule',
+  method: 'GET',
+  path: '/v1/schedules/{id}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/tools/{tool}` (`getTool`), as the transport reads it.
+ */
+export const getToolOperation = {
+  id: 'getTool',
+  method: 'GET',
+  path: '/v1/tools/{tool}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/traces/{execution_id}` (`getTrace`), as the transport reads it.
+ */
+export const getTraceOperation = {
+  id: 'getTrace',
+  method: 'GET',
+  path: '/v1/traces/{execution_id}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/workflows/{name}` (`getWorkflow`), as the transport reads it.
+ */
+export const getWorkflowOperation = {
+  id: 'getWorkflow',
+  method: 'GET',
+  path: '/v1/workflows/{name}',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/connections/{provider}/link` (`linkConnection`), as the transport reads it.
+ */
+export const linkConnectionOperation = {
+  id: 'linkConnection',
+  method: 'POST',
+  path: '/v1/connections/{provider}/link',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: true,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/agents` (`listAgents`), as the transport reads it.
+ */
+export const listAgentsOperation = {
+  id: 'listAgents',
+  method: 'GET',
+  path: '/v1/agents',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/companies/{campus}/items` (`listCompanyItems`), as the transport reads it.
+ */
+export const listCompanyItemsOperation = {
+  id: 'listCompanyItems',
+  method: 'GET',
+  path: '/v1/companies/{campus}/items',
+  plane: 'companies',
+  auth: 'bearer',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/executions` (`listExecutions`), as the transport reads it.
+ */
+export const listExecutionsOperation = {
+  id: 'listExecutions',
+  method: 'GET',
+  path: '/v1/executions',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/models` (`listModels`), as the transport reads it.
+ */
+export const listModelsOperation = {
+  id: 'listModels',
+  method: 'GET',
+  path: '/v1/models',
+  plane: 'models',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/schedules` (`listSchedules`), as the transport reads it.
+ */
+export const listSchedulesOperation = {
+  id: 'listSchedules',
+  method: 'GET',
+  path: '/v1/schedules',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/tools` (`listTools`), as the transport reads it.
+ */
+export const listToolsOperation = {
+  id: 'listTools',
+  method: 'GET',
+  path: '/v1/tools',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/traces` (`listTraces`), as the transport reads it.
+ */
+export const listTracesOperation = {
+  id: 'listTraces',
+  method: 'GET',
+  path: '/v1/traces',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/workflows` (`listWorkflows`), as the transport reads it.
+ */
+export const listWorkflowsOperation = {
+  id: 'listWorkflows',
+  method: 'GET',
+  path: '/v1/workflows',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/mcp` (`mcpRequest`), as the transport reads it.
+ */
+export const mcpRequestOperation = {
+  id: 'mcpRequest',
+  method: 'POST',
+  path: '/v1/mcp',
+  plane: 'mcp',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `DELETE /v1/proxy/{provider}/{path}` (`proxyDelete`), as the transport reads it.
+ */
+export const proxyDeleteOperation = {
+  id: 'proxyDelete',
+  method: 'DELETE',
+  path: '/v1/proxy/{provider}/{path}',
+  plane: 'proxy',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+  slashParams: ['path'],
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/proxy/{provider}/{path}` (`proxyGet`), as the transport reads it.
+ */
+export const proxyGetOperation = {
+  id: 'proxyGet',
+  method: 'GET',
+  path: '/v1/proxy/{provider}/{path}',
+  plane: 'proxy',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+  slashParams: ['path'],
+} as const satisfies Operation;
+
+/**
+ * `PATCH /v1/proxy/{provider}/{path}` (`proxyPatch`), as the transport reads it.
+ */
+export const proxyPatchOperation = {
+  id: 'proxyPatch',
+  method: 'PATCH',
+  path: '/v1/proxy/{provider}/{path}',
+  plane: 'proxy',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+  slashParams: ['path'],
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/proxy/{provider}/{path}` (`proxyPost`), as the transport reads it.
+ */
+export const proxyPostOperation = {
+  id: 'proxyPost',
+  method: 'POST',
+  path: '/v1/proxy/{provider}/{path}',
+  plane: 'proxy',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+  slashParams: ['path'],
+} as const satisfies Operation;
+
+/**
+ * `PUT /v1/proxy/{provider}/{path}` (`proxyPut`), as the transport reads it.
+ */
+export const proxyPutOperation = {
+  id: 'proxyPut',
+  method: 'PUT',
+  path: '/v1/proxy/{provider}/{path}',
+  plane: 'proxy',
+  auth: 'bearer',
+  idempotent: false,
+  wire: false,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+  slashParams: ['path'],
+} as const satisfies Operation;
+
+/**
+ * `POST /v1/schedules/{id}/run` (`runSchedule`), as the transport reads it.
+ */
+export const runScheduleOperation = {
+  id: 'runSchedule',
+  method: 'POST',
+  path: '/v1/schedules/{id}/run',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: true,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: false,
+} as const satisfies Operation;
+
+/**
+ * `GET /v1/discovery` (`searchDiscovery`), as the transport reads it.
+ */
+export const searchDiscoveryOperation = {
+  id: 'searchDiscovery',
+  method: 'GET',
+  path: '/v1/discovery',
+  plane: 'execution',
+  auth: 'bearer-or-api-key',
+  idempotent: false,
+  wire: true,
+  yamlBody: false,
+  streaming: 'none',
+  paged: true,
+} as const satisfies Operation;
+
+/**
+ * Every operation of openapi.json, as the transport reads it, by `operationId`.
  */
 export const OPERATIONS = {
-  cancelExecution: {
-    id: 'cancelExecution',
-    method: 'POST',
-    path: '/v1/executions/{id}/cancel',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  createChatCompletion: {
-    id: 'createChatCompletion',
-    method: 'POST',
-    path: '/v1/chat/completions',
-    plane: 'models',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'chat',
-    paged: false,
-  },
-  createCompanyItem: {
-    id: 'createCompanyItem',
-    method: 'POST',
-    path: '/v1/companies/{campus}/items',
-    plane: 'companies',
-    auth: 'bearer',
-    idempotent: false,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  createEmbedding: {
-    id: 'createEmbedding',
-    method: 'POST',
-    path: '/v1/embeddings',
-    plane: 'models',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  createSchedule: {
-    id: 'createSchedule',
-    method: 'POST',
-    path: '/v1/schedules',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  createWorkflow: {
-    id: 'createWorkflow',
-    method: 'POST',
-    path: '/v1/workflows',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  deleteSchedule: {
-    id: 'deleteSchedule',
-    method: 'DELETE',
-    path: '/v1/schedules/{id}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  deleteWorkflow: {
-    id: 'deleteWorkflow',
-    method: 'DELETE',
-    path: '/v1/workflows/{name}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  executeAgent: {
-    id: 'executeAgent',
-    method: 'POST',
-    path: '/v1/execute',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'optional',
-    paged: false,
-  },
-  executeStoredWorkflow: {
-    id: 'executeStoredWorkflow',
-    method: 'POST',
-    path: '/v1/workflows/{name}/execute',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  executeStoredWorkflowStream: {
-    id: 'executeStoredWorkflowStream',
-    method: 'POST',
-    path: '/v1/workflows/{name}/execute-stream',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'always',
-    paged: false,
-  },
-  executeTool: {
-    id: 'executeTool',
-    method: 'POST',
-    path: '/v1/tools/{tool}/execute',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  executeWorkflow: {
-    id: 'executeWorkflow',
-    method: 'POST',
-    path: '/v1/workflows/execute',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  executeWorkflowStream: {
-    id: 'executeWorkflowStream',
-    method: 'POST',
-    path: '/v1/workflows/execute-stream',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'always',
-    paged: false,
-  },
-  followupExecution: {
-    id: 'followupExecution',
-    method: 'POST',
-    path: '/v1/executions/{id}/followup',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  getAgent: {
-    id: 'getAgent',
-    method: 'GET',
-    path: '/v1/agents/{agent}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getCompanyItem: {
-    id: 'getCompanyItem',
-    method: 'GET',
-    path: '/v1/companies/{campus}/items/{id}',
-    plane: 'companies',
-    auth: 'bearer',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getExecution: {
-    id: 'getExecution',
-    method: 'GET',
-    path: '/v1/executions/{id}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getHealth: {
-    id: 'getHealth',
-    method: 'GET',
-    path: '/health',
-    plane: 'meta',
-    auth: 'none',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getModel: {
-    id: 'getModel',
-    method: 'GET',
-    path: '/v1/models/{model}',
-    plane: 'models',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getOpenAPI: {
-    id: 'getOpenAPI',
-    method: 'GET',
-    path: '/v1/openapi.json',
-    plane: 'meta',
-    auth: 'none',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getSchedule: {
-    id: 'getSchedule',
-    method: 'GET',
-    path: '/v1/schedules/{id}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getTool: {
-    id: 'getTool',
-    method: 'GET',
-    path: '/v1/tools/{tool}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getTrace: {
-    id: 'getTrace',
-    method: 'GET',
-    path: '/v1/traces/{execution_id}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  getWorkflow: {
-    id: 'getWorkflow',
-    method: 'GET',
-    path: '/v1/workflows/{name}',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  linkConnection: {
-    id: 'linkConnection',
-    method: 'POST',
-    path: '/v1/connections/{provider}/link',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: true,
-    streaming: 'none',
-    paged: false,
-  },
-  listAgents: {
-    id: 'listAgents',
-    method: 'GET',
-    path: '/v1/agents',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  listCompanyItems: {
-    id: 'listCompanyItems',
-    method: 'GET',
-    path: '/v1/companies/{campus}/items',
-    plane: 'companies',
-    auth: 'bearer',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  listExecutions: {
-    id: 'listExecutions',
-    method: 'GET',
-    path: '/v1/executions',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  listModels: {
-    id: 'listModels',
-    method: 'GET',
-    path: '/v1/models',
-    plane: 'models',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  listSchedules: {
-    id: 'listSchedules',
-    method: 'GET',
-    path: '/v1/schedules',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  listTools: {
-    id: 'listTools',
-    method: 'GET',
-    path: '/v1/tools',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  listTraces: {
-    id: 'listTraces',
-    method: 'GET',
-    path: '/v1/traces',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  listWorkflows: {
-    id: 'listWorkflows',
-    method: 'GET',
-    path: '/v1/workflows',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
-  mcpRequest: {
-    id: 'mcpRequest',
-    method: 'POST',
-    path: '/v1/mcp',
-    plane: 'mcp',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  proxyDelete: {
-    id: 'proxyDelete',
-    method: 'DELETE',
-    path: '/v1/proxy/{provider}/{path}',
-    plane: 'proxy',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-    slashParams: ['path'],
-  },
-  proxyGet: {
-    id: 'proxyGet',
-    method: 'GET',
-    path: '/v1/proxy/{provider}/{path}',
-    plane: 'proxy',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-    slashParams: ['path'],
-  },
-  proxyPatch: {
-    id: 'proxyPatch',
-    method: 'PATCH',
-    path: '/v1/proxy/{provider}/{path}',
-    plane: 'proxy',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-    slashParams: ['path'],
-  },
-  proxyPost: {
-    id: 'proxyPost',
-    method: 'POST',
-    path: '/v1/proxy/{provider}/{path}',
-    plane: 'proxy',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-    slashParams: ['path'],
-  },
-  proxyPut: {
-    id: 'proxyPut',
-    method: 'PUT',
-    path: '/v1/proxy/{provider}/{path}',
-    plane: 'proxy',
-    auth: 'bearer',
-    idempotent: false,
-    wire: false,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-    slashParams: ['path'],
-  },
-  runSchedule: {
-    id: 'runSchedule',
-    method: 'POST',
-    path: '/v1/schedules/{id}/run',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: true,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: false,
-  },
-  searchDiscovery: {
-    id: 'searchDiscovery',
-    method: 'GET',
-    path: '/v1/discovery',
-    plane: 'execution',
-    auth: 'bearer-or-api-key',
-    idempotent: false,
-    wire: true,
-    yamlBody: false,
-    streaming: 'none',
-    paged: true,
-  },
+  cancelExecution: cancelExecutionOperation,
+  createChatCompletion: createChatCompletionOperation,
+  createCompanyItem: createCompanyItemOperation,
+  createEmbedding: createEmbeddingOperation,
+  createSchedule: createScheduleOperation,
+  createWorkflow: createWorkflowOperation,
+  deleteSchedule: deleteScheduleOperation,
+  deleteWorkflow: deleteWorkflowOperation,
+  executeAgent: executeAgentOperation,
+  executeStoredWorkflow: executeStoredWorkflowOperation,
+  executeStoredWorkflowStream: executeStoredWorkflowStreamOperation,
+  executeTool: executeToolOperation,
+  executeWorkflow: executeWorkflowOperation,
+  executeWorkflowStream: executeWorkflowStreamOperation,
+  followupExecution: followupExecutionOperation,
+  getAgent: getAgentOperation,
+  getCompanyItem: getCompanyItemOperation,
+  getExecution: getExecutionOperation,
+  getHealth: getHealthOperation,
+  getModel: getModelOperation,
+  getOpenAPI: getOpenAPIOperation,
+  getSchedule: getScheduleOperation,
+  getTool: getToolOperation,
+  getTrace: getTraceOperation,
+  getWorkflow: getWorkflowOperation,
+  linkConnection: linkConnectionOperation,
+  listAgents: listAgentsOperation,
+  listCompanyItems: listCompanyItemsOperation,
+  listExecutions: listExecutionsOperation,
+  listModels: listModelsOperation,
+  listSchedules: listSchedulesOperation,
+  listTools: listToolsOperation,
+  listTraces: listTracesOperation,
+  listWorkflows: listWorkflowsOperation,
+  mcpRequest: mcpRequestOperation,
+  proxyDelete: proxyDeleteOperation,
+  proxyGet: proxyGetOperation,
+  proxyPatch: proxyPatchOperation,
+  proxyPost: proxyPostOperation,
+  proxyPut: proxyPutOperation,
+  runSchedule: runScheduleOperation,
+  searchDiscovery: searchDiscoveryOperation,
 } as const satisfies Record<string, Operation>;
 
 /**
