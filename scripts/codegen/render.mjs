@@ -284,12 +284,24 @@ export function renderFuncsFile(file) {
   return `${out}\n${bodies.join('\n')}`;
 }
 
-/** src/generated/funcs/index.ts: every standalone function, name by name. */
-export function renderFuncsIndex(model) {
-  let out = '';
+/**
+ * src/funcs/index.ts, the entry of `oz-sdk/funcs`: OzCore and every standalone function, name by name (an entry
+ * file never uses `export *`: the public surface test reads its list).
+ */
+export function renderFuncsEntry(model) {
+  let out = doc([
+    '`oz-sdk/funcs`: the operations of the Oz API as standalone functions over a small client, {@link OzCore}, for',
+    'programs that bundle one or two calls: a bundler keeps only the functions imported. `toolsExecute(core, tool,',
+    'body, options)` is `oz.tools.execute(tool, body, options)`, with the same parameters, result and errors.',
+    '',
+    '@packageDocumentation',
+  ], '');
+  out += "export { OzCore, type OzCoreOptions } from './ozCore.js';\n";
+  out += "export type { CoreClient } from '../core/coreClient.js';\n";
+  out += '// One function per operation of openapi.json, named after its `Oz` method.\n';
   for (const file of model.files) {
     const names = file.classes.flatMap((node) => node.methods).map(funcName).sort();
-    out += `export { ${names.join(', ')} } from './${file.tag}.js';\n`;
+    out += `export { ${names.join(', ')} } from '../generated/funcs/${file.tag}.js';\n`;
   }
   return out;
 }
