@@ -31,7 +31,7 @@ export function renderTypes(spec, model) {
 export const operationConst = (op) => `${op.id}Operation`;
 
 export function renderOperations(model) {
-  let out = "import type { Operation } from '../core/operation.js';\n\n";
+  let out = "import { operationsById, type Operation } from '../core/operation.js';\n\n";
   // One constant per operation, so that a bundle of one standalone function carries its operation's alone.
   for (const op of model.operations) {
     const slash = op.pathParams.filter((p) => p.slashes).map((p) => `'${p.name}'`);
@@ -46,9 +46,10 @@ export function renderOperations(model) {
     out += '} as const satisfies Operation;\n\n';
   }
   out += doc(['Every operation of openapi.json, as the transport reads it, by `operationId`.'], '');
-  out += 'export const OPERATIONS = {\n';
-  for (const op of model.operations) out += `  ${op.id}: ${operationConst(op)},\n`;
-  out += '} as const satisfies Record<string, Operation>;\n\n';
+  // Pure: a bundle of one standalone function drops the table and every other descriptor.
+  out += 'export const OPERATIONS = /* @__PURE__ */ operationsById([\n';
+  for (const op of model.operations) out += `  ${operationConst(op)},\n`;
+  out += ']);\n\n';
   out += doc(['The `operationId` of every operation of openapi.json.'], '');
   out += 'export type OperationId = keyof typeof OPERATIONS;\n';
   return out;
