@@ -1,9 +1,10 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
-import { APIPromise, type ParsedResponse } from './apiPromise.js';
+import { APIPromise } from './apiPromise.js';
 import { AttemptSignal } from './attemptSignal.js';
 import { OzAbortError, OzUsageError, type OzError } from './errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
+import type { PollParts } from './pollLoop.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
@@ -25,8 +26,6 @@ export const DEFAULT_MAX_POLL_INTERVAL_MS = 5_000;
 /** How long a wait lasts at most, by default (10 minutes, like one attempt of a synchronous call). */
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
-// Each interval is this much longer than the one before, up to `maxInterval`.
-const BACKOFF_FACTOR = 1.5;
 /** The shortest wait an answer can ask for between two polls: a `Retry-After: 0` must not become a busy loop. */
 export const MIN_POLL_MS = 50;
 
@@ -83,17 +82,7 @@ export async function pollExecution<Record extends ExecutionRecordAnswer>(
   schedule: PollSchedule,
   hooks: PollHooks<Record> = {},
 ): Promise<ExecutionPoll<Record>> {
-  let interval = schedule.interval;
-  const maxInterval = Math.max(schedule.maxInterval, interval);
-  for (;;) {
-    const poll = await read();
-    await hooks.onRecord?.(poll.record);
-    if (!isUnfinished(poll.record)) return poll;
-    const wait = nextPollDelay(poll.response.headers, interval);
-    interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
-    hooks.beforeWait?.(wait, poll);
-    await (hooks.sleep ?? abortableSleep)(wait, hooks.signal);
-  }
+  return (await (pollLoop ??= import('./pollLoop.js'))).pollExecution(read, schedule, hooks, POLL_PARTS);
 }
 
 /** How `executions.wait()` polls. */
@@ -168,48 +157,7 @@ export function waitForExecution<Record extends ExecutionRecordAnswer = Executio
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
 ): APIPromise<ExecutionResultAnswer, E> {
-  return new APIPromise(waitParsed(transport, ref, options, requestOptions));
-}
-
-/** The wait of {@link waitForExecution}, with the answer of the poll that read the finished record. */
-async function waitParsed<Record extends ExecutionRecordAnswer>(
-  transport: ExecutionReader,
-  ref: ExecutionRef,
-  options: WaitOptions<Record>,
-  requestOptions: PollRequestOptions,
-): Promise<ParsedResponse<ExecutionResultAnswer>> {
-  const id = executionIdOf(ref);
-  const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const interval = options.interval ?? DEFAULT_POLL_INTERVAL_MS;
-  const maxInterval = options.maxInterval ?? DEFAULT_MAX_POLL_INTERVAL_MS;
-  if (!(timeout > 0)) throw new OzUsageError(`The wait's timeout must be a number of milliseconds > 0 (or Infinity), not ${timeout}.`);
-  if (!(interval >= 0) || !Number.isFinite(interval)) throw new OzUsageError(`interval must be a number of milliseconds >= 0, not ${interval}.`);
-  const caller = options.signal;
-  if (caller?.aborted) throw abortError(caller);
-
-  // Aborts at the caller's abort or at the wait's deadline; its one listener on the caller's signal is removed
-  // when the wait ends.
-  const scope = new AttemptSignal(caller, timeout);
-  const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
-  let lastStatus: string | undefined;
-  try {
-    const read = (): Promise<ExecutionPoll<Record>> => transport.readRecord<Record>(id, pollOptions);
-    const onRecord = (polled: Record) => {
-      lastStatus = polled.status;
-      return options.onProgress?.(polled);
-    };
-    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord, sleep: transport.sleep?.bind(transport) });
-    const failure = recordFailure(finished, requestId);
-    if (failure) throw failure;
-    return { data: { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' }, response };
-  } catch (error) {
-    if (error instanceof OzAbortError && scope.signal.aborted && !caller?.aborted) {
-      throw new OzWaitTimeoutError(id, timeout, lastStatus, { cause: error });
-    }
-    throw error;
-  } finally {
-    scope.release();
-  }
+  return new APIPromise((pollLoop ??= import('./pollLoop.js')).then((loop) => loop.waitParsed(transport, ref, options, requestOptions, POLL_PARTS)));
 }
 
 /**
@@ -237,3 +185,21 @@ export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callO
   Object.defineProperty(pointer, 'wait', { value: wait, enumerable: false, writable: true, configurable: true });
   return pointer;
 }
+
+// The loop and the wait are a chunk loaded on the first wait or poll (`pollLoop.ts`): a program that never waits
+// on a run carries neither. What they use of the core comes in `POLL_PARTS`, so that the chunk shares no module
+// with the client's.
+let pollLoop: Promise<typeof import('./pollLoop.js')> | undefined;
+const POLL_PARTS: PollParts = {
+  abortableSleep,
+  abortError,
+  AttemptSignal,
+  OzAbortError,
+  OzUsageError,
+  OzWaitTimeoutError,
+  recordFailure,
+  isUnfinished,
+  nextPollDelay,
+  executionIdOf,
+  defaults: { timeout: DEFAULT_WAIT_TIMEOUT_MS, interval: DEFAULT_POLL_INTERVAL_MS, maxInterval: DEFAULT_MAX_POLL_INTERVAL_MS },
+};
