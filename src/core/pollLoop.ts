@@ -1,41 +1,20 @@
 import type { ParsedResponse } from './apiPromise.js';
-import type { abortableSleep, abortError } from './abortableSleep.js';
-import type { AttemptSignal } from './attemptSignal.js';
-import type { OzAbortError, OzUsageError } from './errors.js';
 import type {
   ExecutionPoll,
   ExecutionReader,
   ExecutionRef,
   ExecutionResultAnswer,
   PollHooks,
+  PollParts,
   PollRequestOptions,
   PollSchedule,
   WaitOptions,
-  executionIdOf,
-  nextPollDelay,
-} from './executionPoller.js';
-import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';
+} from './pollTypes.js';
+import type { ExecutionRecordAnswer } from './executionRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
-import type { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The execution poller's loop and `executions.wait()`'s body, loaded on the first wait or poll (see
 // executionPoller.ts, which declares the port and the options). It imports no value of the core (what it uses comes in `PollParts`), so that it stays one chunk of its own.
-
-/** The core's values the loop uses, handed over by executionPoller.ts. */
-export interface PollParts {
-  readonly abortableSleep: typeof abortableSleep;
-  readonly abortError: typeof abortError;
-  readonly AttemptSignal: typeof AttemptSignal;
-  readonly OzAbortError: typeof OzAbortError;
-  readonly OzUsageError: typeof OzUsageError;
-  readonly OzWaitTimeoutError: typeof OzWaitTimeoutError;
-  readonly recordFailure: typeof recordFailure;
-  readonly isUnfinished: typeof isUnfinished;
-  readonly nextPollDelay: typeof nextPollDelay;
-  readonly executionIdOf: typeof executionIdOf;
-  /** `DEFAULT_WAIT_TIMEOUT_MS`, `DEFAULT_POLL_INTERVAL_MS`, `DEFAULT_MAX_POLL_INTERVAL_MS`. */
-  readonly defaults: { readonly timeout: number; readonly interval: number; readonly maxInterval: number };
-}
 
 // Each interval is this much longer than the one before, up to `maxInterval`.
 const BACKOFF_FACTOR = 1.5;
