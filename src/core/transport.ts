@@ -244,38 +244,28 @@ export class Transport {
   }
 
   /**
-   * Sends a request built elsewhere (the raw client's, from openapi-fetch) as one call of `op`, with the client's
-   * key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx answer as
-   * a `Response`; `Accept: text/event-stream` (or `stream: true` on a streaming route) leaves its body open (its
-   * span ends at the headers: the body is the caller's to read). A
-   * lost answer found by a retry throws the `DuplicateExecutionIdError`: read the run with `executions.get()`.
+   * Sends a request built elsewhere (the raw client's, from openapi-fetch: `rawCalls.ts` reads it) as one call of
+   * `op` to `url`: `body` its bytes as given, `headers` over the call's own (but the credential headers), with the
+   * client's key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx
+   * answer, its body read, or left open in `stream` mode (the span then ends at the headers: the body is the
+   * caller's to read). A lost answer found by a retry throws the `DuplicateExecutionIdError`.
    */
-  async sendRaw(op: Operation, request: Request, options: RequestOptions = {}): Promise<Response> {
-    const body = request.body === null ? undefined : await request.text();
-    const accept = request.headers.get('accept');
-    const contentType = request.headers.get('content-type');
-    const streamed =
-      op.streaming === 'always' ||
-      (accept !== null && accept.includes('text/event-stream')) ||
-      ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
-    const call = await withSpan(await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse'), registeredTracing());
-    request.headers.forEach((value, name) => {
+  async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
+    const call = await withSpan(await this.#prepare(op, { url }, options, mode), registeredTracing());
+    headers.forEach((value, name) => {
       if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
     });
-    if (contentType === null && body !== undefined) call.headers.set('content-type', 'application/json');
+    if (!headers.has('content-type') && body !== undefined) call.headers.set('content-type', 'application/json');
     const sent = { ...call, body };
     return await this.#traced(
       sent,
       async () => {
         const answer = await this.#send(sent);
         if (answer.kind === 'lost') throw this.#final(sent, answer.conflict);
-        const { response, text } = answer.answer;
-        if (streamed) return { response };
-        const empty = response.status === 204 || response.status === 205 || response.status === 304;
-        return { response: new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+        return answer.answer;
       },
       () => true,
-    ).then(({ response }) => response);
+    );
   }
 
   /** Runs a call's work inside its span (when a tracer is registered): the answer's ids on it, ended unless `ends` says the answer ends it later. */
