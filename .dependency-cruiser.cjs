@@ -5,6 +5,9 @@
 //   src/generated/   written from openapi.json; imports only the core
 //   src/resources/, src/mcp/, src/signin/   beside each other, over the core and the generated layer
 //   src/client.ts, src/index.ts             the client and the package's root
+//   src/clientOptions.ts                    the client's options (the Oz client's and OzCore's), over core and generated
+//   src/funcs/       `oz-sdk/funcs`: OzCore and the entry of the generated standalone functions (over core,
+//                    generated, profiles and clientOptions.ts); nothing of the package imports it
 //   src/profiles/    the profile file (beside resources, mcp and signin; the client reads a key from it)
 //   src/cli/         the `oz` command line: a program over the client (index, client, generated, core, profiles);
 //                    nothing imports it, and it never imports the embedded server (`oz mock` runs oz-mock's bin)
@@ -12,7 +15,7 @@
 //                    inside it, folders by concept, each a layer over the ones before it in SERVER_LAYERS (below);
 //                    its handlers (src/testing/handlers/<tag>.ts) never import each other, only handlers/shared/
 // and no import circle anywhere in src/, type-only imports included.
-const CLIENT = '^src/(client[.]ts|index[.]ts|resources/|mcp/|signin/|profiles/|raw/)';
+const CLIENT = '^src/(client[.]ts|clientOptions[.]ts|index[.]ts|funcs/|resources/|mcp/|signin/|profiles/|raw/)';
 
 /**
  * The folders of the embedded server, bottom first (ARCHITECTURE.md has each one's purpose): a file of one may
@@ -52,6 +55,13 @@ module.exports = {
       { path: '^src/(resources|mcp|signin|profiles)/' },
       { path: '^src/(client[.]ts|index[.]ts|(resources|mcp|signin|profiles)/)', pathNot: '^src/$1/' },
     ),
+    forbid(
+      'funcs-over-core-and-generated',
+      'oz-sdk/funcs (OzCore and the standalone functions) stands on the core, the generated layer, the profile file and the client options: never the Oz client, its resources, MCP or sign-in.',
+      { path: '^src/funcs/' },
+      { path: '^(src/(?!funcs/|core/|generated/|profiles/|clientOptions[.]ts$)|openapi[.]json$)' },
+    ),
+    forbid('nothing-imports-funcs', 'src/funcs is the `oz-sdk/funcs` entry: nothing else of the package imports it.', { path: '^src/(?!funcs/)' }, { path: '^src/funcs/' }),
     forbid('nothing-imports-the-cli', 'src/cli is the `oz` program: nothing of the package imports it.', { path: '^src/(?!cli/)' }, { path: '^src/cli/' }),
     forbid(
       'cli-uses-the-client-only',

@@ -21,13 +21,15 @@ export default defineConfig({
   entry: {
     index: 'src/index.ts',
     'mcp/index': 'src/mcp/index.ts',
+    // `oz-sdk/funcs`: OzCore and one standalone function per operation, for bundles that import one or two.
+    'funcs/index': 'src/funcs/index.ts',
     'testing/index': 'src/testing/index.ts',
     'testing/cli': 'src/testing/cli.ts',
     // The `oz` command line: an entry of its own, so the client's bundle carries none of it.
     'cli/oz': 'src/cli/main.ts',
   },
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', 'mcp/index': 'src/mcp/index.ts', 'testing/index': 'src/testing/index.ts' } },
+  dts: { entry: { index: 'src/index.ts', 'mcp/index': 'src/mcp/index.ts', 'funcs/index': 'src/funcs/index.ts', 'testing/index': 'src/testing/index.ts' } },
   clean: true,
   sourcemap: true,
   target: 'node20',

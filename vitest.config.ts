@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^oz-sdk$/, replacement: source('./src/index.ts') },
       { find: /^oz-sdk\/testing$/, replacement: source('./src/testing/index.ts') },
       { find: /^oz-sdk\/mcp$/, replacement: source('./src/mcp/index.ts') },
+      { find: /^oz-sdk\/funcs$/, replacement: source('./src/funcs/index.ts') },
     ],
   },
   test: {

@@ -13,6 +13,8 @@ import * as esbuild from 'esbuild';
 export interface BuiltPackage {
   /** The built `oz-sdk` entry (`dist/index.js`). */
   readonly indexFile: string;
+  /** The built `oz-sdk/funcs` entry (`dist/funcs/index.js`): OzCore and the standalone functions. */
+  readonly funcsFile: string;
   /** What `import()` is given for it: `oz-sdk` (the package's own name, resolved through its `exports`). */
   readonly indexSpecifier: string;
   /** The built `oz-sdk/testing` entry, as a URL for `import()`. */
@@ -39,7 +41,7 @@ function newestMtime(path: string): number {
 
 /** Whether `dist/` is missing an entry or older than anything it is built from. */
 function distIsStale(root: string): boolean {
-  const entries = ['index.js', join('testing', 'index.js'), join('cli', 'oz.js')].map((file) => join(root, 'dist', file));
+  const entries = ['index.js', join('funcs', 'index.js'), join('testing', 'index.js'), join('cli', 'oz.js')].map((file) => join(root, 'dist', file));
   if (!entries.every((file) => existsSync(file))) return true;
   const sources = Math.max(
     newestMtime(join(root, 'src')),
@@ -60,6 +62,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
   const dist = join(root, 'dist');
   const fromDist = (note: string): BuiltPackage => ({
     indexFile: join(dist, 'index.js'),
+    funcsFile: join(dist, 'funcs', 'index.js'),
     indexSpecifier: 'oz-sdk',
     testingSpecifier: pathToFileURL(join(dist, 'testing', 'index.js')).href,
     cliFile: join(dist, 'cli', 'oz.js'),
@@ -75,7 +78,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
   const outdir = join(root, 'node_modules', '.cache', 'oz-bench');
   mkdirSync(outdir, { recursive: true });
   await esbuild.build({
-    entryPoints: { index: join(root, 'src', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts'), 'cli/oz': join(root, 'src', 'cli', 'main.ts') },
+    entryPoints: { index: join(root, 'src', 'index.ts'), 'funcs/index': join(root, 'src', 'funcs', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts'), 'cli/oz': join(root, 'src', 'cli', 'main.ts') },
     outdir,
     bundle: true,
     splitting: true,
@@ -87,6 +90,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
   });
   return (built = {
     indexFile: join(outdir, 'index.js'),
+    funcsFile: join(outdir, 'funcs', 'index.js'),
     indexSpecifier: pathToFileURL(join(outdir, 'index.js')).href,
     testingSpecifier: pathToFileURL(join(outdir, 'testing.js')).href,
     cliFile: join(outdir, 'cli', 'oz.js'),

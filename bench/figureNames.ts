@@ -11,6 +11,7 @@ export const FIGURE_NAMES = {
   streamMemory: 'stream memory 100 MB of deltas',
   coldImport: 'cold import vs openai',
   bundleSize: 'core bundle vs openai',
+  funcBundleSize: 'one standalone function vs openai',
   serverItems: 'server req/s items.create vs hono',
   serverTools: 'server req/s tools.execute vs hono',
   executionWait: 'executions.wait latency vs interval',

@@ -11,7 +11,7 @@ import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mj
 import { renderOperationErrors } from './codegen/renderOperationErrors.mjs';
 import { renderParameterValidators, renderRequestValidators } from './codegen/requestValidators.mjs';
 import { renderResponseValidators } from './codegen/responseValidators.mjs';
-import { renderOperations, renderResourceFile, renderResourcesIndex, renderTypes } from './codegen/render.mjs';
+import { renderFuncsEntry, renderFuncsFile, renderOperations, renderResourceFile, renderResourcesIndex, renderTypes } from './codegen/render.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = join(root, 'src/generated');
@@ -32,6 +32,10 @@ files.set('types.ts', HEADER + renderTypes(doc, model));
 files.set('operations.ts', HEADER + renderOperations(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
+// The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore.
+for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file));
+// The entry of `oz-sdk/funcs` (src/funcs/index.ts) lists them name by name: written here too, checked for drift.
+files.set('../funcs/index.ts', HEADER + renderFuncsEntry(model));
 files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
 // Code classes already written by hand in src/core/errors.ts are imported, not generated again.
 const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));

@@ -4,7 +4,11 @@
  * span code, the command-line sign-in, the raw client's openapi-fetch and routing, the markdown and text error
  * readers), gzipped at level 9. The SDK is bundled from its built `dist/index.js` (without `oz-sdk/testing`), openai-node from its
  * package entry; only the entry chunk and the chunks it imports statically are counted.
+ *
+ * The second row bundles a program that imports one standalone function of `oz-sdk/funcs` (`toolsExecute`, the
+ * execute call) and the `OzCore` it needs, from the built `dist/funcs/index.js`, the same way.
  */
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -14,6 +18,8 @@ import { formatBytes, formatRatio, judged, type FigureRow } from '../figureRow.j
 import { initialChunks } from '../initialChunks.js';
 
 const LIMIT = 0.35;
+/** Issue 28: a bundle of one standalone function is at most a quarter of openai-node's core bundle. */
+const FUNC_LIMIT = 0.25;
 
 interface BundleSize {
   readonly minified: number;
@@ -22,9 +28,26 @@ interface BundleSize {
   readonly lazy: number;
 }
 
-async function bundleSize(entry: string): Promise<BundleSize> {
+/** A program that imports `names` from the module `file`, as its entry (esbuild's stdin). */
+interface ImportingProgram {
+  readonly file: string;
+  readonly names: readonly string[];
+}
+
+async function bundleSize(entry: string | ImportingProgram): Promise<BundleSize> {
+  const input =
+    typeof entry === 'string'
+      ? { entryPoints: { entry } }
+      : {
+          stdin: {
+            contents: `export { ${entry.names.join(', ')} } from ${JSON.stringify(entry.file)};\n`,
+            resolveDir: dirname(entry.file),
+            sourcefile: 'entry.js',
+            loader: 'js' as const,
+          },
+        };
   const result = await esbuild.build({
-    entryPoints: { entry },
+    ...input,
     bundle: true,
     minify: true,
     format: 'esm',
@@ -62,6 +85,8 @@ export async function bundleSizeRows(ctx: FigureContext): Promise<FigureRow[]> {
   const oz = await bundleSize(ctx.pkg.indexFile);
   const openai = await bundleSize(fileURLToPath(import.meta.resolve('openai')));
   const ratio = oz.gzipped / openai.gzipped;
+  const func = await bundleSize({ file: ctx.pkg.funcsFile, names: ['OzCore', 'toolsExecute'] });
+  const funcRatio = func.gzipped / openai.gzipped;
   return [
     {
       name: FIGURE_NAMES.bundleSize,
@@ -71,6 +96,15 @@ export async function bundleSizeRows(ctx: FigureContext): Promise<FigureRow[]> {
       target: `<= ${LIMIT.toFixed(2)}`,
       met: judged(ctx.mode.smoke, ratio <= LIMIT),
       how: `esbuild 0.28 bundle+minify+splitting (ESM, platform node), gzip -9 of the entry and its static chunks; lazy chunks not counted (oz: ${formatBytes(oz.lazy)} min: js-yaml, spans, sign-in, raw client, markdown/text errors); ${ctx.pkg.note}`,
+    },
+    {
+      name: FIGURE_NAMES.funcBundleSize,
+      ours: `${formatBytes(func.gzipped)} gz, ${formatBytes(func.minified)} min`,
+      anchor: `openai ${formatBytes(openai.gzipped)} gz, ${formatBytes(openai.minified)} min`,
+      result: formatRatio(funcRatio),
+      target: `<= ${FUNC_LIMIT.toFixed(2)}`,
+      met: judged(ctx.mode.smoke, funcRatio <= FUNC_LIMIT),
+      how: `a program that imports OzCore and toolsExecute from oz-sdk/funcs, bundled as above; lazy chunks not counted (${formatBytes(func.lazy)} min: the Stream and SSE parser, the execution poller, lost-answer recovery, validators, middleware runner, spans); ${ctx.pkg.note}`,
     },
   ];
 }

@@ -9,12 +9,18 @@ export function renderOperationErrors(byOperation, runCodes) {
   out += "import type { OzWaitTimeoutError } from '../core/waitTimeoutError.js';\n";
   out += "import type { ERROR_CODES, ErrorCodeName } from './errors.js';\n";
   out += "import type { OperationId } from './operations.js';\n\n";
+  // One constant per operation first (what one standalone function's bundle would carry), then the table.
+  for (const entry of [...byOperation.values()].sort((a, b) => a.id.localeCompare(b.id))) {
+    out += docLines([`The error codes \`${entry.id}\` can answer.`]);
+    out += `export const ${entry.id}ErrorCodes = ${list(entry.codes)} as const satisfies readonly ErrorCodeName[];\n\n`;
+  }
   out += docLines([
     'The error codes each operation can answer: its own `x-oz-error-codes` in openapi.json plus those the root\'s',
     '`x-oz-error-code-rules` imply for it (every keyed operation, every operation with a body, ...).',
   ]);
+  const entries = [...byOperation.values()].sort((a, b) => a.id.localeCompare(b.id));
   out += 'export const OPERATION_ERROR_CODES = {\n';
-  for (const entry of [...byOperation.values()].sort((a, b) => a.id.localeCompare(b.id))) out += `  ${entry.id}: ${list(entry.codes)},\n`;
+  for (const entry of entries) out += `  ${entry.id}: ${entry.id}ErrorCodes,\n`;
   out += '} as const satisfies Record<OperationId, readonly ErrorCodeName[]>;\n\n';
   out += docLines(['The codes a run can end with (`executions.wait()`): the codes of every operation that starts a run.']);
   out += `export const RUN_ERROR_CODES = ${list(runCodes)} as const satisfies readonly ErrorCodeName[];\n\n`;

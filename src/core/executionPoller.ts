@@ -1,21 +1,26 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
-import { APIPromise, type ParsedResponse } from './apiPromise.js';
+import { APIPromise } from './apiPromise.js';
+
 import { AttemptSignal } from './attemptSignal.js';
 import { OzAbortError, OzUsageError, type OzError } from './errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
-import type { Operation, RequestInput } from './operation.js';
+import type {
+  ExecutionPoll,
+  ExecutionReader,
+  ExecutionRef,
+  ExecutionResultAnswer,
+  PollHooks,
+  PollParts,
+  PollRequestOptions,
+  PollSchedule,
+  WaitOptions,
+} from './pollTypes.js';
 import type { RequestOptions } from './requestOptions.js';
 import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
-/**
- * What the poller reads a run through (the transport is one): the client's execution-record descriptor, and a
- * request of it. The poller needs nothing else of the transport, and so does not import it.
- */
-export interface ExecutionReader {
-  readonly executionRecord: Operation;
-  request<T>(op: Operation, input: RequestInput, options?: RequestOptions): APIPromise<T>;
-}
+// The poller's types are in pollTypes.ts (shared with the lazily loaded pollLoop.ts without an import circle).
+export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from './pollTypes.js';
 
 /** The first interval between two polls, by default. */
 export const DEFAULT_POLL_INTERVAL_MS = 500;
@@ -24,18 +29,8 @@ export const DEFAULT_MAX_POLL_INTERVAL_MS = 5_000;
 /** How long a wait lasts at most, by default (10 minutes, like one attempt of a synchronous call). */
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
 
-// Each interval is this much longer than the one before, up to `maxInterval`.
-const BACKOFF_FACTOR = 1.5;
 /** The shortest wait an answer can ask for between two polls: a `Retry-After: 0` must not become a busy loop. */
 export const MIN_POLL_MS = 50;
-
-/** The intervals between polls when the record's answer asks for none: `interval`, growing 1.5 times per poll. */
-export interface PollSchedule {
-  /** Milliseconds between the first two polls. */
-  readonly interval: number;
-  /** The longest interval the schedule grows to. */
-  readonly maxInterval: number;
-}
 
 /** The schedule of `wait()` and of lost-answer recovery, by default: 500 ms growing to 5 s. */
 export const DEFAULT_POLL_SCHEDULE: PollSchedule = { interval: DEFAULT_POLL_INTERVAL_MS, maxInterval: DEFAULT_MAX_POLL_INTERVAL_MS };
@@ -51,23 +46,6 @@ export function nextPollDelay(headers: Headers, interval: number): number {
   return asked === undefined ? interval : Math.min(Math.max(asked, MIN_POLL_MS), RETRY_AFTER_CAP_MS);
 }
 
-/** One read of an execution record: the record, the answer it came in, and that answer's `x-request-id`. */
-export interface ExecutionPoll<Record extends ExecutionRecordAnswer = ExecutionRecordAnswer> {
-  readonly record: Record;
-  readonly response: Response;
-  readonly requestId: string | null;
-}
-
-/** What a caller of {@link pollExecution} adds to the loop. */
-export interface PollHooks<Record extends ExecutionRecordAnswer> {
-  /** Aborts the wait between polls (a read in flight is bound by the caller's own read). */
-  readonly signal?: AbortSignal | undefined;
-  /** Sees every record read, the finished one included; a promise it returns is awaited, what it throws ends the loop. */
-  readonly onRecord?: ((record: Record) => unknown) | undefined;
-  /** Called before each wait with its length; throwing ends the loop (a deadline that the wait would pass). */
-  readonly beforeWait?: ((wait: number, poll: ExecutionPoll<Record>) => void) | undefined;
-}
-
 /**
  * The one execution poller: reads the record with `read` until it has finished, waiting {@link nextPollDelay}
  * between reads. `executions.wait()`, a pointer's `wait()` and the transport's recovery of a lost answer (for
@@ -80,64 +58,8 @@ export async function pollExecution<Record extends ExecutionRecordAnswer>(
   schedule: PollSchedule,
   hooks: PollHooks<Record> = {},
 ): Promise<ExecutionPoll<Record>> {
-  let interval = schedule.interval;
-  const maxInterval = Math.max(schedule.maxInterval, interval);
-  for (;;) {
-    const poll = await read();
-    await hooks.onRecord?.(poll.record);
-    if (!isUnfinished(poll.record)) return poll;
-    const wait = nextPollDelay(poll.response.headers, interval);
-    interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
-    hooks.beforeWait?.(wait, poll);
-    await abortableSleep(wait, hooks.signal);
-  }
+  return (await (pollLoop ??= import('./pollLoop.js'))).pollExecution(read, schedule, hooks, POLL_PARTS);
 }
-
-/** How `executions.wait()` polls. */
-export interface WaitOptions<Record = ExecutionRecordAnswer> {
-  /**
-   * Milliseconds between the first two polls (default 500); each later interval is 1.5 times the one before,
-   * up to `maxInterval`. An interval the record's answer suggests (`retry-after-ms`, else `Retry-After`) replaces
-   * the one it follows.
-   */
-  interval?: number | undefined;
-  /** The longest interval the backoff grows to, in milliseconds (default 5000). */
-  maxInterval?: number | undefined;
-  /**
-   * Milliseconds the whole wait may last (default 600000, 10 minutes; `Infinity` waits as long as it takes).
-   * When it passes, the wait throws `OzWaitTimeoutError` at once, even mid-request; the run goes on.
-   */
-  timeout?: number | undefined;
-  /** Stops the wait at once, also mid-request or between polls, with `OzAbortError`. */
-  signal?: AbortSignal | undefined;
-  /**
-   * Called with every record read, the last (finished) one included; the wait waits for a promise it returns,
-   * and fails with what it throws.
-   */
-  onProgress?: ((record: Record) => unknown) | undefined;
-}
-
-/**
- * The options of each poll's request (the key, base address, `fetch`, headers, retries and the timeout of one
- * attempt). The wait's own `signal` and `timeout` bound the polls; they always read the json wire.
- */
-export type PollRequestOptions = Omit<RequestOptions, 'signal' | 'format' | 'bodyFormat' | 'idempotencyKey' | 'idleTimeout' | 'retainStreamText'>;
-
-/** The execution result envelope a succeeded wait answers, as a synchronous execute call does on json. */
-export interface ExecutionResultAnswer {
-  ok: boolean;
-  /** The run's content (markdown). */
-  content: string;
-  execution_id: string;
-  /** The `x-request-id` of the poll that read the finished record. */
-  request_id: string;
-}
-
-/**
- * What names an execution: its id, or any object with an `execution_id` (an async pointer as the SDK returns it,
- * or one read back from JSON, YAML or the pointer lines of markdown and text; an execution result envelope).
- */
-export type ExecutionRef = string | { readonly execution_id: string };
 
 /** The id an {@link ExecutionRef} names. */
 export function executionIdOf(ref: ExecutionRef): string {
@@ -165,52 +87,7 @@ export function waitForExecution<Record extends ExecutionRecordAnswer = Executio
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
 ): APIPromise<ExecutionResultAnswer, E> {
-  return new APIPromise(waitParsed(transport, ref, options, requestOptions));
-}
-
-/** The wait of {@link waitForExecution}, with the answer of the poll that read the finished record. */
-async function waitParsed<Record extends ExecutionRecordAnswer>(
-  transport: ExecutionReader,
-  ref: ExecutionRef,
-  options: WaitOptions<Record>,
-  requestOptions: PollRequestOptions,
-): Promise<ParsedResponse<ExecutionResultAnswer>> {
-  const id = executionIdOf(ref);
-  const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
-  const interval = options.interval ?? DEFAULT_POLL_INTERVAL_MS;
-  const maxInterval = options.maxInterval ?? DEFAULT_MAX_POLL_INTERVAL_MS;
-  if (!(timeout > 0)) throw new OzUsageError(`The wait's timeout must be a number of milliseconds > 0 (or Infinity), not ${timeout}.`);
-  if (!(interval >= 0) || !Number.isFinite(interval)) throw new OzUsageError(`interval must be a number of milliseconds >= 0, not ${interval}.`);
-  const caller = options.signal;
-  if (caller?.aborted) throw abortError(caller);
-
-  // Aborts at the caller's abort or at the wait's deadline; its one listener on the caller's signal is removed
-  // when the wait ends.
-  const scope = new AttemptSignal(caller, timeout);
-  const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
-  const recordRoute: Operation = transport.executionRecord;
-  let lastStatus: string | undefined;
-  try {
-    const read = async (): Promise<ExecutionPoll<Record>> => {
-      const { data, response, requestId } = await transport.request<Record>(recordRoute, { path: { id } }, pollOptions).withResponse();
-      return { record: data, response, requestId };
-    };
-    const onRecord = (polled: Record) => {
-      lastStatus = polled.status;
-      return options.onProgress?.(polled);
-    };
-    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord });
-    const failure = recordFailure(finished, requestId);
-    if (failure) throw failure;
-    return { data: { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' }, response };
-  } catch (error) {
-    if (error instanceof OzAbortError && scope.signal.aborted && !caller?.aborted) {
-      throw new OzWaitTimeoutError(id, timeout, lastStatus, { cause: error });
-    }
-    throw error;
-  } finally {
-    scope.release();
-  }
+  return new APIPromise((pollLoop ??= import('./pollLoop.js')).then((loop) => loop.waitParsed(transport, ref, options, requestOptions, POLL_PARTS)));
 }
 
 /**
@@ -238,3 +115,21 @@ export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callO
   Object.defineProperty(pointer, 'wait', { value: wait, enumerable: false, writable: true, configurable: true });
   return pointer;
 }
+
+// The loop and the wait are a chunk loaded on the first wait or poll (`pollLoop.ts`): a program that never waits
+// on a run carries neither. What they use of the core comes in `POLL_PARTS`, so that the chunk shares no module
+// with the client's.
+let pollLoop: Promise<typeof import('./pollLoop.js')> | undefined;
+const POLL_PARTS: PollParts = {
+  abortableSleep,
+  abortError,
+  AttemptSignal,
+  OzAbortError,
+  OzUsageError,
+  OzWaitTimeoutError,
+  recordFailure,
+  isUnfinished,
+  nextPollDelay,
+  executionIdOf,
+  defaults: { timeout: DEFAULT_WAIT_TIMEOUT_MS, interval: DEFAULT_POLL_INTERVAL_MS, maxInterval: DEFAULT_MAX_POLL_INTERVAL_MS },
+};

@@ -48,3 +48,14 @@ export interface RequestInput {
    */
   readonly url?: string;
 }
+
+/** A table of operations by `operationId`, typed key by key (the generated `OPERATIONS`). */
+export type OperationsById<Ops extends readonly Operation[]> = { readonly [Op in Ops[number] as Op['id']]: Op };
+
+/**
+ * The table of `operations` by their `id`: the generated `OPERATIONS`, built from the per-operation constants
+ * (each name written once, in its descriptor).
+ */
+export function operationsById<const Ops extends readonly Operation[]>(operations: Ops): OperationsById<Ops> {
+  return Object.fromEntries(operations.map((op) => [op.id, op])) as OperationsById<Ops>;
+}

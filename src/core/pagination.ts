@@ -1,6 +1,8 @@
 import { abortError } from './abortableSleep.js';
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
 import { OzUsageError, type OzError } from './errors.js';
+import type { Operation, RequestInput } from './operation.js';
+import type { RequestOptions } from './requestOptions.js';
 
 /** The body of one page of a list route, as the service sends it. */
 export interface PageBody<Item> {
@@ -111,4 +113,19 @@ export class PagePromise<Item, E = OzError> extends APIPromise<Page<Item>, E> im
   async *[Symbol.asyncIterator](): AsyncGenerator<Item, void, undefined> {
     yield* await this;
   }
+}
+
+/** What a list call is sent through (the transport is one). */
+export interface PageSource {
+  call<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse', handoff?: object): Promise<ParsedResponse<T>>;
+}
+
+/**
+ * Sends one call of a list route through `source`; the answer can be walked across pages. The first page keeps
+ * the caller's own `cursor` (a stored one); later pages send the answer's `next_cursor`.
+ */
+export function listPages<Item, E = OzError>(source: PageSource, op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item, E> {
+  const page = (cursor: string | undefined, handoff?: object) =>
+    source.call<PageBody<Item>>(op, cursor === undefined ? input : { ...input, query: { ...input.query, cursor } }, options, 'parse', handoff);
+  return new PagePromise<Item, E>((handoff) => page(undefined, handoff), page, options.signal);
 }

@@ -1,18 +1,24 @@
-import { createParser } from 'eventsource-parser';
 import { OzError } from './errors.js';
 import type { Format } from './requestOptions.js';
 import { tryParseJson } from './tryParseJson.js';
 import { wireOfContentType } from './wireMediaTypes.js';
 import { parseYaml } from './yaml.js';
 
+/** The `data` of the last event of a whole server-sent event body (see `lastEventData.ts`). */
+export type EventData = (text: string) => string | Promise<string>;
+
 /**
  * The data of a successful answer, read as its `Content-Type` says (the wire the service actually answered on):
  * json and yaml parsed, markdown and text (and any other text type) as a string. Without a `Content-Type`, the
- * requested wire decides. An MCP answer sent as one SSE `message` event gives that event's JSON.
+ * requested wire decides. An MCP answer sent as one SSE `message` event gives that event's JSON (its data read by
+ * `eventData`, given by the layer above: see `CallFeatures`).
  */
-export async function decodeBody(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+export async function decodeBody(text: string, contentType: string | null, requested: Format, eventData?: EventData): Promise<unknown> {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (type === 'text/event-stream') return jsonAnswer(lastEventData(text));
+  if (type === 'text/event-stream') {
+    if (eventData === undefined) throw new OzError('The answer is a server-sent event stream, which this client was made without a way to read.');
+    return jsonAnswer(await eventData(text));
+  }
   const wire = wireOfContentType(contentType) ?? (type ? 'text' : requested);
   if (wire === 'markdown' || wire === 'text') return text;
   if (text.trim() === '') return undefined;
@@ -31,12 +37,4 @@ function jsonAnswer(text: string): unknown {
   const parsed = tryParseJson(text);
   if (!parsed.ok) throw new OzError('The answer is not valid JSON.', { cause: parsed.error });
   return parsed.value;
-}
-
-function lastEventData(text: string): string {
-  let data = '';
-  const parser = createParser({ onEvent: (event) => (data = event.data) });
-  parser.feed(text);
-  parser.reset({ consume: true });
-  return data;
 }

@@ -3,13 +3,11 @@ import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors
 import { SseReader, type SseEvent, type SseRead } from './sseReader.js';
 import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streamBounds.js';
 import { TextBuffer } from './textBuffer.js';
 
-/** The idle timeout of a stream, by default: 5 minutes of waiting without an event (pings do not count). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-
-/** The bound on one event of a stream, by default: 16 MiB. */
-export const DEFAULT_MAX_EVENT_BYTES = 16 * 1024 * 1024;
+// The bounds' defaults and checks are in streamBounds.ts, which the transport reads without loading the Stream.
+export { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES } from './streamBounds.js';
 
 /** One server-sent event as an execute stream hands it out: its name and its parsed `data`. */
 export interface ServerSentEvent<Name extends string = string, Data = unknown> {
@@ -405,20 +403,6 @@ export class Stream<E> implements AsyncIterable<E> {
     const id = this.#meta.executionId;
     return id ? ` The run goes on: read its outcome with client.executions.wait('${id}').` : '';
   }
-}
-
-/** The size bound and overall deadline of a stream, checked: the caller's {@link OzUsageError} when out of range. */
-export function checkedStreamBounds(options: { maxEventBytes?: number | undefined; streamTimeout?: number | undefined }): {
-  maxEventBytes: number;
-  streamTimeout: number;
-} {
-  const maxEventBytes = options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES;
-  const streamTimeout = options.streamTimeout ?? Infinity;
-  if (!(maxEventBytes >= 1) || (Number.isFinite(maxEventBytes) && !Number.isInteger(maxEventBytes))) {
-    throw new OzUsageError(`maxEventBytes must be a whole number of bytes >= 1 (or Infinity), not ${maxEventBytes}.`);
-  }
-  if (!(streamTimeout > 0)) throw new OzUsageError(`streamTimeout must be a number of milliseconds > 0 (or Infinity), not ${streamTimeout}.`);
-  return { maxEventBytes, streamTimeout };
 }
 
 /**

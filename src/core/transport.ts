@@ -15,14 +15,10 @@ import {
   OzUsageError,
   type OzAPIError,
 } from './errors.js';
-import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait, type ExecutionPoll } from './executionPoller.js';
-import {
-  pointerOfRecord,
-  recordAsEvents,
-  recordFailure,
-  resultOnWire,
-  type ExecutionRecordAnswer,
-} from './executionRecovery.js';
+import type { CallFeatures, RunSupport } from './callFeatures.js';
+import type { ExecutionPoll, ExecutionReader } from './executionPoller.js';
+import type { ExecutionRecordAnswer } from './executionRecovery.js';
+import type { RecoveryParts } from './lostAnswerRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
 import type { ChainParts } from './middlewareChain.js';
@@ -30,19 +26,19 @@ import { OzMiddlewareError } from './middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader } from './headerValue.js';
-import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
 import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
-import { PagePromise, type PageBody } from './pagination.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { inProcessAddressMiss } from './inProcessAddress.js';
 import { decodeBody } from './responseBody.js';
-import { AnswerChecker, isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
+import type { AnswerChecker } from './answerChecker.js';
+import { isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
 import { OzResponseValidationError } from './responseValidationError.js';
 import { DEFAULT_RETRY_POLICY, retryPolicyOf, wantsRetry, type RetryOptions, type RetryPolicy } from './retryOptions.js';
 import { backoffDelay, retryDelay, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS, Stream, type StreamOptions } from './stream.js';
-import { OzStreamInterruptedError } from './streamErrors.js';
+import type { StreamOptions } from './stream.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streamBounds.js';
+import type { StreamInterruption } from './streamErrors.js';
 import type { StreamMode } from './streamProtocol.js';
 import { newTraceId } from './traceId.js';
 import { copyTraceContext, registeredTracing, startCallSpan, type CallSpan, type OtelGlobal } from './tracing.js';
@@ -95,6 +91,12 @@ export interface TransportConfig {
   maxEventBytes?: number | undefined;
   /** Milliseconds a whole stream may last (default: no limit). */
   streamTimeout?: number | undefined;
+  /**
+   * How answers that need more than parsing are read: the `Stream` of an event stream, the execution poller
+   * (a pointer's `wait()`, a lost answer's recovery). Given by the layer above, so that the core's call path
+   * imports neither: the `Oz` client gives them loaded, `OzCore` loads them on first use.
+   */
+  features?: CallFeatures | undefined;
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
@@ -170,7 +172,9 @@ type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPI
 export class Transport {
   readonly #config: TransportConfig;
   readonly #log: Logger;
-  readonly #checker: AnswerChecker | undefined;
+  // The validators' loader; the checker (a lazy chunk) is made on the first call with validation on.
+  readonly #checker: AnswerValidatorLoader | undefined;
+  #answerChecker: Promise<AnswerChecker> | undefined;
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
   // The client's retry policy; undefined until the first call checks the client's `retry` option.
@@ -181,7 +185,7 @@ export class Transport {
   /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
-    this.#checker = config.loadValidators === undefined ? undefined : new AnswerChecker(config.loadValidators);
+    this.#checker = config.loadValidators;
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
     this.#retry = config.retry === undefined ? this.#baseRetry() : undefined;
@@ -202,9 +206,13 @@ export class Transport {
     return new Transport(config, this);
   }
 
-  /** `GET /v1/executions/{id}`, where executions are polled. */
-  get executionRecord(): Operation {
-    return this.#config.executionRecord;
+  /**
+   * Reads execution `id`'s record once (`GET /v1/executions/{id}`, the descriptor the layer above gave, on the
+   * json wire): the execution poller's port ({@link ExecutionReader}).
+   */
+  async readRecord<Record extends ExecutionRecordAnswer>(id: string, options: RequestOptions): Promise<ExecutionPoll<Record>> {
+    const { data, response, requestId } = await this.request<Record>(this.#config.executionRecord, { path: { id } }, { ...options, format: 'json' }).withResponse();
+    return { record: data, response, requestId };
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
@@ -214,16 +222,17 @@ export class Transport {
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
-  stream<Event, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<Stream<Event>, E> {
-    return new APIPromise<Stream<Event>, E>((handoff) => this.#run<Stream<Event>>(op, input, options, 'stream', handoff));
+  stream<S, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<S, E> {
+    return new APIPromise<S, E>((handoff) => this.#run<S>(op, input, options, 'stream', handoff));
   }
 
-  /** Sends one call of a list route; the answer can be walked across pages. */
-  list<Item, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): PagePromise<Item, E> {
-    // The first page keeps the caller's own `cursor` (a stored one); later pages send the answer's next_cursor.
-    const page = (cursor: string | undefined, handoff?: object) =>
-      this.#run<PageBody<Item>>(op, cursor === undefined ? input : { ...input, query: { ...input.query, cursor } }, options, 'parse', handoff);
-    return new PagePromise<Item, E>((handoff) => page(undefined, handoff), page, options.signal);
+  /**
+   * Sends one call and answers its parsed answer with the raw `Response` (what `request()` wraps in an
+   * `APIPromise`; pagination reads each page through it). `handoff` is the promise whose `asResponse()` may ask
+   * for the body unread.
+   */
+  call<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
+    return this.#run<T>(op, input, options, mode, handoff);
   }
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
@@ -231,42 +240,32 @@ export class Transport {
     const tracing = registeredTracing();
     const call = tracing === undefined ? prepared : await withSpan(prepared, tracing);
     // A stream's span ends with the stream (see streamOptions).
-    return (await this.#traced(call, () => this.#answer(call), (parsed) => !(parsed.data instanceof Stream))) as ParsedResponse<T>;
+    return (await this.#traced(call, () => this.#answer(call), () => call.mode !== 'stream')) as ParsedResponse<T>;
   }
 
   /**
-   * Sends a request built elsewhere (the raw client's, from openapi-fetch) as one call of `op`, with the client's
-   * key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx answer as
-   * a `Response`; `Accept: text/event-stream` (or `stream: true` on a streaming route) leaves its body open (its
-   * span ends at the headers: the body is the caller's to read). A
-   * lost answer found by a retry throws the `DuplicateExecutionIdError`: read the run with `executions.get()`.
+   * Sends a request built elsewhere (the raw client's, from openapi-fetch: `rawCalls.ts` reads it) as one call of
+   * `op` to `url`: `body` its bytes as given, `headers` over the call's own (but the credential headers), with the
+   * client's key and headers, retries, trace id, span and typed errors (a non-2xx answer throws). Answers the 2xx
+   * answer, its body read, or left open in `stream` mode (the span then ends at the headers: the body is the
+   * caller's to read). A lost answer found by a retry throws the `DuplicateExecutionIdError`.
    */
-  async sendRaw(op: Operation, request: Request, options: RequestOptions = {}): Promise<Response> {
-    const body = request.body === null ? undefined : await request.text();
-    const accept = request.headers.get('accept');
-    const contentType = request.headers.get('content-type');
-    const streamed =
-      op.streaming === 'always' ||
-      (accept !== null && accept.includes('text/event-stream')) ||
-      ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
-    const call = await withSpan(await this.#prepare(op, { url: request.url }, { signal: request.signal, ...options }, streamed ? 'stream' : 'parse'), registeredTracing());
-    request.headers.forEach((value, name) => {
+  async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
+    const call = await withSpan(await this.#prepare(op, { url }, options, mode), registeredTracing());
+    headers.forEach((value, name) => {
       if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
     });
-    if (contentType === null && body !== undefined) call.headers.set('content-type', 'application/json');
+    if (!headers.has('content-type') && body !== undefined) call.headers.set('content-type', 'application/json');
     const sent = { ...call, body };
     return await this.#traced(
       sent,
       async () => {
         const answer = await this.#send(sent);
         if (answer.kind === 'lost') throw this.#final(sent, answer.conflict);
-        const { response, text } = answer.answer;
-        if (streamed) return { response };
-        const empty = response.status === 204 || response.status === 205 || response.status === 304;
-        return { response: new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers }) };
+        return answer.answer;
       },
       () => true,
-    ).then(({ response }) => response);
+    );
   }
 
   /** Runs a call's work inside its span (when a tracer is registered): the answer's ids on it, ended unless `ends` says the answer ends it later. */
@@ -514,19 +513,39 @@ export class Transport {
     if (call.mode === 'stream') {
       const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
       if (call.validate !== 'off') {
-        const validators = await this.#checker!.validators();
+        const checker = await this.#checked();
+        const validators = await checker.validators();
         const report = validationReport(call, response);
-        options.checkItem = (item) => this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
+        options.checkItem = (item) => checker.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
       }
-      return { data: new Stream(response, options), response };
+      return { data: await this.#stream(call, response, options), response };
     }
     const contentType = response.headers.get('content-type');
     const wire = wireOfContentType(contentType) ?? call.format;
     if (response.status === 202 && call.op.idempotent && (wire === 'markdown' || wire === 'text')) {
-      return { data: withPointerWait(parsePointerLines(text), this, call.options), response };
+      return { data: await this.#pointer(call, parsePointerLines(text)), response };
     }
-    const data = call.validate === 'off' ? await decodeBody(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
-    return { data: response.status === 202 && call.op.idempotent ? withPointerWait(data, this, call.options) : data, response, text };
+    const data = call.validate === 'off' ? await this.#decode(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
+    return { data: response.status === 202 && call.op.idempotent ? await this.#pointer(call, data) : data, response, text };
+  }
+
+  /** The call's `Stream` over `response` (see {@link TransportConfig.features}). */
+  async #stream(call: Call, response: Response, options: StreamOptions): Promise<unknown> {
+    const make = this.#config.features?.stream;
+    if (make === undefined) throw new OzUsageError(`${call.op.id} answered a stream, but this client was made without a way to read one (features.stream).`);
+    return await make(response, options);
+  }
+
+  /** The execution poller's parts (see {@link TransportConfig.features}). */
+  async #runs(call: Call): Promise<RunSupport> {
+    const runs = this.#config.features?.runs;
+    if (runs === undefined) throw new OzUsageError(`${call.op.id} answered an execution, but this client was made without the execution poller (features.runs).`);
+    return await runs();
+  }
+
+  /** An async pointer with its `wait()`, which polls its execution through this transport. */
+  async #pointer(call: Call, pointer: unknown): Promise<unknown> {
+    return (await this.#runs(call)).withPointerWait(pointer, this, call.options);
   }
 
   /**
@@ -535,70 +554,75 @@ export class Transport {
    */
   async #checkedBody(call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
     const report = validationReport(call, response);
+    const checker = await this.#checked();
     let data: unknown;
     try {
-      data = await decodeBody(text, response.headers.get('content-type'), call.format);
+      data = await this.#decode(text, response.headers.get('content-type'), call.format);
     } catch (cause) {
-      const problem = cause instanceof Error ? cause.message : String(cause);
-      this.#checker!.fail(call.validate, new OzResponseValidationError({ operationId: call.op.id, path: '$', value: text, requestId: report.requestId, problem }, { cause }), report);
+      checker.unparsed(call.validate, call.op.id, text, cause, report);
       throw cause;
     }
     if (wire === 'json' || wire === 'yaml') {
-      const validators = await this.#checker!.validators();
-      this.#checker!.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
+      const validators = await checker.validators();
+      checker.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
     }
     return data;
   }
 
+  /** The answer checker, made on the first call with validation on (its code is a chunk loaded then). */
+  #checked(): Promise<AnswerChecker> {
+    const load = this.#checker!;
+    this.#answerChecker ??= import('./answerChecker.js').then(({ AnswerChecker }) => new AnswerChecker(load, OzResponseValidationError));
+    return this.#answerChecker;
+  }
+
+  /** A 2xx body on its wire; an answer sent as server-sent events (MCP) is read with `features.eventData`. */
+  #decode(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+    return decodeBody(text, contentType, requested, this.#config.features?.eventData);
+  }
+
   /**
    * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads
-   * that execution (`GET /v1/executions/{id}`) through the execution poller, for at most one attempt's `timeout`,
-   * and answers its result on the caller's wire (as server-sent events for a stream call).
+   * that execution through the execution poller (`lostAnswerRecovery.ts`, loaded on the first lost answer).
    */
   async #recover(call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
-    const id = call.traceId!;
-    call.log.warn(`${call.tag} The answer was lost and the retry found execution ${id} already started; reading its result.`);
-    const deadline = Date.now() + call.timeout;
+    const [{ recoverLostAnswer }, runs] = await Promise.all([(lostAnswerRecovery ??= import('./lostAnswerRecovery.js')), this.#runs(call)]);
     const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
-    let recordText: string | undefined;
-    const read = async (): Promise<ExecutionPoll> => {
-      const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
-      copyTraceContext(call.headers, poll.headers);
-      const sent = await this.#send(poll);
-      if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
-      const { response, text } = sent.answer;
-      recordText = text;
-      const record = (await decodeBody(text, response.headers.get('content-type'), 'json')) as ExecutionRecordAnswer;
-      return { record, response, requestId: response.headers.get('x-request-id') };
+    const port = {
+      readRecord: async (id: string) => {
+        const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
+        copyTraceContext(call.headers, poll.headers);
+        const sent = await this.#send(poll);
+        if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
+        return sent.answer;
+      },
+      pointer: (pointer: unknown) => this.#pointer(call, pointer),
+      stream: (events: Response) => this.#stream(call, events, streamOptions(call, 'events')),
+      final: (error: unknown) => this.#final(call, error),
+      schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: this.#config.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
     };
-    if (call.asyncRun) {
-      const { record, response } = await read();
-      return { data: withPointerWait(pointerOfRecord(record), this, call.options), response };
-    }
-    const beforeWait = (wait: number, { record }: ExecutionPoll) => {
-      if (Date.now() + wait <= deadline) return;
-      throw this.#final(
-        call,
-        new OzTimeoutError(`Execution ${id} is still ${record.status} after ${call.timeout} ms; read it later with client.executions.get().`, {
-          cause: conflict,
-        }),
-      );
-    };
-    const schedule = { ...DEFAULT_POLL_SCHEDULE, interval: this.#config.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval };
-    const { record, response, requestId } = await pollExecution(read, schedule, { signal: call.signal, beforeWait });
-    if (call.mode === 'stream') {
-      if (record.status === 'cancelled') throw this.#final(call, recordFailure(record, requestId));
-      const events = new Response(recordAsEvents(record, requestId), {
-        headers: { 'content-type': 'text/event-stream', 'x-execution-id': id, ...(requestId ? { 'x-request-id': requestId } : {}) },
-      });
-      return { data: new Stream(events, streamOptions(call, 'events')), response: events };
-    }
-    const failure = recordFailure(record, requestId);
-    if (failure) throw this.#final(call, failure);
-    // Its response is the execution record's answer (a late asResponse() hands over that record).
-    return { data: resultOnWire(record, call.format, requestId), response, text: recordText };
+    const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: (text, contentType) => this.#decode(text, contentType, 'json'), OzTimeoutError };
+    return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, port, parts);
   }
 }
+
+let deprecation: Promise<typeof import('./deprecation.js')> | undefined;
+
+/**
+ * Warns (once per process) of a call that uses what openapi.json marks deprecated: the warning's code is a chunk
+ * loaded on the first such call, and the line is written when it has loaded.
+ */
+function warnDeprecatedUse(op: Operation, input: RequestInput, headers: Headers, log: Logger): void {
+  void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecatedUse(op, input, headers, log));
+}
+
+/** Warns (once per operation) of an answer with a `Deprecation` or `Sunset` header (its code loaded then). */
+function warnDeprecationHeaders(op: Operation, answer: Headers, log: Logger): void {
+  if (!answer.has('deprecation') && !answer.has('sunset')) return;
+  void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecationHeaders(op, answer, log));
+}
+
+let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | undefined;
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
@@ -698,13 +722,21 @@ function validationReport(call: Call, response: Response): ValidationReport {
   };
 }
 
+/**
+ * An `OzStreamInterruptedError` (or a kind of it), known by its fields: the stream's error classes are loaded with
+ * the stream, not with the call path.
+ */
+function isStreamInterruption(error: unknown): error is OzConnectionError & StreamInterruption {
+  return error instanceof OzConnectionError && 'receivedText' in error && 'executionId' in error;
+}
+
 function streamOptions(call: Call, mode: StreamMode): StreamOptions {
   const span = call.span;
   const onEnd =
     span === undefined
       ? undefined
       : (error?: unknown) => {
-          if (error instanceof OzStreamInterruptedError) span.interrupted(error);
+          if (isStreamInterruption(error)) span.interrupted(error);
           span.end(error);
         };
   return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };

@@ -5,52 +5,262 @@ import type { ERROR_CODES, ErrorCodeName } from './errors.js';
 import type { OperationId } from './operations.js';
 
 /**
+ * The error codes `cancelExecution` can answer.
+ */
+export const cancelExecutionErrorCodes = ['execution_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `createChatCompletion` can answer.
+ */
+export const createChatCompletionErrorCodes = ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `createCompanyItem` can answer.
+ */
+export const createCompanyItemErrorCodes = ['company_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'not_enabled', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `createEmbedding` can answer.
+ */
+export const createEmbeddingErrorCodes = ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `createSchedule` can answer.
+ */
+export const createScheduleErrorCodes = ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `createWorkflow` can answer.
+ */
+export const createWorkflowErrorCodes = ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `deleteSchedule` can answer.
+ */
+export const deleteScheduleErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `deleteWorkflow` can answer.
+ */
+export const deleteWorkflowErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `executeAgent` can answer.
+ */
+export const executeAgentErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `executeStoredWorkflow` can answer.
+ */
+export const executeStoredWorkflowErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `executeStoredWorkflowStream` can answer.
+ */
+export const executeStoredWorkflowStreamErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `executeTool` can answer.
+ */
+export const executeToolErrorCodes = ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `executeWorkflow` can answer.
+ */
+export const executeWorkflowErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `executeWorkflowStream` can answer.
+ */
+export const executeWorkflowStreamErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `followupExecution` can answer.
+ */
+export const followupExecutionErrorCodes = ['agent_not_found', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getAgent` can answer.
+ */
+export const getAgentErrorCodes = ['agent_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getCompanyItem` can answer.
+ */
+export const getCompanyItemErrorCodes = ['company_not_found', 'internal_error', 'invalid_format', 'item_not_found', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getExecution` can answer.
+ */
+export const getExecutionErrorCodes = ['execution_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getHealth` can answer.
+ */
+export const getHealthErrorCodes = ['rate_limited'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getModel` can answer.
+ */
+export const getModelErrorCodes = ['internal_error', 'model_not_found', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getOpenAPI` can answer.
+ */
+export const getOpenAPIErrorCodes = ['invalid_params', 'rate_limited'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getSchedule` can answer.
+ */
+export const getScheduleErrorCodes = ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getTool` can answer.
+ */
+export const getToolErrorCodes = ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getTrace` can answer.
+ */
+export const getTraceErrorCodes = ['execution_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `getWorkflow` can answer.
+ */
+export const getWorkflowErrorCodes = ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `linkConnection` can answer.
+ */
+export const linkConnectionErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listAgents` can answer.
+ */
+export const listAgentsErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listCompanyItems` can answer.
+ */
+export const listCompanyItemsErrorCodes = ['company_not_found', 'internal_error', 'invalid_format', 'invalid_params', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listExecutions` can answer.
+ */
+export const listExecutionsErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listModels` can answer.
+ */
+export const listModelsErrorCodes = ['internal_error', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listSchedules` can answer.
+ */
+export const listSchedulesErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listTools` can answer.
+ */
+export const listToolsErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listTraces` can answer.
+ */
+export const listTracesErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `listWorkflows` can answer.
+ */
+export const listWorkflowsErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `mcpRequest` can answer.
+ */
+export const mcpRequestErrorCodes = ['forbidden_host', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'unauthorized', 'unsupported_protocol_version'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `proxyDelete` can answer.
+ */
+export const proxyDeleteErrorCodes = ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `proxyGet` can answer.
+ */
+export const proxyGetErrorCodes = ['connection_required', 'credential_required', 'internal_error', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `proxyPatch` can answer.
+ */
+export const proxyPatchErrorCodes = ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `proxyPost` can answer.
+ */
+export const proxyPostErrorCodes = ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `proxyPut` can answer.
+ */
+export const proxyPutErrorCodes = ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `runSchedule` can answer.
+ */
+export const runScheduleErrorCodes = ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+
+/**
+ * The error codes `searchDiscovery` can answer.
+ */
+export const searchDiscoveryErrorCodes = ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+
+/**
  * The error codes each operation can answer: its own `x-oz-error-codes` in openapi.json plus those the root's
  * `x-oz-error-code-rules` imply for it (every keyed operation, every operation with a body, ...).
  */
 export const OPERATION_ERROR_CODES = {
-  cancelExecution: ['execution_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  createChatCompletion: ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  createCompanyItem: ['company_not_found', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'not_enabled', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  createEmbedding: ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  createSchedule: ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'],
-  createWorkflow: ['already_exists', 'idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  deleteSchedule: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'upstream_error'],
-  deleteWorkflow: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error', 'workflow_not_found'],
-  executeAgent: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  executeStoredWorkflow: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'],
-  executeStoredWorkflowStream: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'],
-  executeTool: ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  executeWorkflow: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  executeWorkflowStream: ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  followupExecution: ['agent_not_found', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  getAgent: ['agent_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  getCompanyItem: ['company_not_found', 'internal_error', 'invalid_format', 'item_not_found', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  getExecution: ['execution_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  getHealth: ['rate_limited'],
-  getModel: ['internal_error', 'model_not_found', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  getOpenAPI: ['invalid_params', 'rate_limited'],
-  getSchedule: ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized'],
-  getTool: ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'],
-  getTrace: ['execution_not_found', 'internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  getWorkflow: ['internal_error', 'invalid_format', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'workflow_not_found'],
-  linkConnection: ['idempotency_conflict', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  listAgents: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  listCompanyItems: ['company_not_found', 'internal_error', 'invalid_format', 'invalid_params', 'not_enabled', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  listExecutions: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  listModels: ['internal_error', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  listSchedules: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  listTools: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  listTraces: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  listWorkflows: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
-  mcpRequest: ['forbidden_host', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'unauthorized', 'unsupported_protocol_version'],
-  proxyDelete: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyGet: ['connection_required', 'credential_required', 'internal_error', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyPatch: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyPost: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  proxyPut: ['connection_required', 'credential_required', 'idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized', 'upstream_error'],
-  runSchedule: ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'workflow_not_found'],
-  searchDiscovery: ['internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'],
+  cancelExecution: cancelExecutionErrorCodes,
+  createChatCompletion: createChatCompletionErrorCodes,
+  createCompanyItem: createCompanyItemErrorCodes,
+  createEmbedding: createEmbeddingErrorCodes,
+  createSchedule: createScheduleErrorCodes,
+  createWorkflow: createWorkflowErrorCodes,
+  deleteSchedule: deleteScheduleErrorCodes,
+  deleteWorkflow: deleteWorkflowErrorCodes,
+  executeAgent: executeAgentErrorCodes,
+  executeStoredWorkflow: executeStoredWorkflowErrorCodes,
+  executeStoredWorkflowStream: executeStoredWorkflowStreamErrorCodes,
+  executeTool: executeToolErrorCodes,
+  executeWorkflow: executeWorkflowErrorCodes,
+  executeWorkflowStream: executeWorkflowStreamErrorCodes,
+  followupExecution: followupExecutionErrorCodes,
+  getAgent: getAgentErrorCodes,
+  getCompanyItem: getCompanyItemErrorCodes,
+  getExecution: getExecutionErrorCodes,
+  getHealth: getHealthErrorCodes,
+  getModel: getModelErrorCodes,
+  getOpenAPI: getOpenAPIErrorCodes,
+  getSchedule: getScheduleErrorCodes,
+  getTool: getToolErrorCodes,
+  getTrace: getTraceErrorCodes,
+  getWorkflow: getWorkflowErrorCodes,
+  linkConnection: linkConnectionErrorCodes,
+  listAgents: listAgentsErrorCodes,
+  listCompanyItems: listCompanyItemsErrorCodes,
+  listExecutions: listExecutionsErrorCodes,
+  listModels: listModelsErrorCodes,
+  listSchedules: listSchedulesErrorCodes,
+  listTools: listToolsErrorCodes,
+  listTraces: listTracesErrorCodes,
+  listWorkflows: listWorkflowsErrorCodes,
+  mcpRequest: mcpRequestErrorCodes,
+  proxyDelete: proxyDeleteErrorCodes,
+  proxyGet: proxyGetErrorCodes,
+  proxyPatch: proxyPatchErrorCodes,
+  proxyPost: proxyPostErrorCodes,
+  proxyPut: proxyPutErrorCodes,
+  runSchedule: runScheduleErrorCodes,
+  searchDiscovery: searchDiscoveryErrorCodes,
 } as const satisfies Record<OperationId, readonly ErrorCodeName[]>;
 
 /**

@@ -1,7 +1,7 @@
 import type { OzUsageError } from '../core/errors.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Operation } from '../core/operation.js';
-import type { FetchLike } from '../core/requestOptions.js';
+import type { FetchLike, RequestOptions } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
@@ -26,9 +26,29 @@ export async function createRawCalls(transport: Transport, baseURL: string, part
   const send: FetchLike = async (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
     const op = operationOf(request, base, routes, parts);
-    return await transport.sendRaw(op, request, parts.middleware.length === 0 ? {} : { middleware: parts.middleware });
+    return await sendRaw(transport, op, request, parts.middleware.length === 0 ? {} : { middleware: parts.middleware });
   };
   return createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+}
+
+/**
+ * Sends the raw client's request as one call of `op` through the transport (its key and headers, retries, trace
+ * id, span and typed errors). Answers the 2xx answer as a `Response`; `Accept: text/event-stream` (or
+ * `stream: true` on a streaming route) leaves its body open. A lost answer found by a retry throws the
+ * `DuplicateExecutionIdError`: read the run with `executions.get()`.
+ */
+async function sendRaw(transport: Transport, op: Operation, request: Request, options: RequestOptions): Promise<Response> {
+  const body = request.body === null ? undefined : await request.text();
+  const accept = request.headers.get('accept');
+  const streamed =
+    op.streaming === 'always' ||
+    (accept !== null && accept.includes('text/event-stream')) ||
+    ((op.streaming === 'optional' || op.streaming === 'chat') && body !== undefined && /"stream"\s*:\s*true/.test(body));
+  const mode = streamed ? 'stream' : 'parse';
+  const { response, text } = await transport.exchange(op, request.url, body, request.headers, { signal: request.signal, ...options }, mode);
+  if (streamed) return response;
+  const empty = response.status === 204 || response.status === 205 || response.status === 304;
+  return new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
 interface Route {

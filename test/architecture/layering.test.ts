@@ -68,6 +68,8 @@ describe('the layering rule', () => {
       'src/testing/sessions/wrongLayer.ts': "export { createOzServer } from '../server.js';",
       'src/profiles/wrongWay.ts': "export { EXIT } from '../cli/exitCodes.js';",
       'src/cli/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
+      'src/funcs/wrongWay.ts': "export type { Oz } from '../client.js';",
+      'src/resources/wrongFuncs.ts': "export type { OzCore } from '../funcs/ozCore.js';",
     };
     for (const [path, text] of Object.entries(planted)) writeFileSync(join(tree, path), `${text}\n`);
 
@@ -98,6 +100,8 @@ describe('the layering rule', () => {
       'server-sessions-imports-below: src/testing/sessions/wrongLayer.ts -> src/testing/server.ts',
       'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
       'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
+      'funcs-over-core-and-generated: src/funcs/wrongWay.ts -> src/client.ts',
+      'nothing-imports-funcs: src/resources/wrongFuncs.ts -> src/funcs/ozCore.ts',
     ].sort();
     const { status, violations } = cruise(tree);
     expect(violations).toEqual(expected);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 const ENTRY_POINTS = {
   'oz-sdk': '../../src/index.ts',
   'oz-sdk/mcp': '../../src/mcp/index.ts',
+  'oz-sdk/funcs': '../../src/funcs/index.ts',
   'oz-sdk/testing': '../../src/testing/index.ts',
 } as const;
 

@@ -22,10 +22,14 @@ const LAZY = {
   'keyProvider.ts': 'did not settle within',
   'retryOptionsCheck.ts': 'retry.shouldRetry threw',
   'profileLookup.ts': 'profiles.json',
+  'lostAnswerRecovery.ts': 'already started; reading its result',
+  'answerChecker.ts': 'later mismatches of',
+  'deprecation.ts': 'is deprecated in the API',
+  'pollLoop.ts': "The wait's timeout must be",
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers, retry-option checks and the profile file only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers, retry-option checks, the profile file, lost-answer recovery, the answer checker, deprecation warnings and the poll loop only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,

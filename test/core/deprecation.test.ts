@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Oz } from '../../src/index.js';
 import { Transport } from '../../src/core/transport.js';
+import { listPages } from '../../src/core/pagination.js';
 import type { Operation } from '../../src/core/operation.js';
 import { OPERATIONS } from '../../src/generated/operations.js';
 import { KEY, recordingLogger } from './support/clients.js';
@@ -30,11 +31,11 @@ describe('deprecation: one warning per process, through the client logger', () =
     const log = recordingLogger();
     const transport = transportWith(log);
     const op: Operation = { ...OPERATIONS.listTools, id: 'listToolsOldLimit', deprecatedParams: [{ name: 'limit', in: 'query' }, { name: 'x-old', in: 'header' }] };
-    await transport.list(op, { query: {} });
+    await listPages(transport, op, { query: {} });
     expect(warnings(log)).toEqual([]);
-    await transport.list(op, { query: { limit: 5 } });
-    await transport.list(op, { query: { limit: 6 } });
-    await transport.list(op, { query: {} }, { headers: { 'x-old': '1' } });
+    await listPages(transport, op, { query: { limit: 5 } });
+    await listPages(transport, op, { query: { limit: 6 } });
+    await listPages(transport, op, { query: {} }, { headers: { 'x-old': '1' } });
     expect(warnings(log)).toEqual([
       '[oz] The query parameter "limit" of listToolsOldLimit is deprecated in the API\'s description and may be removed.',
       '[oz] The header parameter "x-old" of listToolsOldLimit is deprecated in the API\'s description and may be removed.',

@@ -258,6 +258,10 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^OzMiddlewareError middleware\[1\] threw: deletes are off today$/m,
     ],
   },
+  'standalone-functions.ts': {
+    remote: true,
+    lines: [/^true one function$/m, /^true tool_not_found$/m],
+  },
   'raw-responses.ts': {
     remote: true,
     lines: [/^200 text\/plain; charset=utf-8 false$/m, /^read it yourself$/m, /^parsed true true$/m],

@@ -29,7 +29,8 @@ describe('deprecated in openapi.json reaches the generated code', () => {
   const model = resourcesOf(synthetic()) as { files: { tag: string }[] };
   const tools = renderResourceFile(model.files.find((f) => f.tag === 'tools')) as string;
   const operations = renderOperations(model) as string;
-  const row = (id: string) => operations.slice(operations.indexOf(`  ${id}: {`), operations.indexOf('\n  },', operations.indexOf(`  ${id}: {`)));
+  // The operation's own descriptor constant (`<id>Operation`).
+  const row = (id: string) => operations.slice(operations.indexOf(`const ${id}Operation = {`), operations.indexOf('\n}', operations.indexOf(`const ${id}Operation = {`)));
 
   it('a deprecated operation: @deprecated in its method TSDoc, deprecated: true in the operations table', () => {
     const getDoc = tools.slice(tools.indexOf('Get one tool'), tools.indexOf('  get<'));

@@ -4,6 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
+import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ParsedWireOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
@@ -65,6 +66,6 @@ export class Agents {
    * @param options - Per-call options; each overrides the client's own.
    */
   list(query?: T.ListAgentsQuery, options?: ListRequestOptions): PagePromise<T.Agent, OperationError<'listAgents'>> {
-    return this.#transport.list(OPERATIONS.listAgents, { query }, options);
+    return listPages(this.#transport, OPERATIONS.listAgents, { query }, options);
   }
 }

@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
+import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import type { OperationError } from '../operationErrors.js';
@@ -60,7 +61,7 @@ export class CompaniesItems {
    * @param options - Per-call options; each overrides the client's own.
    */
   list(campus: string, query?: T.ListCompanyItemsQuery, options?: ListRequestOptions): PagePromise<T.Item, OperationError<'listCompanyItems'>> {
-    return this.#transport.list(OPERATIONS.listCompanyItems, { path: { campus }, query }, options);
+    return listPages(this.#transport, OPERATIONS.listCompanyItems, { path: { campus }, query }, options);
   }
 }
 

@@ -3,6 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Waitable } from '../../core/executionPoller.js';
+import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
@@ -76,6 +77,6 @@ export class Executions {
    * @param options - Per-call options; each overrides the client's own.
    */
   list(query?: T.ListExecutionsQuery, options?: ListRequestOptions): PagePromise<T.Execution, OperationError<'listExecutions'>> {
-    return this.#transport.list(OPERATIONS.listExecutions, { query }, options);
+    return listPages(this.#transport, OPERATIONS.listExecutions, { query }, options);
   }
 }

@@ -2,6 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
+import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import type { OperationError } from '../operationErrors.js';
@@ -43,6 +44,6 @@ export class Traces {
    * @param options - Per-call options; each overrides the client's own.
    */
   list(query?: T.ListTracesQuery, options?: ListRequestOptions): PagePromise<T.Trace, OperationError<'listTraces'>> {
-    return this.#transport.list(OPERATIONS.listTraces, { query }, options);
+    return listPages(this.#transport, OPERATIONS.listTraces, { query }, options);
   }
 }

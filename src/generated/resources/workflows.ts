@@ -4,6 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/stream.js';
 import type { Waitable } from '../../core/executionPoller.js';
+import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
@@ -137,6 +138,6 @@ export class Workflows {
    * @param options - Per-call options; each overrides the client's own.
    */
   list(query?: T.ListWorkflowsQuery, options?: ListRequestOptions): PagePromise<T.Workflow, OperationError<'listWorkflows'>> {
-    return this.#transport.list(OPERATIONS.listWorkflows, { query }, options);
+    return listPages(this.#transport, OPERATIONS.listWorkflows, { query }, options);
   }
 }

@@ -1,3 +1,4 @@
+import { LOADED_FEATURES } from '../../../src/core/loadedFeatures.js';
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
 import type { Logger } from '../../../src/core/logger.js';
 import { OzResources } from '../../../src/generated/index.js';
@@ -13,7 +14,7 @@ export const KEY = 'ozk_TestKey0123456789abcdefghijklmnop';
  */
 export function fastClient(server: ScriptedServer, config: Partial<TransportConfig> = {}): OzResources {
   return new OzResources(
-    new Transport({ baseURL: server.url, apiKey: KEY, executionRecord: OPERATIONS.getExecution, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
+    new Transport({ baseURL: server.url, apiKey: KEY, executionRecord: OPERATIONS.getExecution, features: LOADED_FEATURES, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
   );
 }
 

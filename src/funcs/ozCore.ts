@@ -1,0 +1,64 @@
+import { bindTransport, type CoreClient } from '../core/coreClient.js';
+import { registerErrorCodes } from '../core/errors.js';
+import { FEATURES_ON_FIRST_USE } from '../core/featuresOnFirstUse.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from '../core/transport.js';
+import { resolveOptions, settingsOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
+import { ERROR_CODES } from '../generated/errors.js';
+
+/**
+ * Options of an {@link OzCore}: those of the `Oz` client but `mcpURL` (the standalone functions are the REST
+ * operations; MCP is `oz-sdk/mcp`'s). Per call, the same names override them.
+ */
+export type OzCoreOptions = Omit<ClientOptions, 'mcpURL'>;
+
+/**
+ * The small client of `oz-sdk/funcs`: the key, base address and the transport's behaviour (2 retries with backoff
+ * and `Retry-After`, 10-minute attempts, bearer auth, an `x-trace-id` on every write, the typed error of each
+ * `X-Error-Code`, the same-origin redirect rule, path-segment and header checks) and nothing else. Each operation
+ * is a function of its own that takes the core first, so a bundle carries only the operations it imports:
+ *
+ * @example
+ * import { OzCore, toolsExecute } from 'oz-sdk/funcs';
+ * const core = new OzCore({ apiKey: process.env.OZ_API_KEY, baseURL: 'https://oz.example.com' });
+ * const result = await toolsExecute(core, 'echo', { params: { text: 'hi' } });
+ *
+ * The stream of a streaming call and the execution poller (a pointer's `wait()`) are loaded on the first answer
+ * that needs them. The key is held out of sight: it never shows in `util.inspect(core)`, `JSON.stringify(core)`,
+ * a log line or an error.
+ */
+export class OzCore implements CoreClient {
+  readonly #options: ResolvedOptions;
+
+  /** Reads `apiKey`, `baseURL` and `logLevel` from `OZ_API_KEY`, `OZ_BASE_URL` and `OZ_LOG` when not given, as `Oz` does. */
+  constructor(options: OzCoreOptions = {}) {
+    // The typed error of every code (the transport reads the table from here: src/core imports nothing generated).
+    registerErrorCodes(ERROR_CODES);
+    this.#options = resolveOptions(options);
+    bindTransport(this, new Transport(transportConfigOf(this.#options, FEATURES_ON_FIRST_USE)));
+  }
+
+  /** The base address calls go to. */
+  get baseURL(): string {
+    return this.#options.baseURL;
+  }
+
+  /** Retries after the first attempt. */
+  get maxRetries(): number {
+    return this.#options.maxRetries ?? DEFAULT_MAX_RETRIES;
+  }
+
+  /** Milliseconds per attempt. */
+  get timeout(): number {
+    return this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
+  }
+
+  /** What `JSON.stringify(core)` writes: the settings, the key masked. */
+  toJSON(): Record<string, unknown> {
+    return settingsOf(this.#options, { maxRetries: DEFAULT_MAX_RETRIES, timeout: DEFAULT_TIMEOUT_MS });
+  }
+
+  /** What `util.inspect(core)` and `console.log(core)` show. */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `OzCore ${JSON.stringify(this.toJSON())}`;
+  }
+}
