@@ -11,6 +11,8 @@ import { parseYaml } from './yaml.js';
  * requested wire decides. An MCP answer sent as one SSE `message` event gives that event's JSON.
  */
 export async function decodeBody(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+  // Most answers, without parsing their media type.
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return text.trim() === '' ? undefined : jsonAnswer(text);
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   if (type === 'text/event-stream') return jsonAnswer(lastEventData(text));
   const wire = wireOfContentType(contentType) ?? (type ? 'text' : requested);

@@ -342,8 +342,8 @@ export class Transport {
     const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
     setAuth(headers, op, apiKey, authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
-    const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
-    if (traceId !== undefined) setHeader(headers, 'x-trace-id', traceId, 'idempotencyKey');
+    if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
+    else if (op.idempotent || op.method !== 'GET') headers.set('x-trace-id', newTraceId());
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       setHeader(headers, name, value, 'headers');
     }
@@ -475,7 +475,7 @@ export class Transport {
     let bound = false;
     try {
       const response = call.unsignalled
-        ? await signal.guard(fetchWithinOrigin(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body }))
+        ? await signal.guard(fetchWithinOrigin(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
       warnDeprecationHeaders(call.op, response.headers, call.log);
