@@ -1,9 +1,11 @@
 /**
  * One non-streamed call over loopback HTTP to the embedded server (in its own process), through the SDK and
  * through its anchors, measured side by side in the same rounds: a raw `fetch` of the same request (the same
- * method, URL, body and auth, `accept` and `content-type` headers, the body read and parsed as JSON), a bare
- * openapi-fetch client over the generated `paths`, and, for chat completions, the official `openai` client. Every
- * client uses Node's global `fetch` (undici) and its keep-alive pool.
+ * method, URL and body, and every header the SDK sends: auth, `accept`, `content-type`, `user-agent`, a fresh
+ * `x-trace-id` and `x-oz-retry-count: 0`; the body read and parsed as JSON), a bare openapi-fetch client over the
+ * generated `paths`, and, for chat completions, the official `openai` client. Every client uses Node's global
+ * `fetch` (undici) and its keep-alive pool. Neither the raw fetch nor the SDK hands fetch a signal (the SDK's
+ * 10-minute attempt timeout is its own timer; see `AttemptSignal`), so the ratio is the SDK's own work per call.
  */
 import OpenAI from 'openai';
 import createClient from 'openapi-fetch';
@@ -21,6 +23,17 @@ async function rawJson(url: string, init: RequestInit): Promise<unknown> {
   return response.json();
 }
 
+/** The headers of the raw fetch, but its `x-trace-id`: every header the SDK sends on a first attempt of a JSON write. */
+export function rawFetchHeaders(apiKey: string, sdkVersion: string, apiVersion: string): Record<string, string> {
+  return {
+    authorization: `Bearer ${apiKey}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    'user-agent': `oz-sdk/${sdkVersion} (API ${apiVersion}; node/${process.versions.node})`,
+    'x-oz-retry-count': '0',
+  };
+}
+
 function ensure<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`${what} answered no data`);
   return value;
@@ -32,15 +45,11 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
   const oz = new Oz({ baseURL: url, apiKey });
   const openai = new OpenAI({ baseURL: `${url}/v1`, apiKey });
   const bare = createClient<paths>({ baseUrl: url, headers: { authorization: `Bearer ${apiKey}` } });
-  // The raw fetch sends what the SDK sends (see `Transport`): the same headers, and on every write a fresh
-  // `x-trace-id` (made here from a counter, the cheapest unique id), so the server does the same work for both (an
-  // item created with a trace id is kept for replay: about a tenth of the call on this machine).
-  const jsonHeaders = {
-    authorization: `Bearer ${apiKey}`,
-    'content-type': 'application/json',
-    accept: 'application/json',
-    'user-agent': `oz-sdk/${SDK_VERSION} (API ${API_VERSION}; node/${process.versions.node})`,
-  };
+  // The raw fetch sends what the SDK sends (see `Transport`): the same headers, the attempt's `x-oz-retry-count`
+  // among them, and on every write a fresh `x-trace-id` (made here from a counter, the cheapest unique id), so the
+  // server does the same work for both (an item created with a trace id is kept for replay: about a tenth of the
+  // call on this machine). test/bench/loopbackHeaders.test.ts holds these headers to the SDK's.
+  const jsonHeaders = rawFetchHeaders(apiKey, SDK_VERSION, API_VERSION);
   let traces = 0;
   const traceId = () => `exe_bench${process.pid}x${++traces}`;
   const traced = () => ({ ...jsonHeaders, 'x-trace-id': traceId() });

@@ -39,9 +39,12 @@ export class OzRedirectError extends OzError {
 export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
   // Kept as a string: a URL is parsed only once a redirect comes (parsing is a visible part of a call's cost).
   let current = url;
-  let request: RequestInit = { ...init, redirect: 'manual' };
+  let request: RequestInit = init.redirect === 'manual' ? init : { ...init, redirect: 'manual' };
   for (let hops = 0; ; hops++) {
     const response = await fetch(current, request);
+    // Most answers: no redirect, nor an opaque one (whose status is 0), with one getter read.
+    const status = response.status;
+    if (status >= 200 && status < 300) return response;
     if (response.type === 'opaqueredirect') {
       const here = new URL(current);
       throw new OzRedirectError(

@@ -14,6 +14,8 @@ export type EventData = (text: string) => string | Promise<string>;
  * `eventData`, given by the layer above: see `CallFeatures`).
  */
 export async function decodeBody(text: string, contentType: string | null, requested: Format, eventData?: EventData): Promise<unknown> {
+  // Most answers, without parsing their media type.
+  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return text.trim() === '' ? undefined : jsonAnswer(text);
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   if (type === 'text/event-stream') {
     if (eventData === undefined) throw new OzError('The answer is a server-sent event stream, which this client was made without a way to read.');

@@ -1,7 +1,7 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
 import { parsePointerLines } from './asyncPointer.js';
-import { AttemptSignal } from './attemptSignal.js';
+import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
 import { rememberAnswer } from './callResult.js';
@@ -121,6 +121,8 @@ interface Call {
   readonly fetch: FetchLike;
   /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
   readonly fetchOptions: FetchOptions | undefined;
+  /** Whether attempts fetch without a signal (see {@link fetchesUnsignalled}). */
+  readonly unsignalled: boolean;
   readonly maxRetries: number;
   readonly timeout: number;
   readonly idleTimeout: number;
@@ -339,8 +341,8 @@ export class Transport {
     const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
     setAuth(headers, op, apiKey, authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
-    const traceId = op.idempotent || op.method !== 'GET' ? (options.idempotencyKey ?? newTraceId()) : options.idempotencyKey;
-    if (traceId !== undefined) setHeader(headers, 'x-trace-id', traceId, 'idempotencyKey');
+    if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
+    else if (op.idempotent || op.method !== 'GET') headers.set('x-trace-id', newTraceId());
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       setHeader(headers, name, value, 'headers');
     }
@@ -359,6 +361,7 @@ export class Transport {
     const calls = ++this.#shared.calls;
     const sentTraceId = headers.get('x-trace-id') ?? undefined;
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
+    const fetch = options.fetch ?? config.fetch ?? globalFetch;
     return {
       op,
       mode,
@@ -374,8 +377,9 @@ export class Transport {
       middleware,
       retry,
       handoff,
-      fetch: options.fetch ?? config.fetch ?? globalFetch,
+      fetch,
       fetchOptions,
+      unsignalled: fetchesUnsignalled(fetch, fetchOptions, options.signal, middleware, timeout),
       maxRetries,
       timeout,
       idleTimeout,
@@ -461,7 +465,7 @@ export class Transport {
   async #attempt(call: Call, attempt: number): Promise<Answer> {
     call.headers.set('x-oz-retry-count', String(attempt));
     const signal = new AttemptSignal(call.signal, call.timeout);
-    const started = Date.now();
+    const started = call.debug ? Date.now() : 0;
     if (call.debug) {
       call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
         headers: redactHeaders(call.headers),
@@ -469,27 +473,33 @@ export class Transport {
     }
     let bound = false;
     try {
-      const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
-      const response =
-        call.middleware.length === 0
-          ? await fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
-          : await throughMiddleware(call, attempt, init, signal);
+      const response = call.unsignalled
+        ? await signal.guard(fetchWithinOrigin(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
+        : await this.#signalledFetch(call, attempt, signal);
       if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
       warnDeprecationHeaders(call.op, response.headers, call.log);
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
         return { response: signal.bindBody(response), text: '', unread: call.mode !== 'stream' };
       }
-      return { response, text: await response.text() };
+      return { response, text: await signal.readText(response) };
     } catch (cause) {
       // A middleware's typed error (or what its next() rejected with) is kept; anything else is the attempt's.
-      const error: OzError = cause instanceof OzError && !signal.signal.aborted ? cause : signal.errorFor(cause);
+      const error: OzError = cause instanceof OzError && !signal.cut ? cause : signal.errorFor(cause);
       // No host at the embedded server's in-process address is a setup mistake: no retry can help.
       const hint = error.constructor === OzConnectionError ? inProcessAddressMiss(call.url, error === cause ? (error as Error).cause : cause) : null;
       throw hint === null ? error : new OzUsageError(hint, { cause });
     } finally {
       if (!bound) signal.release();
     }
+  }
+
+  /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
+  #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
+    const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
+    return call.middleware.length === 0
+      ? fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
+      : throughMiddleware(call, attempt, init, signal);
   }
 
   /** A typed error about to be thrown: logged, and scrubbed of the key. */
@@ -744,6 +754,25 @@ function streamOptions(call: Call, mode: StreamMode): StreamOptions {
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
 const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
+
+/**
+ * Whether a call's attempts can fetch without a signal (the timer of {@link AttemptSignal.guard} and
+ * {@link AttemptSignal.readText} is their deadline), which saves an `AbortController` and undici's listener and
+ * finalizer on its signal per attempt. Only where nothing is lost: no caller's signal to follow; no middleware
+ * (its `Request` and `next()` take the signal); the runtime's own `fetch` without `fetchOptions` (whose
+ * `dispatcher` may lift undici's timeouts), so undici's `headersTimeout` ends a request the SDK stopped waiting
+ * for; and a timeout no shorter than that (a short timeout still closes the connection at its deadline, as the
+ * server sees a client that gave up). Any other fetch may never end a request on its own: it gets the signal.
+ */
+function fetchesUnsignalled(
+  fetch: FetchLike,
+  fetchOptions: FetchOptions | undefined,
+  signal: AbortSignal | undefined,
+  middleware: readonly Middleware[],
+  timeout: number,
+): boolean {
+  return fetch === globalFetch && fetchOptions === undefined && signal === undefined && middleware.length === 0 && timeout >= UNDICI_HEADERS_TIMEOUT_MS;
+}
 
 function isStreamBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;

@@ -1,3 +1,6 @@
+import { getEventListeners } from 'node:events';
+import { expect } from 'vitest';
+import { OzAbortError } from '../../../src/core/errors.js';
 import { LOADED_FEATURES } from '../../../src/core/loadedFeatures.js';
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
 import type { Logger } from '../../../src/core/logger.js';
@@ -42,3 +45,20 @@ export const envelope = (content: string, executionId = 'exe_1', requestId = 're
   execution_id: executionId,
   request_id: requestId,
 });
+
+/**
+ * Starts a call with a signal, aborts it (`user gave up`) once the server has its request and `afterMs` more passed,
+ * and checks it rejected with that {@link OzAbortError}, after one request, leaving no listener on the signal.
+ */
+export async function expectAbortedMidCall(server: ScriptedServer, start: (signal: AbortSignal) => PromiseLike<unknown>, afterMs = 20): Promise<void> {
+  const controller = new AbortController();
+  const call = start(controller.signal);
+  while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  await new Promise((resolve) => setTimeout(resolve, afterMs));
+  controller.abort(new Error('user gave up'));
+  const error = await rejectionOf(call);
+  expect(error).toBeInstanceOf(OzAbortError);
+  expect((error as OzAbortError).cause).toEqual(new Error('user gave up'));
+  expect(server.requests).toHaveLength(1);
+  expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+}
