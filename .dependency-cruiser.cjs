@@ -37,6 +37,12 @@ module.exports = {
       { path: '^(src/(?!core/)|openapi[.]json$)' },
     ),
     forbid(
+      'core-folders-beside-each-other',
+      "src/core's folders stand beside each other: streams/, executions/, telemetry/ import errors/ and the top of src/core/, never another folder; errors/ imports only the top.",
+      { path: '^src/core/(streams|executions|errors|telemetry)/' },
+      { path: '^src/core/(streams|executions|errors|telemetry)/', pathNot: '^src/core/($1|errors)/' },
+    ),
+    forbid(
       'generated-imports-only-core',
       'src/generated is written from openapi.json and stands on the core alone.',
       { path: '^src/generated/' },

@@ -37,8 +37,8 @@ for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + rende
 // The entry of `oz-sdk/funcs` (src/funcs/index.ts) lists them name by name: written here too, checked for drift.
 files.set('../funcs/index.ts', HEADER + renderFuncsEntry(model));
 files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
-// Code classes already written by hand in src/core/errors.ts are imported, not generated again.
-const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
+// Code classes already written by hand in src/core/errors/errors.ts are imported, not generated again.
+const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
 files.set('errors.ts', HEADER + renderErrors(errorCodesOf(doc, coreClasses)));
 const byOperation = operationErrorCodes(doc);
 files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runErrorCodes(doc, byOperation)));

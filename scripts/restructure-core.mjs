@@ -24,7 +24,7 @@ const FOLDERS = {
   // A stream of server-sent events: reading it, its protocol, its text, and how it ends early.
   streams: ['stream', 'sseReader', 'sseParser', 'streamProtocol', 'streamBounds', 'tokenData', 'lastEventData', 'textBuffer', 'streamErrors'],
   // A run read until it ends: the poller, recovering a lost answer, the async pointer, the wait's timeout.
-  executions: ['executionPoller', 'pollLoop', 'pollTypes', 'runSupport', 'executionRecovery', 'lostAnswerRecovery', 'asyncPointer', 'waitTimeoutError'],
+  executions: ['executionPoller', 'pollLoop', 'pollTypes', 'runSupport', 'executionRecovery', 'asyncPointer', 'waitTimeoutError'],
   // The typed errors and how an error answer is read into one.
   errors: ['errors', 'errorBody', 'errorLines', 'errorShape', 'middlewareError', 'responseValidationError'],
   // Spans, their types, and the logger.
@@ -37,7 +37,7 @@ const SHARED_FOLDER = 'errors';
 /** The files that stay at the top of src/core/: the transport and what it is made of. */
 const TOP = [
   'abortableSleep', 'answerChecker', 'apiPromise', 'attemptSignal', 'auth', 'baseURL', 'callFeatures', 'callResult', 'coreClient', 'credentials', 'deprecation', 'featuresOnFirstUse', 'format', 'headerValue',
-  'inProcessAddress', 'keyProvider', 'loadedFeatures', 'middleware', 'middlewareChain', 'operation', 'pagination', 'pathSegment', 'redirect', 'requestOptions',
+  'inProcessAddress', 'keyProvider', 'loadedFeatures', 'lostAnswerRecovery', 'middleware', 'middlewareChain', 'operation', 'pagination', 'pathSegment', 'redirect', 'requestOptions',
   'responseBody', 'responseValidation', 'retryOptionTypes', 'retryOptions', 'retryOptionsCheck', 'retryPolicy', 'runtime', 'traceId',
   'transport', 'tryParseJson', 'version', 'wire', 'wireMediaTypes', 'yaml',
 ];

@@ -1,4 +1,4 @@
-import { registerErrorCodes } from './core/errors.js';
+import { registerErrorCodes } from './core/errors/errors.js';
 import type { ApiKeySource } from './core/credentials.js';
 import { LOADED_FEATURES } from './core/loadedFeatures.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';

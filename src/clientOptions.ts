@@ -1,7 +1,7 @@
 import type { ApiKeySource } from './core/credentials.js';
 import type { CallFeatures } from './core/callFeatures.js';
-import { OzUsageError } from './core/errors.js';
-import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/logger.js';
+import { OzUsageError } from './core/errors/errors.js';
+import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/telemetry/logger.js';
 import { checkedBaseURL } from './core/baseURL.js';
 import type { Middleware } from './core/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';

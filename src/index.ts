@@ -35,19 +35,19 @@ export {
   OzAbortError,
   type ConnectInfo,
   type ErrorBody,
-} from './core/errors.js';
+} from './core/errors/errors.js';
 export type { ApiKeySource } from './core/credentials.js';
-export type { Logger, LogLevel } from './core/logger.js';
+export type { Logger, LogLevel } from './core/telemetry/logger.js';
 export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
-export { OzMiddlewareError } from './core/middlewareError.js';
+export { OzMiddlewareError } from './core/errors/middlewareError.js';
 export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
-export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/stream.js';
-export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streamErrors.js';
+export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
+export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
 export { MAX_REDIRECTS, OzRedirectError } from './core/redirect.js';
-export type { StreamMode } from './core/streamProtocol.js';
+export type { StreamMode } from './core/streams/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
   DEFAULT_POLL_INTERVAL_MS,
@@ -57,10 +57,10 @@ export {
   type PollRequestOptions,
   type WaitOptions,
   type Waitable,
-} from './core/executionPoller.js';
-export { OzWaitTimeoutError } from './core/waitTimeoutError.js';
+} from './core/executions/executionPoller.js';
+export { OzWaitTimeoutError } from './core/executions/waitTimeoutError.js';
 export type { CallResult, OzClientError } from './core/callResult.js';
-export { OzResponseValidationError } from './core/responseValidationError.js';
+export { OzResponseValidationError } from './core/errors/responseValidationError.js';
 export type { ValidateMode } from './core/responseValidation.js';
 // Each operation's error codes and the error type of its `result()`: generated from openapi.json.
 export {

@@ -1,5 +1,5 @@
 // Writes src/generated/errors.ts from openapi.json's `ErrorCode`: one class per code under its status class, and the
-// code-to-class table the transport reads (installed into src/core/errors.ts with `registerErrorCodes`).
+// code-to-class table the transport reads (installed into src/core/errors/errors.ts with `registerErrorCodes`).
 import { pascal } from './model.mjs';
 
 // How a field named in `x-oz-carries` is typed on the class, and its value when an answer's wire left it out.
@@ -16,7 +16,7 @@ export const codeClassOf = (branch) => branch['x-oz-class'] ?? (branch.const.end
 
 /**
  * The error codes of openapi.json, each with its status, class, base class and carried fields. `coreClasses`:
- * the classes src/core/errors.ts exports; a code whose class is among them is imported, not generated.
+ * the classes src/core/errors/errors.ts exports; a code whose class is among them is imported, not generated.
  */
 export function errorCodesOf(doc, coreClasses) {
   const branches = doc.components.schemas.ErrorCode?.oneOf;
@@ -44,7 +44,7 @@ export function renderErrors(codes) {
   const needsConnect = generated.some((c) => c.carries.some((f) => CARRIED[f].type === 'ConnectInfo'));
   const coreImports = [...bases, ...fromCore, 'registerErrorCodes'].sort();
   const typeImports = ['ErrorBody', 'ErrorCodeEntry', ...(needsConnect ? ['ConnectInfo'] : [])].sort();
-  let out = `import { ${coreImports.join(', ')}, ${typeImports.map((t) => `type ${t}`).join(', ')} } from '../core/errors.js';\n\n`;
+  let out = `import { ${coreImports.join(', ')}, ${typeImports.map((t) => `type ${t}`).join(', ')} } from '../core/errors/errors.js';\n\n`;
   if (fromCore.length) out += `export { ${fromCore.join(', ')} };\n\n`;
   for (const c of generated) {
     out += docLines([`${c.status} \`${c.code}\`: ${c.description.replace(/\*\//g, '*\\/')}`]);

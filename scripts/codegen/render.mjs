@@ -62,8 +62,8 @@ export function renderResourceFile(file) {
   if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/apiPromise.js';\n";
   if (uses.has('PagePromise')) out += "import type { PagePromise } from '../../core/pagination.js';\n";
   if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/requestOptions.js';\n";
-  if (uses.has('Stream')) out += "import type { Stream } from '../../core/stream.js';\n";
-  if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executionPoller.js';\n";
+  if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
+  if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
   if (uses.has('listPages')) out += "import { listPages } from '../../core/pagination.js';\n";
   out += "import type { Transport } from '../../core/transport.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
@@ -269,12 +269,12 @@ export function renderFuncsFile(file) {
   let out = '';
   if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/apiPromise.js';\n";
   out += "import { transportOf, type CoreClient } from '../../core/coreClient.js';\n";
-  if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executionPoller.js';\n";
+  if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
   if (uses.has('listPages') || uses.has('PagePromise')) {
     out += `import { listPages${uses.has('PagePromise') ? ', type PagePromise' : ''} } from '../../core/pagination.js';\n`;
   }
   if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/requestOptions.js';\n";
-  if (uses.has('Stream')) out += "import type { Stream } from '../../core/stream.js';\n";
+  if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/wire.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));

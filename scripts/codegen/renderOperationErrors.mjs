@@ -6,7 +6,7 @@ const list = (codes) => `[${codes.map((c) => `'${c}'`).join(', ')}]`;
 
 export function renderOperationErrors(byOperation, runCodes) {
   let out = "import type { OzClientError } from '../core/callResult.js';\n";
-  out += "import type { OzWaitTimeoutError } from '../core/waitTimeoutError.js';\n";
+  out += "import type { OzWaitTimeoutError } from '../core/executions/waitTimeoutError.js';\n";
   out += "import type { ERROR_CODES, ErrorCodeName } from './errors.js';\n";
   out += "import type { OperationId } from './operations.js';\n\n";
   // One constant per operation first (what one standalone function's bundle would carry), then the table.

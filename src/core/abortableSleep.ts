@@ -1,4 +1,4 @@
-import { OzAbortError } from './errors.js';
+import { OzAbortError } from './errors/errors.js';
 
 /** The typed abort error of a signal, carrying its reason. */
 export function abortError(signal: AbortSignal | undefined): OzAbortError {

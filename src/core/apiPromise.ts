@@ -1,5 +1,5 @@
 import { answerOf, type CallResult } from './callResult.js';
-import { OzError, OzUsageError } from './errors.js';
+import { OzError, OzUsageError } from './errors/errors.js';
 
 /** The answer of a call with its metadata, as `withResponse()` gives it. */
 export interface WithResponse<T> {

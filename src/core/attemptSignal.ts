@@ -1,5 +1,5 @@
 import { abortError } from './abortableSleep.js';
-import { OzConnectionError, OzTimeoutError, type OzAbortError } from './errors.js';
+import { OzConnectionError, OzTimeoutError, type OzAbortError } from './errors/errors.js';
 
 // setTimeout fires at once for delays above 2^31 - 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;

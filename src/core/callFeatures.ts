@@ -1,7 +1,7 @@
-import type { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executionPoller.js';
-import type { recordFailure } from './executionRecovery.js';
+import type { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';
+import type { recordFailure } from './executions/executionRecovery.js';
 import type { EventData } from './responseBody.js';
-import type { StreamOptions } from './stream.js';
+import type { StreamOptions } from './streams/stream.js';
 
 /**
  * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost

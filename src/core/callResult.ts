@@ -1,6 +1,6 @@
-import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from './errors.js';
+import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from './errors/errors.js';
 import type { OzRedirectError } from './redirect.js';
-import type { OzResponseValidationError } from './responseValidationError.js';
+import type { OzResponseValidationError } from './errors/responseValidationError.js';
 
 /**
  * The errors the SDK raises itself, whatever the operation: the connection failed or was cut, an attempt timed

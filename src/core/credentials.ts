@@ -1,5 +1,5 @@
 import { abortError } from './abortableSleep.js';
-import { OzTimeoutError, OzUsageError } from './errors.js';
+import { OzTimeoutError, OzUsageError } from './errors/errors.js';
 import type { ProviderParts } from './keyProvider.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { CallFeatures } from './callFeatures.js';
 
-let streamModule: Promise<typeof import('./stream.js')> | undefined;
+let streamModule: Promise<typeof import('./streams/stream.js')> | undefined;
 
 /**
  * The stream and the execution poller, each loaded on the first answer that needs it (an event stream; an async
  * pointer or a lost answer): a bundle of a standalone function that never streams carries no stream parser.
  */
 export const FEATURES_ON_FIRST_USE: CallFeatures = {
-  stream: async (response, options) => new (await (streamModule ??= import('./stream.js'))).Stream(response, options),
-  runs: () => import('./runSupport.js'),
-  eventData: async (text) => (await import('./lastEventData.js')).lastEventData(text),
+  stream: async (response, options) => new (await (streamModule ??= import('./streams/stream.js'))).Stream(response, options),
+  runs: () => import('./executions/runSupport.js'),
+  eventData: async (text) => (await import('./streams/lastEventData.js')).lastEventData(text),
 };

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors.js';
+import { OzUsageError } from './errors/errors.js';
 
 // RFC 9110 token characters: what a header name may hold.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

@@ -1,8 +1,8 @@
 import type { CallFeatures, RunSupport } from './callFeatures.js';
-import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executionPoller.js';
-import { recordFailure } from './executionRecovery.js';
-import { lastEventData } from './lastEventData.js';
-import { Stream } from './stream.js';
+import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';
+import { recordFailure } from './executions/executionRecovery.js';
+import { lastEventData } from './streams/lastEventData.js';
+import { Stream } from './streams/stream.js';
 
 // An object of its own rather than `import * as` runSupport.js: a namespace object would need a bundler helper
 // that lazy chunks share, and so a chunk of its own loaded with the client.

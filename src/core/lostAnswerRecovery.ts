@@ -1,9 +1,9 @@
-import type { AsyncPointerAnswer } from './asyncPointer.js';
+import type { AsyncPointerAnswer } from './executions/asyncPointer.js';
 import type { ParsedResponse } from './apiPromise.js';
-import type { OzAPIError, OzTimeoutError } from './errors.js';
-import type { ExecutionPoll, PollSchedule, pollExecution } from './executionPoller.js';
-import type { ExecutionRecordAnswer, recordFailure } from './executionRecovery.js';
-import type { Logger } from './logger.js';
+import type { OzAPIError, OzTimeoutError } from './errors/errors.js';
+import type { ExecutionPoll, PollSchedule, pollExecution } from './executions/executionPoller.js';
+import type { ExecutionRecordAnswer, recordFailure } from './executions/executionRecovery.js';
+import type { Logger } from './telemetry/logger.js';
 import type { Format, RequestOptions } from './requestOptions.js';
 
 // Loaded on the first lost answer only (a retry of an execute call answered 409 `duplicate_execution_id`): no

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors.js';
+import { OzUsageError } from './errors/errors.js';
 import type { Plane } from './operation.js';
 import type { Format } from './format.js';
 

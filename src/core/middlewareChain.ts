@@ -1,7 +1,7 @@
 import type { AttemptSignal } from './attemptSignal.js';
-import type { OzError, OzUsageError } from './errors.js';
+import type { OzError, OzUsageError } from './errors/errors.js';
 import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
-import type { OzMiddlewareError } from './middlewareError.js';
+import type { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation } from './operation.js';
 import type { fetchWithinOrigin } from './redirect.js';
 import type { FetchLike, FetchOptions, Format } from './requestOptions.js';

@@ -1,6 +1,6 @@
 import { abortError } from './abortableSleep.js';
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
-import { OzUsageError, type OzError } from './errors.js';
+import { OzUsageError, type OzError } from './errors/errors.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors.js';
+import { OzUsageError } from './errors/errors.js';
 import type { Operation } from './operation.js';
 
 // `%2e` in any case, and `%25` (an encoded `%`) so that `%252e` (decoded twice by some upstream) is caught too.

@@ -1,4 +1,4 @@
-import { OzError } from './errors.js';
+import { OzError } from './errors/errors.js';
 import type { FetchLike } from './requestOptions.js';
 
 /** Hops of one attempt before it fails, as fetch's own limit. */

@@ -1,4 +1,4 @@
-import { OzError } from './errors.js';
+import { OzError } from './errors/errors.js';
 import type { Format } from './requestOptions.js';
 import { tryParseJson } from './tryParseJson.js';
 import { wireOfContentType } from './wireMediaTypes.js';

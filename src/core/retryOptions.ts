@@ -1,4 +1,4 @@
-import { OzAbortError, OzConnectionError, OzUsageError, type OzError } from './errors.js';
+import { OzAbortError, OzConnectionError, OzUsageError, type OzError } from './errors/errors.js';
 import { DEFAULT_BACKOFF, DEFAULT_JITTER, isRetryableStatus, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
 import type { RetryOptions, RetryPolicy } from './retryOptionTypes.js';
 

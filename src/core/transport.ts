@@ -1,6 +1,6 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
-import { parsePointerLines } from './asyncPointer.js';
+import { parsePointerLines } from './executions/asyncPointer.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
@@ -14,15 +14,15 @@ import {
   OzTimeoutError,
   OzUsageError,
   type OzAPIError,
-} from './errors.js';
+} from './errors/errors.js';
 import type { CallFeatures, RunSupport } from './callFeatures.js';
-import type { ExecutionPoll, ExecutionReader } from './executionPoller.js';
-import type { ExecutionRecordAnswer } from './executionRecovery.js';
+import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
+import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
 import type { RecoveryParts } from './lostAnswerRecovery.js';
-import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './logger.js';
+import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './telemetry/logger.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
 import type { ChainParts } from './middlewareChain.js';
-import { OzMiddlewareError } from './middlewareError.js';
+import { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader } from './headerValue.js';
@@ -32,16 +32,16 @@ import { inProcessAddressMiss } from './inProcessAddress.js';
 import { decodeBody } from './responseBody.js';
 import type { AnswerChecker } from './answerChecker.js';
 import { isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
-import { OzResponseValidationError } from './responseValidationError.js';
+import { OzResponseValidationError } from './errors/responseValidationError.js';
 import { DEFAULT_RETRY_POLICY, retryPolicyOf, wantsRetry, type RetryOptions, type RetryPolicy } from './retryOptions.js';
 import { backoffDelay, retryDelay, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import type { StreamOptions } from './stream.js';
-import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streamBounds.js';
-import type { StreamInterruption } from './streamErrors.js';
-import type { StreamMode } from './streamProtocol.js';
+import type { StreamOptions } from './streams/stream.js';
+import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streams/streamBounds.js';
+import type { StreamInterruption } from './streams/streamErrors.js';
+import type { StreamMode } from './streams/streamProtocol.js';
 import { newTraceId } from './traceId.js';
-import { copyTraceContext, registeredTracing, startCallSpan, type CallSpan, type OtelGlobal } from './tracing.js';
+import { copyTraceContext, registeredTracing, startCallSpan, type CallSpan, type OtelGlobal } from './telemetry/tracing.js';
 import { WIRE_MEDIA_TYPES, wireOfContentType } from './wireMediaTypes.js';
 import { stringifyYaml } from './yaml.js';
 

@@ -1,5 +1,5 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
-import { registerErrorCodes } from '../core/errors.js';
+import { registerErrorCodes } from '../core/errors/errors.js';
 import { FEATURES_ON_FIRST_USE } from '../core/featuresOnFirstUse.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from '../core/transport.js';
 import { resolveOptions, settingsOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';

@@ -1,5 +1,5 @@
 import type { APIPromise } from '../core/apiPromise.js';
-import { OzError } from '../core/errors.js';
+import { OzError } from '../core/errors/errors.js';
 import type { RequestOptions } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import { SDK_VERSION } from '../core/version.js';

@@ -1,4 +1,4 @@
-import { OzError } from '../core/errors.js';
+import { OzError } from '../core/errors/errors.js';
 
 /** A JSON-RPC error answered by the MCP server. */
 export class OzMcpError extends OzError {

@@ -1,4 +1,4 @@
-import { OzUsageError } from '../core/errors.js';
+import { OzUsageError } from '../core/errors/errors.js';
 
 /**
  * The key of the selected profile, as a function the transport calls on the first request: the profile file is

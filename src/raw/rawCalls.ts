@@ -1,4 +1,4 @@
-import type { OzUsageError } from '../core/errors.js';
+import type { OzUsageError } from '../core/errors/errors.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Operation } from '../core/operation.js';
 import type { FetchLike, RequestOptions } from '../core/requestOptions.js';

@@ -1,5 +1,5 @@
 import type { Middleware as FetchMiddleware } from 'openapi-fetch';
-import { OzUsageError } from '../core/errors.js';
+import { OzUsageError } from '../core/errors/errors.js';
 import { checkedMiddleware, type Middleware } from '../core/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';

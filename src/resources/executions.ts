@@ -3,7 +3,7 @@ import {
   type ExecutionRef,
   type PollRequestOptions,
   type WaitOptions,
-} from '../core/executionPoller.js';
+} from '../core/executions/executionPoller.js';
 import type { Transport } from '../core/transport.js';
 import type { APIPromise } from '../core/apiPromise.js';
 import type { WaitError } from '../generated/operationErrors.js';

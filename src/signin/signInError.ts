@@ -1,4 +1,4 @@
-import { OzError } from '../core/errors.js';
+import { OzError } from '../core/errors/errors.js';
 
 /**
  * Why a command-line sign-in failed: no callback in time (`timeout`), the signal aborted (`aborted`), the user

@@ -41,6 +41,7 @@ describe('the layering rule', () => {
     // One planted file per rule (a circle takes two, and is reported once), and the violation each must raise.
     const planted: Record<string, string> = {
       'src/core/wrongWay.ts': "export type { OperationId } from '../generated/operations.js';",
+      'src/core/streams/wrongFolder.ts': "import '../executions/executionPoller.js';",
       'src/generated/wrongWay.ts': "export type { Oz } from '../client.js';",
       'src/resources/wrongWay.ts': "export type { OzServer } from '../testing/server.js';",
       'src/testing/pipeline/wrongWay.ts': "export type { Executions } from '../../resources/executions.js';",
@@ -76,6 +77,7 @@ describe('the layering rule', () => {
     const expected = [
       'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
       'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
+      'core-folders-beside-each-other: src/core/streams/wrongFolder.ts -> src/core/executions/executionPoller.ts',
       'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
       'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
       'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',

@@ -2,8 +2,8 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
-import type { Stream } from '../../core/stream.js';
-import type { Waitable } from '../../core/executionPoller.js';
+import type { Stream } from '../../core/streams/stream.js';
+import type { Waitable } from '../../core/executions/executionPoller.js';
 import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
 import type { DefaultRequestOptions, ParsedWireOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';

@@ -1,9 +1,9 @@
 import { getEventListeners } from 'node:events';
 import { expect } from 'vitest';
-import { OzAbortError } from '../../../src/core/errors.js';
+import { OzAbortError } from '../../../src/core/errors/errors.js';
 import { LOADED_FEATURES } from '../../../src/core/loadedFeatures.js';
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
-import type { Logger } from '../../../src/core/logger.js';
+import type { Logger } from '../../../src/core/telemetry/logger.js';
 import { OzResources } from '../../../src/generated/index.js';
 import { OPERATIONS } from '../../../src/generated/operations.js';
 import type { ScriptedServer } from './scriptedServer.js';

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors.js';
+import { OzUsageError } from '../errors/errors.js';
 
 /** The idle timeout of a stream, by default: 5 minutes of waiting without an event (pings do not count). */
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;

@@ -1,4 +1,4 @@
-import { OzConnectionError, OzError } from './errors.js';
+import { OzConnectionError, OzError } from '../errors/errors.js';
 
 /** Where a stream stood when it was cut: what a caller needs to fall back to polling its execution. */
 export interface StreamInterruption {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { plainTokenData } from '../../src/core/tokenData.js';
-import { Stream, type ExecuteStreamEvent } from '../../src/index.js';
+import { plainTokenData } from '../../../src/core/streams/tokenData.js';
+import { Stream, type ExecuteStreamEvent } from '../../../src/index.js';
 
 const tryJson = (text: string): unknown => {
   try {

@@ -45,9 +45,9 @@ import {
   UpstreamError,
   type ErrorBody,
   type Format,
-} from '../../src/index.js';
-import { fastClient, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+} from '../../../src/index.js';
+import { fastClient, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 

@@ -1,4 +1,4 @@
-import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from './errors.js';
+import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from '../errors/errors.js';
 
 /** The fields of an execution record the recovery reads. */
 export interface ExecutionRecordAnswer {

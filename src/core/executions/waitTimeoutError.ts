@@ -1,4 +1,4 @@
-import { OzTimeoutError } from './errors.js';
+import { OzTimeoutError } from '../errors/errors.js';
 
 /**
  * `executions.wait()` (or a pointer's `wait()`) ran past its own `timeout` before the execution finished. The

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MIN_POLL_MS, nextPollDelay } from '../../src/core/executionPoller.js';
-import { RETRY_AFTER_CAP_MS } from '../../src/core/retryPolicy.js';
-import { Oz, type ExecuteStreamEvent } from '../../src/index.js';
-import { fastClient, KEY } from './support/clients.js';
-import { executionRecord } from './support/executionRecord.js';
-import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './support/scriptedServer.js';
+import { MIN_POLL_MS, nextPollDelay } from '../../../src/core/executions/executionPoller.js';
+import { RETRY_AFTER_CAP_MS } from '../../../src/core/retryPolicy.js';
+import { Oz, type ExecuteStreamEvent } from '../../../src/index.js';
+import { fastClient, KEY } from '../support/clients.js';
+import { executionRecord } from '../support/executionRecord.js';
+import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../support/scriptedServer.js';
 
 // One poller serves `executions.wait()`, a pointer's `wait()` and the recovery of a lost answer (parsed and
 // streamed calls): each is driven here against a scripted server with the same interval rules.

@@ -1,5 +1,5 @@
-import { abortError } from './abortableSleep.js';
-import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from './errors.js';
+import { abortError } from '../abortableSleep.js';
+import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import { SseReader, type SseEvent, type SseRead } from './sseReader.js';
 import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';

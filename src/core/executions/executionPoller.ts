@@ -1,8 +1,8 @@
-import { abortableSleep, abortError } from './abortableSleep.js';
-import { APIPromise } from './apiPromise.js';
+import { abortableSleep, abortError } from '../abortableSleep.js';
+import { APIPromise } from '../apiPromise.js';
 
-import { AttemptSignal } from './attemptSignal.js';
-import { OzAbortError, OzUsageError, type OzError } from './errors.js';
+import { AttemptSignal } from '../attemptSignal.js';
+import { OzAbortError, OzUsageError, type OzError } from '../errors/errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
 import type {
   ExecutionPoll,
@@ -15,8 +15,8 @@ import type {
   PollSchedule,
   WaitOptions,
 } from './pollTypes.js';
-import type { RequestOptions } from './requestOptions.js';
-import { retryAfterMs, RETRY_AFTER_CAP_MS } from './retryPolicy.js';
+import type { RequestOptions } from '../requestOptions.js';
+import { retryAfterMs, RETRY_AFTER_CAP_MS } from '../retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The poller's types are in pollTypes.ts (shared with the lazily loaded pollLoop.ts without an import circle).

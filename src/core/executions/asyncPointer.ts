@@ -1,4 +1,4 @@
-import { OzError } from './errors.js';
+import { OzError } from '../errors/errors.js';
 
 /** The async pointer of an async run (HTTP 202), as the core reads it on any wire. */
 export interface AsyncPointerAnswer {

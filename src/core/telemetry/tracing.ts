@@ -1,5 +1,5 @@
 import type { CallSpan, CallSpanStart, OtelGlobal } from './spanTypes.js';
-import { SDK_VERSION } from './version.js';
+import { SDK_VERSION } from '../version.js';
 
 /**
  * OpenTelemetry client spans, without importing `@opentelemetry/api`: the API (an optional peer) keeps what an

@@ -1,4 +1,4 @@
-import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from './errors.js';
+import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from '../errors/errors.js';
 import type { SseEvent } from './sseReader.js';
 import { OzStreamProtocolError } from './streamErrors.js';
 import { plainTokenData } from './tokenData.js';

@@ -1,9 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SseParser } from '../../src/core/sseParser.js';
-import { SseReader, type SseEvent } from '../../src/core/sseReader.js';
-import { splitAt, utf8 } from '../streams/support/sse.js';
+import { SseParser } from '../../../src/core/streams/sseParser.js';
+import { SseReader, type SseEvent } from '../../../src/core/streams/sseReader.js';
+import { splitAt, utf8 } from '../../streams/support/sse.js';
 
 interface Dispatched {
   event: string;

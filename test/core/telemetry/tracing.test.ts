@@ -4,9 +4,9 @@ import { context, trace, type Span } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { OzAPIError, OzStreamInterruptedError } from '../../src/index.js';
-import { envelope, fastClient, rejectionOf } from './support/clients.js';
-import { ScriptedServer, type ScriptedAnswer } from './support/scriptedServer.js';
+import { OzAPIError, OzStreamInterruptedError } from '../../../src/index.js';
+import { envelope, fastClient, rejectionOf } from '../support/clients.js';
+import { ScriptedServer, type ScriptedAnswer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 const exporter = new InMemorySpanExporter();
@@ -161,8 +161,8 @@ describe('without a registered tracer provider', () => {
   });
 
   it('the sources import nothing of @opentelemetry (the API is found through its global registration)', () => {
-    const files = readdirSync(new URL('../../src', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const importing = files.filter((f) => /from '@opentelemetry|import\('@opentelemetry/.test(readFileSync(new URL(`../../src/${f}`, import.meta.url), 'utf8')));
+    const files = readdirSync(new URL('../../../src', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const importing = files.filter((f) => /from '@opentelemetry|import\('@opentelemetry/.test(readFileSync(new URL(`../../../src/${f}`, import.meta.url), 'utf8')));
     expect(files.length).toBeGreaterThan(20);
     expect(importing).toEqual([]);
   });

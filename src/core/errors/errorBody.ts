@@ -1,7 +1,7 @@
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
-import { tryParseJson } from './tryParseJson.js';
-import { wireOfContentType } from './wireMediaTypes.js';
-import { parseYaml } from './yaml.js';
+import { tryParseJson } from '../tryParseJson.js';
+import { wireOfContentType } from '../wireMediaTypes.js';
+import { parseYaml } from '../yaml.js';
 
 /**
  * The error object of an error body on any wire, or undefined when the body carries none. json and yaml hold
