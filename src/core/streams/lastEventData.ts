@@ -1,10 +1,11 @@
-import { createParser } from 'eventsource-parser';
+import { SseParser } from './sseParser.js';
 
-/** The `data` of the last event of a whole server-sent event body (an MCP answer sent as one `message` event). */
+/**
+ * The `data` of the last event of a whole server-sent event body (an MCP answer sent as one `message` event). An
+ * event left unfinished at the body's end (no blank line after it) is discarded, as the spec says.
+ */
 export function lastEventData(text: string): string {
   let data = '';
-  const parser = createParser({ onEvent: (event) => (data = event.data) });
-  parser.feed(text);
-  parser.reset({ consume: true });
+  new SseParser({ onEvent: (_event, eventData) => (data = eventData) }).feed(text);
   return data;
 }
