@@ -1,9 +1,9 @@
 import { registerErrorCodes } from './core/errors/errors.js';
 import type { ApiKeySource } from './core/credentials.js';
 import { LOADED_FEATURES } from './core/loadedFeatures.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from './core/transport.js';
+import { Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
-import { resolveOptions, settingsOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
+import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
 import { ERROR_CODES } from './generated/errors.js';
@@ -80,17 +80,17 @@ export class Oz extends OzResources {
 
   /** Retries after the first attempt. */
   get maxRetries(): number {
-    return this.#options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    return maxRetriesOf(this.#options);
   }
 
   /** Milliseconds per attempt. */
   get timeout(): number {
-    return this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
+    return timeoutOf(this.#options);
   }
 
   /** What `JSON.stringify(client)` writes: the settings, the key masked. */
   toJSON(): Record<string, unknown> {
-    return settingsOf(this.#options, { maxRetries: DEFAULT_MAX_RETRIES, timeout: DEFAULT_TIMEOUT_MS });
+    return settingsOf(this.#options);
   }
 
   /** What `util.inspect(client)` and `console.log(client)` show. */

@@ -8,7 +8,7 @@ import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/re
 import type { ValidateMode } from './core/responseValidation.js';
 import type { RetryOptions } from './core/retryOptions.js';
 import { isBrowser } from './core/runtime.js';
-import type { TransportConfig } from './core/transport.js';
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type TransportConfig } from './core/transport.js';
 import { getExecutionOperation } from './generated/operations.js';
 import { profileApiKey } from './profiles/profileApiKey.js';
 
@@ -156,13 +156,23 @@ export function transportConfigOf(resolved: ResolvedOptions, features: CallFeatu
   };
 }
 
+/** A client's retries after the first attempt: its option, else the default. */
+export function maxRetriesOf(resolved: ResolvedOptions): number {
+  return resolved.maxRetries ?? DEFAULT_MAX_RETRIES;
+}
+
+/** A client's milliseconds per attempt: its option, else the default. */
+export function timeoutOf(resolved: ResolvedOptions): number {
+  return resolved.timeout ?? DEFAULT_TIMEOUT_MS;
+}
+
 /** What `JSON.stringify` writes of a client (`Oz`, `OzCore`): its settings, the key masked. */
-export function settingsOf(resolved: ResolvedOptions, defaults: { maxRetries: number; timeout: number }): Record<string, unknown> {
+export function settingsOf(resolved: ResolvedOptions): Record<string, unknown> {
   return {
     baseURL: resolved.baseURL,
     apiKey: '[redacted]',
-    maxRetries: resolved.maxRetries ?? defaults.maxRetries,
-    timeout: resolved.timeout ?? defaults.timeout,
+    maxRetries: maxRetriesOf(resolved),
+    timeout: timeoutOf(resolved),
     authHeader: resolved.authHeader ?? 'bearer',
     logLevel: resolved.logLevel,
   };

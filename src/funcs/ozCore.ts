@@ -1,8 +1,8 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
 import { registerErrorCodes } from '../core/errors/errors.js';
 import { FEATURES_ON_FIRST_USE } from '../core/featuresOnFirstUse.js';
-import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, Transport } from '../core/transport.js';
-import { resolveOptions, settingsOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
+import { Transport } from '../core/transport.js';
+import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
 import { ERROR_CODES } from '../generated/errors.js';
 
 /**
@@ -44,17 +44,17 @@ export class OzCore implements CoreClient {
 
   /** Retries after the first attempt. */
   get maxRetries(): number {
-    return this.#options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    return maxRetriesOf(this.#options);
   }
 
   /** Milliseconds per attempt. */
   get timeout(): number {
-    return this.#options.timeout ?? DEFAULT_TIMEOUT_MS;
+    return timeoutOf(this.#options);
   }
 
   /** What `JSON.stringify(core)` writes: the settings, the key masked. */
   toJSON(): Record<string, unknown> {
-    return settingsOf(this.#options, { maxRetries: DEFAULT_MAX_RETRIES, timeout: DEFAULT_TIMEOUT_MS });
+    return settingsOf(this.#options);
   }
 
   /** What `util.inspect(core)` and `console.log(core)` show. */
