@@ -6,6 +6,11 @@
  * @packageDocumentation
  */
 import type * as types from './generated/types.js';
+import { registerErrorCodes } from './core/errors/errors.js';
+import { ERROR_CODES } from './generated/errors.js';
+
+// `apiErrorFor` and `errorFromResponse` give the typed error of every code of openapi.json, before any client is made.
+registerErrorCodes(ERROR_CODES);
 
 export { Oz, type ClientOptions } from './client.js';
 export type { OzRawClient } from './raw/rawClient.js';

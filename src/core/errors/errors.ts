@@ -184,12 +184,13 @@ export interface ErrorCodeEntry {
   readonly class: APIErrorClass;
 }
 
-// The code-to-class table: src/generated/errors.ts (written from openapi.json's `ErrorCode`) installs it at load.
-let BY_CODE: Readonly<Record<string, ErrorCodeEntry>> = {};
+// The code-to-class table, filled by the layer above (src/core imports nothing generated): the `Oz` client and the
+// package entry add every code of openapi.json; a standalone function adds its operation's codes on its first call.
+const BY_CODE: Record<string, ErrorCodeEntry> = {};
 
-/** Installs the table of error codes; src/generated/errors.ts calls it once, with every code of openapi.json. */
+/** Adds error codes to the table (a code added again keeps its one class: they come from openapi.json). */
 export function registerErrorCodes(table: Readonly<Record<string, ErrorCodeEntry>>): void {
-  BY_CODE = table;
+  Object.assign(BY_CODE, table);
 }
 
 const BY_STATUS: Readonly<Record<number, APIErrorClass>> = {
