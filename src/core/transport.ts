@@ -25,7 +25,7 @@ import type { ChainParts } from './middlewareChain.js';
 import { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
-import { setHeader } from './headerValue.js';
+import { setHeader, type HeaderRecord } from './headerValue.js';
 import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { inProcessAddressMiss } from './inProcessAddress.js';
@@ -105,7 +105,8 @@ interface Call {
   readonly mode: 'parse' | 'stream';
   readonly format: Format;
   readonly url: string;
-  readonly headers: Headers;
+  /** Lower-case names (see {@link HeaderRecord}); a fetch other than the runtime's own gets them as a `Headers`. */
+  readonly headers: HeaderRecord;
   readonly body: string | undefined;
   readonly traceId: string | undefined;
   readonly asyncRun: boolean;
@@ -149,7 +150,10 @@ interface Call {
  */
 async function withSpan(call: Call, api: OtelGlobal | undefined): Promise<Call> {
   if (api === undefined) return call;
-  const span = await startCallSpan(api, { operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: call.headers });
+  // The span writes its trace context (`traceparent`, `tracestate`) on a `Headers`, copied onto the call's.
+  const context = new Headers();
+  const span = await startCallSpan(api, { operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: context });
+  copyInto(call.headers, context);
   return { ...call, span };
 }
 
@@ -255,9 +259,9 @@ export class Transport {
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
     const call = await withSpan(await this.#prepare(op, { url }, options, mode), registeredTracing());
     headers.forEach((value, name) => {
-      if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
+      if (name !== 'authorization' && name !== 'x-api-key') call.headers[name] = value;
     });
-    if (!headers.has('content-type') && body !== undefined) call.headers.set('content-type', 'application/json');
+    if (!headers.has('content-type') && body !== undefined) call.headers['content-type'] = 'application/json';
     const sent = { ...call, body };
     return await this.#traced(
       sent,
@@ -330,25 +334,25 @@ export class Transport {
       }
     }
 
-    const headers = new Headers();
+    const headers: HeaderRecord = {};
     const userAgent = nodeUserAgent();
-    if (userAgent) headers.set('user-agent', userAgent);
+    if (userAgent) headers['user-agent'] = userAgent;
     for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
-    if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
-    if (contentType) headers.set('content-type', contentType);
+    if (mode === 'stream' || headers.accept === undefined) headers.accept = accept;
+    if (contentType) headers['content-type'] = contentType;
     const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
     setAuth(headers, op, apiKey, authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
-    else if (op.idempotent || op.method !== 'GET') headers.set('x-trace-id', newTraceId());
+    else if (op.idempotent || op.method !== 'GET') headers['x-trace-id'] = newTraceId();
     for (const [name, value] of Object.entries(options.headers ?? {})) {
       setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
-    if (wired && options.format) headers.set('accept', accept);
-    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, headers, log);
+    if (wired && options.format) headers.accept = accept;
+    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, new Headers(headers), log);
 
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
@@ -359,7 +363,7 @@ export class Transport {
       streamTimeout: options.streamTimeout ?? config.streamTimeout,
     });
     const calls = ++this.#shared.calls;
-    const sentTraceId = headers.get('x-trace-id') ?? undefined;
+    const sentTraceId = headers['x-trace-id'];
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
     const fetch = options.fetch ?? config.fetch ?? globalFetch;
     return {
@@ -463,12 +467,12 @@ export class Transport {
    * body read (a stream's body, or one `asResponse()` asked for, stays open).
    */
   async #attempt(call: Call, attempt: number): Promise<Answer> {
-    call.headers.set('x-oz-retry-count', String(attempt));
+    call.headers['x-oz-retry-count'] = String(attempt);
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = call.debug ? Date.now() : 0;
     if (call.debug) {
       call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
-        headers: redactHeaders(call.headers),
+        headers: redactHeaders(new Headers(call.headers)),
       });
     }
     let bound = false;
@@ -496,7 +500,7 @@ export class Transport {
 
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
   #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
-    const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
+    const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.middleware.length === 0
       ? fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
       : throughMiddleware(call, attempt, init, signal);
@@ -601,7 +605,9 @@ export class Transport {
     const port = {
       readRecord: async (id: string) => {
         const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
-        copyTraceContext(call.headers, poll.headers);
+        const context = new Headers();
+        copyTraceContext(new Headers(call.headers), context);
+        copyInto(poll.headers, context);
         const sent = await this.#send(poll);
         if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
         return sent.answer;
@@ -637,12 +643,27 @@ let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | unde
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
 /** The key on the header the operation's plane takes (the other credential header removed). */
-function setAuth(headers: Headers, op: Operation, apiKey: string, authHeader: AuthHeader): void {
+function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeader: AuthHeader): void {
   const auth = authHeaderFor(op, apiKey, authHeader);
   if (auth) {
-    headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
+    delete headers[auth[0] === 'authorization' ? 'x-api-key' : 'authorization'];
     setHeader(headers, auth[0], auth[1], 'apiKey');
   }
+}
+
+/** Sets every header of `from` on `to` (names already lower-case, values already checked by `Headers`). */
+function copyInto(to: HeaderRecord, from: Headers): void {
+  from.forEach((value, name) => {
+    to[name] = value;
+  });
+}
+
+/**
+ * The headers an attempt hands to its fetch: the call's plain object to the runtime's own `fetch`, which reads
+ * it as it reads a `Headers`, and a `Headers` to any other (a fetch of the caller's may rely on one).
+ */
+function sentHeaders(call: Call): HeadersInit {
+  return call.fetch === globalFetch ? call.headers : new Headers(call.headers);
 }
 
 /** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
