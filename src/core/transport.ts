@@ -244,7 +244,9 @@ export class Transport {
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
     const prepared = await this.#prepare(op, input, options, mode, handoff);
     const tracing = registeredTracing();
-    const call = tracing === undefined ? prepared : await withSpan(prepared, tracing);
+    // Most calls: no tracer, so no span to run the call inside (nor its two closures).
+    if (tracing === undefined) return (await this.#answer(prepared)) as ParsedResponse<T>;
+    const call = await withSpan(prepared, tracing);
     // A stream's span ends with the stream (see streamOptions).
     return (await this.#traced(call, () => this.#answer(call), () => call.mode !== 'stream')) as ParsedResponse<T>;
   }
@@ -337,7 +339,7 @@ export class Transport {
     const headers: HeaderRecord = {};
     const userAgent = nodeUserAgent();
     if (userAgent) headers['user-agent'] = userAgent;
-    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
+    if (config.defaultHeaders !== undefined) for (const [name, value] of Object.entries(config.defaultHeaders)) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || headers.accept === undefined) headers.accept = accept;
@@ -347,8 +349,8 @@ export class Transport {
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
     else if (op.idempotent || op.method !== 'GET') headers['x-trace-id'] = newTraceId();
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      setHeader(headers, name, value, 'headers');
+    if (options.headers !== undefined) {
+      for (const [name, value] of Object.entries(options.headers)) setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.accept = accept;
@@ -358,10 +360,12 @@ export class Transport {
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     const validate = options.validate ?? config.validate ?? 'off';
     if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
-    const { maxEventBytes, streamTimeout } = checkedStreamBounds({
-      maxEventBytes: options.maxEventBytes ?? config.maxEventBytes,
-      streamTimeout: options.streamTimeout ?? config.streamTimeout,
-    });
+    const givenEventBytes = options.maxEventBytes ?? config.maxEventBytes;
+    const givenStreamTimeout = options.streamTimeout ?? config.streamTimeout;
+    const { maxEventBytes, streamTimeout } =
+      givenEventBytes === undefined && givenStreamTimeout === undefined
+        ? DEFAULT_STREAM_BOUNDS
+        : checkedStreamBounds({ maxEventBytes: givenEventBytes, streamTimeout: givenStreamTimeout });
     const calls = ++this.#shared.calls;
     const sentTraceId = headers['x-trace-id'];
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -535,12 +539,14 @@ export class Transport {
       return { data: await this.#stream(call, response, options), response };
     }
     const contentType = response.headers.get('content-type');
-    const wire = wireOfContentType(contentType) ?? call.format;
-    if (response.status === 202 && call.op.idempotent && (wire === 'markdown' || wire === 'text')) {
+    const pointer = response.status === 202 && call.op.idempotent;
+    // The answered wire matters only to a pointer (202) and to validation: most answers are decoded without it.
+    const wire = pointer || call.validate !== 'off' ? (wireOfContentType(contentType) ?? call.format) : undefined;
+    if (pointer && (wire === 'markdown' || wire === 'text')) {
       return { data: await this.#pointer(call, parsePointerLines(text)), response };
     }
     const data = call.validate === 'off' ? await this.#decode(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
-    return { data: response.status === 202 && call.op.idempotent ? await this.#pointer(call, data) : data, response, text };
+    return { data: pointer ? await this.#pointer(call, data) : data, response, text };
   }
 
   /** The call's `Stream` over `response` (see {@link TransportConfig.features}). */
@@ -642,14 +648,27 @@ let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | unde
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
+// The stream bounds of a call that sets neither (most calls), checked once.
+const DEFAULT_STREAM_BOUNDS = checkedStreamBounds({});
+
 /** The key on the header the operation's plane takes (the other credential header removed). */
 function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeader: AuthHeader): void {
   const auth = authHeaderFor(op, apiKey, authHeader);
   if (auth) {
-    delete headers[auth[0] === 'authorization' ? 'x-api-key' : 'authorization'];
-    setHeader(headers, auth[0], auth[1], 'apiKey');
+    const other = auth[0] === 'authorization' ? 'x-api-key' : 'authorization';
+    if (headers[other] !== undefined) delete headers[other];
+    const [name, value] = auth;
+    if (value === lastAuth.given) {
+      headers[name] = lastAuth.sent;
+    } else {
+      setHeader(headers, name, value, 'apiKey');
+      lastAuth = { given: value, sent: headers[name]! };
+    }
   }
 }
+
+// The credential header value checked last (most processes use one key): the next call with it is not checked again.
+let lastAuth: { readonly given: string | undefined; readonly sent: string } = { given: undefined, sent: '' };
 
 /** Sets every header of `from` on `to` (names already lower-case, values already checked by `Headers`). */
 function copyInto(to: HeaderRecord, from: Headers): void {
@@ -689,7 +708,7 @@ function buildURL(
   callQuery: QueryParams | undefined,
 ): string {
   if (input.url === undefined && format === undefined && !hasQuery(input.query) && defaultQuery === undefined && callQuery === undefined) {
-    const raw = baseURL.replace(/\/+$/, '') + pathOf(op, input);
+    const raw = withoutTrailingSlash(baseURL) + pathOf(op, input);
     let href = URL_CACHE.get(raw);
     if (href === undefined) {
       href = new URL(raw).toString();
@@ -698,7 +717,7 @@ function buildURL(
     }
     return href;
   }
-  const url = input.url === undefined ? new URL(baseURL.replace(/\/+$/, '') + pathOf(op, input)) : new URL(input.url);
+  const url = input.url === undefined ? new URL(withoutTrailingSlash(baseURL) + pathOf(op, input)) : new URL(input.url);
   // The client's defaults, then the call's, then the operation's own parameters (a list's cursor) win.
   for (const query of [defaultQuery, callQuery, input.query]) {
     for (const [name, value] of Object.entries(query ?? {})) {
@@ -707,6 +726,11 @@ function buildURL(
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();
+}
+
+/** The base URL without its trailing slashes (a regex run only when there is one). */
+function withoutTrailingSlash(baseURL: string): string {
+  return baseURL.endsWith('/') ? baseURL.replace(/\/+$/, '') : baseURL;
 }
 
 function hasQuery(query: RequestInput['query']): boolean {

@@ -110,3 +110,18 @@ describe('what a fetch is handed as headers', () => {
     expect((headers as Headers).get('x-oz-retry-count')).toBe('0');
   });
 });
+
+describe('the credential header, checked once per key value', () => {
+  it('a key checked on one call is sent the same on the next; a bad key after a good one is still refused', async () => {
+    let key = `${KEY} `;
+    const oz = client({ apiKey: () => key });
+    await oz.tools.get('echo');
+    await oz.tools.get('echo');
+    expect(server.requests.map((request) => request.headers.authorization)).toEqual([`Bearer ${KEY}`, `Bearer ${KEY}`]);
+    key = `${KEY}\r\nx-injected: 1`;
+    const error = await rejectionOf(oz.tools.get('echo'));
+    expect(error).toBeInstanceOf(OzUsageError);
+    expect((error as Error).message).toMatch(/\(from apiKey\)/);
+    expect(server.requests).toHaveLength(2);
+  });
+});
