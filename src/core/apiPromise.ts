@@ -87,7 +87,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
   }
 
   #dataPromise(): Promise<T> {
-    this.#data ??= this.#parsed.then((p) => parsedData(p));
+    this.#data ??= this.#parsed.then(parsedData<T>);
     return this.#data;
   }
 

@@ -597,7 +597,7 @@ export class Transport {
   }
 
   /** A 2xx body on its wire; an answer sent as server-sent events (MCP) is read with `features.eventData`. */
-  #decode(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+  #decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
     return decodeBody(text, contentType, requested, this.#config.features?.eventData);
   }
 
@@ -623,7 +623,7 @@ export class Transport {
       final: (error: unknown) => this.#final(call, error),
       schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: this.#config.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
     };
-    const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: (text, contentType) => this.#decode(text, contentType, 'json'), OzTimeoutError };
+    const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await this.#decode(text, contentType, 'json'), OzTimeoutError };
     return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, port, parts);
   }
 }
