@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Options } from 'tsup';
+import type { Plugin } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   dependencies?: Record<string, string>;
@@ -17,24 +20,20 @@ const installedPackage = new RegExp(`^(?:${installed.map(escape).join('|')})(?:/
 /** A bare import of a package that is not installed with oz-sdk (not relative, not a Node built-in). */
 const bundledPackage = new RegExp(`^(?![./]|node:|(?:${installed.map(escape).join('|')})(?:/|$))`);
 
-export default defineConfig({
-  entry: {
-    index: 'src/index.ts',
-    'mcp/index': 'src/mcp/index.ts',
-    // `oz-sdk/funcs`: OzCore and one standalone function per operation, for bundles that import one or two.
-    'funcs/index': 'src/funcs/index.ts',
-    'testing/index': 'src/testing/index.ts',
-    'testing/cli': 'src/testing/cli.ts',
-    // The `oz` command line: an entry of its own, so the client's bundle carries none of it.
-    'cli/oz': 'src/cli/main.ts',
-  },
+// Three builds, each with its own shared chunks. esbuild splits an entry's code into one chunk per set of entry
+// points (lazy chunks included) that reach it, and Node's ESM loader pays about a millisecond per file on a cold
+// import: one build of every entry made `import('oz-sdk')` load 18 files where the client needs its own. Only the
+// client's entries must share their chunks (`instanceof` across `oz-sdk`, `oz-sdk/mcp` and `oz-sdk/funcs`); the
+// embedded server shares nothing but constants with them (it never imports the client), and the `oz` command runs
+// in a process of its own.
+const shared = {
   format: ['esm', 'cjs'],
-  dts: { entry: { index: 'src/index.ts', 'mcp/index': 'src/mcp/index.ts', 'funcs/index': 'src/funcs/index.ts', 'testing/index': 'src/testing/index.ts' } },
-  clean: true,
+  // Each build cleans only its own outputs: the dist/ folder is emptied once, below.
+  clean: false,
   sourcemap: true,
   target: 'node20',
   platform: 'node',
-  // Shared chunks in both formats, so `instanceof` holds across `oz-sdk` and `oz-sdk/mcp` in CJS too.
+  // Shared chunks in both formats, so `instanceof` holds across `oz-sdk`, `oz-sdk/mcp` and `oz-sdk/funcs` in CJS too.
   splitting: true,
   treeshake: true,
   // No shims: the one `import.meta.url` of the sources sits behind `typeof __filename` (CJS has it, ESM does not),
@@ -44,4 +43,44 @@ export default defineConfig({
   // Runtime dependencies and peers (msw stays optional): never bundled.
   external: [installedPackage],
   noExternal: [bundledPackage],
+} satisfies Options;
+
+// The modules `OzCore` loads on first use (the dynamic imports of featuresOnFirstUse.ts: the stream, the execution
+// poller, the last event's data) come out as ONE lazy chunk. Each lazy chunk is an entry point of its own to
+// esbuild, and the `Oz` client reaches the same modules statically: three lazy entries cut the client's code into
+// eight chunks more (one per set of them that reaches a part), each a file that `import('oz-sdk')` loads; one cuts
+// it into two. A standalone function's bundle still carries none of them until its first stream or run.
+const FIRST_USE = fileURLToPath(new URL('./src/core/featuresOnFirstUse.ts', import.meta.url));
+const firstUseInOneChunk: Plugin = {
+  name: 'first-use-features-in-one-chunk',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, (args) => (args.kind === 'dynamic-import' && args.importer === FIRST_USE ? { path: FIRST_USE, namespace: 'first-use' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'first-use' }, () => {
+      const loaded = new Set([...readFileSync(FIRST_USE, 'utf8').matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)].map((match) => match[1]!));
+      return { resolveDir: dirname(FIRST_USE), loader: 'ts', contents: [...loaded].map((module) => `export * from '${module}';`).join('\n') };
+    });
+  },
+};
+
+const clientEntries: Record<string, string> = {
+  index: 'src/index.ts',
+  'mcp/index': 'src/mcp/index.ts',
+  // `oz-sdk/funcs`: OzCore and one standalone function per operation, for bundles that import one or two.
+  'funcs/index': 'src/funcs/index.ts',
+};
+const testingEntries: Record<string, string> = { 'testing/index': 'src/testing/index.ts', 'testing/cli': 'src/testing/cli.ts' };
+
+/** The three builds, without their declaration files. The client's entries are one build: they share their chunks. */
+export const builds: readonly Options[] = [
+  { ...shared, entry: clientEntries, esbuildPlugins: [firstUseInOneChunk] },
+  { ...shared, entry: testingEntries },
+  // The `oz` command line: an entry of its own, so the client's bundle carries none of it.
+  { ...shared, entry: { 'cli/oz': 'src/cli/main.ts' } },
+];
+
+export default defineConfig((): Options[] => {
+  // The builds run at once, so none of them may clean dist/ (one would delete what another wrote): emptied here.
+  rmSync(new URL('./dist', import.meta.url), { recursive: true, force: true });
+  const declarations = [{ entry: clientEntries }, { entry: { 'testing/index': testingEntries['testing/index']! } }, false] as const;
+  return builds.map((options, i) => ({ ...options, dts: declarations[i] }));
 });

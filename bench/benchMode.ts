@@ -37,8 +37,9 @@ const FULL: BenchMode = {
   warmupMs: 100,
   warmupIterations: 10,
   coldRuns: 25,
-  loadRounds: 5,
-  loadSeconds: 2,
+  // The throughput rows: many one-second rounds (a run's rate moves by a third with the load of a shared machine).
+  loadRounds: 21,
+  loadSeconds: 1,
   sseTokens: 10_000,
   memoryMegabytes: 100,
   waitRuns: 8,

@@ -2,9 +2,10 @@
  * The embedded server at scale, in a process of its own (a fresh heap per size): started by
  * `figures/serverScale.ts`, prints one JSON line with what it measured.
  *
- *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>
+ *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>    (with an IPC channel)
  *       N executions and N items put in through snapshot/restore (the only bulk door; the API would take minutes
- *       for a million), then restore() and snapshot() timed, then first and deep pages of the list routes
+ *       for a million), then restore() and snapshot() timed and sent as `{ ready }`; then it times the list
+ *       routes' pages when asked (`ListQuery`), so that the figure can alternate rounds between two sizes
  *   node --expose-gc --import tsx bench/scaleWorker.ts idle <oz-sdk/testing URL> <runs>
  *       N async runs queued on a frozen clock through the API, then server.idle() timed
  *
@@ -93,7 +94,20 @@ interface SnapshotLayout {
   };
 }
 
-async function lists(): Promise<Record<string, number>> {
+/** What the figure asks a `lists` worker: bring every route to a steady state, or time `calls` calls of one. */
+export type ListQuery = { readonly warm: true } | { readonly route: ListRoute; readonly calls: number };
+export type ListRoute = 'executionsFirst' | 'executionsDeep' | 'executionsFilteredDeep' | 'itemsFirst' | 'itemsDeep' | 'itemsFilteredDeep';
+/** What a `lists` worker sends once its records are in. */
+export interface ListsReady {
+  readonly records: number;
+  readonly restoreMs: number;
+  readonly snapshotMs: number;
+}
+
+/** The median of `times`. */
+const medianOf = (times: number[]) => [...times].sort((a, b) => a - b)[times.length >> 1]!;
+
+async function lists(): Promise<void> {
   const server = createOzServer({ clock: { frozen: true, start: '2026-01-01T00:00:00Z' }, rateLimit: { limit: 1e12 }, retention: { executions: Infinity, items: Infinity } } as Parameters<typeof createOzServer>[0]);
   const base = server.snapshot() as unknown as SnapshotLayout;
   const acme = base.data.accounts.get('demo')!.companies.get('acme')!;
@@ -110,7 +124,7 @@ async function lists(): Promise<Record<string, number>> {
   const snapshotMs = await timed(1, async () => server.snapshot());
   gc();
   const headers = { authorization: `Bearer ${server.apiKey}` };
-  const get = (path: string) => async () => {
+  const get = async (path: string) => {
     const res = await server.handle(new Request(`${server.url}${path}`, { headers }));
     if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     const page = (await res.json()) as { data: unknown[] };
@@ -125,9 +139,7 @@ async function lists(): Promise<Record<string, number>> {
   };
   const failedTool = midOf((i) => i % 5 === 2 && i % 3 === 0);
   const labDone = midOf((i) => i % 2 === 1 && ITEM_STATUSES[i % 4] === 'done');
-  const rounds = 51;
-  const out: Record<string, number> = { records: count, restoreMs, snapshotMs };
-  const routes: Record<string, string> = {
+  const routes: Record<ListRoute, string> = {
     executionsFirst: '/v1/executions?limit=20',
     executionsDeep: `/v1/executions?limit=20&cursor=exe_${mid.toString(36).padStart(24, '0')}`,
     executionsFilteredDeep: `/v1/executions?limit=20&status=failed&kind=tool&cursor=exe_${failedTool}`,
@@ -135,12 +147,46 @@ async function lists(): Promise<Record<string, number>> {
     itemsDeep: `/v1/companies/acme/items?limit=20&cursor=itm_${mid.toString(36).padStart(24, '0')}`,
     itemsFilteredDeep: `/v1/companies/acme/items?limit=20&building=lab&status=done&cursor=itm_${labDone}`,
   };
-  for (const [name, path] of Object.entries(routes)) {
-    await get(path)(); // warm-up
-    out[name] = await timed(rounds, get(path));
-  }
-  await server.close();
-  return out;
+  /** Each call's time, in ms. */
+  const times = async (path: string, calls: number) => {
+    const out: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      const start = performance.now();
+      await get(path);
+      out.push(performance.now() - start);
+    }
+    return out;
+  };
+  // Warm-up to a steady state: the routes take turns in blocks of 100 calls (so that no route's code is
+  // compiled for another's shapes alone) until no route's median moved by more than 5 % from its last block,
+  // after at least 5 blocks each, at most 40.
+  const warm = async () => {
+    const last = new Map<string, number>();
+    for (let block = 0; block < 40; block++) {
+      let steady = block >= 5;
+      for (const path of Object.values(routes)) {
+        const now = medianOf(await times(path, 100));
+        const before = last.get(path);
+        if (before === undefined || Math.abs(now - before) > 0.05 * before) steady = false;
+        last.set(path, now);
+      }
+      if (steady) return block + 1;
+    }
+    return 40;
+  };
+  process.on('message', (query: ListQuery & { id: number }) => {
+    void (async () => {
+      const answer = 'warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) };
+      process.send!({ id: query.id, ...answer });
+    })().catch((error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    });
+  });
+  // Closing the channel ends the worker.
+  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
+  const ready: ListsReady = { records: count, restoreMs, snapshotMs };
+  process.send!({ ready });
 }
 
 async function idle(): Promise<Record<string, number>> {
@@ -166,6 +212,6 @@ async function idle(): Promise<Record<string, number>> {
   return { runs: count, idleMs };
 }
 
-const result = kind === 'lists' ? await lists() : kind === 'idle' ? await idle() : undefined;
-if (!result) throw new Error(`Unknown scale measurement: ${kind}`);
-process.stdout.write(`${JSON.stringify(result)}\n`);
+if (kind === 'lists') await lists();
+else if (kind === 'idle') process.stdout.write(`${JSON.stringify(await idle())}\n`);
+else throw new Error(`Unknown scale measurement: ${kind}`);

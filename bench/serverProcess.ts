@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BenchServerQuery, BenchServerReady } from './benchServer.js';
 
@@ -9,6 +10,11 @@ export interface ServerProcess extends BenchServerReady {
   readonly pid: number;
   /** Closes the IPC channel: the child closes its server and exits. Killed if it has not after 5 s. */
   stop(): Promise<void>;
+  /**
+   * The CPU time the process has used (user + system), in ms, read from `/proc` (Linux: 10 ms ticks); `undefined`
+   * where there is no `/proc`. The CPU a request costs moves less than a rate when other processes load the machine.
+   */
+  cpuMs(): number | undefined;
   /** Asks the embedded server's process (its journal, its memory after a full GC). */
   ask<T>(query: Query): Promise<T>;
 }
@@ -49,6 +55,7 @@ export async function startServerProcess(kind: 'oz' | 'hono' | 'oz-stream' | 'ss
   return {
     ...ready,
     pid: child.pid!,
+    cpuMs: () => processCpuMs(child.pid!),
     ask: <T>(query: Query) =>
       new Promise<T>((resolve) => {
         const id = ++asked;
@@ -63,4 +70,17 @@ export async function startServerProcess(kind: 'oz' | 'hono' | 'oz-stream' | 'ss
       clearTimeout(timer);
     },
   };
+}
+
+/** Clock ticks per second of `/proc/<pid>/stat` (`getconf CLK_TCK`: 100 on Linux everywhere we run). */
+const TICKS_PER_SECOND = 100;
+
+function processCpuMs(pid: number): number | undefined {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th of them.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,8 @@
  * `x-trace-id` and `x-oz-retry-count: 0`; the body read and parsed as JSON), a bare openapi-fetch client over the
  * generated `paths`, and, for chat completions, the official `openai` client. Every client uses Node's global
  * `fetch` (undici) and its keep-alive pool. Neither the raw fetch nor the SDK hands fetch a signal (the SDK's
- * 10-minute attempt timeout is its own timer; see `AttemptSignal`), so the ratio is the SDK's own work per call.
+ * 10-minute attempt timeout is its own timer; see `AttemptSignal`), and both hand it the headers as a plain object
+ * of lower-case names (see `HeaderRecord`), so the ratio is the SDK's own work per call.
  */
 import OpenAI from 'openai';
 import createClient from 'openapi-fetch';

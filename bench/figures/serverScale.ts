@@ -1,17 +1,23 @@
 /**
  * The embedded server at scale (issue 18), each size in a process of its own (`scaleWorker.ts`, a fresh heap):
  * - list pages at 10k, 100k and 1M executions and items: the first page and a page deep in the list (the cursor
- *   of the middle row), plain and under filters; the 1M page against the 10k page of the same route;
+ *   of the middle row), plain and under filters; the 1M page against the 10k page of the same route. The 10k
+ *   worker lives while each larger one runs beside it: both are brought to a steady state (warm-up blocks until
+ *   the medians stop moving), then rounds alternate between them (the order swapping each round), each a median
+ *   of many calls; the figure is the median of the per-round ratios (two fresh processes of the same size, timed
+ *   once each, differed by half);
  * - `restore()` and `snapshot()` of those records, and how they grow per 10x of records;
  * - `server.idle()` with 4k to 32k async runs queued on a frozen clock: the time at 32k, and the growth of the
  *   time per run from one doubling to the next (linear: 1.0x; quadratic: 2.0x).
  * Records get in through snapshot/restore (the API would take minutes for a million); see the worker.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
-import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
+import { formatMs, formatRatio, formatSpread, judged, type FigureRow } from '../figureRow.js';
+import { median, quartiles } from '../latencyComparison.js';
+import type { ListQuery, ListRoute, ListsReady } from '../scaleWorker.js';
 
 const WORKER = fileURLToPath(new URL('../scaleWorker.ts', import.meta.url));
 
@@ -25,10 +31,8 @@ const PAGES = {
   itemsFilteredDeep: 'items deep page, building=lab&status=done',
 } as const;
 
-type ListFigures = Record<keyof typeof PAGES | 'restoreMs' | 'snapshotMs' | 'records', number>;
-
-/** Runs the worker once and answers its JSON line. */
-export function runScaleWorker<T>(testingSpecifier: string, kind: 'lists' | 'idle', count: number): Promise<T> {
+/** Runs the `idle` worker once and answers its JSON line. */
+export function runScaleWorker<T>(testingSpecifier: string, kind: 'idle', count: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const child = spawn(process.execPath, ['--max-old-space-size=8192', '--expose-gc', '--import', 'tsx', WORKER, kind, testingSpecifier, String(count)], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -44,46 +48,145 @@ export function runScaleWorker<T>(testingSpecifier: string, kind: 'lists' | 'idl
   });
 }
 
+/** A `lists` worker holding `records` executions and items, timing pages when asked. */
+interface ListWorker extends ListsReady {
+  ask(query: ListQuery): Promise<{ ms?: number; blocks?: number }>;
+  stop(): Promise<void>;
+}
+
+async function startListWorker(testingSpecifier: string, count: number): Promise<ListWorker> {
+  const child: ChildProcess = spawn(process.execPath, ['--max-old-space-size=8192', '--expose-gc', '--import', 'tsx', WORKER, 'lists', testingSpecifier, String(count)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const pending = new Map<number, { resolve: (answer: { ms?: number; blocks?: number }) => void; reject: (error: Error) => void }>();
+  let asked = 0;
+  const ready = await new Promise<ListsReady>((resolve, reject) => {
+    child.on('message', (message: { ready?: ListsReady; id?: number; ms?: number; blocks?: number }) => {
+      if (message.ready) resolve(message.ready);
+      else if (message.id !== undefined) pending.get(message.id)?.resolve(message);
+    });
+    child.once('exit', (code) => {
+      const error = new Error(`scale worker lists ${count} exited with ${code}`);
+      reject(error);
+      for (const waiter of pending.values()) waiter.reject(error);
+    });
+  });
+  return {
+    ...ready,
+    ask: (query) =>
+      new Promise((resolve, reject) => {
+        const id = ++asked;
+        pending.set(id, { resolve, reject });
+        child.send({ ...query, id });
+      }),
+    async stop() {
+      if (child.connected) child.disconnect();
+      await exited;
+    },
+  };
+}
+
+const ROUTES: readonly ListRoute[] = ['executionsFirst', 'executionsDeep', 'executionsFilteredDeep', 'itemsFirst', 'itemsDeep', 'itemsFilteredDeep'];
+
+/** A route's figures at one size against the smallest: the per-round ratios, and each side's per-round medians. */
+interface Compared {
+  readonly ratios: number[];
+  readonly ms: number[];
+  readonly smallMs: number[];
+}
+
+/**
+ * Rounds alternating between the small worker and a larger one (who goes first swaps every round), each a median
+ * of `calls` calls of the route, after both reached a steady state.
+ */
+async function compareSizes(small: ListWorker, large: ListWorker, rounds: number, calls: number): Promise<Record<ListRoute, Compared>> {
+  await small.ask({ warm: true });
+  await large.ask({ warm: true });
+  const out = Object.fromEntries(ROUTES.map((route) => [route, { ratios: [], ms: [], smallMs: [] }])) as unknown as Record<ListRoute, Compared>;
+  for (let round = 0; round < rounds; round++) {
+    for (const route of ROUTES) {
+      const order = round % 2 === 0 ? [small, large] : [large, small];
+      const times = new Map<ListWorker, number>();
+      for (const worker of order) times.set(worker, (await worker.ask({ route, calls })).ms!);
+      const figures = out[route];
+      figures.ms.push(times.get(large)!);
+      figures.smallMs.push(times.get(small)!);
+      figures.ratios.push(times.get(large)! / times.get(small)!);
+    }
+  }
+  return out;
+}
+
 const short = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
 
 export async function serverScaleRows(ctx: FigureContext): Promise<FigureRow[]> {
   const sizes = ctx.mode.smoke ? [1000, 2000] : [10_000, 100_000, 1_000_000];
-  const lists: ListFigures[] = [];
-  for (const size of sizes) {
-    ctx.log(`server scale: ${size.toLocaleString('en')} executions and items`);
-    lists.push(await runScaleWorker<ListFigures>(ctx.pkg.testingSpecifier, 'lists', size));
+  // Rounds and calls per round: on a shared machine load comes and goes within seconds; many short rounds, each
+  // a median of its calls (a major collection of the 1M heap lands in a few calls, not in the median).
+  const rounds = ctx.mode.smoke ? 1 : 101;
+  const calls = ctx.mode.smoke ? 5 : 61;
+  ctx.log(`server scale: ${sizes[0]!.toLocaleString('en')} executions and items`);
+  const small = await startListWorker(ctx.pkg.testingSpecifier, sizes[0]!);
+  const ready: ListsReady[] = [small];
+  const compared: Array<Record<ListRoute, Compared>> = [];
+  try {
+    for (const size of sizes.slice(1)) {
+      ctx.log(`server scale: ${size.toLocaleString('en')} executions and items beside the ${sizes[0]!.toLocaleString('en')}, ${rounds} alternating rounds`);
+      const large = await startListWorker(ctx.pkg.testingSpecifier, size);
+      try {
+        ready.push(large);
+        compared.push(await compareSizes(small, large, rounds, calls));
+      } finally {
+        await large.stop();
+      }
+    }
+  } finally {
+    await small.stop();
   }
-  const small = lists[0]!;
-  const large = lists.at(-1)!;
-  const curve = (key: keyof ListFigures) => lists.map((l) => `${short(l.records)} ${formatMs(l[key])}`).join(', ');
+  const largest = compared.at(-1)!;
+  const smallest = ready[0]!;
+  const largestReady = ready.at(-1)!;
+  /** The route's time per size, each larger one with its median per-round ratio to the smallest beside it. */
+  const curve = (route: ListRoute) =>
+    [
+      `${short(smallest.records)} ${formatMs(median(largest[route].smallMs))}`,
+      ...compared.map((c, i) => `${short(ready[i + 1]!.records)} ${formatMs(median(c[route].ms))} (${formatRatio(median(c[route].ratios))})`),
+    ].join(', ');
   const rows: FigureRow[] = (['executionsFirst', 'executionsDeep', 'itemsFirst', 'itemsDeep'] as const).map((key) => {
-      const filtered = key.replace('Deep', 'FilteredDeep') as keyof typeof PAGES;
-      const ratio = large[key] / small[key];
-      const filteredRatio = key.endsWith('Deep') ? large[filtered] / small[filtered] : undefined;
-      const worst = Math.max(ratio, filteredRatio ?? 0);
-      return {
-        name: FIGURE_NAMES[`scale_${key}`],
-        ours: `${formatMs(large[key])} at ${short(large.records)}`,
-        anchor: `${formatMs(small[key])} at ${short(small.records)} (same route)`,
-        result: `${formatRatio(ratio)}${filteredRatio === undefined ? '' : `; filtered ${formatRatio(filteredRatio)}`}`,
-        target: '<= 2.00',
-        met: judged(ctx.mode.smoke, worst <= 2),
-        how:
-          `GET of 20 rows through server.handle, median of 51 calls after a warm-up, each size in a fresh process; ${PAGES[key]}: ${curve(key)}` +
-          (filteredRatio === undefined ? '' : `; ${PAGES[filtered]}: ${curve(filtered)}`),
-      };
-    });
+    const filtered = key.replace('Deep', 'FilteredDeep') as ListRoute;
+    const ratios = largest[key].ratios;
+    const ratio = median(ratios);
+    const filteredRatios = key.endsWith('Deep') ? largest[filtered].ratios : undefined;
+    const filteredRatio = filteredRatios && median(filteredRatios);
+    const worst = Math.max(ratio, filteredRatio ?? 0);
+    return {
+      name: FIGURE_NAMES[`scale_${key}`],
+      ours: `${formatMs(median(largest[key].ms))} at ${short(largestReady.records)}`,
+      anchor: `${formatMs(median(largest[key].smallMs))} at ${short(smallest.records)} (same route)`,
+      result: `${formatSpread(ratio, quartiles(ratios))}${filteredRatios === undefined ? '' : `; filtered ${formatSpread(filteredRatio!, quartiles(filteredRatios))}`}`,
+      target: '<= 2.00',
+      met: judged(ctx.mode.smoke, worst <= 2),
+      how:
+        `GET of 20 rows through server.handle; each size in a process of its own, the ${short(smallest.records)} one beside each larger one, both ` +
+        `warmed to a steady state (blocks of 100 calls per route until no median moves by more than 5 %), then ${rounds} rounds alternating ` +
+        `between them, each the median of ${calls} calls; the median of the per-round ratios (quartiles in brackets); ${PAGES[key]}: ${curve(key)}` +
+        (filteredRatios === undefined ? '' : `; ${PAGES[filtered]}: ${curve(filtered)}`),
+    };
+  });
 
+  const lists = ready;
+  const restoreCurve = (key: 'restoreMs' | 'snapshotMs') => lists.map((l) => `${short(l.records)} ${formatMs(l[key])}`).join(', ');
   const growth = (key: 'restoreMs' | 'snapshotMs') => lists.slice(1).map((l, i) => l[key] / lists[i]![key]);
   const worstGrowth = Math.max(...growth('restoreMs'), ...growth('snapshotMs'));
   rows.push({
     name: FIGURE_NAMES.scaleSnapshot,
-    ours: `restore ${formatMs(large.restoreMs)}, snapshot ${formatMs(large.snapshotMs)} at ${short(large.records)} executions + ${short(large.records)} items`,
-    anchor: `at ${short(small.records)}: restore ${formatMs(small.restoreMs)}, snapshot ${formatMs(small.snapshotMs)}`,
+    ours: `restore ${formatMs(largestReady.restoreMs)}, snapshot ${formatMs(largestReady.snapshotMs)} at ${short(largestReady.records)} executions + ${short(largestReady.records)} items`,
+    anchor: `at ${short(smallest.records)}: restore ${formatMs(smallest.restoreMs)}, snapshot ${formatMs(smallest.snapshotMs)}`,
     result: `per 10x of records: restore ${growth('restoreMs').map(formatRatio).join(', ')}; snapshot ${growth('snapshotMs').map(formatRatio).join(', ')}`,
     target: '<= 12x per 10x (linear)',
     met: judged(ctx.mode.smoke, worstGrowth <= 12),
-    how: `server.restore() of a snapshot holding the records, then server.snapshot(); restore ${curve('restoreMs')}; snapshot ${curve('snapshotMs')}`,
+    how: `server.restore() of a snapshot holding the records, then server.snapshot(); restore ${restoreCurve('restoreMs')}; snapshot ${restoreCurve('snapshotMs')}`,
   });
 
   const counts = ctx.mode.smoke ? [500, 1000] : [4000, 8000, 16_000, 32_000];

@@ -45,6 +45,8 @@ export interface ParsedResponse<T> {
   unread?: boolean | undefined;
 }
 
+const ignore = (): undefined => undefined;
+
 // The promises whose caller asked for the raw answer (`asResponse()`): the transport leaves their body unread.
 const HANDED_OVER = new WeakSet<object>();
 
@@ -76,7 +78,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
     super((resolve) => resolve(undefined as T));
     this.#parsed = typeof parsed === 'function' ? parsed(this) : parsed;
     // A call whose promise nobody reads must not raise an unhandled rejection; readers still see it.
-    this.#parsed.catch(() => undefined);
+    this.#parsed.catch(ignore);
   }
 
   // Derived promises (then/catch/finally) are plain Promises, not APIPromises.
@@ -85,7 +87,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
   }
 
   #dataPromise(): Promise<T> {
-    this.#data ??= this.#parsed.then((p) => parsedData(p));
+    this.#data ??= this.#parsed.then(parsedData<T>);
     return this.#data;
   }
 

@@ -11,6 +11,8 @@ const ENCODED_PERCENT = /%25/gi;
  * (`tools.execute('..')` reaching `POST /v1/execute`).
  */
 export function isDotSegment(segment: string): boolean {
+  // Most segments hold no `%`: nothing to decode.
+  if (!segment.includes('%')) return segment === '.' || segment === '..';
   let text = segment;
   for (;;) {
     const decoded = text.replace(ENCODED_PERCENT, '%').replace(ENCODED_DOT, '.');
@@ -25,12 +27,12 @@ export function isDotSegment(segment: string): boolean {
  * `/`-separated segment. A `.` or `..` segment is the caller's {@link OzUsageError}, thrown before any request.
  */
 export function encodedPathParameter(op: Operation, name: string, value: string, slashes: boolean): string {
-  const segments = slashes ? value.split('/') : [value];
-  if (segments.some(isDotSegment)) {
+  const segments = slashes ? value.split('/') : undefined;
+  if (segments === undefined ? isDotSegment(value) : segments.some(isDotSegment)) {
     throw new OzUsageError(
       `Path parameter "${name}" of ${op.id} (${op.method} ${op.path}) holds a "." or ".." segment (${JSON.stringify(value)}), ` +
         'which would move the request to another route; nothing was sent.',
     );
   }
-  return slashes ? segments.map(encodeURIComponent).join('/') : encodeURIComponent(value);
+  return segments === undefined ? encodeURIComponent(value) : segments.map(encodeURIComponent).join('/');
 }

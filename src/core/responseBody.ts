@@ -12,10 +12,17 @@ export type EventData = (text: string) => string | Promise<string>;
  * json and yaml parsed, markdown and text (and any other text type) as a string. Without a `Content-Type`, the
  * requested wire decides. An MCP answer sent as one SSE `message` event gives that event's JSON (its data read by
  * `eventData`, given by the layer above: see `CallFeatures`).
+ *
+ * A JSON answer (most answers) is decoded at once, without a promise (a broken one throws); any other answer gives
+ * a promise of its data. Await the result either way.
  */
-export async function decodeBody(text: string, contentType: string | null, requested: Format, eventData?: EventData): Promise<unknown> {
+export function decodeBody(text: string, contentType: string | null, requested: Format, eventData?: EventData): unknown | Promise<unknown> {
   // Most answers, without parsing their media type.
   if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return text.trim() === '' ? undefined : jsonAnswer(text);
+  return decodeOther(text, contentType, requested, eventData);
+}
+
+async function decodeOther(text: string, contentType: string | null, requested: Format, eventData: EventData | undefined): Promise<unknown> {
   const type = contentType?.split(';')[0]?.trim().toLowerCase();
   if (type === 'text/event-stream') {
     if (eventData === undefined) throw new OzError('The answer is a server-sent event stream, which this client was made without a way to read.');

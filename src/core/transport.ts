@@ -25,7 +25,7 @@ import type { ChainParts } from './middlewareChain.js';
 import { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
-import { setHeader } from './headerValue.js';
+import { setHeader, type HeaderRecord } from './headerValue.js';
 import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { inProcessAddressMiss } from './inProcessAddress.js';
@@ -105,7 +105,8 @@ interface Call {
   readonly mode: 'parse' | 'stream';
   readonly format: Format;
   readonly url: string;
-  readonly headers: Headers;
+  /** Lower-case names (see {@link HeaderRecord}); a fetch other than the runtime's own gets them as a `Headers`. */
+  readonly headers: HeaderRecord;
   readonly body: string | undefined;
   readonly traceId: string | undefined;
   readonly asyncRun: boolean;
@@ -149,7 +150,10 @@ interface Call {
  */
 async function withSpan(call: Call, api: OtelGlobal | undefined): Promise<Call> {
   if (api === undefined) return call;
-  const span = await startCallSpan(api, { operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: call.headers });
+  // The span writes its trace context (`traceparent`, `tracestate`) on a `Headers`, copied onto the call's.
+  const context = new Headers();
+  const span = await startCallSpan(api, { operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: context });
+  copyInto(call.headers, context);
   return { ...call, span };
 }
 
@@ -240,7 +244,9 @@ export class Transport {
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
     const prepared = await this.#prepare(op, input, options, mode, handoff);
     const tracing = registeredTracing();
-    const call = tracing === undefined ? prepared : await withSpan(prepared, tracing);
+    // Most calls: no tracer, so no span to run the call inside (nor its two closures).
+    if (tracing === undefined) return (await this.#answer(prepared)) as ParsedResponse<T>;
+    const call = await withSpan(prepared, tracing);
     // A stream's span ends with the stream (see streamOptions).
     return (await this.#traced(call, () => this.#answer(call), () => call.mode !== 'stream')) as ParsedResponse<T>;
   }
@@ -255,9 +261,9 @@ export class Transport {
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
     const call = await withSpan(await this.#prepare(op, { url }, options, mode), registeredTracing());
     headers.forEach((value, name) => {
-      if (name !== 'authorization' && name !== 'x-api-key') call.headers.set(name, value);
+      if (name !== 'authorization' && name !== 'x-api-key') call.headers[name] = value;
     });
-    if (!headers.has('content-type') && body !== undefined) call.headers.set('content-type', 'application/json');
+    if (!headers.has('content-type') && body !== undefined) call.headers['content-type'] = 'application/json';
     const sent = { ...call, body };
     return await this.#traced(
       sent,
@@ -330,36 +336,38 @@ export class Transport {
       }
     }
 
-    const headers = new Headers();
+    const headers: HeaderRecord = {};
     const userAgent = nodeUserAgent();
-    if (userAgent) headers.set('user-agent', userAgent);
-    for (const [name, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(headers, name, value, 'defaultHeaders');
+    if (userAgent) headers['user-agent'] = userAgent;
+    if (config.defaultHeaders !== undefined) for (const [name, value] of Object.entries(config.defaultHeaders)) setHeader(headers, name, value, 'defaultHeaders');
     const accept =
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
-    if (mode === 'stream' || !headers.has('accept')) headers.set('accept', accept);
-    if (contentType) headers.set('content-type', contentType);
+    if (mode === 'stream' || headers.accept === undefined) headers.accept = accept;
+    if (contentType) headers['content-type'] = contentType;
     const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
     setAuth(headers, op, apiKey, authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
-    else if (op.idempotent || op.method !== 'GET') headers.set('x-trace-id', newTraceId());
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      setHeader(headers, name, value, 'headers');
+    else if (op.idempotent || op.method !== 'GET') headers['x-trace-id'] = newTraceId();
+    if (options.headers !== undefined) {
+      for (const [name, value] of Object.entries(options.headers)) setHeader(headers, name, value, 'headers');
     }
     // `format` wins over any Accept the caller set.
-    if (wired && options.format) headers.set('accept', accept);
-    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, headers, log);
+    if (wired && options.format) headers.accept = accept;
+    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, new Headers(headers), log);
 
     const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
     if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     const validate = options.validate ?? config.validate ?? 'off';
     if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
-    const { maxEventBytes, streamTimeout } = checkedStreamBounds({
-      maxEventBytes: options.maxEventBytes ?? config.maxEventBytes,
-      streamTimeout: options.streamTimeout ?? config.streamTimeout,
-    });
+    const givenEventBytes = options.maxEventBytes ?? config.maxEventBytes;
+    const givenStreamTimeout = options.streamTimeout ?? config.streamTimeout;
+    const { maxEventBytes, streamTimeout } =
+      givenEventBytes === undefined && givenStreamTimeout === undefined
+        ? DEFAULT_STREAM_BOUNDS
+        : checkedStreamBounds({ maxEventBytes: givenEventBytes, streamTimeout: givenStreamTimeout });
     const calls = ++this.#shared.calls;
-    const sentTraceId = headers.get('x-trace-id') ?? undefined;
+    const sentTraceId = headers['x-trace-id'];
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
     const fetch = options.fetch ?? config.fetch ?? globalFetch;
     return {
@@ -463,12 +471,12 @@ export class Transport {
    * body read (a stream's body, or one `asResponse()` asked for, stays open).
    */
   async #attempt(call: Call, attempt: number): Promise<Answer> {
-    call.headers.set('x-oz-retry-count', String(attempt));
+    call.headers['x-oz-retry-count'] = String(attempt);
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = call.debug ? Date.now() : 0;
     if (call.debug) {
       call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
-        headers: redactHeaders(call.headers),
+        headers: redactHeaders(new Headers(call.headers)),
       });
     }
     let bound = false;
@@ -496,7 +504,7 @@ export class Transport {
 
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
   #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
-    const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
+    const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.middleware.length === 0
       ? fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
       : throughMiddleware(call, attempt, init, signal);
@@ -531,12 +539,14 @@ export class Transport {
       return { data: await this.#stream(call, response, options), response };
     }
     const contentType = response.headers.get('content-type');
-    const wire = wireOfContentType(contentType) ?? call.format;
-    if (response.status === 202 && call.op.idempotent && (wire === 'markdown' || wire === 'text')) {
+    const pointer = response.status === 202 && call.op.idempotent;
+    // The answered wire matters only to a pointer (202) and to validation: most answers are decoded without it.
+    const wire = pointer || call.validate !== 'off' ? (wireOfContentType(contentType) ?? call.format) : undefined;
+    if (pointer && (wire === 'markdown' || wire === 'text')) {
       return { data: await this.#pointer(call, parsePointerLines(text)), response };
     }
     const data = call.validate === 'off' ? await this.#decode(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
-    return { data: response.status === 202 && call.op.idempotent ? await this.#pointer(call, data) : data, response, text };
+    return { data: pointer ? await this.#pointer(call, data) : data, response, text };
   }
 
   /** The call's `Stream` over `response` (see {@link TransportConfig.features}). */
@@ -587,7 +597,7 @@ export class Transport {
   }
 
   /** A 2xx body on its wire; an answer sent as server-sent events (MCP) is read with `features.eventData`. */
-  #decode(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+  #decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
     return decodeBody(text, contentType, requested, this.#config.features?.eventData);
   }
 
@@ -601,7 +611,9 @@ export class Transport {
     const port = {
       readRecord: async (id: string) => {
         const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
-        copyTraceContext(call.headers, poll.headers);
+        const context = new Headers();
+        copyTraceContext(new Headers(call.headers), context);
+        copyInto(poll.headers, context);
         const sent = await this.#send(poll);
         if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
         return sent.answer;
@@ -611,7 +623,7 @@ export class Transport {
       final: (error: unknown) => this.#final(call, error),
       schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: this.#config.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
     };
-    const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: (text, contentType) => this.#decode(text, contentType, 'json'), OzTimeoutError };
+    const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await this.#decode(text, contentType, 'json'), OzTimeoutError };
     return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, port, parts);
   }
 }
@@ -636,13 +648,41 @@ let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | unde
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
+// The stream bounds of a call that sets neither (most calls), checked once.
+const DEFAULT_STREAM_BOUNDS = checkedStreamBounds({});
+
 /** The key on the header the operation's plane takes (the other credential header removed). */
-function setAuth(headers: Headers, op: Operation, apiKey: string, authHeader: AuthHeader): void {
+function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeader: AuthHeader): void {
   const auth = authHeaderFor(op, apiKey, authHeader);
   if (auth) {
-    headers.delete(auth[0] === 'authorization' ? 'x-api-key' : 'authorization');
-    setHeader(headers, auth[0], auth[1], 'apiKey');
+    const other = auth[0] === 'authorization' ? 'x-api-key' : 'authorization';
+    if (headers[other] !== undefined) delete headers[other];
+    const [name, value] = auth;
+    if (value === lastAuth.given) {
+      headers[name] = lastAuth.sent;
+    } else {
+      setHeader(headers, name, value, 'apiKey');
+      lastAuth = { given: value, sent: headers[name]! };
+    }
   }
+}
+
+// The credential header value checked last (most processes use one key): the next call with it is not checked again.
+let lastAuth: { readonly given: string | undefined; readonly sent: string } = { given: undefined, sent: '' };
+
+/** Sets every header of `from` on `to` (names already lower-case, values already checked by `Headers`). */
+function copyInto(to: HeaderRecord, from: Headers): void {
+  from.forEach((value, name) => {
+    to[name] = value;
+  });
+}
+
+/**
+ * The headers an attempt hands to its fetch: the call's plain object to the runtime's own `fetch`, which reads
+ * it as it reads a `Headers`, and a `Headers` to any other (a fetch of the caller's may rely on one).
+ */
+function sentHeaders(call: Call): HeadersInit {
+  return call.fetch === globalFetch ? call.headers : new Headers(call.headers);
 }
 
 /** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
@@ -668,7 +708,7 @@ function buildURL(
   callQuery: QueryParams | undefined,
 ): string {
   if (input.url === undefined && format === undefined && !hasQuery(input.query) && defaultQuery === undefined && callQuery === undefined) {
-    const raw = baseURL.replace(/\/+$/, '') + pathOf(op, input);
+    const raw = withoutTrailingSlash(baseURL) + pathOf(op, input);
     let href = URL_CACHE.get(raw);
     if (href === undefined) {
       href = new URL(raw).toString();
@@ -677,7 +717,7 @@ function buildURL(
     }
     return href;
   }
-  const url = input.url === undefined ? new URL(baseURL.replace(/\/+$/, '') + pathOf(op, input)) : new URL(input.url);
+  const url = input.url === undefined ? new URL(withoutTrailingSlash(baseURL) + pathOf(op, input)) : new URL(input.url);
   // The client's defaults, then the call's, then the operation's own parameters (a list's cursor) win.
   for (const query of [defaultQuery, callQuery, input.query]) {
     for (const [name, value] of Object.entries(query ?? {})) {
@@ -686,6 +726,11 @@ function buildURL(
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();
+}
+
+/** The base URL without its trailing slashes (a regex run only when there is one). */
+function withoutTrailingSlash(baseURL: string): string {
+  return baseURL.endsWith('/') ? baseURL.replace(/\/+$/, '') : baseURL;
 }
 
 function hasQuery(query: RequestInput['query']): boolean {

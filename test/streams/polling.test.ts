@@ -124,21 +124,33 @@ describe('executions.wait', () => {
   });
 
   it('aborting the signal stops the wait at once, mid-request or between polls, and removes its listener', async () => {
-    server.fallback = { ...poll('running'), delayMs: 5000 };
+    // No clock decides this test: the poll's answer and the next poll are both minutes away, so only the abort can
+    // end either wait before the test's own timeout (a wait that ignored the abort fails the test by hanging).
+    const never = 10 * 60_000;
+    server.fallback = { ...poll('running'), delayMs: never };
     const midRequest = new AbortController();
-    setTimeout(() => midRequest.abort(), 20);
-    expect(await rejectionOf(client().executions.wait(ID, { signal: midRequest.signal }))).toBeInstanceOf(OzAbortError);
+    const pending = rejectionOf(client().executions.wait(ID, { signal: midRequest.signal }));
+    // Aborted once the poll is at the server, whose answer is held: the wait is mid-request, however loaded the machine.
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1), { timeout: 15_000 });
+    midRequest.abort();
+    expect(await pending).toBeInstanceOf(OzAbortError);
     expect(getEventListeners(midRequest.signal, 'abort')).toHaveLength(0);
 
     server.reset();
     server.fallback = poll('running');
     const between = new AbortController();
+    const progress: string[] = [];
     const waiting = client().executions.wait(ID, {
-      interval: 10_000,
+      interval: never,
       signal: between.signal,
-      onProgress: () => void setTimeout(() => between.abort(), 10),
+      // The first poll's record arrives; the next poll is ten minutes away: the abort lands between the two.
+      onProgress: (execution) => {
+        progress.push(execution.status);
+        setImmediate(() => between.abort());
+      },
     });
     expect(await rejectionOf(waiting)).toBeInstanceOf(OzAbortError);
+    expect(progress).toEqual(['running']);
     expect(server.requests).toHaveLength(1);
     expect(getEventListeners(between.signal, 'abort')).toHaveLength(0);
 
