@@ -33,7 +33,6 @@ export {
   Http424Error,
   Http429Error,
   Http5xxError,
-  LegacyKeyError,
   UnauthorizedError,
   OzConnectionError,
   OzTimeoutError,
@@ -41,6 +40,7 @@ export {
   type ConnectInfo,
   type ErrorBody,
 } from './core/errors/errors.js';
+export { LegacyKeyError } from './core/errors/legacyKeyError.js';
 export type { ApiKeySource } from './core/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';
 export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
