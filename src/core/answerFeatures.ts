@@ -1,7 +1,6 @@
 import type { ParsedResponse } from './apiPromise.js';
 import { checkedBody, eventCheck } from './answerValidation.js';
-import type { Call, CallPort } from './call.js';
-import type { RunSupport } from './callFeatures.js';
+import type { Call, CallPort, RunSupport } from './call.js';
 import { OzConnectionError, OzUsageError } from './errors/errors.js';
 import type { StreamOptions } from './streams/stream.js';
 import type { StreamInterruption } from './streams/streamErrors.js';
@@ -13,21 +12,21 @@ import { wireOfContentType } from './wireMediaTypes.js';
 
 /** The call's `Stream` over `response` with `options`. */
 export async function streamOf(port: CallPort, call: Call, response: Response, options: StreamOptions): Promise<unknown> {
-  const make = port.config.features?.stream;
+  const make = port.stream;
   if (make === undefined) throw new OzUsageError(`${call.op.id} answered a stream, but this client was made without a way to read one (features.stream).`);
   return await make(response, options);
 }
 
 /** The execution poller's parts. */
 export async function runsOf(port: CallPort, call: Call): Promise<RunSupport> {
-  const runs = port.config.features?.runs;
+  const runs = port.runs;
   if (runs === undefined) throw new OzUsageError(`${call.op.id} answered an execution, but this client was made without the execution poller (features.runs).`);
   return await runs();
 }
 
 /** An async pointer with its `wait()`, which polls its execution through the call's transport. */
 export async function pointerOf(port: CallPort, call: Call, pointer: unknown): Promise<unknown> {
-  return (await runsOf(port, call)).withPointerWait(pointer, port.transport, call.options);
+  return (await runsOf(port, call)).withPointerWait(pointer, port.reader, call.options);
 }
 
 /** The answer of a stream call: its `Stream` (each event checked when validation is on). */

@@ -1,15 +1,18 @@
 import type { ParsedResponse } from './apiPromise.js';
 import type { Credentials } from './credentials.js';
+import type { parsePointerLines } from './executions/asyncPointer.js';
+import type { DEFAULT_POLL_SCHEDULE, ExecutionReader, pollExecution, withPointerWait } from './executions/executionPoller.js';
+import type { recordFailure } from './executions/executionRecovery.js';
 import type { OzAPIError } from './errors/errors.js';
 import type { HeaderRecord } from './headerValue.js';
 import type { Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
-import type { ValidateMode } from './responseValidation.js';
+import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
 import type { RetryPolicy } from './retryOptions.js';
+import type { StreamOptions } from './streams/stream.js';
 import type { CallSpan } from './telemetry/tracing.js';
 import type { Logger } from './telemetry/logger.js';
-import type { Transport, TransportConfig } from './transport.js';
 
 // A call as the transport resolves it, and the narrow port through which the parts of the call path that most
 // calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
@@ -70,11 +73,33 @@ export interface Answer {
 
 export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
-/** What the call path's rarely used parts (callExtras.ts) may do through a transport. */
+/**
+ * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost
+ * answer (`runSupport.ts` gathers them).
+ */
+export interface RunSupport {
+  readonly withPointerWait: typeof withPointerWait;
+  readonly pollExecution: typeof pollExecution;
+  readonly recordFailure: typeof recordFailure;
+  readonly DEFAULT_POLL_SCHEDULE: typeof DEFAULT_POLL_SCHEDULE;
+  /** The pointer of a 202 answered on the markdown or text wire. */
+  readonly parsePointerLines: typeof parsePointerLines;
+}
+
+/** What the call path's rarely used parts (callExtras.ts) may use of a transport and do through it. */
 export interface CallPort {
-  readonly config: TransportConfig;
-  /** The transport itself, as the execution poller's reader (a pointer's `wait()`). */
-  readonly transport: Transport;
+  /** `GET /v1/executions/{id}`, where a lost answer's execution is read (`TransportConfig.executionRecord`). */
+  readonly executionRecord: Operation;
+  /** The first poll interval of a lost answer's execution (`TransportConfig.pollIntervalMs`). */
+  readonly pollIntervalMs: number | undefined;
+  /** Loads the answer validators (`TransportConfig.loadValidators`). */
+  readonly loadValidators: AnswerValidatorLoader | undefined;
+  /** The `Stream` over an event stream answer (`features.stream`). */
+  readonly stream: ((response: Response, options: StreamOptions) => unknown) | undefined;
+  /** The execution poller (`features.runs`). */
+  readonly runs: (() => RunSupport | Promise<RunSupport>) | undefined;
+  /** The transport, as the execution poller's reader (a pointer's `wait()`). */
+  readonly reader: ExecutionReader;
   prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;
   /** Attempts a call until its answer is final (see `Transport.#send`). */
   send(call: Call): Promise<Sent>;

@@ -1,26 +1,13 @@
 import type { parsedAnswer, streamAnswer } from './answerFeatures.js';
+import type { RunSupport } from './call.js';
 import type { connectionError, keyHinted } from './errorHints.js';
-import type { parsePointerLines } from './executions/asyncPointer.js';
-import type { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';
-import type { recordFailure } from './executions/executionRecovery.js';
-import type { EventData } from './responseBody.js';
 import type { recoverCall } from './lostAnswerCall.js';
+import type { EventData } from './responseBody.js';
 import type { exchange } from './rawExchange.js';
 import type { StreamOptions } from './streams/stream.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
 
-/**
- * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost
- * answer (`runSupport.ts` gathers them).
- */
-export interface RunSupport {
-  readonly withPointerWait: typeof withPointerWait;
-  readonly pollExecution: typeof pollExecution;
-  readonly recordFailure: typeof recordFailure;
-  readonly DEFAULT_POLL_SCHEDULE: typeof DEFAULT_POLL_SCHEDULE;
-  /** The pointer of a 202 answered on the markdown or text wire. */
-  readonly parsePointerLines: typeof parsePointerLines;
-}
+export type { RunSupport };
 
 /**
  * The parts of the call path that a default call (JSON answer, no tracer, no error beyond its status) never

@@ -1,5 +1,6 @@
 import { parsedAnswer, streamAnswer } from './answerFeatures.js';
-import type { CallExtras, CallFeatures, RunSupport } from './callFeatures.js';
+import type { RunSupport } from './call.js';
+import type { CallExtras, CallFeatures } from './callFeatures.js';
 import { connectionError, keyHinted } from './errorHints.js';
 import { parsePointerLines } from './executions/asyncPointer.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';

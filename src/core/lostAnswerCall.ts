@@ -18,7 +18,7 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
   const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
   const recoveryPort = {
     readRecord: async (id: string) => {
-      const poll = await port.prepare(port.config.executionRecord, { path: { id } }, pollOptions, 'parse');
+      const poll = await port.prepare(port.executionRecord, { path: { id } }, pollOptions, 'parse');
       const context = new Headers();
       copyTraceContext(new Headers(call.headers), context);
       copyInto(poll.headers, context);
@@ -29,7 +29,7 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     pointer: (pointer: unknown) => pointerOf(port, call, pointer),
     stream: (events: Response) => streamOf(port, call, events, streamOptions(call, 'events')),
     final: (error: unknown) => port.final(call, error),
-    schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.config.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
+    schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
   };
   const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
   return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, recoveryPort, parts);

@@ -189,8 +189,12 @@ export class Transport {
   /** What the parts of {@link CallExtras} may do through this transport (made on their first use). */
   #callPort(): CallPort {
     return (this.#port ??= {
-      config: this.#config,
-      transport: this,
+      executionRecord: this.#config.executionRecord,
+      pollIntervalMs: this.#config.pollIntervalMs,
+      loadValidators: this.#config.loadValidators,
+      stream: this.#config.features?.stream,
+      runs: this.#config.features?.runs,
+      reader: this,
       prepare: (op, input, options, mode) => this.#prepare(op, input, options, mode),
       send: (call) => this.#send(call),
       answer: (call) => this.#answer(call),
