@@ -37,14 +37,22 @@ files.set('index.ts', HEADER + renderResourcesIndex(model));
 const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
 const errorCodes = errorCodesOf(doc, coreClasses);
 const byOperation = operationErrorCodes(doc);
-const errorsOf = (id) => byOperation.get(id).codes.map((code) => errorCodes.find((c) => c.code === code));
+const runCodes = runErrorCodes(doc, byOperation);
+// The codes whose classes a standalone function registers: its operation's, and for an operation that starts
+// runs those its pointer's `wait()` and a lost answer's recovery can throw (the record read, the run's end): the
+// codes its result types name (`OperationError`, `WaitError`).
+const errorsOf = (op) => {
+  const codes = new Set(byOperation.get(op.id).codes);
+  if (op.idempotent) for (const code of [...runCodes, ...byOperation.get('getExecution').codes]) codes.add(code);
+  return errorCodes.filter((c) => codes.has(c.code));
+};
 for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file, errorsOf));
 // The entry of `oz-sdk/funcs` (src/funcs/index.ts) lists them name by name: written here too, checked for drift.
 files.set('../funcs/index.ts', HEADER + renderFuncsEntry(model));
 files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
 files.set('errors.ts', HEADER + renderErrors(errorCodes));
 for (const [name, text] of renderErrorClasses(errorCodes)) files.set(name, HEADER + text);
-files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runErrorCodes(doc, byOperation)));
+files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runCodes));
 files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
 files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
 files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));

@@ -267,10 +267,9 @@ export function renderFuncsFile(file, errorsOf) {
   const uses = new Set();
   const ops = file.classes.flatMap((node) => node.methods).sort((a, b) => funcName(a).localeCompare(funcName(b)));
   const bodies = ops.map((op) => renderMethod(op, uses, FUNCTION_FORM));
-  // Each operation's error codes with their classes: its function adds them to the transport's table on its first
-  // call, so a bundle carries the classes of the operations it imports (OzCore loads the whole table with the
-  // stream and the execution poller, whose errors may carry any code).
-  const tables = ops.map((op) => ({ id: op.id, entries: errorsOf(op.id) }));
+  // Each operation's error codes with their classes (`errorsOf`: those its result types name): its function adds
+  // them to the transport's table on its first call, so a bundle carries the classes of the operations it imports.
+  const tables = ops.map((op) => ({ id: op.id, entries: errorsOf(op) }));
   const classes = new Map(tables.flatMap((t) => t.entries).map((e) => [e.name, e.fromCore]));
   let out = '';
   if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/apiPromise.js';\n";

@@ -1,32 +1,7 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
-import type { CallFeatures } from '../core/callFeatures.js';
-import { registerErrorCodes } from '../core/errors/errors.js';
 import { FEATURES_ON_FIRST_USE } from '../core/featuresOnFirstUse.js';
 import { Transport } from '../core/transport.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
-
-let allErrorCodes: Promise<void> | undefined;
-
-/**
- * Every error code's class, added to the table once: an error read from a stream's event or an execution record
- * may carry a code of any operation (a chunk loaded with the stream and the execution poller).
- */
-function registerAllErrorCodes(): Promise<void> {
-  return (allErrorCodes ??= import('../generated/errors.js').then(({ ERROR_CODES }) => registerErrorCodes(ERROR_CODES)));
-}
-
-/** The stream and the execution poller loaded on first use, each with the whole error table. */
-const CORE_FEATURES: CallFeatures = {
-  ...FEATURES_ON_FIRST_USE,
-  stream: async (response, options) => {
-    await registerAllErrorCodes();
-    return await FEATURES_ON_FIRST_USE.stream!(response, options);
-  },
-  runs: async () => {
-    await registerAllErrorCodes();
-    return await FEATURES_ON_FIRST_USE.runs!();
-  },
-};
 
 /**
  * Options of an {@link OzCore}: those of the `Oz` client but `mcpURL` (the standalone functions are the REST
@@ -54,10 +29,10 @@ export class OzCore implements CoreClient {
 
   /** Reads `apiKey`, `baseURL` and `logLevel` from `OZ_API_KEY`, `OZ_BASE_URL` and `OZ_LOG` when not given, as `Oz` does. */
   constructor(options: OzCoreOptions = {}) {
-    // The error table holds the codes of the operations called (each function adds its own on its first call),
-    // and every code once a stream or the execution poller is loaded (see CORE_FEATURES).
+    // The error table holds the codes of the operations called: each function adds those its result types name on
+    // its first call (the `Oz` client adds every code).
     this.#options = resolveOptions(options);
-    bindTransport(this, new Transport(transportConfigOf(this.#options, CORE_FEATURES)));
+    bindTransport(this, new Transport(transportConfigOf(this.#options, FEATURES_ON_FIRST_USE)));
   }
 
   /** The base address calls go to. */

@@ -1,8 +1,8 @@
 /**
  * The error table of a program that imports only `oz-sdk/funcs` (bundled, tree-shaken, code splitting on, as an
- * application ships it): a standalone function adds its own operation's error classes on its first call, a code
- * the operation does not list still gets the class of its status, and the execution poller and the stream (whose
- * errors may carry any code) load the whole table.
+ * application ships it): a standalone function adds the classes of the codes its result types name on its first
+ * call (its operation's own; for an operation that starts runs also those its pointer's `wait()` can throw), and a
+ * code it does not list still gets the class of its status.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,7 +33,7 @@ const show = (e) => console.log(e.name, e.status, e.code);
 `;
 
 describe('a bundled program that imports only standalone functions', () => {
-  it("throws its operation's code classes, the status class for a code the operation does not list, and every code's class once the poller is loaded", async () => {
+  it("throws its operation's code classes, those of its run's end through wait(), and the status class for a code it does not list", async () => {
     const lines = await run(
       'errors',
       `import { OzCore, toolsExecute, toolsGet } from FUNCS;
@@ -57,9 +57,10 @@ await toolsGet(core, 'echo').catch(show);
       'ToolNotFoundError 404 tool_not_found',
       // forbidden_host is not among getTool's codes: its class is not in this bundle's first chunk.
       'Http403Error 403 forbidden_host',
-      // agent_not_found is no code of executeTool: the poller brought the whole table.
+      // agent_not_found is no code of executeTool, but one a run can end with (its WaitError type names it).
       'AgentNotFoundError 404 agent_not_found',
-      'ForbiddenHostError 403 forbidden_host',
+      // still a code no function of this program names.
+      'Http403Error 403 forbidden_host',
     ]);
   });
 

@@ -18,7 +18,7 @@ import { RequestTimeoutError } from '../errors/requestTimeoutError.js';
 import { UpstreamError } from '../errors/upstreamError.js';
 import type * as T from '../types.js';
 
-const linkConnectionErrors: Readonly<Record<string, ErrorCodeEntry>> = { idempotency_conflict: { status: 409, class: IdempotencyConflictError }, internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, invalid_json: { status: 400, class: InvalidJsonError }, invalid_params: { status: 422, class: InvalidParamsError }, payload_too_large: { status: 413, class: PayloadTooLargeError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, unauthorized: { status: 401, class: UnauthorizedError }, upstream_error: { status: 502, class: UpstreamError } };
+const linkConnectionErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_json: { status: 400, class: InvalidJsonError }, invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, request_timeout: { status: 408, class: RequestTimeoutError }, idempotency_conflict: { status: 409, class: IdempotencyConflictError }, payload_too_large: { status: 413, class: PayloadTooLargeError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, upstream_error: { status: 502, class: UpstreamError }, timeout: { status: 504, class: GatewayTimeoutError } };
 
 /**
  * Make a missing account connection (the link a 424 error gives).

@@ -13,7 +13,7 @@ import { RateLimitedError } from '../errors/rateLimitedError.js';
 import { RequestTimeoutError } from '../errors/requestTimeoutError.js';
 import type * as T from '../types.js';
 
-const searchDiscoveryErrors: Readonly<Record<string, ErrorCodeEntry>> = { internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, unauthorized: { status: 401, class: UnauthorizedError } };
+const searchDiscoveryErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, request_timeout: { status: 408, class: RequestTimeoutError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, timeout: { status: 504, class: GatewayTimeoutError } };
 
 /**
  * Search agents, tools and workflows, best match first.

@@ -14,7 +14,7 @@ import { RateLimitedError } from '../errors/rateLimitedError.js';
 import { UnsupportedProtocolVersionError } from '../errors/unsupportedProtocolVersionError.js';
 import type * as T from '../types.js';
 
-const mcpRequestErrors: Readonly<Record<string, ErrorCodeEntry>> = { forbidden_host: { status: 403, class: ForbiddenHostError }, internal_error: { status: 500, class: InternalError }, invalid_json: { status: 400, class: InvalidJsonError }, invalid_params: { status: 422, class: InvalidParamsError }, payload_too_large: { status: 413, class: PayloadTooLargeError }, rate_limited: { status: 429, class: RateLimitedError }, unauthorized: { status: 401, class: UnauthorizedError }, unsupported_protocol_version: { status: 400, class: UnsupportedProtocolVersionError } };
+const mcpRequestErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_json: { status: 400, class: InvalidJsonError }, unauthorized: { status: 401, class: UnauthorizedError }, unsupported_protocol_version: { status: 400, class: UnsupportedProtocolVersionError }, forbidden_host: { status: 403, class: ForbiddenHostError }, payload_too_large: { status: 413, class: PayloadTooLargeError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError } };
 
 /**
  * Send a JSON-RPC 2.0 message to the MCP server.

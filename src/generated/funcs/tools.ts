@@ -8,10 +8,13 @@ import type { RequestOptions } from '../../core/requestOptions.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
 import { executeToolOperation, getToolOperation, listToolsOperation } from '../operations.js';
+import { AgentNotFoundError } from '../errors/agentNotFoundError.js';
 import { ApprovalRequiredError } from '../errors/approvalRequiredError.js';
 import { ConnectionRequiredError } from '../errors/connectionRequiredError.js';
 import { CredentialRequiredError } from '../errors/credentialRequiredError.js';
 import { DuplicateExecutionIdError } from '../errors/duplicateExecutionIdError.js';
+import { ExecutionCancelledError } from '../errors/executionCancelledError.js';
+import { ExecutionNotFoundError } from '../errors/executionNotFoundError.js';
 import { GatewayTimeoutError } from '../errors/gatewayTimeoutError.js';
 import { InternalError } from '../errors/internalError.js';
 import { InvalidFormatError } from '../errors/invalidFormatError.js';
@@ -20,12 +23,14 @@ import { InvalidParamsError } from '../errors/invalidParamsError.js';
 import { PayloadTooLargeError } from '../errors/payloadTooLargeError.js';
 import { RateLimitedError } from '../errors/rateLimitedError.js';
 import { RequestTimeoutError } from '../errors/requestTimeoutError.js';
+import { ScheduleNotFoundError } from '../errors/scheduleNotFoundError.js';
 import { ToolNotFoundError } from '../errors/toolNotFoundError.js';
+import { WorkflowNotFoundError } from '../errors/workflowNotFoundError.js';
 import type * as T from '../types.js';
 
-const executeToolErrors: Readonly<Record<string, ErrorCodeEntry>> = { approval_required: { status: 409, class: ApprovalRequiredError }, connection_required: { status: 424, class: ConnectionRequiredError }, credential_required: { status: 424, class: CredentialRequiredError }, duplicate_execution_id: { status: 409, class: DuplicateExecutionIdError }, internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, invalid_json: { status: 400, class: InvalidJsonError }, invalid_params: { status: 422, class: InvalidParamsError }, payload_too_large: { status: 413, class: PayloadTooLargeError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, tool_not_found: { status: 404, class: ToolNotFoundError }, unauthorized: { status: 401, class: UnauthorizedError } };
-const getToolErrors: Readonly<Record<string, ErrorCodeEntry>> = { internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, tool_not_found: { status: 404, class: ToolNotFoundError }, unauthorized: { status: 401, class: UnauthorizedError } };
-const listToolsErrors: Readonly<Record<string, ErrorCodeEntry>> = { internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, unauthorized: { status: 401, class: UnauthorizedError } };
+const executeToolErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_json: { status: 400, class: InvalidJsonError }, invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, tool_not_found: { status: 404, class: ToolNotFoundError }, agent_not_found: { status: 404, class: AgentNotFoundError }, workflow_not_found: { status: 404, class: WorkflowNotFoundError }, schedule_not_found: { status: 404, class: ScheduleNotFoundError }, execution_not_found: { status: 404, class: ExecutionNotFoundError }, request_timeout: { status: 408, class: RequestTimeoutError }, approval_required: { status: 409, class: ApprovalRequiredError }, duplicate_execution_id: { status: 409, class: DuplicateExecutionIdError }, execution_cancelled: { status: 409, class: ExecutionCancelledError }, payload_too_large: { status: 413, class: PayloadTooLargeError }, invalid_params: { status: 422, class: InvalidParamsError }, connection_required: { status: 424, class: ConnectionRequiredError }, credential_required: { status: 424, class: CredentialRequiredError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, timeout: { status: 504, class: GatewayTimeoutError } };
+const getToolErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, tool_not_found: { status: 404, class: ToolNotFoundError }, request_timeout: { status: 408, class: RequestTimeoutError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, timeout: { status: 504, class: GatewayTimeoutError } };
+const listToolsErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, request_timeout: { status: 408, class: RequestTimeoutError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, timeout: { status: 504, class: GatewayTimeoutError } };
 
 /**
  * Execute a tool.

@@ -16,8 +16,8 @@ import { RateLimitedError } from '../errors/rateLimitedError.js';
 import { RequestTimeoutError } from '../errors/requestTimeoutError.js';
 import type * as T from '../types.js';
 
-const getTraceErrors: Readonly<Record<string, ErrorCodeEntry>> = { execution_not_found: { status: 404, class: ExecutionNotFoundError }, internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, unauthorized: { status: 401, class: UnauthorizedError } };
-const listTracesErrors: Readonly<Record<string, ErrorCodeEntry>> = { internal_error: { status: 500, class: InternalError }, invalid_format: { status: 400, class: InvalidFormatError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, request_timeout: { status: 408, class: RequestTimeoutError }, timeout: { status: 504, class: GatewayTimeoutError }, unauthorized: { status: 401, class: UnauthorizedError } };
+const getTraceErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, execution_not_found: { status: 404, class: ExecutionNotFoundError }, request_timeout: { status: 408, class: RequestTimeoutError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, timeout: { status: 504, class: GatewayTimeoutError } };
+const listTracesErrors: Readonly<Record<string, ErrorCodeEntry>> = { invalid_format: { status: 400, class: InvalidFormatError }, unauthorized: { status: 401, class: UnauthorizedError }, request_timeout: { status: 408, class: RequestTimeoutError }, invalid_params: { status: 422, class: InvalidParamsError }, rate_limited: { status: 429, class: RateLimitedError }, internal_error: { status: 500, class: InternalError }, timeout: { status: 504, class: GatewayTimeoutError } };
 
 /**
  * Get the trace of an execution.
