@@ -45,9 +45,10 @@ export interface Call {
   readonly unsignalled: boolean;
   readonly maxRetries: number;
   readonly timeout: number;
-  readonly idleTimeout: number;
-  readonly maxEventBytes: number;
-  readonly streamTimeout: number;
+  /** The stream bounds given (checked), each undefined for the stream's default. */
+  readonly idleTimeout: number | undefined;
+  readonly maxEventBytes: number | undefined;
+  readonly streamTimeout: number | undefined;
   readonly signal: AbortSignal | undefined;
   readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */

@@ -3,5 +3,7 @@
 export { parsedAnswer, streamAnswer } from './answerFeatures.js';
 export { connectionError, keyHinted } from './errorHints.js';
 export { recoverCall } from './lostAnswerCall.js';
+export { throughMiddleware } from './middlewareAttempt.js';
 export { exchange } from './rawExchange.js';
+export { checkedStreamBounds } from './streams/streamBounds.js';
 export { tracedAnswer } from './telemetry/callTracing.js';

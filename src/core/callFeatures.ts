@@ -2,9 +2,11 @@ import type { parsedAnswer, streamAnswer } from './answerFeatures.js';
 import type { RunSupport } from './call.js';
 import type { connectionError, keyHinted } from './errorHints.js';
 import type { recoverCall } from './lostAnswerCall.js';
+import type { throughMiddleware } from './middlewareAttempt.js';
 import type { EventData } from './responseBody.js';
 import type { exchange } from './rawExchange.js';
 import type { StreamOptions } from './streams/stream.js';
+import type { checkedStreamBounds } from './streams/streamBounds.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
 
 export type { RunSupport };
@@ -29,6 +31,10 @@ export interface CallExtras {
   readonly connectionError: typeof connectionError;
   /** The legacy-key hint of a 401. */
   readonly keyHinted: typeof keyHinted;
+  /** An attempt through middleware. */
+  readonly throughMiddleware: typeof throughMiddleware;
+  /** The checks of the stream bounds a call gives. */
+  readonly checkedStreamBounds: typeof checkedStreamBounds;
 }
 
 /**

@@ -1,7 +1,6 @@
-import { isLegacyKeyOffPlane } from './auth.js';
 import type { Call } from './call.js';
 import { OzUsageError, type OzAPIError, type OzError } from './errors/errors.js';
-import { LegacyKeyError } from './errors/legacyKeyError.js';
+import { isLegacyKeyOffPlane, LegacyKeyError } from './errors/legacyKeyError.js';
 import { inProcessAddressMiss } from './inProcessAddress.js';
 
 // What a failed call's error says beyond its status, read only when a call fails so: a connection error (to the

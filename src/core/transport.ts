@@ -12,8 +12,6 @@ import type { ExecutionPoll, ExecutionReader } from './executions/executionPolle
 import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './telemetry/logger.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
-import type { ChainParts } from './middlewareChain.js';
-import { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
@@ -24,7 +22,6 @@ import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from '.
 import { DEFAULT_RETRY_POLICY, retryPolicyOf, wantsRetry, type RetryOptions, type RetryPolicy } from './retryOptions.js';
 import { backoffDelay, retryDelay, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streams/streamBounds.js';
 import { newTraceId } from './traceId.js';
 import { registeredTracing } from './telemetry/tracing.js';
 import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
@@ -268,16 +265,15 @@ export class Transport {
     if (wired && options.format) headers.accept = accept;
     if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, new Headers(headers), log);
 
-    const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
-    if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     const validate = options.validate ?? config.validate ?? 'off';
     if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
-    const givenEventBytes = options.maxEventBytes ?? config.maxEventBytes;
-    const givenStreamTimeout = options.streamTimeout ?? config.streamTimeout;
-    const { maxEventBytes, streamTimeout } =
-      givenEventBytes === undefined && givenStreamTimeout === undefined
-        ? DEFAULT_STREAM_BOUNDS
-        : checkedStreamBounds({ maxEventBytes: givenEventBytes, streamTimeout: givenStreamTimeout });
+    const idleTimeout = options.idleTimeout ?? config.idleTimeout;
+    const maxEventBytes = options.maxEventBytes ?? config.maxEventBytes;
+    const streamTimeout = options.streamTimeout ?? config.streamTimeout;
+    // Stream bounds given are checked before anything is sent (a call that gives none takes the stream's defaults).
+    if (idleTimeout !== undefined || maxEventBytes !== undefined || streamTimeout !== undefined) {
+      (await this.#extras()).checkedStreamBounds({ idleTimeout, maxEventBytes, streamTimeout });
+    }
     const calls = ++this.#shared.calls;
     const sentTraceId = headers['x-trace-id'];
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -420,7 +416,12 @@ export class Transport {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.middleware.length === 0
       ? fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
-      : throughMiddleware(call, attempt, init, signal);
+      : this.#throughMiddleware(call, attempt, init, signal);
+  }
+
+  /** One attempt through the call's middleware (its runner is a part of {@link CallExtras}). */
+  async #throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
+    return await (await this.#extras()).throughMiddleware(call, attempt, init, signal);
   }
 
   /** A typed error about to be thrown: logged, and scrubbed of the key. */
@@ -465,9 +466,6 @@ function warnDeprecationHeaders(op: Operation, answer: Headers, log: Logger): vo
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
-// The stream bounds of a call that sets neither (most calls), checked once.
-const DEFAULT_STREAM_BOUNDS = checkedStreamBounds({});
-
 /** The key on the header the operation's plane takes (the other credential header removed). */
 function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeader: AuthHeader): void {
   const auth = authHeaderFor(op, apiKey, authHeader);
@@ -494,15 +492,6 @@ let lastAuth: { readonly given: string | undefined; readonly sent: string } = { 
 function sentHeaders(call: Call): HeadersInit {
   return call.fetch === globalFetch ? call.headers : new Headers(call.headers);
 }
-
-/** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
-async function throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
-  const { attemptThrough } = await (middlewareChain ??= import('./middlewareChain.js'));
-  return await attemptThrough(call, attempt, init, signal, CHAIN_PARTS);
-}
-
-let middlewareChain: Promise<typeof import('./middlewareChain.js')> | undefined;
-const CHAIN_PARTS: ChainParts = { OzError, OzUsageError, OzMiddlewareError, fetchWithinOrigin };
 
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
 // a call's client time). Bounded: cleared when full, so paths holding ids cannot grow it without limit.

@@ -1,3 +1,4 @@
+import type { Plane } from '../operation.js';
 import { UnauthorizedError, type OzAPIError } from './errors.js';
 
 /**
@@ -22,4 +23,21 @@ export class LegacyKeyError extends UnauthorizedError {
       `${source.status} unauthorized: a legacy sk- key opens ${opens}; the ${plane} plane takes only a platform ` +
       `key (ozk_...). Create one in the dashboard's keys tab. (${source.error?.message ?? 'no message'})`;
   }
+}
+
+/**
+ * The only plane a legacy key opens (`sk-mdl-`: models, `sk-prx-`: the connector proxy, another `sk-` key:
+ * unknown), or undefined for a key that is not a legacy key.
+ */
+export function legacyKeyPlane(apiKey: string): 'models' | 'proxy' | 'unknown' | undefined {
+  if (!apiKey.startsWith('sk-')) return undefined;
+  if (apiKey.startsWith('sk-mdl-')) return 'models';
+  if (apiKey.startsWith('sk-prx-')) return 'proxy';
+  return 'unknown';
+}
+
+/** A legacy key used outside the one plane it opens. */
+export function isLegacyKeyOffPlane(apiKey: string, plane: Plane): 'models' | 'proxy' | 'unknown' | undefined {
+  const own = legacyKeyPlane(apiKey);
+  return own !== undefined && own !== plane ? own : undefined;
 }
