@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
-import { errorCodesOf, renderErrors } from './codegen/errors.mjs';
+import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
 import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
 import { renderOperationErrors } from './codegen/renderOperationErrors.mjs';
@@ -33,15 +33,26 @@ files.set('operations.ts', HEADER + renderOperations(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
 // The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore.
-for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file));
+// Code classes already written by hand in src/core/errors/errors.ts are imported, not generated again.
+const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
+const errorCodes = errorCodesOf(doc, coreClasses);
+const byOperation = operationErrorCodes(doc);
+const runCodes = runErrorCodes(doc, byOperation);
+// The codes whose classes a standalone function registers: its operation's, and for an operation that starts
+// runs those its pointer's `wait()` and a lost answer's recovery can throw (the record read, the run's end): the
+// codes its result types name (`OperationError`, `WaitError`).
+const errorsOf = (op) => {
+  const codes = new Set(byOperation.get(op.id).codes);
+  if (op.idempotent) for (const code of [...runCodes, ...byOperation.get('getExecution').codes]) codes.add(code);
+  return errorCodes.filter((c) => codes.has(c.code));
+};
+for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file, errorsOf));
 // The entry of `oz-sdk/funcs` (src/funcs/index.ts) lists them name by name: written here too, checked for drift.
 files.set('../funcs/index.ts', HEADER + renderFuncsEntry(model));
 files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
-// Code classes already written by hand in src/core/errors/errors.ts are imported, not generated again.
-const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
-files.set('errors.ts', HEADER + renderErrors(errorCodesOf(doc, coreClasses)));
-const byOperation = operationErrorCodes(doc);
-files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runErrorCodes(doc, byOperation)));
+files.set('errors.ts', HEADER + renderErrors(errorCodes));
+for (const [name, text] of renderErrorClasses(errorCodes)) files.set(name, HEADER + text);
+files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runCodes));
 files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
 files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
 files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));

@@ -6,6 +6,11 @@
  * @packageDocumentation
  */
 import type * as types from './generated/types.js';
+import { registerErrorCodes } from './core/errors/errors.js';
+import { ERROR_CODES } from './generated/errors.js';
+
+// `apiErrorFor` and `errorFromResponse` give the typed error of every code of openapi.json, before any client is made.
+registerErrorCodes(ERROR_CODES);
 
 export { Oz, type ClientOptions } from './client.js';
 export type { OzRawClient } from './raw/rawClient.js';
@@ -28,7 +33,6 @@ export {
   Http424Error,
   Http429Error,
   Http5xxError,
-  LegacyKeyError,
   UnauthorizedError,
   OzConnectionError,
   OzTimeoutError,
@@ -36,6 +40,7 @@ export {
   type ConnectInfo,
   type ErrorBody,
 } from './core/errors/errors.js';
+export { LegacyKeyError } from './core/errors/legacyKeyError.js';
 export type { ApiKeySource } from './core/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';
 export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';

@@ -1,5 +1,6 @@
 // Writes src/generated/errors.ts from openapi.json's `ErrorCode`: one class per code under its status class, and the
-// code-to-class table the transport reads (installed into src/core/errors/errors.ts with `registerErrorCodes`).
+// code-to-class table the transport reads (the layer above installs it with `registerErrorCodes`: no side effect at
+// load, so that a bundle of one standalone function keeps only its operation's classes).
 import { pascal } from './model.mjs';
 
 // How a field named in `x-oz-carries` is typed on the class, and its value when an answer's wire left it out.
@@ -37,16 +38,21 @@ export function errorCodesOf(doc, coreClasses) {
 
 const docLines = (lines, indent = '') => `${indent}/**\n${lines.map((l) => (l ? `${indent} * ${l}` : `${indent} *`)).join('\n')}\n${indent} */\n`;
 
-export function renderErrors(codes) {
-  const generated = codes.filter((c) => !c.fromCore);
-  const fromCore = codes.filter((c) => c.fromCore).map((c) => c.name);
-  const bases = [...new Set(generated.map((c) => c.base))];
-  const needsConnect = generated.some((c) => c.carries.some((f) => CARRIED[f].type === 'ConnectInfo'));
-  const coreImports = [...bases, ...fromCore, 'registerErrorCodes'].sort();
-  const typeImports = ['ErrorBody', 'ErrorCodeEntry', ...(needsConnect ? ['ConnectInfo'] : [])].sort();
-  let out = `import { ${coreImports.join(', ')}, ${typeImports.map((t) => `type ${t}`).join(', ')} } from '../core/errors/errors.js';\n\n`;
-  if (fromCore.length) out += `export { ${fromCore.join(', ')} };\n\n`;
-  for (const c of generated) {
+/** The module of a generated code class, under src/generated/errors/ (`ToolNotFoundError` in toolNotFoundError.ts). */
+export const errorClassFile = (name) => name[0].toLowerCase() + name.slice(1);
+
+/**
+ * One file per generated code class (src/generated/errors/<class>.ts): a bundler splits code by module, so a
+ * bundle of one standalone function carries the classes of its operation's codes and loads the others (with the
+ * whole table) only in a chunk of their own.
+ */
+export function renderErrorClasses(codes) {
+  const files = new Map();
+  for (const c of codes.filter((code) => !code.fromCore)) {
+    const needsConnect = c.carries.some((f) => CARRIED[f].type === 'ConnectInfo');
+    const needsBody = c.carries.some((f) => CARRIED[f].fallback);
+    const types = [...(needsConnect ? ['ConnectInfo'] : []), ...(needsBody ? ['ErrorBody'] : [])].map((t) => `type ${t}`);
+    let out = `import { ${[c.base, ...types].join(', ')} } from '../../core/errors/errors.js';\n\n`;
     out += docLines([`${c.status} \`${c.code}\`: ${c.description.replace(/\*\//g, '*\\/')}`]);
     out += `export class ${c.name} extends ${c.base} {\n`;
     out += `  override name = '${c.name}';\n`;
@@ -68,15 +74,25 @@ export function renderErrors(codes) {
       out += fallbacks.join('');
       out += '  }\n';
     }
-    out += '}\n\n';
+    out += '}\n';
+    files.set(`errors/${errorClassFile(c.name)}.ts`, out);
   }
+  return files;
+}
+
+/** src/generated/errors.ts: every code class (re-exported from its own module) and the code-to-class table. */
+export function renderErrors(codes) {
+  const generated = codes.filter((c) => !c.fromCore);
+  const fromCore = codes.filter((c) => c.fromCore).map((c) => c.name);
+  let out = `import { ${[...fromCore, 'type ErrorCodeEntry'].join(', ')} } from '../core/errors/errors.js';\n`;
+  for (const c of generated) out += `import { ${c.name} } from './errors/${errorClassFile(c.name)}.js';\n`;
+  out += '\n';
+  out += `export { ${[...fromCore, ...generated.map((c) => c.name)].join(', ')} };\n\n`;
   out += docLines(['Every error code of openapi.json\'s `ErrorCode`: the status it is answered with and the class it is thrown as.']);
   out += 'export const ERROR_CODES = {\n';
   for (const c of codes) out += `  ${c.code}: { status: ${c.status}, class: ${c.name} },\n`;
   out += '} as const satisfies Record<string, ErrorCodeEntry>;\n\n';
   out += docLines(['An error code of openapi.json.']);
-  out += 'export type ErrorCodeName = keyof typeof ERROR_CODES;\n\n';
-  out += '// The transport (src/core) reads the table from here: src/core imports nothing generated.\n';
-  out += 'registerErrorCodes(ERROR_CODES);\n';
+  out += 'export type ErrorCodeName = keyof typeof ERROR_CODES;\n';
   return out;
 }

@@ -1,17 +1,40 @@
-import type { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';
-import type { recordFailure } from './executions/executionRecovery.js';
+import type { parsedAnswer, streamAnswer } from './answerFeatures.js';
+import type { RunSupport } from './call.js';
+import type { connectionError, keyHinted } from './errorHints.js';
+import type { recoverCall } from './lostAnswerCall.js';
+import type { throughMiddleware } from './middlewareAttempt.js';
 import type { EventData } from './responseBody.js';
+import type { exchange } from './rawExchange.js';
 import type { StreamOptions } from './streams/stream.js';
+import type { checkedStreamBounds } from './streams/streamBounds.js';
+import type { tracedAnswer } from './telemetry/callTracing.js';
+
+export type { RunSupport };
 
 /**
- * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost
- * answer (`runSupport.ts` gathers them).
+ * The parts of the call path that a default call (JSON answer, no tracer, no error beyond its status) never
+ * uses, out of the transport so that a bundle of one standalone function loads them only when a call needs them
+ * (`callExtras.ts` gathers them; each reaches the transport through its `CallPort`).
  */
-export interface RunSupport {
-  readonly withPointerWait: typeof withPointerWait;
-  readonly pollExecution: typeof pollExecution;
-  readonly recordFailure: typeof recordFailure;
-  readonly DEFAULT_POLL_SCHEDULE: typeof DEFAULT_POLL_SCHEDULE;
+export interface CallExtras {
+  /** A call inside its span, when a tracer provider is registered. */
+  readonly tracedAnswer: typeof tracedAnswer;
+  /** The raw client's requests. */
+  readonly exchange: typeof exchange;
+  /** The recovery of a lost answer. */
+  readonly recoverCall: typeof recoverCall;
+  /** The `Stream` of a stream call. */
+  readonly streamAnswer: typeof streamAnswer;
+  /** A 202 pointer, or an answer checked against openapi.json. */
+  readonly parsedAnswer: typeof parsedAnswer;
+  /** The in-process address hint of a connection error. */
+  readonly connectionError: typeof connectionError;
+  /** The legacy-key hint of a 401. */
+  readonly keyHinted: typeof keyHinted;
+  /** An attempt through middleware. */
+  readonly throughMiddleware: typeof throughMiddleware;
+  /** The checks of the stream bounds a call gives. */
+  readonly checkedStreamBounds: typeof checkedStreamBounds;
 }
 
 /**
@@ -26,4 +49,6 @@ export interface CallFeatures {
   readonly runs?: (() => RunSupport | Promise<RunSupport>) | undefined;
   /** The `data` of the last event of a buffered server-sent event answer (MCP answers one `message` event so). */
   readonly eventData?: EventData | undefined;
+  /** The call path's rarely used parts (tracing, streams, pointers, validation, lost answers, error hints). */
+  readonly extras?: (() => CallExtras | Promise<CallExtras>) | undefined;
 }

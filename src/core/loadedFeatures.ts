@@ -1,16 +1,30 @@
-import type { CallFeatures, RunSupport } from './callFeatures.js';
+import { parsedAnswer, streamAnswer } from './answerFeatures.js';
+import type { RunSupport } from './call.js';
+import type { CallExtras, CallFeatures } from './callFeatures.js';
+import { connectionError, keyHinted } from './errorHints.js';
+import { parsePointerLines } from './executions/asyncPointer.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';
 import { recordFailure } from './executions/executionRecovery.js';
+import { recoverCall } from './lostAnswerCall.js';
+import { throughMiddleware } from './middlewareAttempt.js';
+import { exchange } from './rawExchange.js';
 import { lastEventData } from './streams/lastEventData.js';
 import { Stream } from './streams/stream.js';
+import { checkedStreamBounds } from './streams/streamBounds.js';
+import { tracedAnswer } from './telemetry/callTracing.js';
 
 // An object of its own rather than `import * as` runSupport.js: a namespace object would need a bundler helper
 // that lazy chunks share, and so a chunk of its own loaded with the client.
-const RUN_SUPPORT: RunSupport = { DEFAULT_POLL_SCHEDULE, pollExecution, recordFailure, withPointerWait };
+const RUN_SUPPORT: RunSupport = { DEFAULT_POLL_SCHEDULE, pollExecution, recordFailure, withPointerWait, parsePointerLines };
+const CALL_EXTRAS: CallExtras = { tracedAnswer, exchange, recoverCall, streamAnswer, parsedAnswer, connectionError, keyHinted, throughMiddleware, checkedStreamBounds };
 
-/** The stream and the execution poller, loaded with the client (the `Oz` client exports both anyway). */
+/**
+ * The stream, the execution poller and the call path's rarely used parts, loaded with the client (the `Oz` client
+ * exports the first two anyway, and its first calls pay no import).
+ */
 export const LOADED_FEATURES: CallFeatures = {
   stream: (response, options) => new Stream(response, options),
   runs: () => RUN_SUPPORT,
   eventData: lastEventData,
+  extras: () => CALL_EXTRAS,
 };

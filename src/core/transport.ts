@@ -1,48 +1,30 @@
 import { abortableSleep, abortError } from './abortableSleep.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
-import { parsePointerLines } from './executions/asyncPointer.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
-import { authHeaderFor, isLegacyKeyOffPlane } from './auth.js';
+import { authHeaderFor } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
+import type { Answer, Call, CallPort, Sent } from './call.js';
+import type { CallExtras, CallFeatures } from './callFeatures.js';
 import { rememberAnswer } from './callResult.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
-import {
-  errorFromText,
-  LegacyKeyError,
-  OzError,
-  OzConnectionError,
-  OzTimeoutError,
-  OzUsageError,
-  type OzAPIError,
-} from './errors/errors.js';
-import type { CallFeatures, RunSupport } from './callFeatures.js';
+import { errorFromText, OzError, OzConnectionError, OzUsageError } from './errors/errors.js';
 import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
-import type { RecoveryParts } from './lostAnswerRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './telemetry/logger.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
-import type { ChainParts } from './middlewareChain.js';
-import { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
-import { fetchWithinOrigin, OzRedirectError } from './redirect.js';
+import { fetchWithinOrigin } from './redirect.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { inProcessAddressMiss } from './inProcessAddress.js';
 import { decodeBody } from './responseBody.js';
-import type { AnswerChecker } from './answerChecker.js';
-import { isValidateMode, type AnswerValidatorLoader, type ValidateMode, type ValidationReport } from './responseValidation.js';
-import { OzResponseValidationError } from './errors/responseValidationError.js';
+import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from './responseValidation.js';
 import { DEFAULT_RETRY_POLICY, retryPolicyOf, wantsRetry, type RetryOptions, type RetryPolicy } from './retryOptions.js';
 import { backoffDelay, retryDelay, type BackoffSchedule } from './retryPolicy.js';
 import { nodeUserAgent } from './runtime.js';
-import type { StreamOptions } from './streams/stream.js';
-import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streams/streamBounds.js';
-import type { StreamInterruption } from './streams/streamErrors.js';
-import type { StreamMode } from './streams/streamProtocol.js';
 import { newTraceId } from './traceId.js';
-import { copyTraceContext, registeredTracing, startCallSpan, type CallSpan, type OtelGlobal } from './telemetry/tracing.js';
-import { WIRE_MEDIA_TYPES, wireOfContentType } from './wireMediaTypes.js';
+import { registeredTracing } from './telemetry/tracing.js';
+import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
 import { stringifyYaml } from './yaml.js';
 
 /** Retries after the first attempt, by default. */
@@ -99,73 +81,7 @@ export interface TransportConfig {
   features?: CallFeatures | undefined;
 }
 
-/** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
-interface Call {
-  readonly op: Operation;
-  readonly mode: 'parse' | 'stream';
-  readonly format: Format;
-  readonly url: string;
-  /** Lower-case names (see {@link HeaderRecord}); a fetch other than the runtime's own gets them as a `Headers`. */
-  readonly headers: HeaderRecord;
-  readonly body: string | undefined;
-  readonly traceId: string | undefined;
-  readonly asyncRun: boolean;
-  /** The key sent (a provider's newer key after a 401). */
-  apiKey: string;
-  readonly credentials: Credentials;
-  readonly authHeader: AuthHeader;
-  /** The client's middleware, then the call's; empty for most calls (then no Request is made). */
-  readonly middleware: readonly Middleware[];
-  readonly retry: RetryPolicy;
-  /** The call's promise, whose `asResponse()` asks for the body unread (absent for raw and poll requests). */
-  readonly handoff: object | undefined;
-  readonly fetch: FetchLike;
-  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
-  readonly fetchOptions: FetchOptions | undefined;
-  /** Whether attempts fetch without a signal (see {@link fetchesUnsignalled}). */
-  readonly unsignalled: boolean;
-  readonly maxRetries: number;
-  readonly timeout: number;
-  readonly idleTimeout: number;
-  readonly maxEventBytes: number;
-  readonly streamTimeout: number;
-  readonly signal: AbortSignal | undefined;
-  readonly log: Logger;
-  /** Whether debug lines are written: their headers are only gathered then. */
-  readonly debug: boolean;
-  readonly tag: string;
-  readonly options: RequestOptions;
-  /** Whether (and how) the answer is checked against openapi.json. */
-  readonly validate: ValidateMode;
-  /**
-   * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
-   * the polls that recover a lost answer belong to their call's span).
-   */
-  readonly span: CallSpan | undefined;
-}
 
-/**
- * The call with its span started (and its `traceparent` set), when a tracer provider is registered (`api`, from
- * `registeredTracing()`: a call without one waits for nothing).
- */
-async function withSpan(call: Call, api: OtelGlobal | undefined): Promise<Call> {
-  if (api === undefined) return call;
-  // The span writes its trace context (`traceparent`, `tracestate`) on a `Headers`, copied onto the call's.
-  const context = new Headers();
-  const span = await startCallSpan(api, { operationId: call.op.id, method: call.op.method, url: call.url, traceId: call.traceId, headers: context });
-  copyInto(call.headers, context);
-  return { ...call, span };
-}
-
-/** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
-interface Answer {
-  readonly response: Response;
-  readonly text: string;
-  /** The body was left unread for `asResponse()`. */
-  readonly unread?: boolean;
-}
-
-type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
 /**
  * Sends the calls of the generated resources: URL, auth, body, wire, retries, idempotency, typed errors.
@@ -178,9 +94,9 @@ type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPI
 export class Transport {
   readonly #config: TransportConfig;
   readonly #log: Logger;
-  // The validators' loader; the checker (a lazy chunk) is made on the first call with validation on.
-  readonly #checker: AnswerValidatorLoader | undefined;
-  #answerChecker: Promise<AnswerChecker> | undefined;
+  // Whether the layer above gave the validators' loader (validation is off without it).
+  readonly #validates: boolean;
+  #port: CallPort | undefined;
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
   // The client's retry policy; undefined until the first call checks the client's `retry` option.
@@ -191,7 +107,7 @@ export class Transport {
   /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
-    this.#checker = config.loadValidators;
+    this.#validates = config.loadValidators !== undefined;
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
     this.#retry = config.retry === undefined ? this.#baseRetry() : undefined;
@@ -246,9 +162,7 @@ export class Transport {
     const tracing = registeredTracing();
     // Most calls: no tracer, so no span to run the call inside (nor its two closures).
     if (tracing === undefined) return (await this.#answer(prepared)) as ParsedResponse<T>;
-    const call = await withSpan(prepared, tracing);
-    // A stream's span ends with the stream (see streamOptions).
-    return (await this.#traced(call, () => this.#answer(call), () => call.mode !== 'stream')) as ParsedResponse<T>;
+    return (await (await this.#extras()).tracedAnswer(this.#callPort(), prepared, tracing)) as ParsedResponse<T>;
   }
 
   /**
@@ -259,41 +173,36 @@ export class Transport {
    * caller's to read). A lost answer found by a retry throws the `DuplicateExecutionIdError`.
    */
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
-    const call = await withSpan(await this.#prepare(op, { url }, options, mode), registeredTracing());
-    headers.forEach((value, name) => {
-      if (name !== 'authorization' && name !== 'x-api-key') call.headers[name] = value;
-    });
-    if (!headers.has('content-type') && body !== undefined) call.headers['content-type'] = 'application/json';
-    const sent = { ...call, body };
-    return await this.#traced(
-      sent,
-      async () => {
-        const answer = await this.#send(sent);
-        if (answer.kind === 'lost') throw this.#final(sent, answer.conflict);
-        return answer.answer;
-      },
-      () => true,
-    );
+    return await (await this.#extras()).exchange(this.#callPort(), op, url, body, headers, options, mode);
   }
 
-  /** Runs a call's work inside its span (when a tracer is registered): the answer's ids on it, ended unless `ends` says the answer ends it later. */
-  async #traced<R extends { response: Response }>(call: Call, work: () => Promise<R>, ends: (answer: R) => boolean): Promise<R> {
-    const span = call.span;
-    if (span === undefined) return await work();
-    try {
-      const answer = await work();
-      span.answered(answer.response);
-      if (ends(answer)) span.end();
-      return answer;
-    } catch (error) {
-      span.end(error);
-      throw error;
-    }
+  /** The call path's rarely used parts (see {@link CallExtras}): given loaded by `Oz`, loaded on first use by `OzCore`. */
+  #extras(): CallExtras | Promise<CallExtras> {
+    const extras = this.#config.features?.extras;
+    if (extras === undefined) throw new OzUsageError('This client was made without the call path\'s rarely used parts (features.extras).');
+    return extras();
+  }
+
+  /** What the parts of {@link CallExtras} may do through this transport (made on their first use). */
+  #callPort(): CallPort {
+    return (this.#port ??= {
+      executionRecord: this.#config.executionRecord,
+      pollIntervalMs: this.#config.pollIntervalMs,
+      loadValidators: this.#config.loadValidators,
+      stream: this.#config.features?.stream,
+      runs: this.#config.features?.runs,
+      reader: this,
+      prepare: (op, input, options, mode) => this.#prepare(op, input, options, mode),
+      send: (call) => this.#send(call),
+      answer: (call) => this.#answer(call),
+      final: (call, error) => this.#final(call, error),
+      decode: (text, contentType, requested) => this.#decode(text, contentType, requested),
+    });
   }
 
   async #answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.#send(call);
-    if (sent.kind === 'lost') return await this.#recover(call, sent.conflict);
+    if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this.#callPort(), call, sent.conflict);
     if (sent.answer.unread) return { data: undefined, response: sent.answer.response, unread: true };
     return await this.#parse(call, sent.answer);
   }
@@ -356,16 +265,15 @@ export class Transport {
     if (wired && options.format) headers.accept = accept;
     if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, new Headers(headers), log);
 
-    const idleTimeout = options.idleTimeout ?? config.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
-    if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
     const validate = options.validate ?? config.validate ?? 'off';
     if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
-    const givenEventBytes = options.maxEventBytes ?? config.maxEventBytes;
-    const givenStreamTimeout = options.streamTimeout ?? config.streamTimeout;
-    const { maxEventBytes, streamTimeout } =
-      givenEventBytes === undefined && givenStreamTimeout === undefined
-        ? DEFAULT_STREAM_BOUNDS
-        : checkedStreamBounds({ maxEventBytes: givenEventBytes, streamTimeout: givenStreamTimeout });
+    const idleTimeout = options.idleTimeout ?? config.idleTimeout;
+    const maxEventBytes = options.maxEventBytes ?? config.maxEventBytes;
+    const streamTimeout = options.streamTimeout ?? config.streamTimeout;
+    // Stream bounds given are checked before anything is sent (a call that gives none takes the stream's defaults).
+    if (idleTimeout !== undefined || maxEventBytes !== undefined || streamTimeout !== undefined) {
+      (await this.#extras()).checkedStreamBounds({ idleTimeout, maxEventBytes, streamTimeout });
+    }
     const calls = ++this.#shared.calls;
     const sentTraceId = headers['x-trace-id'];
     const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
@@ -398,7 +306,7 @@ export class Transport {
       debug: level === 'debug',
       tag: `[oz ${op.id} #${calls}]`,
       options,
-      validate: this.#checker === undefined ? 'off' : validate,
+      validate: this.#validates ? validate : 'off',
       span: undefined,
     };
   }
@@ -425,7 +333,9 @@ export class Transport {
       const { response, text } = answer;
       if (response.ok) return { kind: 'answer', answer };
 
-      const error = this.#withKeyHint(call, await errorFromText(response.status, response.headers, scrubSecrets(text, call.credentials.secrets), response.statusText));
+      let error = await errorFromText(response.status, response.headers, scrubSecrets(text, call.credentials.secrets), response.statusText);
+      // A 401 to a legacy key outside its own plane says why (see LegacyKeyError).
+      if (error.status === 401 && call.op.auth !== 'none') error = (await this.#extras()).keyHinted(call, error);
       rememberAnswer(error, response);
       if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };
@@ -495,8 +405,7 @@ export class Transport {
       // A middleware's typed error (or what its next() rejected with) is kept; anything else is the attempt's.
       const error: OzError = cause instanceof OzError && !signal.cut ? cause : signal.errorFor(cause);
       // No host at the embedded server's in-process address is a setup mistake: no retry can help.
-      const hint = error.constructor === OzConnectionError ? inProcessAddressMiss(call.url, error === cause ? (error as Error).cause : cause) : null;
-      throw hint === null ? error : new OzUsageError(hint, { cause });
+      throw error.constructor === OzConnectionError ? (await this.#extras()).connectionError(call.url, error, cause) : error;
     } finally {
       if (!bound) signal.release();
     }
@@ -507,7 +416,12 @@ export class Transport {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.middleware.length === 0
       ? fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
-      : throughMiddleware(call, attempt, init, signal);
+      : this.#throughMiddleware(call, attempt, init, signal);
+  }
+
+  /** One attempt through the call's middleware (its runner is a part of {@link CallExtras}). */
+  async #throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
+    return await (await this.#extras()).throughMiddleware(call, attempt, init, signal);
   }
 
   /** A typed error about to be thrown: logged, and scrubbed of the key. */
@@ -520,80 +434,11 @@ export class Transport {
     return error;
   }
 
-  /** A 401 to a legacy key outside its own plane says why (see {@link LegacyKeyError}). */
-  #withKeyHint(call: Call, error: OzAPIError): OzAPIError {
-    if (error.status !== 401 || call.op.auth === 'none') return error;
-    const keyPlane = isLegacyKeyOffPlane(call.apiKey, call.op.plane);
-    return keyPlane ? new LegacyKeyError(error, keyPlane, call.op.plane) : error;
-  }
-
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
-    if (call.mode === 'stream') {
-      const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
-      if (call.validate !== 'off') {
-        const checker = await this.#checked();
-        const validators = await checker.validators();
-        const report = validationReport(call, response);
-        options.checkItem = (item) => checker.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
-      }
-      return { data: await this.#stream(call, response, options), response };
-    }
-    const contentType = response.headers.get('content-type');
-    const pointer = response.status === 202 && call.op.idempotent;
-    // The answered wire matters only to a pointer (202) and to validation: most answers are decoded without it.
-    const wire = pointer || call.validate !== 'off' ? (wireOfContentType(contentType) ?? call.format) : undefined;
-    if (pointer && (wire === 'markdown' || wire === 'text')) {
-      return { data: await this.#pointer(call, parsePointerLines(text)), response };
-    }
-    const data = call.validate === 'off' ? await this.#decode(text, contentType, call.format) : await this.#checkedBody(call, response, text, wire);
-    return { data: pointer ? await this.#pointer(call, data) : data, response, text };
-  }
-
-  /** The call's `Stream` over `response` (see {@link TransportConfig.features}). */
-  async #stream(call: Call, response: Response, options: StreamOptions): Promise<unknown> {
-    const make = this.#config.features?.stream;
-    if (make === undefined) throw new OzUsageError(`${call.op.id} answered a stream, but this client was made without a way to read one (features.stream).`);
-    return await make(response, options);
-  }
-
-  /** The execution poller's parts (see {@link TransportConfig.features}). */
-  async #runs(call: Call): Promise<RunSupport> {
-    const runs = this.#config.features?.runs;
-    if (runs === undefined) throw new OzUsageError(`${call.op.id} answered an execution, but this client was made without the execution poller (features.runs).`);
-    return await runs();
-  }
-
-  /** An async pointer with its `wait()`, which polls its execution through this transport. */
-  async #pointer(call: Call, pointer: unknown): Promise<unknown> {
-    return (await this.#runs(call)).withPointerWait(pointer, this, call.options);
-  }
-
-  /**
-   * A body read with validation on: JSON and YAML answers are checked against the operation's schema (markdown
-   * and text answers are strings, not checked); under `strict` a body that does not parse is a mismatch at `$`.
-   */
-  async #checkedBody(call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
-    const report = validationReport(call, response);
-    const checker = await this.#checked();
-    let data: unknown;
-    try {
-      data = await this.#decode(text, response.headers.get('content-type'), call.format);
-    } catch (cause) {
-      checker.unparsed(call.validate, call.op.id, text, cause, report);
-      throw cause;
-    }
-    if (wire === 'json' || wire === 'yaml') {
-      const validators = await checker.validators();
-      checker.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
-    }
-    return data;
-  }
-
-  /** The answer checker, made on the first call with validation on (its code is a chunk loaded then). */
-  #checked(): Promise<AnswerChecker> {
-    const load = this.#checker!;
-    this.#answerChecker ??= import('./answerChecker.js').then(({ AnswerChecker }) => new AnswerChecker(load, OzResponseValidationError));
-    return this.#answerChecker;
+    if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this.#callPort(), call, response);
+    // A run's pointer (202) and validation need more than decoding: most answers are decoded only.
+    if ((response.status === 202 && call.op.idempotent) || call.validate !== 'off') return await (await this.#extras()).parsedAnswer(this.#callPort(), call, response, text);
+    return { data: await this.#decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
   /** A 2xx body on its wire; an answer sent as server-sent events (MCP) is read with `features.eventData`. */
@@ -601,31 +446,6 @@ export class Transport {
     return decodeBody(text, contentType, requested, this.#config.features?.eventData);
   }
 
-  /**
-   * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads
-   * that execution through the execution poller (`lostAnswerRecovery.ts`, loaded on the first lost answer).
-   */
-  async #recover(call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
-    const [{ recoverLostAnswer }, runs] = await Promise.all([(lostAnswerRecovery ??= import('./lostAnswerRecovery.js')), this.#runs(call)]);
-    const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
-    const port = {
-      readRecord: async (id: string) => {
-        const poll = await this.#prepare(this.#config.executionRecord, { path: { id } }, pollOptions, 'parse');
-        const context = new Headers();
-        copyTraceContext(new Headers(call.headers), context);
-        copyInto(poll.headers, context);
-        const sent = await this.#send(poll);
-        if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
-        return sent.answer;
-      },
-      pointer: (pointer: unknown) => this.#pointer(call, pointer),
-      stream: (events: Response) => this.#stream(call, events, streamOptions(call, 'events')),
-      final: (error: unknown) => this.#final(call, error),
-      schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: this.#config.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
-    };
-    const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await this.#decode(text, contentType, 'json'), OzTimeoutError };
-    return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, port, parts);
-  }
 }
 
 let deprecation: Promise<typeof import('./deprecation.js')> | undefined;
@@ -644,12 +464,7 @@ function warnDeprecationHeaders(op: Operation, answer: Headers, log: Logger): vo
   void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecationHeaders(op, answer, log));
 }
 
-let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | undefined;
-
 const NO_MIDDLEWARE: readonly Middleware[] = [];
-
-// The stream bounds of a call that sets neither (most calls), checked once.
-const DEFAULT_STREAM_BOUNDS = checkedStreamBounds({});
 
 /** The key on the header the operation's plane takes (the other credential header removed). */
 function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeader: AuthHeader): void {
@@ -670,13 +485,6 @@ function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeade
 // The credential header value checked last (most processes use one key): the next call with it is not checked again.
 let lastAuth: { readonly given: string | undefined; readonly sent: string } = { given: undefined, sent: '' };
 
-/** Sets every header of `from` on `to` (names already lower-case, values already checked by `Headers`). */
-function copyInto(to: HeaderRecord, from: Headers): void {
-  from.forEach((value, name) => {
-    to[name] = value;
-  });
-}
-
 /**
  * The headers an attempt hands to its fetch: the call's plain object to the runtime's own `fetch`, which reads
  * it as it reads a `Headers`, and a `Headers` to any other (a fetch of the caller's may rely on one).
@@ -684,15 +492,6 @@ function copyInto(to: HeaderRecord, from: Headers): void {
 function sentHeaders(call: Call): HeadersInit {
   return call.fetch === globalFetch ? call.headers : new Headers(call.headers);
 }
-
-/** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
-async function throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
-  const { attemptThrough } = await (middlewareChain ??= import('./middlewareChain.js'));
-  return await attemptThrough(call, attempt, init, signal, CHAIN_PARTS);
-}
-
-let middlewareChain: Promise<typeof import('./middlewareChain.js')> | undefined;
-const CHAIN_PARTS: ChainParts = { OzError, OzUsageError, OzMiddlewareError, fetchWithinOrigin };
 
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
 // a call's client time). Bounded: cleared when full, so paths holding ids cannot grow it without limit.
@@ -765,36 +564,6 @@ function pathOf(op: Operation, input: RequestInput): string {
     }
   }
   return path + query;
-}
-
-function validationReport(call: Call, response: Response): ValidationReport {
-  const span = call.span;
-  return {
-    log: call.log,
-    tag: call.tag,
-    requestId: response.headers.get('x-request-id') ?? undefined,
-    ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),
-  };
-}
-
-/**
- * An `OzStreamInterruptedError` (or a kind of it), known by its fields: the stream's error classes are loaded with
- * the stream, not with the call path.
- */
-function isStreamInterruption(error: unknown): error is OzConnectionError & StreamInterruption {
-  return error instanceof OzConnectionError && 'receivedText' in error && 'executionId' in error;
-}
-
-function streamOptions(call: Call, mode: StreamMode): StreamOptions {
-  const span = call.span;
-  const onEnd =
-    span === undefined
-      ? undefined
-      : (error?: unknown) => {
-          if (isStreamInterruption(error)) span.interrupted(error);
-          span.end(error);
-        };
-  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.

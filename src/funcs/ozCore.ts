@@ -1,9 +1,7 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
-import { registerErrorCodes } from '../core/errors/errors.js';
 import { FEATURES_ON_FIRST_USE } from '../core/featuresOnFirstUse.js';
 import { Transport } from '../core/transport.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
-import { ERROR_CODES } from '../generated/errors.js';
 
 /**
  * Options of an {@link OzCore}: those of the `Oz` client but `mcpURL` (the standalone functions are the REST
@@ -31,8 +29,8 @@ export class OzCore implements CoreClient {
 
   /** Reads `apiKey`, `baseURL` and `logLevel` from `OZ_API_KEY`, `OZ_BASE_URL` and `OZ_LOG` when not given, as `Oz` does. */
   constructor(options: OzCoreOptions = {}) {
-    // The typed error of every code (the transport reads the table from here: src/core imports nothing generated).
-    registerErrorCodes(ERROR_CODES);
+    // The error table holds the codes of the operations called: each function adds those its result types name on
+    // its first call (the `Oz` client adds every code).
     this.#options = resolveOptions(options);
     bindTransport(this, new Transport(transportConfigOf(this.#options, FEATURES_ON_FIRST_USE)));
   }

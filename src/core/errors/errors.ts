@@ -121,35 +121,11 @@ export class Http5xxError extends OzAPIError {
 /**
  * 401 `unauthorized`: the key is missing, invalid, expired, revoked, fenced off, or not accepted on this plane.
  * The one code class written by hand (the generated table uses it): the transport raises its subclass
- * {@link LegacyKeyError}, and src/core imports nothing generated.
+ * `LegacyKeyError` (errors/legacyKeyError.ts), and src/core imports nothing generated.
  */
 export class UnauthorizedError extends Http401Error {
   override name = 'UnauthorizedError';
   declare readonly code: 'unauthorized';
-}
-
-/**
- * 401 for a legacy key (`sk-mdl-` opens only the models plane, `sk-prx-` only the connector proxy) used on
- * another plane. The SDK decides this **after** the request: the key is sent as given, and only when the
- * service answers 401 does the SDK raise this error (instead of a bare {@link UnauthorizedError}), with the real
- * status, headers and `requestId`. The message says which plane the key opens; it never contains the key.
- */
-export class LegacyKeyError extends UnauthorizedError {
-  override name = 'LegacyKeyError';
-  /** The plane the legacy key opens. */
-  readonly keyPlane: 'models' | 'proxy' | 'unknown';
-  /** The plane of the operation that was called. */
-  readonly plane: string;
-
-  constructor(source: OzAPIError, keyPlane: 'models' | 'proxy' | 'unknown', plane: string) {
-    const opens = keyPlane === 'unknown' ? 'no plane but its own' : `only the ${keyPlane} plane`;
-    super(source.status, source.headers, source.error, source.message);
-    this.keyPlane = keyPlane;
-    this.plane = plane;
-    this.message =
-      `${source.status} unauthorized: a legacy sk- key opens ${opens}; the ${plane} plane takes only a platform ` +
-      `key (ozk_...). Create one in the dashboard's keys tab. (${source.error?.message ?? 'no message'})`;
-  }
 }
 
 /** The call ended without an answer: the connection failed or was cut. Retried by default. */
@@ -184,12 +160,13 @@ export interface ErrorCodeEntry {
   readonly class: APIErrorClass;
 }
 
-// The code-to-class table: src/generated/errors.ts (written from openapi.json's `ErrorCode`) installs it at load.
-let BY_CODE: Readonly<Record<string, ErrorCodeEntry>> = {};
+// The code-to-class table, filled by the layer above (src/core imports nothing generated): the `Oz` client and the
+// package entry add every code of openapi.json; a standalone function adds its operation's codes on its first call.
+const BY_CODE: Record<string, ErrorCodeEntry> = {};
 
-/** Installs the table of error codes; src/generated/errors.ts calls it once, with every code of openapi.json. */
+/** Adds error codes to the table (a code added again keeps its one class: they come from openapi.json). */
 export function registerErrorCodes(table: Readonly<Record<string, ErrorCodeEntry>>): void {
-  BY_CODE = table;
+  Object.assign(BY_CODE, table);
 }
 
 const BY_STATUS: Readonly<Record<number, APIErrorClass>> = {

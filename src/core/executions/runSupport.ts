@@ -2,3 +2,4 @@
 // `featuresOnFirstUse.ts` loads on first use.
 export { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executionPoller.js';
 export { recordFailure } from './executionRecovery.js';
+export { parsePointerLines } from './asyncPointer.js';

@@ -113,9 +113,7 @@ export class Stream<E> implements AsyncIterable<E> {
    * {@link Stream.toReadableStream} can be read again with `new Stream(new Response(readable), { mode })`.
    */
   constructor(response: Response, options: StreamOptions) {
-    const idleTimeout = options.idleTimeout ?? DEFAULT_IDLE_TIMEOUT_MS;
-    if (!(idleTimeout > 0)) throw new OzUsageError(`idleTimeout must be a number of milliseconds > 0 (or Infinity), not ${idleTimeout}.`);
-    const { maxEventBytes, streamTimeout } = checkedStreamBounds(options);
+    const { idleTimeout, maxEventBytes, streamTimeout } = checkedStreamBounds(options);
     this.#response = response;
     this.#maxEventBytes = maxEventBytes;
     this.#streamTimeout = streamTimeout;

@@ -1,0 +1,113 @@
+import type { ParsedResponse } from './apiPromise.js';
+import type { Credentials } from './credentials.js';
+import type { parsePointerLines } from './executions/asyncPointer.js';
+import type { DEFAULT_POLL_SCHEDULE, ExecutionReader, pollExecution, withPointerWait } from './executions/executionPoller.js';
+import type { recordFailure } from './executions/executionRecovery.js';
+import type { OzAPIError } from './errors/errors.js';
+import type { HeaderRecord } from './headerValue.js';
+import type { Middleware } from './middleware.js';
+import type { Operation, RequestInput } from './operation.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
+import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
+import type { RetryPolicy } from './retryOptions.js';
+import type { StreamOptions } from './streams/stream.js';
+import type { CallSpan } from './telemetry/tracing.js';
+import type { Logger } from './telemetry/logger.js';
+
+// A call as the transport resolves it, and the narrow port through which the parts of the call path that most
+// calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
+// callExtras.ts) reach the transport: they are modules of their own, which `OzCore` loads on first use.
+
+/** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
+export interface Call {
+  readonly op: Operation;
+  readonly mode: 'parse' | 'stream';
+  readonly format: Format;
+  readonly url: string;
+  /** Lower-case names (see {@link HeaderRecord}); a fetch other than the runtime's own gets them as a `Headers`. */
+  readonly headers: HeaderRecord;
+  readonly body: string | undefined;
+  readonly traceId: string | undefined;
+  readonly asyncRun: boolean;
+  /** The key sent (a provider's newer key after a 401). */
+  apiKey: string;
+  readonly credentials: Credentials;
+  readonly authHeader: AuthHeader;
+  /** The client's middleware, then the call's; empty for most calls (then no Request is made). */
+  readonly middleware: readonly Middleware[];
+  readonly retry: RetryPolicy;
+  /** The call's promise, whose `asResponse()` asks for the body unread (absent for raw and poll requests). */
+  readonly handoff: object | undefined;
+  readonly fetch: FetchLike;
+  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
+  readonly fetchOptions: FetchOptions | undefined;
+  /** Whether attempts fetch without a signal (see `fetchesUnsignalled` in transport.ts). */
+  readonly unsignalled: boolean;
+  readonly maxRetries: number;
+  readonly timeout: number;
+  /** The stream bounds given (checked), each undefined for the stream's default. */
+  readonly idleTimeout: number | undefined;
+  readonly maxEventBytes: number | undefined;
+  readonly streamTimeout: number | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly log: Logger;
+  /** Whether debug lines are written: their headers are only gathered then. */
+  readonly debug: boolean;
+  readonly tag: string;
+  readonly options: RequestOptions;
+  /** Whether (and how) the answer is checked against openapi.json. */
+  readonly validate: ValidateMode;
+  /**
+   * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
+   * the polls that recover a lost answer belong to their call's span).
+   */
+  readonly span: CallSpan | undefined;
+}
+
+/** An answer with a 2xx status (its body read, or bound to the caller's signal for a stream). */
+export interface Answer {
+  readonly response: Response;
+  readonly text: string;
+  /** The body was left unread for `asResponse()`. */
+  readonly unread?: boolean;
+}
+
+export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
+
+/**
+ * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost
+ * answer (`runSupport.ts` gathers them).
+ */
+export interface RunSupport {
+  readonly withPointerWait: typeof withPointerWait;
+  readonly pollExecution: typeof pollExecution;
+  readonly recordFailure: typeof recordFailure;
+  readonly DEFAULT_POLL_SCHEDULE: typeof DEFAULT_POLL_SCHEDULE;
+  /** The pointer of a 202 answered on the markdown or text wire. */
+  readonly parsePointerLines: typeof parsePointerLines;
+}
+
+/** What the call path's rarely used parts (callExtras.ts) may use of a transport and do through it. */
+export interface CallPort {
+  /** `GET /v1/executions/{id}`, where a lost answer's execution is read (`TransportConfig.executionRecord`). */
+  readonly executionRecord: Operation;
+  /** The first poll interval of a lost answer's execution (`TransportConfig.pollIntervalMs`). */
+  readonly pollIntervalMs: number | undefined;
+  /** Loads the answer validators (`TransportConfig.loadValidators`). */
+  readonly loadValidators: AnswerValidatorLoader | undefined;
+  /** The `Stream` over an event stream answer (`features.stream`). */
+  readonly stream: ((response: Response, options: StreamOptions) => unknown) | undefined;
+  /** The execution poller (`features.runs`). */
+  readonly runs: (() => RunSupport | Promise<RunSupport>) | undefined;
+  /** The transport, as the execution poller's reader (a pointer's `wait()`). */
+  readonly reader: ExecutionReader;
+  prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;
+  /** Attempts a call until its answer is final (see `Transport.#send`). */
+  send(call: Call): Promise<Sent>;
+  /** Sends a prepared call and parses its answer. */
+  answer(call: Call): Promise<ParsedResponse<unknown>>;
+  /** A typed error about to be thrown: logged, and scrubbed of the key. */
+  final(call: Call, error: unknown): unknown;
+  /** A 2xx body on its wire. */
+  decode(text: string, contentType: string | null, requested: Format): unknown;
+}

@@ -1,0 +1,36 @@
+import type { ParsedResponse } from './apiPromise.js';
+import { pointerOf, runsOf, streamOf, streamOptions } from './answerFeatures.js';
+import type { Call, CallPort } from './call.js';
+import { OzTimeoutError, type OzAPIError } from './errors/errors.js';
+import type { RecoveryParts } from './lostAnswerRecovery.js';
+import type { RequestOptions } from './requestOptions.js';
+import { copyInto } from './telemetry/callTracing.js';
+import { copyTraceContext } from './telemetry/tracing.js';
+
+let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | undefined;
+
+/**
+ * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads
+ * that execution through the execution poller (`lostAnswerRecovery.ts`, loaded on the first lost answer).
+ */
+export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
+  const [{ recoverLostAnswer }, runs] = await Promise.all([(lostAnswerRecovery ??= import('./lostAnswerRecovery.js')), runsOf(port, call)]);
+  const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
+  const recoveryPort = {
+    readRecord: async (id: string) => {
+      const poll = await port.prepare(port.executionRecord, { path: { id } }, pollOptions, 'parse');
+      const context = new Headers();
+      copyTraceContext(new Headers(call.headers), context);
+      copyInto(poll.headers, context);
+      const sent = await port.send(poll);
+      if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
+      return sent.answer;
+    },
+    pointer: (pointer: unknown) => pointerOf(port, call, pointer),
+    stream: (events: Response) => streamOf(port, call, events, streamOptions(call, 'events')),
+    final: (error: unknown) => port.final(call, error),
+    schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
+  };
+  const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
+  return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, recoveryPort, parts);
+}
