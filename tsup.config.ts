@@ -50,7 +50,7 @@ const shared = {
 // esbuild, and the `Oz` client reaches the same modules statically: three lazy entries cut the client's code into
 // eight chunks more (one per set of them that reaches a part), each a file that `import('oz-sdk')` loads; one cuts
 // it into two. A standalone function's bundle still carries none of them until its first stream or run.
-const FIRST_USE = fileURLToPath(new URL('./src/core/featuresOnFirstUse.ts', import.meta.url));
+const FIRST_USE = fileURLToPath(new URL('./src/funcs/featuresOnFirstUse.ts', import.meta.url));
 const firstUseInOneChunk: Plugin = {
   name: 'first-use-features-in-one-chunk',
   setup(build) {

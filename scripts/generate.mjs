@@ -32,24 +32,17 @@ files.set('types.ts', HEADER + renderTypes(doc, model));
 files.set('operations.ts', HEADER + renderOperations(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
-// The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore.
-// Code classes already written by hand in src/core/errors/errors.ts are imported, not generated again.
-const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors/errors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
-const errorCodes = errorCodesOf(doc, coreClasses);
-const byOperation = operationErrorCodes(doc);
-const runCodes = runErrorCodes(doc, byOperation);
-// The codes whose classes a standalone function registers: its operation's, and for an operation that starts
-// runs those its pointer's `wait()` and a lost answer's recovery can throw (the record read, the run's end): the
-// codes its result types name (`OperationError`, `WaitError`).
-const errorsOf = (op) => {
-  const codes = new Set(byOperation.get(op.id).codes);
-  if (op.idempotent) for (const code of [...runCodes, ...byOperation.get('getExecution').codes]) codes.add(code);
-  return errorCodes.filter((c) => codes.has(c.code));
-};
-for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file, errorsOf));
+// The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore (whose first error answer, run or
+// stream loads the error classes: src/funcs/featuresOnFirstUse.ts).
+for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file));
 // The entry of `oz-sdk/funcs` (src/funcs/index.ts) lists them name by name: written here too, checked for drift.
 files.set('../funcs/index.ts', HEADER + renderFuncsEntry(model));
 files.set('cli.ts', HEADER + renderCli(cliCommandsOf(doc, model)));
+// Code classes already written by hand in src/core/errors/apiErrors.ts are imported, not generated again.
+const coreClasses = new Set([...readFileSync(join(root, 'src/core/errors/apiErrors.ts'), 'utf8').matchAll(/^export class (\w+)/gm)].map((m) => m[1]));
+const errorCodes = errorCodesOf(doc, coreClasses);
+const byOperation = operationErrorCodes(doc);
+const runCodes = runErrorCodes(doc, byOperation);
 files.set('errors.ts', HEADER + renderErrors(errorCodes));
 for (const [name, text] of renderErrorClasses(errorCodes)) files.set(name, HEADER + text);
 files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runCodes));

@@ -26,7 +26,7 @@ const FOLDERS = {
   // A run read until it ends: the poller, recovering a lost answer, the async pointer, the wait's timeout.
   executions: ['executionPoller', 'pollLoop', 'pollTypes', 'runSupport', 'executionRecovery', 'asyncPointer', 'waitTimeoutError'],
   // The typed errors and how an error answer is read into one.
-  errors: ['errors', 'legacyKeyError', 'errorBody', 'errorLines', 'errorShape', 'middlewareError', 'responseValidationError'],
+  errors: ['errors', 'apiErrors', 'legacyKeyError', 'errorBody', 'errorLines', 'errorShape', 'middlewareError', 'responseValidationError'],
   // Spans, their types, and the logger.
   telemetry: ['tracing', 'callTracing', 'callSpan', 'spanTypes', 'logger'],
 };
@@ -36,7 +36,7 @@ const SHARED_FOLDER = 'errors';
 
 /** The files that stay at the top of src/core/: the transport and what it is made of. */
 const TOP = [
-  'abortableSleep', 'answerChecker', 'answerFeatures', 'answerValidation', 'apiPromise', 'attemptSignal', 'auth', 'baseURL', 'call', 'callExtras', 'callFeatures', 'callResult', 'coreClient', 'credentials', 'deprecation', 'errorHints', 'featuresOnFirstUse', 'format', 'headerValue',
+  'abortableSleep', 'answerChecker', 'answerFeatures', 'answerValidation', 'apiPromise', 'attemptSignal', 'auth', 'baseURL', 'call', 'callExtras', 'callFeatures', 'callResult', 'coreClient', 'credentials', 'deprecation', 'errorHints', 'format', 'headerValue',
   'inProcessAddress', 'keyProvider', 'loadedFeatures', 'lostAnswerCall', 'lostAnswerRecovery', 'middleware', 'middlewareAttempt', 'middlewareChain', 'operation', 'pagination', 'pathSegment', 'rawExchange', 'redirect', 'requestOptions',
   'responseBody', 'responseValidation', 'retryOptionTypes', 'retryOptions', 'retryOptionsCheck', 'retryPolicy', 'runtime', 'traceId',
   'transport', 'tryParseJson', 'version', 'wire', 'wireMediaTypes', 'yaml',

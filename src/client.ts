@@ -1,4 +1,4 @@
-import { registerErrorCodes } from './core/errors/errors.js';
+import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/credentials.js';
 import { LOADED_FEATURES } from './core/loadedFeatures.js';
 import { Transport } from './core/transport.js';

@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 import type * as types from './generated/types.js';
-import { registerErrorCodes } from './core/errors/errors.js';
+import { registerErrorCodes } from './core/errors/apiErrors.js';
 import { ERROR_CODES } from './generated/errors.js';
 
 // `apiErrorFor` and `errorFromResponse` give the typed error of every code of openapi.json, before any client is made.
@@ -16,10 +16,17 @@ export { Oz, type ClientOptions } from './client.js';
 export type { OzRawClient } from './raw/rawClient.js';
 export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
 export {
-  apiErrorFor,
-  errorFromResponse,
   OzError,
   OzUsageError,
+  OzConnectionError,
+  OzTimeoutError,
+  OzAbortError,
+  type ConnectInfo,
+  type ErrorBody,
+} from './core/errors/errors.js';
+export {
+  apiErrorFor,
+  errorFromResponse,
   OzAPIError,
   Http400Error,
   Http401Error,
@@ -34,12 +41,7 @@ export {
   Http429Error,
   Http5xxError,
   UnauthorizedError,
-  OzConnectionError,
-  OzTimeoutError,
-  OzAbortError,
-  type ConnectInfo,
-  type ErrorBody,
-} from './core/errors/errors.js';
+} from './core/errors/apiErrors.js';
 export { LegacyKeyError } from './core/errors/legacyKeyError.js';
 export type { ApiKeySource } from './core/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';

@@ -42,17 +42,18 @@ const docLines = (lines, indent = '') => `${indent}/**\n${lines.map((l) => (l ? 
 export const errorClassFile = (name) => name[0].toLowerCase() + name.slice(1);
 
 /**
- * One file per generated code class (src/generated/errors/<class>.ts): a bundler splits code by module, so a
- * bundle of one standalone function carries the classes of its operation's codes and loads the others (with the
- * whole table) only in a chunk of their own.
+ * One file per generated code class (src/generated/errors/<class>.ts): a program imports the classes it names,
+ * module by module; `OzCore` loads the whole table with its first error answer, run or stream.
  */
 export function renderErrorClasses(codes) {
   const files = new Map();
   for (const c of codes.filter((code) => !code.fromCore)) {
     const needsConnect = c.carries.some((f) => CARRIED[f].type === 'ConnectInfo');
     const needsBody = c.carries.some((f) => CARRIED[f].fallback);
-    const types = [...(needsConnect ? ['ConnectInfo'] : []), ...(needsBody ? ['ErrorBody'] : [])].map((t) => `type ${t}`);
-    let out = `import { ${[c.base, ...types].join(', ')} } from '../../core/errors/errors.js';\n\n`;
+    const types = [...(needsConnect ? ['ConnectInfo'] : []), ...(needsBody ? ['ErrorBody'] : [])];
+    let out = `import { ${c.base} } from '../../core/errors/apiErrors.js';\n`;
+    if (types.length) out += `import type { ${types.join(', ')} } from '../../core/errors/errorShape.js';\n`;
+    out += '\n';
     out += docLines([`${c.status} \`${c.code}\`: ${c.description.replace(/\*\//g, '*\\/')}`]);
     out += `export class ${c.name} extends ${c.base} {\n`;
     out += `  override name = '${c.name}';\n`;
@@ -84,7 +85,7 @@ export function renderErrorClasses(codes) {
 export function renderErrors(codes) {
   const generated = codes.filter((c) => !c.fromCore);
   const fromCore = codes.filter((c) => c.fromCore).map((c) => c.name);
-  let out = `import { ${[...fromCore, 'type ErrorCodeEntry'].join(', ')} } from '../core/errors/errors.js';\n`;
+  let out = `import { ${[...fromCore, 'type ErrorCodeEntry'].join(', ')} } from '../core/errors/apiErrors.js';\n`;
   for (const c of generated) out += `import { ${c.name} } from './errors/${errorClassFile(c.name)}.js';\n`;
   out += '\n';
   out += `export { ${[...fromCore, ...generated.map((c) => c.name)].join(', ')} };\n\n`;

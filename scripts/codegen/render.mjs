@@ -1,5 +1,4 @@
 // Writes the TypeScript of src/generated/ from the model of model.mjs. Deterministic: same input, same bytes.
-import { errorClassFile } from './errors.mjs';
 import { className, pascal } from './model.mjs';
 
 const doc = (lines, indent) => {
@@ -115,7 +114,7 @@ const FUNCTION_FORM = {
   indent: '',
   head: (op) => `export function ${funcName(op)}`,
   args: ['core: CoreClient'],
-  transport: (op) => `transportOf(core, ${op.id}Errors)`,
+  transport: () => 'transportOf(core)',
   descriptor: (op, uses) => {
     uses.add(`op:${operationConst(op)}`);
     return operationConst(op);
@@ -263,19 +262,13 @@ export function renderResourcesIndex(model) {
  * parameters, return type and TSDoc, over an `OzCore`. Each imports its own operation's descriptor only, so a
  * bundle that imports one function carries one descriptor.
  */
-export function renderFuncsFile(file, errorsOf) {
+export function renderFuncsFile(file) {
   const uses = new Set();
   const ops = file.classes.flatMap((node) => node.methods).sort((a, b) => funcName(a).localeCompare(funcName(b)));
   const bodies = ops.map((op) => renderMethod(op, uses, FUNCTION_FORM));
-  // Each operation's error codes with their classes (`errorsOf`: those its result types name): its function adds
-  // them to the transport's table on its first call, so a bundle carries the classes of the operations it imports.
-  const tables = ops.map((op) => ({ id: op.id, entries: errorsOf(op) }));
-  const classes = new Map(tables.flatMap((t) => t.entries).map((e) => [e.name, e.fromCore]));
   let out = '';
   if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/apiPromise.js';\n";
   out += "import { transportOf, type CoreClient } from '../../core/coreClient.js';\n";
-  const coreClasses = [...classes].filter(([, fromCore]) => fromCore).map(([name]) => name).sort();
-  out += `import { ${[...coreClasses, 'type ErrorCodeEntry'].join(', ')} } from '../../core/errors/errors.js';\n`;
   if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
   if (uses.has('listPages') || uses.has('PagePromise')) {
     out += `import { listPages${uses.has('PagePromise') ? ', type PagePromise' : ''} } from '../../core/pagination.js';\n`;
@@ -288,15 +281,8 @@ export function renderFuncsFile(file, errorsOf) {
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
   const descriptors = [...uses].filter((u) => u.startsWith('op:')).map((u) => u.slice(3)).sort();
   out += `import { ${descriptors.join(', ')} } from '../operations.js';\n`;
-  for (const name of [...classes].filter(([, fromCore]) => !fromCore).map(([name]) => name).sort()) {
-    out += `import { ${name} } from '../errors/${errorClassFile(name)}.js';\n`;
-  }
   if (uses.has('T')) out += "import type * as T from '../types.js';\n";
   out += '\n';
-  for (const { id, entries } of tables) {
-    const fields = entries.map((e) => `${e.code}: { status: ${e.status}, class: ${e.name} }`).join(', ');
-    out += `const ${id}Errors: Readonly<Record<string, ErrorCodeEntry>> = { ${fields} };\n`;
-  }
   return `${out}\n${bodies.join('\n')}`;
 }
 

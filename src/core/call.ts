@@ -3,7 +3,7 @@ import type { Credentials } from './credentials.js';
 import type { parsePointerLines } from './executions/asyncPointer.js';
 import type { DEFAULT_POLL_SCHEDULE, ExecutionReader, pollExecution, withPointerWait } from './executions/executionPoller.js';
 import type { recordFailure } from './executions/executionRecovery.js';
-import type { OzAPIError } from './errors/errors.js';
+import type { OzAPIError } from './errors/apiErrors.js';
 import type { HeaderRecord } from './headerValue.js';
 import type { Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';

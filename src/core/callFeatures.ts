@@ -1,6 +1,6 @@
 import type { parsedAnswer, streamAnswer } from './answerFeatures.js';
 import type { RunSupport } from './call.js';
-import type { connectionError, keyHinted } from './errorHints.js';
+import type { answerError, connectionError } from './errorHints.js';
 import type { recoverCall } from './lostAnswerCall.js';
 import type { throughMiddleware } from './middlewareAttempt.js';
 import type { EventData } from './responseBody.js';
@@ -29,8 +29,8 @@ export interface CallExtras {
   readonly parsedAnswer: typeof parsedAnswer;
   /** The in-process address hint of a connection error. */
   readonly connectionError: typeof connectionError;
-  /** The legacy-key hint of a 401. */
-  readonly keyHinted: typeof keyHinted;
+  /** The typed error of an error answer (its body read on any wire; the legacy-key hint of a 401). */
+  readonly answerError: typeof answerError;
   /** An attempt through middleware. */
   readonly throughMiddleware: typeof throughMiddleware;
   /** The checks of the stream bounds a call gives. */
@@ -40,7 +40,7 @@ export interface CallExtras {
 /**
  * What some answers need beyond parsing, given to the transport by the layer above so that the call path imports
  * none of it: the `Oz` client gives them loaded (`loadedFeatures.ts`); `OzCore`, whose standalone functions are
- * bundled one by one, loads them on first use (`featuresOnFirstUse.ts`).
+ * bundled one by one, loads them on first use (`src/funcs/featuresOnFirstUse.ts`).
  */
 export interface CallFeatures {
   /** The `Stream` over a server-sent event answer (operations that stream). */

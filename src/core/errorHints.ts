@@ -1,10 +1,11 @@
 import type { Call } from './call.js';
-import { OzUsageError, type OzAPIError, type OzError } from './errors/errors.js';
+import { OzUsageError, type OzError } from './errors/errors.js';
+import { errorFromText, type OzAPIError } from './errors/apiErrors.js';
 import { isLegacyKeyOffPlane, LegacyKeyError } from './errors/legacyKeyError.js';
 import { inProcessAddressMiss } from './inProcessAddress.js';
 
-// What a failed call's error says beyond its status, read only when a call fails so: a connection error (to the
-// embedded server's in-process address) and a 401 (to a legacy key).
+// A failed call's typed error, read only when a call fails: an error answer's (with its legacy-key hint for a 401)
+// and a connection error's (the embedded server's in-process address).
 
 /**
  * A connection error of an attempt: a usage error where the request went to the embedded server's in-process
@@ -15,8 +16,13 @@ export function connectionError(url: string, error: OzError, cause: unknown): Oz
   return hint === null ? error : new OzUsageError(hint, { cause });
 }
 
-/** A 401 to a legacy key outside its own plane says why (see {@link LegacyKeyError}). */
-export function keyHinted(call: Call, error: OzAPIError): OzAPIError {
+/**
+ * The typed error of a non-2xx answer (`text`, its body, already scrubbed of the key): the class of its code or
+ * status; a 401 to a legacy key outside its own plane says why (see {@link LegacyKeyError}).
+ */
+export async function answerError(call: Call, response: Response, text: string): Promise<OzAPIError> {
+  const error = await errorFromText(response.status, response.headers, text, response.statusText);
+  if (error.status !== 401 || call.op.auth === 'none') return error;
   const keyPlane = isLegacyKeyOffPlane(call.apiKey, call.op.plane);
   return keyPlane ? new LegacyKeyError(error, keyPlane, call.op.plane) : error;
 }

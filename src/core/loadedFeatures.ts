@@ -1,7 +1,7 @@
 import { parsedAnswer, streamAnswer } from './answerFeatures.js';
 import type { RunSupport } from './call.js';
 import type { CallExtras, CallFeatures } from './callFeatures.js';
-import { connectionError, keyHinted } from './errorHints.js';
+import { answerError, connectionError } from './errorHints.js';
 import { parsePointerLines } from './executions/asyncPointer.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait } from './executions/executionPoller.js';
 import { recordFailure } from './executions/executionRecovery.js';
@@ -16,7 +16,7 @@ import { tracedAnswer } from './telemetry/callTracing.js';
 // An object of its own rather than `import * as` runSupport.js: a namespace object would need a bundler helper
 // that lazy chunks share, and so a chunk of its own loaded with the client.
 const RUN_SUPPORT: RunSupport = { DEFAULT_POLL_SCHEDULE, pollExecution, recordFailure, withPointerWait, parsePointerLines };
-const CALL_EXTRAS: CallExtras = { tracedAnswer, exchange, recoverCall, streamAnswer, parsedAnswer, connectionError, keyHinted, throughMiddleware, checkedStreamBounds };
+const CALL_EXTRAS: CallExtras = { tracedAnswer, exchange, recoverCall, streamAnswer, parsedAnswer, connectionError, answerError, throughMiddleware, checkedStreamBounds };
 
 /**
  * The stream, the execution poller and the call path's rarely used parts, loaded with the client (the `Oz` client

@@ -1,7 +1,8 @@
 import type { ParsedResponse } from './apiPromise.js';
 import { pointerOf, runsOf, streamOf, streamOptions } from './answerFeatures.js';
 import type { Call, CallPort } from './call.js';
-import { OzTimeoutError, type OzAPIError } from './errors/errors.js';
+import { OzTimeoutError } from './errors/errors.js';
+import { type OzAPIError } from './errors/apiErrors.js';
 import type { RecoveryParts } from './lostAnswerRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
 import { copyInto } from './telemetry/callTracing.js';

@@ -1,6 +1,7 @@
 import type { AsyncPointerAnswer } from './executions/asyncPointer.js';
 import type { ParsedResponse } from './apiPromise.js';
-import type { OzAPIError, OzTimeoutError } from './errors/errors.js';
+import type { OzTimeoutError } from './errors/errors.js';
+import type { OzAPIError } from './errors/apiErrors.js';
 import type { ExecutionPoll, PollSchedule, pollExecution } from './executions/executionPoller.js';
 import type { ExecutionRecordAnswer, recordFailure } from './executions/executionRecovery.js';
 import type { Logger } from './telemetry/logger.js';

@@ -7,7 +7,7 @@ import type { Answer, Call, CallPort, Sent } from './call.js';
 import type { CallExtras, CallFeatures } from './callFeatures.js';
 import { rememberAnswer } from './callResult.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
-import { errorFromText, OzError, OzConnectionError, OzUsageError } from './errors/errors.js';
+import { OzError, OzConnectionError, OzUsageError } from './errors/errors.js';
 import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
 import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './telemetry/logger.js';
@@ -333,9 +333,8 @@ export class Transport {
       const { response, text } = answer;
       if (response.ok) return { kind: 'answer', answer };
 
-      let error = await errorFromText(response.status, response.headers, scrubSecrets(text, call.credentials.secrets), response.statusText);
-      // A 401 to a legacy key outside its own plane says why (see LegacyKeyError).
-      if (error.status === 401 && call.op.auth !== 'none') error = (await this.#extras()).keyHinted(call, error);
+      // The error answer's reader (and, for OzCore, the error classes) load with the first error answer.
+      const error = await (await this.#extras()).answerError(call, response, scrubSecrets(text, call.credentials.secrets));
       rememberAnswer(error, response);
       if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
         return { kind: 'lost', conflict: error };

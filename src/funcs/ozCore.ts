@@ -1,5 +1,5 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
-import { FEATURES_ON_FIRST_USE } from '../core/featuresOnFirstUse.js';
+import { FEATURES_ON_FIRST_USE } from './featuresOnFirstUse.js';
 import { Transport } from '../core/transport.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
 

@@ -1,8 +1,7 @@
 /**
- * The error table of a program that imports only `oz-sdk/funcs` (bundled, tree-shaken, code splitting on, as an
- * application ships it): a standalone function adds the classes of the codes its result types name on its first
- * call (its operation's own; for an operation that starts runs also those its pointer's `wait()` can throw), and a
- * code it does not list still gets the class of its status.
+ * The error classes of a program that imports only `oz-sdk/funcs` (bundled, tree-shaken, code splitting on, as an
+ * application ships it): none is in its first chunk; `OzCore` loads them all (the table of every code) with its
+ * first error answer, run or stream, so every code gets its class, as from the `Oz` client.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,34 +32,30 @@ const show = (e) => console.log(e.name, e.status, e.code);
 `;
 
 describe('a bundled program that imports only standalone functions', () => {
-  it("throws its operation's code classes, those of its run's end through wait(), and the status class for a code it does not list", async () => {
+  it("throws every code's class: a run's end through wait() before any error answer, then error answers of any code", async () => {
     const lines = await run(
       'errors',
       `import { OzCore, toolsExecute, toolsGet } from FUNCS;
 ${ANSWERS}
 const answers = [
-  failure(404, 'tool_not_found'),
-  failure(403, 'forbidden_host'),
   json(202, { execution_id: 'exe_1', workflow_id: null, task_id: null, status: 'queued' }),
   json(200, { id: 'exe_1', kind: 'tool', status: 'failed', content: null, error: { code: 'agent_not_found', message: 'gone' }, workflow_id: null, task_id: null }),
+  failure(404, 'tool_not_found'),
   failure(403, 'forbidden_host'),
 ];
 const core = new OzCore({ ...options, fetch: async () => answers.shift() });
-await toolsGet(core, 'nope').catch(show);
-await toolsGet(core, 'echo').catch(show);
 const pointer = await toolsExecute(core, 'echo', { params: {}, async: true });
 await pointer.wait({ interval: 1 }).catch(show);
+await toolsGet(core, 'nope').catch(show);
 await toolsGet(core, 'echo').catch(show);
 `,
     );
     expect(lines).toEqual([
-      'ToolNotFoundError 404 tool_not_found',
-      // forbidden_host is not among getTool's codes: its class is not in this bundle's first chunk.
-      'Http403Error 403 forbidden_host',
-      // agent_not_found is no code of executeTool, but one a run can end with (its WaitError type names it).
+      // The run's failed record: the classes came with the execution poller.
       'AgentNotFoundError 404 agent_not_found',
-      // still a code no function of this program names.
-      'Http403Error 403 forbidden_host',
+      'ToolNotFoundError 404 tool_not_found',
+      // forbidden_host is not among getTool's documented codes: still its own class, as from Oz.
+      'ForbiddenHostError 403 forbidden_host',
     ]);
   });
 

@@ -1,5 +1,5 @@
 import type { Plane } from '../operation.js';
-import { UnauthorizedError, type OzAPIError } from './errors.js';
+import { UnauthorizedError, type OzAPIError } from './apiErrors.js';
 
 /**
  * 401 for a legacy key (`sk-mdl-` opens only the models plane, `sk-prx-` only the connector proxy) used on

@@ -1,4 +1,5 @@
-import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from '../errors/errors.js';
+import { type ErrorBody } from '../errors/errors.js';
+import { apiErrorFor, statusForCode, type OzAPIError } from '../errors/apiErrors.js';
 
 /** The fields of an execution record the recovery reads. */
 export interface ExecutionRecordAnswer {

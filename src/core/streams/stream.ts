@@ -1,5 +1,6 @@
 import { abortError } from '../abortableSleep.js';
-import { OzAbortError, OzAPIError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
+import { OzAbortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
+import { OzAPIError } from '../errors/apiErrors.js';
 import { SseReader, type SseEvent, type SseRead } from './sseReader.js';
 import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';

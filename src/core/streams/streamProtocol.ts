@@ -1,4 +1,5 @@
-import { apiErrorFor, statusForCode, type ErrorBody, type OzAPIError } from '../errors/errors.js';
+import { type ErrorBody } from '../errors/errors.js';
+import { apiErrorFor, statusForCode, type OzAPIError } from '../errors/apiErrors.js';
 import type { SseEvent } from './sseReader.js';
 import { OzStreamProtocolError } from './streamErrors.js';
 import { plainTokenData } from './tokenData.js';
