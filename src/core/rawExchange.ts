@@ -1,4 +1,5 @@
 import type { CallPort } from './call.js';
+import { finalError } from './finalError.js';
 import type { Operation } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { traced, withSpan } from './telemetry/callTracing.js';
@@ -30,7 +31,7 @@ export async function exchange(
     sent,
     async () => {
       const answer = await port.send(sent);
-      if (answer.kind === 'lost') throw port.final(sent, answer.conflict);
+      if (answer.kind === 'lost') throw finalError(sent, answer.conflict);
       return answer.answer;
     },
     () => true,
