@@ -1,4 +1,4 @@
-import { abortError } from './abortableSleep.js';
+import { abortError } from './abortError.js';
 import type { AttemptSignal } from './attemptSignal.js';
 import { OzConnectionError, OzTimeoutError, type OzAbortError } from './errors/errors.js';
 

@@ -3,7 +3,7 @@ import { finalError } from './finalError.js';
 import type { Operation } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { traced, withSpan } from './telemetry/callTracing.js';
-import { registeredTracing } from './telemetry/tracing.js';
+import { registeredTracing } from './telemetry/registeredTracing.js';
 
 /**
  * Sends a request built elsewhere (the raw client's, from openapi-fetch: `rawCalls.ts` reads it) as one call of

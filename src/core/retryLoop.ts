@@ -5,8 +5,7 @@ import { rememberAnswer } from './callResult.js';
 import { answerError } from './errorHints.js';
 import { OzError } from './errors/errors.js';
 import { finalError } from './finalError.js';
-import { wantsRetry } from './retryOptions.js';
-import { backoffDelay, retryDelay } from './retryPolicy.js';
+import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';
 import { scrubSecrets } from './telemetry/logger.js';
 
 /** What an attempt came to: an answer (its body read, or bound for a stream), or the typed error it failed with. */

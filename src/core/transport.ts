@@ -1,4 +1,4 @@
-import { abortError } from './abortableSleep.js';
+import { abortError } from './abortError.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { setAuth } from './auth.js';
@@ -18,11 +18,12 @@ import { setHeader, type HeaderRecord } from './headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { decodeBody } from './responseBody.js';
 import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from './responseValidation.js';
-import { DEFAULT_RETRY_POLICY, retryPolicyOf, type RetryOptions, type RetryPolicy } from './retryOptions.js';
-import type { BackoffSchedule } from './retryPolicy.js';
+import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
+import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retryOptions.js';
+import type { BackoffSchedule } from './retryOptionTypes.js';
 import { nodeUserAgent } from './runtime.js';
 import { newTraceId } from './traceId.js';
-import { registeredTracing } from './telemetry/tracing.js';
+import { registeredTracing } from './telemetry/registeredTracing.js';
 import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
 import { stringifyYaml } from './yaml.js';
 
