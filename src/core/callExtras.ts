@@ -8,6 +8,8 @@ export { throughMiddleware } from './middlewareAttempt.js';
 export { followRedirects } from './redirect.js';
 export { retryLoop } from './retryLoop.js';
 export { exchange } from './rawExchange.js';
+export { decodeBody } from './responseBody.js';
+export { yamlBody } from './yamlBody.js';
 export { checkedStreamBounds } from './streams/streamBounds.js';
 export { tracedAnswer } from './telemetry/callTracing.js';
 export { logAnswer, logAttempt } from './telemetry/debugLines.js';

@@ -6,6 +6,8 @@ import type { recoverCall } from './lostAnswerCall.js';
 import type { throughMiddleware } from './middlewareAttempt.js';
 import type { EventData } from './responseBody.js';
 import type { exchange } from './rawExchange.js';
+import type { decodeBody } from './responseBody.js';
+import type { yamlBody } from './yamlBody.js';
 import type { followRedirects } from './redirect.js';
 import type { retryLoop } from './retryLoop.js';
 import type { StreamOptions } from './streams/stream.js';
@@ -50,6 +52,10 @@ export interface CallExtras {
   /** The lines of `logLevel: 'debug'`. */
   readonly logAttempt: typeof logAttempt;
   readonly logAnswer: typeof logAnswer;
+  /** A 2xx body on any wire but the service's JSON. */
+  readonly decodeBody: typeof decodeBody;
+  /** A call's body written as YAML. */
+  readonly yamlBody: typeof yamlBody;
 }
 
 /**

@@ -9,6 +9,8 @@ import { recordFailure } from './executions/executionRecovery.js';
 import { recoverCall } from './lostAnswerCall.js';
 import { throughMiddleware } from './middlewareAttempt.js';
 import { exchange } from './rawExchange.js';
+import { decodeBody } from './responseBody.js';
+import { yamlBody } from './yamlBody.js';
 import { followRedirects } from './redirect.js';
 import { retryLoop } from './retryLoop.js';
 import { lastEventData } from './streams/lastEventData.js';
@@ -36,6 +38,8 @@ const CALL_EXTRAS: CallExtras = {
   boundBody,
   logAttempt,
   logAnswer,
+  decodeBody,
+  yamlBody,
 };
 
 /**

@@ -16,7 +16,7 @@ import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { decodeBody } from './responseBody.js';
+import { isServiceJson, jsonBody } from './jsonBody.js';
 import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from './responseValidation.js';
 import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
 import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retryOptions.js';
@@ -25,7 +25,6 @@ import { nodeUserAgent } from './runtime.js';
 import { newTraceId } from './traceId.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
-import { stringifyYaml } from './yaml.js';
 
 /** Retries after the first attempt, by default. */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -236,8 +235,7 @@ export class Transport {
     let contentType: string | undefined;
     if (input.body !== undefined) {
       if (options.bodyFormat === 'yaml') {
-        if (!op.yamlBody) throw new OzUsageError(`${op.id} (${op.method} ${op.path}) does not take a YAML body; send it as JSON.`);
-        body = await stringifyYaml(input.body);
+        body = await (await this.#extras()).yamlBody(op, input.body);
         contentType = 'text/yaml';
       } else {
         body = JSON.stringify(input.body);
@@ -385,9 +383,16 @@ export class Transport {
     return { data: await this.#decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
-  /** A 2xx body on its wire; an answer sent as server-sent events (MCP) is read with `features.eventData`. */
+  /**
+   * A 2xx body on its wire: the service's JSON at once; any other (yaml, markdown, text, an answer sent as
+   * server-sent events, read with `features.eventData`) through the decoder of {@link CallExtras}.
+   */
   #decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
-    return decodeBody(text, contentType, requested, this.#config.features?.eventData);
+    return isServiceJson(contentType) ? jsonBody(text) : this.#decodeOther(text, contentType, requested);
+  }
+
+  async #decodeOther(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+    return await (await this.#extras()).decodeBody(text, contentType, requested, this.#config.features?.eventData);
   }
 
 }

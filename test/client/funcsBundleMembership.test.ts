@@ -36,6 +36,12 @@ const LOADED_ON_FIRST_USE = [
   'core/redirect.ts',
   'core/boundBody.ts',
   'core/telemetry/debugLines.ts',
+  // Answers on another wire than the service's JSON, and YAML bodies.
+  'core/responseBody.ts',
+  'core/wireOfContentType.ts',
+  'core/yamlBody.ts',
+  'core/yaml.ts',
+  'core/retryPolicy.ts',
   // The stream, the execution poller, the last event's data.
   'core/streams/stream.ts',
   'core/streams/sseParser.ts',
