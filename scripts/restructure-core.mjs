@@ -36,7 +36,7 @@ const SHARED_FOLDER = 'errors';
 
 /** The files that stay at the top of src/core/: the transport and what it is made of. */
 const TOP = [
-  'abortError', 'abortableSleep', 'answerChecker', 'answerFeatures', 'answerValidation', 'apiPromise', 'attemptError', 'attemptSignal', 'auth', 'baseURL', 'boundBody', 'call', 'callExtras', 'callFeatures', 'callResult', 'coreClient', 'credentials', 'deprecation', 'errorHints', 'finalError', 'format', 'headerValue',
+  'abortError', 'abortableSleep', 'answerChecker', 'answerFeatures', 'answerReaders', 'answerTypes', 'answerValidation', 'apiPromise', 'attemptError', 'attemptSignal', 'auth', 'baseURL', 'boundBody', 'call', 'callExtras', 'callFeatures', 'callResult', 'coreClient', 'credentials', 'deprecation', 'errorHints', 'finalError', 'format', 'headerValue',
   'inProcessAddress', 'jsonBody', 'keyProvider', 'loadedFeatures', 'lostAnswerCall', 'lostAnswerRecovery', 'middleware', 'middlewareAttempt', 'middlewareChain', 'operation', 'pagination', 'pathSegment', 'rawExchange', 'redirect', 'requestOptions',
   'responseBody', 'responseValidation', 'retryOptionTypes', 'retryOptions', 'retryDefaults', 'retryLoop', 'retryOptionsCheck', 'retryPolicy', 'runtime', 'traceId',
   'transport', 'tryParseJson', 'version', 'wire', 'wireMediaTypes', 'wireOfContentType', 'yaml', 'yamlBody',

@@ -42,6 +42,8 @@ const LOADED_ON_FIRST_USE = [
   'core/yamlBody.ts',
   'core/yaml.ts',
   'core/retryPolicy.ts',
+  // The readers of withResponse(), asResponse() and result().
+  'core/answerReaders.ts',
   // The stream, the execution poller, the last event's data.
   'core/streams/stream.ts',
   'core/streams/sseParser.ts',
