@@ -347,6 +347,8 @@ export class Transport {
       }
       return { response, text: await signal.readText(response) };
     } catch (cause) {
+      // The deadline cannot pass while the error's reader loads: what the attempt came to is decided here.
+      signal.stopTimer();
       throw (await this.#extras()).failedAttemptError(call, signal, cause);
     } finally {
       if (!bound) signal.release();
