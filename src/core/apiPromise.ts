@@ -24,9 +24,12 @@ function parsedData<T>(parsed: ParsedResponse<T>): T {
 
 // The readers of `withResponse()`, `asResponse()` and `result()`: a chunk of their own, loaded when a program first
 // asks for one (most calls are only awaited). What they use of the client is handed in, so the chunk shares no module.
-let readers: Promise<typeof import('./answerReaders.js')> | undefined;
+type AnswerReaders = typeof import('./answerReaders.js');
+let readers: AnswerReaders | undefined;
+let loadingReaders: Promise<AnswerReaders> | undefined;
 const READER_PARTS: ReaderParts = { OzError, answerOf, parsedData };
-const answerReaders = () => (readers ??= import('./answerReaders.js'));
+// Once loaded, the readers are used without an await.
+const loadReaders = async (): Promise<AnswerReaders> => (readers = await (loadingReaders ??= import('./answerReaders.js')));
 
 /**
  * A `Promise` of a call's result that can also give the raw `Response` and its metadata
@@ -73,8 +76,8 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
 
   /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
   async withResponse(): Promise<WithResponse<T>> {
-    const [parsed, { withResponseOf }] = await Promise.all([this.#parsed, answerReaders()]);
-    return withResponseOf(parsed, READER_PARTS);
+    const parsed = await this.#parsed;
+    return (readers ?? (await loadReaders())).withResponseOf(parsed, READER_PARTS);
   }
 
   /**
@@ -85,8 +88,8 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    */
   async asResponse(): Promise<Response> {
     HANDED_OVER.add(this);
-    const [parsed, { responseOf }] = await Promise.all([this.#parsed, answerReaders()]);
-    return responseOf(parsed);
+    const parsed = await this.#parsed;
+    return (readers ?? (await loadReaders())).responseOf(parsed);
   }
 
   /**
@@ -104,7 +107,6 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    * }
    */
   async result(): Promise<CallResult<T, E>> {
-    const { resultOf } = await answerReaders();
-    return await resultOf<T, E>(this.#parsed, READER_PARTS);
+    return await (readers ?? (await loadReaders())).resultOf<T, E>(this.#parsed, READER_PARTS);
   }
 }
