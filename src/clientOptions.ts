@@ -129,30 +129,21 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
 /** The client's options with the environment's values filled in. */
 export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
-/** The transport's config of a client's resolved options; `features` says how streams and runs are read. */
+/**
+ * The transport's config of a client's resolved options; `features` says how streams and runs are read. The
+ * options are handed on as they are: each option the transport reads has the same name in both (a client's own
+ * options, `mcpURL` and `dangerouslyAllowBrowser`, ride along unread).
+ */
 export function transportConfigOf(resolved: ResolvedOptions, features: CallFeatures): TransportConfig {
   return {
-    baseURL: resolved.baseURL,
-    apiKey: resolved.apiKey,
+    ...resolved,
     executionRecord: getExecutionOperation,
-    fetch: resolved.fetch,
-    fetchOptions: resolved.fetchOptions,
-    defaultHeaders: resolved.defaultHeaders,
-    defaultQuery: resolved.defaultQuery,
-    maxRetries: resolved.maxRetries,
-    timeout: resolved.timeout,
-    idleTimeout: resolved.idleTimeout,
-    maxEventBytes: resolved.maxEventBytes,
-    streamTimeout: resolved.streamTimeout,
-    authHeader: resolved.authHeader,
-    logLevel: resolved.logLevel,
-    logger: resolved.logger,
-    validate: resolved.validate,
     // A chunk of its own: a program that never turns validation on never loads it.
     loadValidators: () => import('./generated/responseValidators.js'),
-    retry: resolved.retry,
-    middleware: resolved.middleware,
     features,
+    // The transport's own knobs (tests shrink them) are not client options: an untyped option of that name is unread.
+    backoff: undefined,
+    pollIntervalMs: undefined,
   };
 }
 

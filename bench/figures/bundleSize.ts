@@ -105,7 +105,7 @@ export async function bundleSizeRows(ctx: FigureContext): Promise<FigureRow[]> {
       result: formatRatio(funcRatio),
       target: `<= ${FUNC_LIMIT.toFixed(2)}`,
       met: judged(ctx.mode.smoke, funcRatio <= FUNC_LIMIT),
-      how: `a program that imports OzCore and toolsExecute from oz-sdk/funcs, bundled as above; lazy chunks not counted (${formatBytes(func.lazy)} min: OzCore's first-use chunk with the Stream and SSE parser, the execution poller and the call path's rarely used parts of core/callExtras.ts (spans, pointers, validation, lost-answer recovery, middleware runner, stream-bound checks, the error answer reader with the error classes and table, in-process and legacy-key hints), then validators, answer checker, deprecation warnings, key providers, retry-option checks, the profile file); ${ctx.pkg.note}`,
+      how: `a program that imports OzCore and toolsExecute from oz-sdk/funcs, bundled as above; lazy chunks not counted (${formatBytes(func.lazy)} min: OzCore's first-use chunk with the Stream and SSE parser, the execution poller and the call path's rarely used parts of core/callExtras.ts (the retry loop after a first attempt that is not 2xx with the error answer reader, error classes and table, the redirect follower, other wires than JSON, YAML bodies, debug lines, spans, pointers, validation, lost-answer recovery, middleware runner, stream-bound checks, in-process and legacy-key hints), then the withResponse/asResponse/result readers, validators, answer checker, deprecation warnings, key providers, retry-option checks, the profile file); ${ctx.pkg.note}`,
     },
   ];
 }

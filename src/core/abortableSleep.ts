@@ -1,12 +1,7 @@
-import { OzAbortError } from './errors/errors.js';
-
-/** The typed abort error of a signal, carrying its reason. */
-export function abortError(signal: AbortSignal | undefined): OzAbortError {
-  return new OzAbortError('The call was aborted.', { cause: signal?.reason });
-}
+import { abortError } from './abortError.js';
 
 /**
- * Waits `ms`, or rejects with {@link OzAbortError} as soon as `signal` aborts. The listener it adds to the
+ * Waits `ms`, or rejects with `OzAbortError` as soon as `signal` aborts. The listener it adds to the
  * signal is removed either way.
  */
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -5,7 +5,7 @@ import { OzConnectionError, OzUsageError } from './errors/errors.js';
 import type { StreamOptions } from './streams/stream.js';
 import type { StreamInterruption } from './streams/streamErrors.js';
 import type { StreamMode } from './streams/streamProtocol.js';
-import { wireOfContentType } from './wireMediaTypes.js';
+import { wireOfContentType } from './wireOfContentType.js';
 
 // Answers that need more than decoding, read with what the layer above gives (`TransportConfig.features`): the
 // `Stream` of an event stream, the pointer of a 202 with its `wait()`, a body checked against openapi.json.

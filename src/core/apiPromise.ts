@@ -1,49 +1,8 @@
+import type { ParsedResponse, ReaderParts, WithResponse } from './answerTypes.js';
 import { answerOf, type CallResult } from './callResult.js';
 import { OzError, OzUsageError } from './errors/errors.js';
 
-/** The answer of a call with its metadata, as `withResponse()` gives it. */
-export interface WithResponse<T> {
-  /** The call's result, as awaiting the promise gives it. */
-  data: T;
-  /** The raw `Response` (its body already read, except for streams; `asResponse()` hands it over unread). */
-  response: Response;
-  /** The `x-request-id` of the answer. */
-  requestId: string | null;
-  /** The `X-Execution-Id` of the answer, on execution answers. */
-  executionId: string | null;
-  /** The key's rate-limit window as the answer states it (`x-ratelimit-*`); each null when absent. */
-  rateLimit: RateLimitInfo;
-}
-
-/** The `x-ratelimit-limit`, `x-ratelimit-remaining` and `x-ratelimit-reset` headers of an answer. */
-export interface RateLimitInfo {
-  /** Requests allowed in the current window for this key. */
-  limit: number | null;
-  /** Requests left in the current window. */
-  remaining: number | null;
-  /** Seconds until the window resets. */
-  reset: number | null;
-}
-
-/** The rate-limit headers of an answer. */
-export function rateLimitOf(headers: Headers): RateLimitInfo {
-  const read = (name: string) => {
-    const value = headers.get(name);
-    const number = value === null || value.trim() === '' ? Number.NaN : Number(value);
-    return Number.isFinite(number) ? number : null;
-  };
-  return { limit: read('x-ratelimit-limit'), remaining: read('x-ratelimit-remaining'), reset: read('x-ratelimit-reset') };
-}
-
-/** What the transport hands an `APIPromise`: the parsed data and the raw answer. */
-export interface ParsedResponse<T> {
-  data: T;
-  response: Response;
-  /** The body as read, so that a late `asResponse()` can still hand over an unread copy. */
-  text?: string | undefined;
-  /** `asResponse()` was asked before the answer came: the body is left unread and there is no `data`. */
-  unread?: boolean | undefined;
-}
+export type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.js';
 
 const ignore = (): undefined => undefined;
 
@@ -62,6 +21,15 @@ function parsedData<T>(parsed: ParsedResponse<T>): T {
   if (parsed.unread) throw new OzUsageError("asResponse() took this call's body: read it from that Response.");
   return parsed.data;
 }
+
+// The readers of `withResponse()`, `asResponse()` and `result()`: a chunk of their own, loaded when a program first
+// asks for one (most calls are only awaited). What they use of the client is handed in, so the chunk shares no module.
+type AnswerReaders = typeof import('./answerReaders.js');
+let readers: AnswerReaders | undefined;
+let loadingReaders: Promise<AnswerReaders> | undefined;
+const READER_PARTS: ReaderParts = { OzError, answerOf, parsedData };
+// Once loaded, the readers are used without an await.
+const loadReaders = async (): Promise<AnswerReaders> => (readers = await (loadingReaders ??= import('./answerReaders.js')));
 
 /**
  * A `Promise` of a call's result that can also give the raw `Response` and its metadata
@@ -109,14 +77,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
   /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
   async withResponse(): Promise<WithResponse<T>> {
     const parsed = await this.#parsed;
-    const { response } = parsed;
-    return {
-      data: parsedData(parsed),
-      response,
-      requestId: response.headers.get('x-request-id'),
-      executionId: response.headers.get('x-execution-id'),
-      rateLimit: rateLimitOf(response.headers),
-    };
+    return (readers ?? (await loadReaders())).withResponseOf(parsed, READER_PARTS);
   }
 
   /**
@@ -127,9 +88,8 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    */
   async asResponse(): Promise<Response> {
     HANDED_OVER.add(this);
-    const { response, text } = await this.#parsed;
-    // Read already: a copy (no body for an empty one: a 204 may have none).
-    return response.bodyUsed && text !== undefined ? new Response(text || null, response) : response;
+    const parsed = await this.#parsed;
+    return (readers ?? (await loadReaders())).responseOf(parsed);
   }
 
   /**
@@ -147,12 +107,6 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    * }
    */
   async result(): Promise<CallResult<T, E>> {
-    try {
-      const parsed = await this.#parsed;
-      return { data: parsedData(parsed), response: parsed.response, error: undefined };
-    } catch (error) {
-      if (!(error instanceof OzError)) throw error;
-      return { data: undefined, response: answerOf(error), error: error as E };
-    }
+    return await (readers ?? (await loadReaders())).resultOf<T, E>(this.#parsed, READER_PARTS);
   }
 }

@@ -1,11 +1,7 @@
-import { abortError } from './abortableSleep.js';
-import { OzConnectionError, OzTimeoutError, type OzAbortError } from './errors/errors.js';
+import { OzTimeoutError } from './errors/errors.js';
 
 // setTimeout fires at once for delays above 2^31 - 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-// undici's own timeouts of Node's built-in fetch (300 s each by default).
-const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * undici's `headersTimeout` in Node's built-in fetch (300 s): an attempt timeout at least this long never fires
@@ -149,55 +145,19 @@ export class AttemptSignal {
     if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
   }
 
-  /**
-   * A stream's answer whose body stays bound to the caller's signal while it is read: aborting the signal cuts it
-   * (with {@link OzAbortError}), and the listener is removed once the body ends, fails or is cancelled. Without a
-   * caller's signal there is nothing to bind: the answer is handed on as it came (the timer stopped).
-   */
-  bindBody(response: Response): Response {
-    this.stopTimer();
-    const source = response.body;
-    if (this.#caller === undefined || !source) {
-      this.release();
-      return response;
-    }
-    const reader = source.getReader();
-    const fail = (cause: unknown, controller: ReadableStreamDefaultController<Uint8Array>) => {
-      this.release();
-      controller.error(this.errorFor(cause));
-    };
-    const body = new ReadableStream<Uint8Array>({
-      // Not an async function: the read's own promise is the pull's (one async step per chunk, not two).
-      pull: (controller) =>
-        reader.read().then(({ done, value }) => {
-          if (done) {
-            this.release();
-            controller.close();
-          } else {
-            controller.enqueue(value);
-          }
-        }, (cause: unknown) => fail(cause, controller)),
-      cancel: async (reason) => {
-        this.release();
-        await reader.cancel(reason).catch(ignore);
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  /** Whether the attempt's deadline has passed. */
+  get timedOut(): boolean {
+    return this.#timedOut;
   }
 
-  /** The typed error of a failed attempt: aborted by the caller, timed out, or a connection failure. */
-  errorFor(cause: unknown): OzAbortError | OzConnectionError {
-    if (this.#caller?.aborted) return abortError(this.#caller);
-    if (this.#timedOut) return new OzTimeoutError(`The attempt timed out after ${this.#timeoutMs} ms.`, { cause });
-    const code = (cause as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-    if (typeof code === 'string' && UNDICI_TIMEOUTS.has(code)) {
-      return new OzTimeoutError(
-        `Node's fetch (undici) gave up after its own ${code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headersTimeout' : 'bodyTimeout'} ` +
-          '(300 s by default), before the SDK timeout; pass a `fetch` using an undici Agent with longer timeouts to wait longer.',
-        { cause },
-      );
-    }
-    return new OzConnectionError('The connection failed before a complete answer came.', { cause });
+  /** The caller's signal the attempt follows, if any. */
+  get caller(): AbortSignal | undefined {
+    return this.#caller;
+  }
+
+  /** Milliseconds the attempt may take. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
   }
 
   #timeoutError(): OzTimeoutError {

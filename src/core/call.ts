@@ -104,10 +104,10 @@ export interface CallPort {
   prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;
   /** Attempts a call until its answer is final (see `Transport.#send`). */
   send(call: Call): Promise<Sent>;
+  /** One attempt of a call (`attempt` counts from 0): its answer, or the typed error it failed with. */
+  attempt(call: Call, attempt: number): Promise<Answer>;
   /** Sends a prepared call and parses its answer. */
   answer(call: Call): Promise<ParsedResponse<unknown>>;
-  /** A typed error about to be thrown: logged, and scrubbed of the key. */
-  final(call: Call, error: unknown): unknown;
   /** A 2xx body on its wire. */
   decode(text: string, contentType: string | null, requested: Format): unknown;
 }

@@ -1,13 +1,19 @@
 import type { parsedAnswer, streamAnswer } from './answerFeatures.js';
 import type { RunSupport } from './call.js';
-import type { answerError, connectionError } from './errorHints.js';
+import type { boundBody } from './boundBody.js';
+import type { answerError, connectionError, failedAttemptError } from './errorHints.js';
 import type { recoverCall } from './lostAnswerCall.js';
 import type { throughMiddleware } from './middlewareAttempt.js';
 import type { EventData } from './responseBody.js';
 import type { exchange } from './rawExchange.js';
+import type { decodeBody } from './responseBody.js';
+import type { yamlBody } from './yamlBody.js';
+import type { followRedirects } from './redirect.js';
+import type { retryLoop } from './retryLoop.js';
 import type { StreamOptions } from './streams/stream.js';
 import type { checkedStreamBounds } from './streams/streamBounds.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
+import type { logAnswer, logAttempt } from './telemetry/debugLines.js';
 
 export type { RunSupport };
 
@@ -35,6 +41,21 @@ export interface CallExtras {
   readonly throughMiddleware: typeof throughMiddleware;
   /** The checks of the stream bounds a call gives. */
   readonly checkedStreamBounds: typeof checkedStreamBounds;
+  /** The rest of a call whose first attempt was not a 2xx answer: retries, the error answer, the key's refresh. */
+  readonly retryLoop: typeof retryLoop;
+  /** The typed error of a failed attempt. */
+  readonly failedAttemptError: typeof failedAttemptError;
+  /** The same-origin redirect follower, on a 3xx. */
+  readonly followRedirects: typeof followRedirects;
+  /** A stream's body bound to the caller's signal. */
+  readonly boundBody: typeof boundBody;
+  /** The lines of `logLevel: 'debug'`. */
+  readonly logAttempt: typeof logAttempt;
+  readonly logAnswer: typeof logAnswer;
+  /** A 2xx body on any wire but the service's JSON. */
+  readonly decodeBody: typeof decodeBody;
+  /** A call's body written as YAML. */
+  readonly yamlBody: typeof yamlBody;
 }
 
 /**

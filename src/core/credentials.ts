@@ -1,4 +1,4 @@
-import { abortError } from './abortableSleep.js';
+import { abortError } from './abortError.js';
 import { OzTimeoutError, OzUsageError } from './errors/errors.js';
 import type { ProviderParts } from './keyProvider.js';
 

@@ -1,11 +1,24 @@
+import { attemptErrorOf } from './attemptError.js';
+import type { AttemptSignal } from './attemptSignal.js';
 import type { Call } from './call.js';
-import { OzUsageError, type OzError } from './errors/errors.js';
+import { OzConnectionError, OzError, OzUsageError } from './errors/errors.js';
 import { errorFromText, type OzAPIError } from './errors/apiErrors.js';
 import { isLegacyKeyOffPlane, LegacyKeyError } from './errors/legacyKeyError.js';
 import { inProcessAddressMiss } from './inProcessAddress.js';
 
 // A failed call's typed error, read only when a call fails: an error answer's (with its legacy-key hint for a 401)
 // and a connection error's (the embedded server's in-process address).
+
+/**
+ * The typed error of an attempt that failed with `cause`: a middleware's typed error (or what its `next()`
+ * rejected with) is kept, unless the attempt was cut; anything else is the attempt's (see `attemptErrorOf`), with
+ * the in-process address hint of {@link connectionError}.
+ */
+export function failedAttemptError(call: Call, signal: AttemptSignal, cause: unknown): OzError {
+  const error = cause instanceof OzError && !signal.cut ? cause : attemptErrorOf(signal, cause);
+  // No host at the embedded server's in-process address is a setup mistake: no retry can help.
+  return error.constructor === OzConnectionError ? connectionError(call.url, error, cause) : error;
+}
 
 /**
  * A connection error of an attempt: a usage error where the request went to the embedded server's in-process

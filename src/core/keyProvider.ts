@@ -1,4 +1,4 @@
-import type { abortError } from './abortableSleep.js';
+import type { abortError } from './abortError.js';
 import type { OzTimeoutError, OzUsageError } from './errors/errors.js';
 
 // Asking a key provider, loaded on the first call of a client whose apiKey is a function. The classes are handed

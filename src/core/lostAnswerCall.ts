@@ -2,6 +2,7 @@ import type { ParsedResponse } from './apiPromise.js';
 import { pointerOf, runsOf, streamOf, streamOptions } from './answerFeatures.js';
 import type { Call, CallPort } from './call.js';
 import { OzTimeoutError } from './errors/errors.js';
+import { finalError } from './finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
 import type { RecoveryParts } from './lostAnswerRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
@@ -29,7 +30,7 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     },
     pointer: (pointer: unknown) => pointerOf(port, call, pointer),
     stream: (events: Response) => streamOf(port, call, events, streamOptions(call, 'events')),
-    final: (error: unknown) => port.final(call, error),
+    final: (error: unknown) => finalError(call, error),
     schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
   };
   const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };

@@ -1,3 +1,4 @@
+import { attemptErrorOf } from './attemptError.js';
 import type { AttemptSignal } from './attemptSignal.js';
 import type { Call } from './call.js';
 import { OzError, OzUsageError } from './errors/errors.js';
@@ -6,7 +7,7 @@ import type { ChainParts } from './middlewareChain.js';
 import { fetchWithinOrigin } from './redirect.js';
 
 let middlewareChain: Promise<typeof import('./middlewareChain.js')> | undefined;
-const CHAIN_PARTS: ChainParts = { OzError, OzUsageError, OzMiddlewareError, fetchWithinOrigin };
+const CHAIN_PARTS: ChainParts = { OzError, OzUsageError, OzMiddlewareError, fetchWithinOrigin, attemptErrorOf };
 
 /** One attempt through the call's middleware (only calls with middleware come here): see middlewareChain.ts. */
 export async function throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {

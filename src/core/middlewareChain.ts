@@ -1,3 +1,4 @@
+import type { attemptErrorOf } from './attemptError.js';
 import type { AttemptSignal } from './attemptSignal.js';
 import type { OzError, OzUsageError } from './errors/errors.js';
 import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
@@ -15,6 +16,7 @@ export interface ChainParts {
   readonly OzUsageError: typeof OzUsageError;
   readonly OzMiddlewareError: typeof OzMiddlewareError;
   readonly fetchWithinOrigin: typeof fetchWithinOrigin;
+  readonly attemptErrorOf: typeof attemptErrorOf;
 }
 
 /** What an attempt through the middleware reads of its call. */
@@ -49,7 +51,7 @@ export function attemptThrough(call: ChainCall, attempt: number, init: RequestIn
     const body = request.body === null ? undefined : await request.arrayBuffer();
     const sent: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal };
     return parts.fetchWithinOrigin(call.fetch, request.url, fetchOptions === undefined ? sent : { ...fetchOptions, ...sent }).catch((cause: unknown) => {
-      throw cause instanceof parts.OzError ? cause : signal.errorFor(cause);
+      throw cause instanceof parts.OzError ? cause : parts.attemptErrorOf(signal, cause);
     });
   };
   return runMiddleware(call.middleware, new Request(call.url, init), context, send, signal.signal, parts);

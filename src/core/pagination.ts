@@ -1,4 +1,4 @@
-import { abortError } from './abortableSleep.js';
+import { abortError } from './abortError.js';
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
 import { OzUsageError, type OzError } from './errors/errors.js';
 import type { Operation, RequestInput } from './operation.js';

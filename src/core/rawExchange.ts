@@ -1,8 +1,9 @@
 import type { CallPort } from './call.js';
+import { finalError } from './finalError.js';
 import type { Operation } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 import { traced, withSpan } from './telemetry/callTracing.js';
-import { registeredTracing } from './telemetry/tracing.js';
+import { registeredTracing } from './telemetry/registeredTracing.js';
 
 /**
  * Sends a request built elsewhere (the raw client's, from openapi-fetch: `rawCalls.ts` reads it) as one call of
@@ -30,7 +31,7 @@ export async function exchange(
     sent,
     async () => {
       const answer = await port.send(sent);
-      if (answer.kind === 'lost') throw port.final(sent, answer.conflict);
+      if (answer.kind === 'lost') throw finalError(sent, answer.conflict);
       return answer.answer;
     },
     () => true,

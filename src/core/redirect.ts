@@ -37,11 +37,21 @@ export class OzRedirectError extends OzError {
  * and a 307 or 308 would re-send the body.) A 3xx without a `Location` is an answer like any other.
  */
 export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
+  const request: RequestInit = init.redirect === 'manual' ? init : { ...init, redirect: 'manual' };
+  return await followRedirects(fetch, url, request, await fetch(url, request));
+}
+
+/**
+ * What {@link fetchWithinOrigin} does once the first answer (`response`, to `init` sent with `redirect: 'manual'`
+ * to `url`) has come: the transport fetches a call's attempt itself and comes here only for a 3xx or an opaque
+ * redirect, so a bundle loads the follower with the call path's rarely used parts.
+ */
+export async function followRedirects(fetch: FetchLike, url: string, init: RequestInit, response: Response): Promise<Response> {
   // Kept as a string: a URL is parsed only once a redirect comes (parsing is a visible part of a call's cost).
   let current = url;
-  let request: RequestInit = init.redirect === 'manual' ? init : { ...init, redirect: 'manual' };
+  let request = init;
   for (let hops = 0; ; hops++) {
-    const response = await fetch(current, request);
+    if (hops > 0) response = await fetch(current, request);
     // Most answers: no redirect, nor an opaque one (whose status is 0), with one getter read.
     const status = response.status;
     if (status >= 200 && status < 300) return response;

@@ -1,7 +1,7 @@
 import { OzError } from './errors/errors.js';
+import { isServiceJson, jsonAnswer, jsonBody } from './jsonBody.js';
 import type { Format } from './requestOptions.js';
-import { tryParseJson } from './tryParseJson.js';
-import { wireOfContentType } from './wireMediaTypes.js';
+import { wireOfContentType } from './wireOfContentType.js';
 import { parseYaml } from './yaml.js';
 
 /** The `data` of the last event of a whole server-sent event body (see `lastEventData.ts`). */
@@ -14,11 +14,12 @@ export type EventData = (text: string) => string | Promise<string>;
  * `eventData`, given by the layer above: see `CallFeatures`).
  *
  * A JSON answer (most answers) is decoded at once, without a promise (a broken one throws); any other answer gives
- * a promise of its data. Await the result either way.
+ * a promise of its data. Await the result either way. The transport decodes the service's JSON itself
+ * (jsonBody.ts) and comes here for any other answer, so a bundle loads this with the call path's rarely used parts.
  */
 export function decodeBody(text: string, contentType: string | null, requested: Format, eventData?: EventData): unknown | Promise<unknown> {
   // Most answers, without parsing their media type.
-  if (contentType === 'application/json' || contentType === 'application/json; charset=utf-8') return text.trim() === '' ? undefined : jsonAnswer(text);
+  if (isServiceJson(contentType)) return jsonBody(text);
   return decodeOther(text, contentType, requested, eventData);
 }
 
@@ -30,20 +31,11 @@ async function decodeOther(text: string, contentType: string | null, requested: 
   }
   const wire = wireOfContentType(contentType) ?? (type ? 'text' : requested);
   if (wire === 'markdown' || wire === 'text') return text;
+  if (wire !== 'yaml') return jsonBody(text);
   if (text.trim() === '') return undefined;
-  if (wire === 'yaml') {
-    try {
-      return await parseYaml(text);
-    } catch (cause) {
-      throw new OzError('The answer is not valid YAML.', { cause });
-    }
+  try {
+    return await parseYaml(text);
+  } catch (cause) {
+    throw new OzError('The answer is not valid YAML.', { cause });
   }
-  return jsonAnswer(text);
-}
-
-/** A success answer's JSON; a broken one is the typed {@link OzError}, never a bare `SyntaxError`. */
-function jsonAnswer(text: string): unknown {
-  const parsed = tryParseJson(text);
-  if (!parsed.ok) throw new OzError('The answer is not valid JSON.', { cause: parsed.error });
-  return parsed.value;
 }

@@ -2,7 +2,6 @@
 // are given) take them from here, so neither imports the other back.
 import type { OzError } from './errors/errors.js';
 import type { Logger } from './telemetry/logger.js';
-import type { BackoffSchedule } from './retryPolicy.js';
 
 /** What `retry.onRetry` is told before the SDK waits for another attempt. */
 export interface RetryInfo {
@@ -54,4 +53,12 @@ export interface RetryPolicy extends BackoffSchedule {
   readonly verdict?: ((error: OzError, attempt: number, retry: boolean) => boolean) | undefined;
   /** Tells the caller's `onRetry` (what it throws is logged and ignored). */
   readonly observe?: ((info: RetryInfo, log: Logger) => void) | undefined;
+}
+
+/** The backoff schedule without `Retry-After`: 0.5 s, 1 s, 2 s, ... at most 8 s, minus up to 25 % jitter. */
+export interface BackoffSchedule {
+  initialMs: number;
+  maxMs: number;
+  /** The share of each wait taken off at random, 0 to 1 (default 0.25). */
+  jitter?: number;
 }

@@ -1,26 +1,11 @@
 /**
  * When and how long to wait before another attempt, as the reference client does: retry connection errors,
- * attempt timeouts, 408, 429 and 500+; never 409, 424 or any other 4xx.
+ * attempt timeouts, 408, 429 and 500+; never 409, 424 or any other 4xx. Read only once an attempt has failed (the
+ * retry loop), so a bundle loads it with the call path's rarely used parts; the defaults are retryDefaults.ts's.
  */
-
-/** The backoff schedule without `Retry-After`: 0.5 s, 1 s, 2 s, ... at most 8 s, minus up to 25 % jitter. */
-export interface BackoffSchedule {
-  initialMs: number;
-  maxMs: number;
-  /** The share of each wait taken off at random, 0 to 1 (default 0.25). */
-  jitter?: number;
-}
-
-export const DEFAULT_BACKOFF: BackoffSchedule = { initialMs: 500, maxMs: 8_000 };
-
-/** The share of a backoff wait taken off at random, by default. */
-export const DEFAULT_JITTER = 0.25;
-
-/**
- * The longest `Retry-After` the SDK waits inside a call: 60 s. A longer one is not waited out: the call fails at
- * once with the typed error, whose `headers` still carry `Retry-After` for the caller to schedule.
- */
-export const RETRY_AFTER_CAP_MS = 60_000;
+import { OzAbortError, OzConnectionError, type OzError } from './errors/errors.js';
+import { DEFAULT_BACKOFF, DEFAULT_JITTER, RETRY_AFTER_CAP_MS } from './retryDefaults.js';
+import type { BackoffSchedule, RetryPolicy } from './retryOptionTypes.js';
 
 /** A status worth another attempt. */
 export function isRetryableStatus(status: number): boolean {
@@ -55,4 +40,16 @@ export function retryDelay(headers: Headers, retryIndex: number, schedule: Backo
   const asked = retryAfterMs(headers);
   if (asked === undefined) return backoffDelay(retryIndex, schedule);
   return asked > capMs ? undefined : asked;
+}
+
+/**
+ * Whether an attempt that failed with `error` (on `answer`, when one came) is worth another: the SDK's rule, then
+ * the answer's `x-should-retry: true|false`, then `shouldRetry`. An abort by the caller is never retried.
+ */
+export function wantsRetry(policy: RetryPolicy, error: OzError, attempt: number, answer: Response | undefined): boolean {
+  if (error instanceof OzAbortError) return false;
+  let retry = answer === undefined ? error instanceof OzConnectionError : isRetryableStatus(answer.status);
+  const header = answer?.headers.get('x-should-retry');
+  if (header === 'true' || header === 'false') retry = header === 'true';
+  return policy.verdict === undefined ? retry : policy.verdict(error, attempt, retry);
 }

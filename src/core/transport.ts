@@ -1,31 +1,30 @@
-import { abortableSleep, abortError } from './abortableSleep.js';
+import { abortError } from './abortError.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
-import { authHeaderFor } from './auth.js';
+import { setAuth } from './auth.js';
 import { checkedBaseURL } from './baseURL.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';
+import type { AttemptOutcome } from './retryLoop.js';
 import type { CallExtras, CallFeatures } from './callFeatures.js';
-import { rememberAnswer } from './callResult.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
-import { OzError, OzConnectionError, OzUsageError } from './errors/errors.js';
+import { OzUsageError, type OzError } from './errors/errors.js';
 import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
-import { filteredLogger, redactHeaders, scrubSecrets, type Logger, type LogLevel } from './telemetry/logger.js';
+import { filteredLogger, type Logger, type LogLevel } from './telemetry/logger.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
-import { fetchWithinOrigin } from './redirect.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { decodeBody } from './responseBody.js';
+import { isServiceJson, jsonBody } from './jsonBody.js';
 import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from './responseValidation.js';
-import { DEFAULT_RETRY_POLICY, retryPolicyOf, wantsRetry, type RetryOptions, type RetryPolicy } from './retryOptions.js';
-import { backoffDelay, retryDelay, type BackoffSchedule } from './retryPolicy.js';
+import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
+import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retryOptions.js';
+import type { BackoffSchedule } from './retryOptionTypes.js';
 import { nodeUserAgent } from './runtime.js';
 import { newTraceId } from './traceId.js';
-import { registeredTracing } from './telemetry/tracing.js';
+import { registeredTracing } from './telemetry/registeredTracing.js';
 import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
-import { stringifyYaml } from './yaml.js';
 
 /** Retries after the first attempt, by default. */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -194,8 +193,8 @@ export class Transport {
       reader: this,
       prepare: (op, input, options, mode) => this.#prepare(op, input, options, mode),
       send: (call) => this.#send(call),
+      attempt: (call, attempt) => this.#attempt(call, attempt),
       answer: (call) => this.#answer(call),
-      final: (call, error) => this.#final(call, error),
       decode: (text, contentType, requested) => this.#decode(text, contentType, requested),
     });
   }
@@ -236,8 +235,7 @@ export class Transport {
     let contentType: string | undefined;
     if (input.body !== undefined) {
       if (options.bodyFormat === 'yaml') {
-        if (!op.yamlBody) throw new OzUsageError(`${op.id} (${op.method} ${op.path}) does not take a YAML body; send it as JSON.`);
-        body = await stringifyYaml(input.body);
+        body = await (await this.#extras()).yamlBody(op, input.body);
         contentType = 'text/yaml';
       } else {
         body = JSON.stringify(input.body);
@@ -312,67 +310,19 @@ export class Transport {
   }
 
   /**
-   * Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. After a
-   * 401, a key provider is asked once more and the call retried once with a new key (outside `maxRetries`).
+   * Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. Only a
+   * first attempt that is not a 2xx answer goes on to the retry loop (a part of {@link CallExtras}).
    */
   async #send(call: Call): Promise<Sent> {
-    const policy = call.retry;
-    let retries = 0;
-    let refreshed = false;
-    for (let attempt = 0; ; attempt++) {
-      let answer: Answer;
-      try {
-        answer = await this.#attempt(call, attempt);
-      } catch (error) {
-        if (!(error instanceof OzError) || retries >= call.maxRetries || !wantsRetry(call.retry, error, attempt, undefined)) throw this.#final(call, error);
-        const wait = backoffDelay(retries, policy);
-        await this.#beforeRetry(call, attempt, error, wait, error.name, `${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
-        retries++;
-        continue;
-      }
-      const { response, text } = answer;
-      if (response.ok) return { kind: 'answer', answer };
-
-      // The error answer's reader (and, for OzCore, the error classes) load with the first error answer.
-      const error = await (await this.#extras()).answerError(call, response, scrubSecrets(text, call.credentials.secrets));
-      rememberAnswer(error, response);
-      if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
-        return { kind: 'lost', conflict: error };
-      }
-      if (response.status === 401 && !refreshed && typeof call.credentials.source === 'function' && call.op.auth !== 'none') {
-        refreshed = true;
-        if (await this.#refreshKey(call)) continue;
-      }
-      if (retries < call.maxRetries && wantsRetry(call.retry, error, attempt, response)) {
-        const wait = retryDelay(response.headers, retries, policy, policy.maxRetryAfterMs);
-        if (wait !== undefined) {
-          const reason = `${response.status} ${error.code}`;
-          await this.#beforeRetry(call, attempt, error, wait, reason, `${reason}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
-          retries++;
-          continue;
-        }
-        call.log.warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
-      }
-      throw this.#final(call, error);
+    let first: AttemptOutcome;
+    try {
+      const answer = await this.#attempt(call, 0);
+      if (answer.response.ok) return { kind: 'answer', answer };
+      first = { answer };
+    } catch (error) {
+      first = { error };
     }
-  }
-
-  /** After a 401: asks the provider again; true when it gave another key (set on the call, to retry with). */
-  async #refreshKey(call: Call): Promise<boolean> {
-    const key = await call.credentials.key(call.signal, call.timeout);
-    if (key === call.apiKey) return false;
-    call.log.info(`${call.tag} 401: retrying with the apiKey function's new key.`);
-    call.apiKey = key;
-    setAuth(call.headers, call.op, key, call.authHeader);
-    return true;
-  }
-
-  /** Tells the span, the log and `retry.onRetry` of a retry, then waits `wait` ms (an abort cuts the wait). */
-  async #beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
-    call.span?.retry(attempt, reason, wait);
-    call.log.info(`${call.tag} ${line}`);
-    call.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, call.log);
-    await abortableSleep(wait, call.signal);
+    return await (await this.#extras()).retryLoop(this.#callPort(), call, first);
   }
 
   /**
@@ -383,54 +333,49 @@ export class Transport {
     call.headers['x-oz-retry-count'] = String(attempt);
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = call.debug ? Date.now() : 0;
-    if (call.debug) {
-      call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
-        headers: redactHeaders(new Headers(call.headers)),
-      });
-    }
+    if (call.debug) (await this.#extras()).logAttempt(call, attempt);
     let bound = false;
     try {
       const response = call.unsignalled
-        ? await signal.guard(fetchWithinOrigin(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
+        ? await signal.guard(this.#fetched(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
-      if (call.debug) call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+      if (call.debug) (await this.#extras()).logAnswer(call, response, started);
       warnDeprecationHeaders(call.op, response.headers, call.log);
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
-        return { response: signal.bindBody(response), text: '', unread: call.mode !== 'stream' };
+        return { response: (await this.#extras()).boundBody(signal, response), text: '', unread: call.mode !== 'stream' };
       }
       return { response, text: await signal.readText(response) };
     } catch (cause) {
-      // A middleware's typed error (or what its next() rejected with) is kept; anything else is the attempt's.
-      const error: OzError = cause instanceof OzError && !signal.cut ? cause : signal.errorFor(cause);
-      // No host at the embedded server's in-process address is a setup mistake: no retry can help.
-      throw error.constructor === OzConnectionError ? (await this.#extras()).connectionError(call.url, error, cause) : error;
+      // The deadline cannot pass while the error's reader loads: what the attempt came to is decided here.
+      signal.stopTimer();
+      throw (await this.#extras()).failedAttemptError(call, signal, cause);
     } finally {
       if (!bound) signal.release();
     }
+  }
+
+  /**
+   * One fetch of an attempt, sent with `redirect: 'manual'`: a redirect (a 3xx, or an opaque one) goes on to the
+   * same-origin redirect follower (a part of {@link CallExtras}); most answers are handed back as they came.
+   */
+  async #fetched(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
+    const response = await fetch(url, init);
+    const status = response.status;
+    return (status < 300 || status > 399) && response.type !== 'opaqueredirect' ? response : (await this.#extras()).followRedirects(fetch, url, init, response);
   }
 
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
   #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.middleware.length === 0
-      ? fetchWithinOrigin(call.fetch, call.url, call.fetchOptions === undefined ? init : { ...call.fetchOptions, ...init })
+      ? this.#fetched(call.fetch, call.url, { ...call.fetchOptions, ...init, redirect: 'manual' })
       : this.#throughMiddleware(call, attempt, init, signal);
   }
 
   /** One attempt through the call's middleware (its runner is a part of {@link CallExtras}). */
   async #throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
     return await (await this.#extras()).throughMiddleware(call, attempt, init, signal);
-  }
-
-  /** A typed error about to be thrown: logged, and scrubbed of the key. */
-  #final(call: Call, error: unknown): unknown {
-    if (error instanceof Error) {
-      error.message = scrubSecrets(error.message, call.credentials.secrets);
-      if (error.stack) error.stack = scrubSecrets(error.stack, call.credentials.secrets);
-      call.log.info(`${call.tag} ${call.op.method} ${call.op.path} failed: ${error.message}`);
-    }
-    return error;
   }
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
@@ -440,9 +385,16 @@ export class Transport {
     return { data: await this.#decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
-  /** A 2xx body on its wire; an answer sent as server-sent events (MCP) is read with `features.eventData`. */
+  /**
+   * A 2xx body on its wire: the service's JSON at once; any other (yaml, markdown, text, an answer sent as
+   * server-sent events, read with `features.eventData`) through the decoder of {@link CallExtras}.
+   */
   #decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
-    return decodeBody(text, contentType, requested, this.#config.features?.eventData);
+    return isServiceJson(contentType) ? jsonBody(text) : this.#decodeOther(text, contentType, requested);
+  }
+
+  async #decodeOther(text: string, contentType: string | null, requested: Format): Promise<unknown> {
+    return await (await this.#extras()).decodeBody(text, contentType, requested, this.#config.features?.eventData);
   }
 
 }
@@ -464,25 +416,6 @@ function warnDeprecationHeaders(op: Operation, answer: Headers, log: Logger): vo
 }
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
-
-/** The key on the header the operation's plane takes (the other credential header removed). */
-function setAuth(headers: HeaderRecord, op: Operation, apiKey: string, authHeader: AuthHeader): void {
-  const auth = authHeaderFor(op, apiKey, authHeader);
-  if (auth) {
-    const other = auth[0] === 'authorization' ? 'x-api-key' : 'authorization';
-    if (headers[other] !== undefined) delete headers[other];
-    const [name, value] = auth;
-    if (value === lastAuth.given) {
-      headers[name] = lastAuth.sent;
-    } else {
-      setHeader(headers, name, value, 'apiKey');
-      lastAuth = { given: value, sent: headers[name]! };
-    }
-  }
-}
-
-// The credential header value checked last (most processes use one key): the next call with it is not checked again.
-let lastAuth: { readonly given: string | undefined; readonly sent: string } = { given: undefined, sent: '' };
 
 /**
  * The headers an attempt hands to its fetch: the call's plain object to the runtime's own `fetch`, which reads

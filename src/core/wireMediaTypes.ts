@@ -7,14 +7,3 @@ export const WIRE_MEDIA_TYPES: Readonly<Record<Format, string>> = {
   markdown: 'text/markdown',
   text: 'text/plain',
 };
-
-/** The wire a `Content-Type` names (the spec's Accept mapping), or undefined for any other type. */
-export function wireOfContentType(contentType: string | null): Format | undefined {
-  const type = contentType?.split(';')[0]?.trim().toLowerCase();
-  if (!type) return undefined;
-  if (type === 'application/json' || type.endsWith('+json')) return 'json';
-  if (type === 'text/yaml' || type === 'application/yaml' || type === 'application/x-yaml') return 'yaml';
-  if (type === 'text/markdown') return 'markdown';
-  if (type === 'text/plain') return 'text';
-  return undefined;
-}

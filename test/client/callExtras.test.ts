@@ -1,6 +1,8 @@
 /**
- * The call path's rarely used parts (core/callExtras.ts: spans, streams, pointers, validation, lost answers, the
- * in-process and legacy-key hints) work on their first use through both clients: the `Oz` client gives them
+ * The call path's rarely used parts (core/callExtras.ts: the retry loop after a first attempt that is not a 2xx, the
+ * failed attempt's typed error, the redirect follower, debug lines, other wires than JSON and YAML bodies, spans,
+ * streams, pointers, validation, lost answers, the in-process and legacy-key hints) and the readers of
+ * withResponse(), asResponse() and result() work on their first use through both clients: the `Oz` client gives them
  * loaded, `OzCore` loads them then (so a bundle of one standalone function carries none of them up front). Each
  * part is called through `oz.<method>` and through its standalone function, and both answer the same.
  */
@@ -9,20 +11,20 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { OzCore, toolsExecute, toolsGet } from '../../src/funcs/index.js';
-import { LegacyKeyError, Oz, OzResponseValidationError, OzUsageError, type ClientOptions } from '../../src/index.js';
+import { LegacyKeyError, Oz, OzAPIError, OzConnectionError, OzRedirectError, OzResponseValidationError, OzTimeoutError, OzUsageError, type ClientOptions } from '../../src/index.js';
 import { KEY, rejectionOf } from '../core/support/clients.js';
 import { executionRecord } from '../core/support/executionRecord.js';
 
-type Answer = Response | (() => Response | never);
+type Answer = Response | ((init?: RequestInit) => Response | Promise<Response> | never);
 
 /** A fetch that answers `answers` in order (a function may throw, as a failed connection does), recording URLs. */
 function scripted(answers: Answer[]) {
   const urls: string[] = [];
-  const fetch = async (input: string | URL | Request) => {
+  const fetch = async (input: string | URL | Request, init?: RequestInit) => {
     urls.push(String(input instanceof Request ? input.url : input));
     const next = answers.shift();
     if (next === undefined) throw new Error(`unscripted request ${String(input)}`);
-    return typeof next === 'function' ? next() : next;
+    return typeof next === 'function' ? await next(init) : next;
   };
   return { fetch, urls };
 }
@@ -159,5 +161,108 @@ describe('the call path parts loaded on first use, through Oz and through OzCore
       trace.disable();
       context.disable();
     }
+  });
+  it('a first answer that is not 2xx: the retry loop retries it (Retry-After), then gives up with the typed error', async () => {
+    const busy = () => json(503, { error: { code: 'service_unavailable', message: 'busy' } }, { 'x-error-code': 'service_unavailable', 'retry-after-ms': '1' });
+    const answers = () => [busy(), json(200, tool), busy(), busy()];
+    const { oz, core, ozUrls, coreUrls } = await bothClients(
+      answers,
+      { maxRetries: 1 },
+      async (client) => [await client.tools.get('echo'), failure(await rejectionOf(client.tools.get('echo')))],
+      async (c) => [await toolsGet(c, 'echo'), failure(await rejectionOf(toolsGet(c, 'echo')))],
+    );
+    expect(core).toEqual([tool, { name: 'Http5xxError', message: expect.stringContaining('busy') }]);
+    expect(core).toEqual(oz);
+    expect([ozUrls.length, coreUrls.length]).toEqual([4, 4]);
+    const { error } = await toolsGet(new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'off', maxRetries: 0, fetch: scripted([busy()]).fetch }), 'echo').result();
+    expect(error).toBeInstanceOf(OzAPIError);
+    expect((error as OzAPIError).status).toBe(503);
+  });
+
+  it('a failed connection, then a timeout: the typed error of each attempt, retried as the rule says', async () => {
+    const reset = () => {
+      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+    };
+    // A fetch that answers only when its signal aborts (as fetch does): the attempt's deadline ends it.
+    const never = (init?: RequestInit) => new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+    const { oz, core } = await bothClients(
+      () => [reset, json(200, tool), reset, never],
+      { retry: { initialDelayMs: 1, maxDelayMs: 1 } },
+      async (client) => [await client.tools.get('echo'), await rejectionOf(client.tools.get('echo', { maxRetries: 0 })), await rejectionOf(client.tools.get('echo', { maxRetries: 0, timeout: 20 }))],
+      async (c) => [await toolsGet(c, 'echo'), await rejectionOf(toolsGet(c, 'echo', { maxRetries: 0 })), await rejectionOf(toolsGet(c, 'echo', { maxRetries: 0, timeout: 20 }))],
+    );
+    expect(core[0]).toEqual(tool);
+    expect(core[1]).toBeInstanceOf(OzConnectionError);
+    expect(core[1]).not.toBeInstanceOf(OzTimeoutError);
+    expect(core[2]).toBeInstanceOf(OzTimeoutError);
+    expect(core.slice(1).map(failure)).toEqual(oz.slice(1).map(failure));
+  });
+
+  it('a redirect: followed within the origin, an OzRedirectError to another one (nothing sent there)', async () => {
+    const moved = (location: string) => new Response(null, { status: 307, headers: { location } });
+    const { oz, core, ozUrls, coreUrls } = await bothClients(
+      () => [moved('/v1/tools/echo2'), json(200, tool), moved('http://elsewhere.test/v1/tools/echo')],
+      {},
+      async (client) => [await client.tools.get('echo'), await rejectionOf(client.tools.get('echo'))],
+      async (c) => [await toolsGet(c, 'echo'), await rejectionOf(toolsGet(c, 'echo'))],
+    );
+    expect(core[0]).toEqual(tool);
+    expect(core[1]).toBeInstanceOf(OzRedirectError);
+    expect(failure(core[1])).toEqual(failure(oz[1]));
+    expect(coreUrls).toEqual([`${BASE}/v1/tools/echo`, `${BASE}/v1/tools/echo2`, `${BASE}/v1/tools/echo`]);
+    expect(coreUrls).toEqual(ozUrls);
+  });
+
+  it("logLevel: 'debug': the lines of each attempt, the key redacted", async () => {
+    const lines = (into: string[]) => ({ error: () => undefined, warn: () => undefined, info: () => undefined, debug: (line: string, detail?: unknown) => into.push(`${line} ${JSON.stringify(detail)}`) });
+    const ozLines: string[] = [];
+    const coreLines: string[] = [];
+    await new Oz({ apiKey: KEY, baseURL: BASE, logLevel: 'debug', logger: lines(ozLines), fetch: scripted([json(200, tool)]).fetch }).tools.get('echo');
+    await toolsGet(new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'debug', logger: lines(coreLines), fetch: scripted([json(200, tool)]).fetch }), 'echo');
+    expect(coreLines).toHaveLength(2);
+    expect(coreLines[0]).toContain('GET http://127.0.0.1:9/v1/tools/echo (attempt 1 of 3)');
+    expect(coreLines[0]).toContain('"authorization":"[redacted]"');
+    expect(coreLines.join('\n')).not.toContain(KEY);
+    expect(coreLines[1]).toContain('200 after');
+    expect(coreLines.map((line) => line.replace(/#\d+\]/, '#n]').replace(/after \d+ ms/, 'after n ms'))).toEqual(ozLines.map((line) => line.replace(/#\d+\]/, '#n]').replace(/after \d+ ms/, 'after n ms')));
+  });
+
+  it("a YAML body and an answer on another wire than JSON: sent and read as with Oz", async () => {
+    const sent: string[] = [];
+    const yamlAnswer = () => new Response('ok: true\ncontent: hi\n', { status: 200, headers: { 'content-type': 'text/yaml' } });
+    const record = (fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>) => async (input: string | URL | Request, init?: RequestInit) => {
+      sent.push(`${new Headers(init?.headers).get('content-type')} ${String(init?.body)}`);
+      return await fetch(input, init);
+    };
+    const oz = new Oz({ apiKey: KEY, baseURL: BASE, logLevel: 'off', fetch: record(scripted([yamlAnswer()]).fetch) });
+    const core = new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'off', fetch: record(scripted([yamlAnswer()]).fetch) });
+    const viaOz = await oz.tools.execute('echo', { params: { text: 'hi' } }, { bodyFormat: 'yaml', format: 'yaml' });
+    const viaCore = await toolsExecute(core, 'echo', { params: { text: 'hi' } }, { bodyFormat: 'yaml', format: 'yaml' });
+    expect(viaCore).toEqual({ ok: true, content: 'hi' });
+    expect(viaCore).toEqual(viaOz);
+    expect(sent).toEqual(['text/yaml params:\n  text: hi\n', 'text/yaml params:\n  text: hi\n']);
+  });
+
+  it('withResponse(), asResponse() and result(): the same answers through OzCore as through Oz', async () => {
+    const answer = () => json(200, tool, { 'x-request-id': 'req_1', 'x-ratelimit-limit': '100', 'x-ratelimit-remaining': '99', 'x-ratelimit-reset': '' });
+    const missing = () => json(404, { error: { code: 'tool_not_found', message: 'no such tool' } }, { 'x-error-code': 'tool_not_found' });
+    const { oz, core } = await bothClients(
+      () => [answer(), answer(), missing()],
+      { maxRetries: 0 },
+      async (client) => {
+        const { data, requestId, rateLimit } = await client.tools.get('echo').withResponse();
+        const raw = await (await client.tools.get('echo').asResponse()).json();
+        const { error, response } = await client.tools.get('nope').result();
+        return { data, requestId, rateLimit, raw, code: error?.code, status: response?.status };
+      },
+      async (c) => {
+        const { data, requestId, rateLimit } = await toolsGet(c, 'echo').withResponse();
+        const raw = await (await toolsGet(c, 'echo').asResponse()).json();
+        const { error, response } = await toolsGet(c, 'nope').result();
+        return { data, requestId, rateLimit, raw, code: error?.code, status: response?.status };
+      },
+    );
+    expect(core).toEqual({ data: tool, requestId: 'req_1', rateLimit: { limit: 100, remaining: 99, reset: null }, raw: tool, code: 'tool_not_found', status: 404 });
+    expect(core).toEqual(oz);
   });
 });

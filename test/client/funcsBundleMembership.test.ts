@@ -28,6 +28,22 @@ const LOADED_ON_FIRST_USE = [
   'core/inProcessAddress.ts',
   'core/errors/legacyKeyError.ts',
   'core/executions/asyncPointer.ts',
+  // What only a first attempt that is not a 2xx answer needs: the retry loop, the failed attempt's typed error, the
+  // redirect follower, a stream's body bound to the caller's signal, the debug lines.
+  'core/retryLoop.ts',
+  'core/attemptError.ts',
+  'core/finalError.ts',
+  'core/redirect.ts',
+  'core/boundBody.ts',
+  'core/telemetry/debugLines.ts',
+  // Answers on another wire than the service's JSON, and YAML bodies.
+  'core/responseBody.ts',
+  'core/wireOfContentType.ts',
+  'core/yamlBody.ts',
+  'core/yaml.ts',
+  'core/retryPolicy.ts',
+  // The readers of withResponse(), asResponse() and result().
+  'core/answerReaders.ts',
   // The stream, the execution poller, the last event's data.
   'core/streams/stream.ts',
   'core/streams/sseParser.ts',
@@ -76,7 +92,7 @@ describe('a bundle of OzCore and one standalone function (esbuild, code splittin
     const { initial } = initialChunks(outputs);
     const upFront = new Set([...initial].flatMap((key) => Object.entries(outputs[key]!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path)));
     // The test can fail: what a default call needs is there.
-    for (const needed of ['src/core/transport.ts', 'src/core/redirect.ts', 'src/core/attemptSignal.ts', 'src/generated/funcs/tools.ts']) {
+    for (const needed of ['src/core/transport.ts', 'src/core/apiPromise.ts', 'src/core/attemptSignal.ts', 'src/generated/funcs/tools.ts']) {
       expect(upFront, needed).toContain(needed);
     }
     expect(LOADED_ON_FIRST_USE.map((module) => `src/${module}`).filter((path) => upFront.has(path))).toEqual([]);

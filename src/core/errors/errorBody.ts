@@ -1,6 +1,6 @@
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
 import { tryParseJson } from '../tryParseJson.js';
-import { wireOfContentType } from '../wireMediaTypes.js';
+import { wireOfContentType } from '../wireOfContentType.js';
 import { parseYaml } from '../yaml.js';
 
 /**

@@ -1,4 +1,5 @@
-import { abortableSleep, abortError } from '../abortableSleep.js';
+import { abortError } from '../abortError.js';
+import { abortableSleep } from '../abortableSleep.js';
 import { APIPromise } from '../apiPromise.js';
 
 import { AttemptSignal } from '../attemptSignal.js';
@@ -16,7 +17,8 @@ import type {
   WaitOptions,
 } from './pollTypes.js';
 import type { RequestOptions } from '../requestOptions.js';
-import { retryAfterMs, RETRY_AFTER_CAP_MS } from '../retryPolicy.js';
+import { RETRY_AFTER_CAP_MS } from '../retryDefaults.js';
+import { retryAfterMs } from '../retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The poller's types are in pollTypes.ts (shared with the lazily loaded pollLoop.ts without an import circle).

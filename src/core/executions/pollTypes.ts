@@ -1,4 +1,5 @@
-import type { abortableSleep, abortError } from '../abortableSleep.js';
+import type { abortError } from '../abortError.js';
+import type { abortableSleep } from '../abortableSleep.js';
 import type { AttemptSignal } from '../attemptSignal.js';
 import type { OzAbortError, OzUsageError } from '../errors/errors.js';
 import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';

@@ -1,4 +1,4 @@
-import { abortError } from '../abortableSleep.js';
+import { abortError } from '../abortError.js';
 import { OzAbortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import { OzAPIError } from '../errors/apiErrors.js';
 import { SseReader, type SseEvent, type SseRead } from './sseReader.js';

@@ -21,7 +21,8 @@ export function parseLogLevel(value: string | undefined): LogLevel | undefined {
   return level !== undefined && Object.hasOwn(SEVERITY, level) ? (level as LogLevel) : undefined;
 }
 
-const REDACTED = '[redacted]';
+/** What a secret is replaced with in a log line. */
+export const REDACTED = '[redacted]';
 
 /** `value` with every occurrence of each secret replaced, looking into plain objects and arrays. */
 export function scrubSecrets<V>(value: V, secrets: readonly string[]): V {
@@ -47,15 +48,4 @@ export function filteredLogger(logger: Logger, level: LogLevel, secrets: readonl
       ? () => undefined
       : (message: string, ...rest: unknown[]) => logger[name](scrubSecrets(message, secrets), ...scrubSecrets(rest, secrets));
   return { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
-}
-
-const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization', 'cookie', 'set-cookie']);
-
-/** Headers as a plain object for a log line, with credentials masked. */
-export function redactHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name] = SECRET_HEADERS.has(name) ? REDACTED : value;
-  });
-  return out;
 }

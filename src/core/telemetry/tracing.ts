@@ -7,22 +7,11 @@ import { SDK_VERSION } from '../version.js';
  * version, which is how several copies of the API share one registration. Reading that object costs a property
  * lookup when nothing is registered, loads no module, and cannot break a bundler or a runtime without the API.
  *
- * Only this check loads with the client. The code that starts and records a span (`callSpan.ts`) is imported on
+ * Only the check of registeredTracing.ts loads with the client. The code that starts and records a span (`callSpan.ts`) is imported on
  * the first call made while a tracer provider is registered: an application without OpenTelemetry neither ships
  * it in its first bundle chunk nor parses it at start.
  */
-export const OTEL_API_GLOBAL = Symbol.for('opentelemetry.js.api.1');
-
 export type { Attributes, CallSpan, CallSpanStart, OtelContext, OtelGlobal, OtelSpan, OtelSpanContext } from './spanTypes.js';
-
-/**
- * The API's global object when an application registered a tracer provider through `@opentelemetry/api` 1.x,
- * else undefined (at the cost of one global lookup).
- */
-export function registeredTracing(): OtelGlobal | undefined {
-  const api = (globalThis as { [OTEL_API_GLOBAL]?: OtelGlobal })[OTEL_API_GLOBAL];
-  return api?.trace !== undefined && api.version?.startsWith('1.') ? api : undefined;
-}
 
 let spans: Promise<typeof import('./callSpan.js')> | undefined;
 
