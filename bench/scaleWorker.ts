@@ -21,10 +21,14 @@ const { createOzServer } = (await import(specifier!)) as Testing;
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-/** The median wall time of `rounds` calls of `fn`, in ms. */
+/**
+ * The median wall time of `rounds` calls of `fn`, in ms, each after a full garbage collection (not timed), so that
+ * no round pays for the garbage of the one before it (or of the set-up).
+ */
 async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
+    gc();
     const start = performance.now();
     await fn();
     times.push(performance.now() - start);
@@ -32,6 +36,15 @@ async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number
   times.sort((a, b) => a - b);
   return times[times.length >> 1]!;
 }
+
+/**
+ * Rounds of a whole-store operation (restore, snapshot, idle): one warm-up round, then the median of the rest (a
+ * single timing per size swung between 4x and 17x per 10x of records from one run to the next).
+ */
+const STORE_ROUNDS = 5;
+
+/** Rounds of `idle()` per count (each queues its runs anew). */
+const IDLE_ROUNDS = 3;
 
 const KINDS = ['tool', 'agent', 'workflow'] as const;
 const EXEC_STATUSES = ['succeeded', 'succeeded', 'failed', 'succeeded', 'cancelled'] as const;
@@ -118,10 +131,11 @@ async function lists(): Promise<void> {
     base.data.items.set(record.id as string, record);
     acme.items?.push(record);
   }
-  gc();
-  const restoreMs = await timed(1, async () => server.restore(base as never));
-  gc();
-  const snapshotMs = await timed(1, async () => server.snapshot());
+  // A warm-up round of each (its code compiled, the heap grown to size), then the median of the timed ones.
+  await timed(1, async () => server.restore(base as never));
+  await timed(1, async () => server.snapshot());
+  const restoreMs = await timed(STORE_ROUNDS, async () => server.restore(base as never));
+  const snapshotMs = await timed(STORE_ROUNDS, async () => server.snapshot());
   gc();
   const headers = { authorization: `Bearer ${server.apiKey}` };
   const get = async (path: string) => {
@@ -202,9 +216,13 @@ async function idle(): Promise<Record<string, number>> {
   // Warm-up: the run's code paths get compiled before anything is counted.
   await queue(1000);
   await server.idle();
-  await queue(count);
-  gc();
-  const idleMs = await timed(1, () => server.idle());
+  // Rounds: the runs queued again, then idle() timed after a collection; the median of the rounds.
+  const rounds: number[] = [];
+  for (let round = 0; round < IDLE_ROUNDS; round++) {
+    await queue(count);
+    rounds.push(await timed(1, () => server.idle()));
+  }
+  const idleMs = medianOf(rounds);
   const list = await server.handle(new Request(`${server.url}/v1/executions?status=queued&limit=1`, { headers: init.headers }));
   const queued = ((await list.json()) as { data: unknown[] }).data.length;
   if (queued !== 0) throw new Error('runs still queued after idle()');

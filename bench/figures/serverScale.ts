@@ -6,8 +6,9 @@
  *   the medians stop moving), then rounds alternate between them (the order swapping each round), each a median
  *   of many calls; the figure is the median of the per-round ratios (two fresh processes of the same size, timed
  *   once each, differed by half);
- * - `restore()` and `snapshot()` of those records, and how they grow per 10x of records;
- * - `server.idle()` with 4k to 32k async runs queued on a frozen clock: the time at 32k, and the growth of the
+ * - `restore()` and `snapshot()` of those records (the median of 5 rounds after a warm-up, each after a full GC),
+ *   and how they grow per 10x of records;
+ * - `server.idle()` with 4k to 32k async runs queued on a frozen clock (the median of 3 rounds): the time at 32k, and the growth of the
  *   time per run from one doubling to the next (linear: 1.0x; quadratic: 2.0x).
  * Records get in through snapshot/restore (the API would take minutes for a million); see the worker.
  */
@@ -186,7 +187,7 @@ export async function serverScaleRows(ctx: FigureContext): Promise<FigureRow[]> 
     result: `per 10x of records: restore ${growth('restoreMs').map(formatRatio).join(', ')}; snapshot ${growth('snapshotMs').map(formatRatio).join(', ')}`,
     target: '<= 12x per 10x (linear)',
     met: judged(ctx.mode.smoke, worstGrowth <= 12),
-    how: `server.restore() of a snapshot holding the records, then server.snapshot(); restore ${restoreCurve('restoreMs')}; snapshot ${restoreCurve('snapshotMs')}`,
+    how: `server.restore() of a snapshot holding the records, then server.snapshot(): one warm-up of each, then the median of 5 timed rounds, a full GC (not timed) before each; restore ${restoreCurve('restoreMs')}; snapshot ${restoreCurve('snapshotMs')}`,
   });
 
   const counts = ctx.mode.smoke ? [500, 1000] : [4000, 8000, 16_000, 32_000];
@@ -204,7 +205,7 @@ export async function serverScaleRows(ctx: FigureContext): Promise<FigureRow[]> 
     result: `time per run per doubling: ${perRunGrowth.map(formatRatio).join(', ')}`,
     target: '< 2 s at 32k; <= 1.50x per doubling',
     met: judged(ctx.mode.smoke, last.idleMs < 2000 && Math.max(...perRunGrowth) <= 1.5),
-    how: `async echo runs queued through server.handle on a frozen clock (after 1000 warm-up runs), then server.idle() timed, each count in a fresh process: ${idle.map((x) => `${short(x.runs)} ${formatMs(x.idleMs)}`).join(', ')}`,
+    how: `async echo runs queued through server.handle on a frozen clock (after 1000 warm-up runs), then 3 rounds of the count queued and server.idle() timed after a full GC, the median, each count in a fresh process: ${idle.map((x) => `${short(x.runs)} ${formatMs(x.idleMs)}`).join(', ')}`,
   });
   return rows;
 }
