@@ -1,13 +1,21 @@
 /**
- * The embedded server at scale, in a process of its own (a fresh heap per size): started by
- * `figures/serverScale.ts`, prints one JSON line with what it measured.
+ * The embedded server at scale, in a process of its own (a fresh heap per size): started by the figures of
+ * `figures/serverScale.ts` with an IPC channel; it sends `{ ready }` once its records are in, then answers each
+ * query (`{ id, ... }`) with what it measured; closing the channel ends it.
  *
- *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>    (with an IPC channel)
+ *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>
  *       N executions and N items put in through snapshot/restore (the only bulk door; the API would take minutes
- *       for a million), then restore() and snapshot() timed and sent as `{ ready }`; then it times the list
- *       routes' pages when asked (`ListQuery`), so that the figure can alternate rounds between two sizes
+ *       for a million); then it times the list routes' pages when asked (`ListQuery`), so that the figure can
+ *       alternate rounds between two sizes
+ *   node --expose-gc --import tsx bench/scaleWorker.ts snapshot <oz-sdk/testing URL> <records>
+ *       the same records, one restore() and snapshot() as warm-up; then each `{ round }` is a restore() and a
+ *       snapshot() of them and a `new Map(map)` of as many ids (the engine's own copy, an anchor), each timed after
+ *       a forced GC (so that none pays the garbage of the one before), and it settles before it answers (see
+ *       `settle`)
  *   node --expose-gc --import tsx bench/scaleWorker.ts idle <oz-sdk/testing URL> <runs>
- *       N async runs queued on a frozen clock through the API, then server.idle() timed
+ *       1000 async runs queued and idled as warm-up; then each `{ round }` queues N async runs on a frozen clock
+ *       through the API, forces a GC, times server.idle(), resets the server (untimed) for the next round and
+ *       settles before it answers
  *
  * The records' shape is the server's own: the worker builds them like the server does and relies on the layout of
  * a snapshot (`{ data, catalog }` with `data.executions` and `data.items` maps), which is the server's business but
@@ -21,16 +29,28 @@ const { createOzServer } = (await import(specifier!)) as Testing;
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-/** The median wall time of `rounds` calls of `fn`, in ms. */
-async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+/** The wall time of one call of `fn`, in ms, after a forced GC (the garbage of what ran before is not its cost). */
+async function timedAfterGc(fn: () => unknown): Promise<number> {
+  gc();
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
+}
+
+/**
+ * Collects the garbage and waits until this process's own threads are quiet (under 10 % of a core over 50 ms, at
+ * most 3 s): a large heap freed goes on being swept and unmapped by background threads after `gc()` returns, and
+ * on a 2-core machine that ran into the next worker's round (a 10k restore took 3-8x as long with a 1M worker
+ * beside it as without).
+ */
+async function settle(): Promise<void> {
+  gc();
+  for (const end = performance.now() + 3000; performance.now() < end; ) {
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 < 5) return;
   }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1]!;
 }
 
 const KINDS = ['tool', 'agent', 'workflow'] as const;
@@ -97,17 +117,50 @@ interface SnapshotLayout {
 /** What the figure asks a `lists` worker: bring every route to a steady state, or time `calls` calls of one. */
 export type ListQuery = { readonly warm: true } | { readonly route: ListRoute; readonly calls: number };
 export type ListRoute = 'executionsFirst' | 'executionsDeep' | 'executionsFilteredDeep' | 'itemsFirst' | 'itemsDeep' | 'itemsFilteredDeep';
-/** What a `lists` worker sends once its records are in. */
-export interface ListsReady {
+/** What a `lists` worker answers: the warm-up's blocks, or the median time of the calls. */
+export interface ListAnswer {
+  readonly blocks?: number;
+  readonly ms?: number;
+}
+/** What a worker sends once it is ready: the size it holds. */
+export interface WorkerReady {
   readonly records: number;
+}
+/** What a `snapshot` or `idle` worker is asked: one more timed round. */
+export interface RoundQuery {
+  readonly round: true;
+}
+/** A `snapshot` worker's round; `mapCopyMs` is the engine's own: `new Map(map)` of a Map of as many ids. */
+export interface SnapshotRound {
   readonly restoreMs: number;
   readonly snapshotMs: number;
+  readonly mapCopyMs: number;
+}
+/** An `idle` worker's round. */
+export interface IdleRound {
+  readonly idleMs: number;
 }
 
 /** The median of `times`. */
 const medianOf = (times: number[]) => [...times].sort((a, b) => a - b)[times.length >> 1]!;
 
-async function lists(): Promise<void> {
+/** Answers each query of the figure with `answer(query)`, after saying it is ready; closing the channel ends it. */
+function serve<Q>(server: { close(): Promise<void> }, records: number, answer: (query: Q) => Promise<object>): void {
+  process.on('message', (query: Q & { id: number }) => {
+    void answer(query)
+      .then((out) => process.send!({ id: query.id, ...out }))
+      .catch((error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        process.exit(1);
+      });
+  });
+  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
+  const ready: WorkerReady = { records };
+  process.send!({ ready });
+}
+
+/** A server holding `count` executions and `count` items (all of one account, the items of one company). */
+function serverWithRecords() {
   const server = createOzServer({ clock: { frozen: true, start: '2026-01-01T00:00:00Z' }, rateLimit: { limit: 1e12 }, retention: { executions: Infinity, items: Infinity } } as Parameters<typeof createOzServer>[0]);
   const base = server.snapshot() as unknown as SnapshotLayout;
   const acme = base.data.accounts.get('demo')!.companies.get('acme')!;
@@ -118,10 +171,31 @@ async function lists(): Promise<void> {
     base.data.items.set(record.id as string, record);
     acme.items?.push(record);
   }
-  gc();
-  const restoreMs = await timed(1, async () => server.restore(base as never));
-  gc();
-  const snapshotMs = await timed(1, async () => server.snapshot());
+  server.restore(base as never);
+  return { server, base };
+}
+
+async function snapshots(): Promise<void> {
+  const { server, base } = serverWithRecords();
+  // Warm-up: the copy's code compiled for these records, and the heap grown to hold two copies of them.
+  server.snapshot();
+  server.restore(base as never);
+  // The anchor: a plain Map of the same ids and records, copied as a Map is copied.
+  const plain = new Map(base.data.executions);
+  new Map(plain);
+  serve<RoundQuery>(server, count, async () => {
+    const restoreMs = await timedAfterGc(() => server.restore(base as never));
+    const snapshotMs = await timedAfterGc(() => server.snapshot());
+    const mapCopyMs = await timedAfterGc(() => new Map(plain));
+    // The round's garbage collected now, on this worker's turn: not in the background of another size's round.
+    await settle();
+    const round: SnapshotRound = { restoreMs, snapshotMs, mapCopyMs };
+    return round;
+  });
+}
+
+async function lists(): Promise<void> {
+  const { server } = serverWithRecords();
   gc();
   const headers = { authorization: `Bearer ${server.apiKey}` };
   const get = async (path: string) => {
@@ -174,22 +248,10 @@ async function lists(): Promise<void> {
     }
     return 40;
   };
-  process.on('message', (query: ListQuery & { id: number }) => {
-    void (async () => {
-      const answer = 'warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) };
-      process.send!({ id: query.id, ...answer });
-    })().catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    });
-  });
-  // Closing the channel ends the worker.
-  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
-  const ready: ListsReady = { records: count, restoreMs, snapshotMs };
-  process.send!({ ready });
+  serve<ListQuery>(server, count, async (query): Promise<ListAnswer> => ('warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) }));
 }
 
-async function idle(): Promise<Record<string, number>> {
+async function idle(): Promise<void> {
   const server = createOzServer({ clock: { frozen: true }, rateLimit: { limit: 1e12 } });
   const init = { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"queued","async":true}' };
   const queue = async (runs: number) => {
@@ -202,16 +264,22 @@ async function idle(): Promise<Record<string, number>> {
   // Warm-up: the run's code paths get compiled before anything is counted.
   await queue(1000);
   await server.idle();
-  await queue(count);
-  gc();
-  const idleMs = await timed(1, () => server.idle());
-  const list = await server.handle(new Request(`${server.url}/v1/executions?status=queued&limit=1`, { headers: init.headers }));
-  const queued = ((await list.json()) as { data: unknown[] }).data.length;
-  if (queued !== 0) throw new Error('runs still queued after idle()');
-  await server.close();
-  return { runs: count, idleMs };
+  server.reset();
+  serve<RoundQuery>(server, count, async () => {
+    await queue(count);
+    const idleMs = await timedAfterGc(() => server.idle());
+    const list = await server.handle(new Request(`${server.url}/v1/executions?status=queued&limit=1`, { headers: init.headers }));
+    const queued = ((await list.json()) as { data: unknown[] }).data.length;
+    if (queued !== 0) throw new Error('runs still queued after idle()');
+    // The next round starts from the same state: no executions of the rounds before.
+    server.reset();
+    await settle();
+    const round: IdleRound = { idleMs };
+    return round;
+  });
 }
 
 if (kind === 'lists') await lists();
-else if (kind === 'idle') process.stdout.write(`${JSON.stringify(await idle())}\n`);
+else if (kind === 'snapshot') await snapshots();
+else if (kind === 'idle') await idle();
 else throw new Error(`Unknown scale measurement: ${kind}`);
