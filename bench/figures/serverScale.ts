@@ -142,7 +142,7 @@ export async function snapshotGrowthRows(ctx: FigureContext): Promise<FigureRow[
   const sizes = ctx.mode.smoke ? [1000, 10_000] : [10_000, 100_000, 1_000_000];
   // A round at 1M is a restore and a snapshot of a few seconds each: 9 rounds keep the row under 3 minutes.
   const rounds = ctx.mode.smoke ? 1 : 9;
-  ctx.log(`snapshot/restore: ${sizes.map((n) => n.toLocaleString('en')).join(', ')} executions and items, ${rounds} alternating rounds`);
+  ctx.log(`snapshot/restore: ${sizes.map((n) => n.toLocaleString('en')).join(', ')} executions and items, one size at a time, ${rounds} rounds each`);
   // One size at a time: beside a live 1M worker (quiet, its garbage collected) a 100k restore took twice as long
   // as alone, so the sizes are not kept alive side by side as the list rows' are.
   const answers: SnapshotRound[][] = [];
