@@ -1,8 +1,8 @@
 /**
- * The embedded server at scale (issue 18), each size in a process of its own (`scaleWorker.ts`, a fresh heap), in
- * rounds; each figure is a median of per-round ratios. The list and idle() rows keep the sizes compared alive side
- * by side and alternate rounds between them (load on a shared machine comes and goes within seconds and then
- * hits every size alike):
+ * The embedded server at scale (issue 18), each size in a process of its own (`scaleWorker.ts`, a fresh heap),
+ * timed in rounds. The list and idle() rows keep the sizes compared alive side by side and alternate rounds
+ * between them (load on a shared machine comes and goes within seconds and then hits every size alike): their
+ * figures are medians of per-round ratios.
  * - list pages at 10k, 100k and 1M executions and items: the first page and a page deep in the list (the cursor
  *   of the middle row), plain and under filters; the 1M page against the 10k page of the same route. Both workers
  *   are brought to a steady state (warm-up blocks until the medians stop moving), then rounds alternate, each a
@@ -10,8 +10,8 @@
  * - `restore()` and `snapshot()` of those records, and how they grow per 10x of records: each size alone (beside
  *   a live 1M worker a smaller size's restore took twice as long), after a warm-up, rounds of one restore() and
  *   one snapshot(), each timed after a forced GC (timed once per size per process, the growth swung between 4x
- *   and 17x); beside them the engine's own `new Map(map)` of as many ids, the floor of any copy that keeps a Map
- *   by id;
+ *   and 17x); the growth is the ratio of the sizes' medians; beside them the engine's own `new Map(map)` of as
+ *   many ids, the floor of any copy that keeps a Map by id;
  * - `server.idle()` with 4k to 32k async runs queued on a frozen clock: the time at 32k, and the growth of the
  *   time per run from one doubling to the next (linear: 1.0x; quadratic: 2.0x), in rounds as above (the server
  *   reset between rounds).
@@ -133,14 +133,14 @@ function growthByRound(bySize: number[][]): number[][] {
 }
 
 /** The median per-round growth of each step, with its quartiles. */
-const growthText = (growth: number[][]) => growth.map((g) => formatSpread(median(g), quartiles(g))).join(', ');
+const spreadText = (growth: number[][]) => growth.map((g) => formatSpread(median(g), quartiles(g))).join(', ');
 
 /** How one size's rounds read: its median and its range. */
 const spreadMs = (times: number[]) => `${formatMs(median(times))} (${formatMs(Math.min(...times))}-${formatMs(Math.max(...times))})`;
 
 export async function snapshotGrowthRows(ctx: FigureContext): Promise<FigureRow[]> {
   const sizes = ctx.mode.smoke ? [1000, 10_000] : [10_000, 100_000, 1_000_000];
-  // A round at 1M is a restore and a snapshot of a few seconds each: 9 rounds keep the row under 3 minutes.
+  // A round at 1M is a restore, a snapshot and a Map copy of seconds each: 9 rounds keep the row near 4 minutes.
   const rounds = ctx.mode.smoke ? 1 : 9;
   ctx.log(`snapshot/restore: ${sizes.map((n) => n.toLocaleString('en')).join(', ')} executions and items, one size at a time, ${rounds} rounds each`);
   // One size at a time: beside a live 1M worker (quiet, its garbage collected) a 100k restore took twice as long
@@ -155,24 +155,24 @@ export async function snapshotGrowthRows(ctx: FigureContext): Promise<FigureRow[
     }
   }
   const of = (key: keyof SnapshotRound) => answers.map((rows) => rows.map((r) => r[key]));
-  const restore = growthByRound(of('restoreMs'));
-  const snapshot = growthByRound(of('snapshotMs'));
-  const mapCopy = growthByRound(of('mapCopyMs'));
-  const worst = Math.max(...restore.map(median), ...snapshot.map(median));
+  // The sizes ran one after the other, so their rounds do not pair up: the growth is the ratio of their medians.
+  const growth = (key: keyof SnapshotRound) => of(key).slice(1).map((times, i) => median(times) / median(of(key)[i]!));
+  const growthText = (key: keyof SnapshotRound) => growth(key).map(formatRatio).join(', ');
+  const worst = Math.max(...growth('restoreMs'), ...growth('snapshotMs'));
   const curve = (key: keyof SnapshotRound) => sizes.map((n, i) => `${short(n)} ${spreadMs(of(key)[i]!)}`).join(', ');
   const last = sizes.length - 1;
   return [
     {
       name: FIGURE_NAMES.scaleSnapshot,
       ours: `restore ${formatMs(median(of('restoreMs')[last]!))}, snapshot ${formatMs(median(of('snapshotMs')[last]!))} at ${short(sizes[last]!)} executions + ${short(sizes[last]!)} items`,
-      anchor: `at ${short(sizes[0]!)}: restore ${formatMs(median(of('restoreMs')[0]!))}, snapshot ${formatMs(median(of('snapshotMs')[0]!))}; new Map(map) per 10x: ${growthText(mapCopy)}`,
-      result: `per 10x of records: restore ${growthText(restore)}; snapshot ${growthText(snapshot)}`,
+      anchor: `at ${short(sizes[0]!)}: restore ${formatMs(median(of('restoreMs')[0]!))}, snapshot ${formatMs(median(of('snapshotMs')[0]!))}; new Map(map) per 10x: ${growthText('mapCopyMs')}`,
+      result: `per 10x of records: restore ${growthText('restoreMs')}; snapshot ${growthText('snapshotMs')}`,
       target: '<= 12x per 10x (linear)',
       met: judged(ctx.mode.smoke, worst <= 12),
       how:
         `server.restore() of a snapshot holding the records, then server.snapshot(), each size in a process of its own, one after the other; ` +
         `after one untimed restore+snapshot, ${rounds} rounds, each one restore(), one snapshot() and one new Map(map), each after a forced GC, the ` +
-        `process quiet again before the next round; per 10x: the median of the ratios of the i-th rounds (quartiles in brackets); median (range) of the rounds: restore ${curve('restoreMs')}; ` +
+        `process quiet again before the next round; per 10x: the ratio of the sizes' medians; median (range) of the rounds: restore ${curve('restoreMs')}; ` +
         `snapshot ${curve('snapshotMs')}; the anchor, new Map(map) of a Map of as many execution ids in the same workers: ${curve('mapCopyMs')}`,
     },
   ];
@@ -199,7 +199,7 @@ export async function idleGrowthRows(ctx: FigureContext): Promise<FigureRow[]> {
       name: FIGURE_NAMES.scaleIdle,
       ours: `${formatMs(lastMs)} for ${counts.at(-1)!.toLocaleString('en')} runs`,
       anchor: `${formatMs(median(idleMs[0]!))} for ${counts[0]!.toLocaleString('en')} runs`,
-      result: `time per run per doubling: ${growthText(growth)}`,
+      result: `time per run per doubling: ${spreadText(growth)}`,
       target: '< 2 s at 32k; <= 1.50x per doubling',
       met: judged(ctx.mode.smoke, lastMs < 2000 && Math.max(...growth.map(median)) <= 1.5),
       how:
