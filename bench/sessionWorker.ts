@@ -2,7 +2,7 @@
  * What a session costs, in a process of its own (a fresh heap, `--expose-gc`): started by `figures/sessions.ts`,
  * prints one JSON line, {@link SessionRounds}.
  *
- *   node --expose-gc --import tsx bench/sessionWorker.ts <oz-sdk/testing URL> <rounds> <calls per round>
+ *   node --expose-gc --import tsx bench/sessionWorker.ts <oz-sdk/testing URL> <rounds> <calls per round> <warm-up blocks>
  *
  * Three contenders: `server.session()` then `close()`; `session.reset()` after a test's worth of writes; and
  * `createOzServer()` then `close()`, what a test would do without sessions. After a warm-up (each contender's
@@ -19,9 +19,10 @@ export interface SessionRounds {
   readonly wholeServer: number[];
 }
 
-const [specifier, roundsText, callsText] = process.argv.slice(2);
+const [specifier, roundsText, callsText, warmUpText] = process.argv.slice(2);
 const rounds = Number(roundsText);
 const calls = Number(callsText);
+const warmUpBlocks = Number(warmUpText);
 const { createOzServer } = (await import(specifier!)) as Testing;
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('sessionWorker needs node --expose-gc');
@@ -48,8 +49,8 @@ async function meanOf(n: number, fn: () => unknown): Promise<number> {
   return (performance.now() - start) / n;
 }
 
-// Warm-up: blocks of each contender in turn, as many calls as five rounds.
-for (let block = 0; block < 5; block++) for (const name of names) await meanOf(calls, contenders[name]);
+// Warm-up: blocks of `calls` calls of each contender in turn.
+for (let block = 0; block < warmUpBlocks; block++) for (const name of names) await meanOf(calls, contenders[name]);
 
 const out: SessionRounds = { createEnd: [], reset: [], wholeServer: [] };
 for (let round = 0; round < rounds; round++) {
