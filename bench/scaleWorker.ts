@@ -39,9 +39,9 @@ async function timedAfterGc(fn: () => unknown): Promise<number> {
 
 /**
  * Collects the garbage and waits until this process's own threads are quiet (under 10 % of a core over 50 ms, at
- * most 3 s): a large heap freed goes on being swept and unmapped by background threads after `gc()` returns, and
- * on a 2-core machine that ran into the next worker's round (a 10k restore took 3-8x as long with a 1M worker
- * beside it as without).
+ * most 3 s): a large heap freed goes on being swept and unmapped by background threads after `gc()` returns, which
+ * on a 2-core machine would run into the next round, this worker's or another's. (It did not cure what a live 1M
+ * worker does to a smaller one beside it: see `snapshotGrowthRows`, whose sizes run one at a time.)
  */
 async function settle(): Promise<void> {
   gc();
@@ -187,7 +187,7 @@ async function snapshots(): Promise<void> {
     const restoreMs = await timedAfterGc(() => server.restore(base as never));
     const snapshotMs = await timedAfterGc(() => server.snapshot());
     const mapCopyMs = await timedAfterGc(() => new Map(plain));
-    // The round's garbage collected now, on this worker's turn: not in the background of another size's round.
+    // The round's garbage collected now, on this round's time: not in the background of the next one.
     await settle();
     const round: SnapshotRound = { restoreMs, snapshotMs, mapCopyMs };
     return round;
