@@ -25,7 +25,7 @@ import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
 import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
-import { serverScaleRows } from './figures/serverScale.js';
+import { idleGrowthRows, serverScaleRows, snapshotGrowthRows } from './figures/serverScale.js';
 import { serverFirstCallRows } from './figures/serverFirstCall.js';
 import { serverThroughputRows } from './figures/serverThroughput.js';
 import { sessionRows } from './figures/sessions.js';
@@ -54,6 +54,8 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['server throughput', serverThroughputRows],
   ['concurrent calls', concurrentCallRows],
   ['server scale', serverScaleRows],
+  ['snapshot/restore growth', snapshotGrowthRows],
+  ['idle() with 4k-32k queued runs', idleGrowthRows],
   ['memory under load', memoryUnderLoadRows],
   ['stream memory', streamMemoryRows],
   ['cold import', coldImportRows],

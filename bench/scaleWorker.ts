@@ -1,13 +1,21 @@
 /**
- * The embedded server at scale, in a process of its own (a fresh heap per size): started by
- * `figures/serverScale.ts`, prints one JSON line with what it measured.
+ * The embedded server at scale, in a process of its own (a fresh heap per size): started by the figures of
+ * `figures/serverScale.ts` with an IPC channel; it sends `{ ready }` once its records are in, then answers each
+ * query (`{ id, ... }`) with what it measured; closing the channel ends it.
  *
- *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>    (with an IPC channel)
+ *   node --expose-gc --import tsx bench/scaleWorker.ts lists <oz-sdk/testing URL> <records>
  *       N executions and N items put in through snapshot/restore (the only bulk door; the API would take minutes
- *       for a million), then restore() and snapshot() timed and sent as `{ ready }`; then it times the list
- *       routes' pages when asked (`ListQuery`), so that the figure can alternate rounds between two sizes
+ *       for a million); then it times the list routes' pages when asked (`ListQuery`), so that the figure can
+ *       alternate rounds between two sizes
+ *   node --expose-gc --import tsx bench/scaleWorker.ts snapshot <oz-sdk/testing URL> <records>
+ *       the same records, one restore() and snapshot() as warm-up; then each `{ round }` is a restore() and a
+ *       snapshot() of them and a `new Map(map)` of as many ids (the engine's own copy, an anchor), each timed after
+ *       a forced GC (so that none pays the garbage of the one before), and it settles before it answers (see
+ *       `settle`)
  *   node --expose-gc --import tsx bench/scaleWorker.ts idle <oz-sdk/testing URL> <runs>
- *       N async runs queued on a frozen clock through the API, then server.idle() timed
+ *       1000 async runs queued and idled as warm-up; then each `{ round }` queues N async runs on a frozen clock
+ *       through the API, forces a GC, times server.idle(), resets the server (untimed) for the next round and
+ *       settles before it answers
  *
  * The records' shape is the server's own: the worker builds them like the server does and relies on the layout of
  * a snapshot (`{ data, catalog }` with `data.executions` and `data.items` maps), which is the server's business but
@@ -21,30 +29,29 @@ const { createOzServer } = (await import(specifier!)) as Testing;
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
-/**
- * The median wall time of `rounds` calls of `fn`, in ms, each after a full garbage collection (not timed), so that
- * no round pays for the garbage of the one before it (or of the set-up).
- */
-async function timed(rounds: number, fn: () => Promise<unknown>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    gc();
-    const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  return times[times.length >> 1]!;
+/** The wall time of one call of `fn`, in ms, after a forced GC (the garbage of what ran before is not its cost). */
+async function timedAfterGc(fn: () => unknown): Promise<number> {
+  gc();
+  const start = performance.now();
+  await fn();
+  return performance.now() - start;
 }
 
 /**
- * Rounds of a whole-store operation (restore, snapshot, idle): one warm-up round, then the median of the rest (a
- * single timing per size swung between 4x and 17x per 10x of records from one run to the next).
+ * Collects the garbage and waits until this process's own threads are quiet (under 10 % of a core over 50 ms, at
+ * most 3 s): a large heap freed goes on being swept and unmapped by background threads after `gc()` returns, which
+ * on a 2-core machine would run into the next round, this worker's or another's. (It did not cure what a live 1M
+ * worker does to a smaller one beside it: see `snapshotGrowthRows`, whose sizes run one at a time.)
  */
-const STORE_ROUNDS = 5;
-
-/** Rounds of `idle()` per count (each queues its runs anew). */
-const IDLE_ROUNDS = 3;
+async function settle(): Promise<void> {
+  gc();
+  for (const end = performance.now() + 3000; performance.now() < end; ) {
+    const before = process.cpuUsage();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const used = process.cpuUsage(before);
+    if ((used.user + used.system) / 1000 < 5) return;
+  }
+}
 
 const KINDS = ['tool', 'agent', 'workflow'] as const;
 const EXEC_STATUSES = ['succeeded', 'succeeded', 'failed', 'succeeded', 'cancelled'] as const;
@@ -110,17 +117,50 @@ interface SnapshotLayout {
 /** What the figure asks a `lists` worker: bring every route to a steady state, or time `calls` calls of one. */
 export type ListQuery = { readonly warm: true } | { readonly route: ListRoute; readonly calls: number };
 export type ListRoute = 'executionsFirst' | 'executionsDeep' | 'executionsFilteredDeep' | 'itemsFirst' | 'itemsDeep' | 'itemsFilteredDeep';
-/** What a `lists` worker sends once its records are in. */
-export interface ListsReady {
+/** What a `lists` worker answers: the warm-up's blocks, or the median time of the calls. */
+export interface ListAnswer {
+  readonly blocks?: number;
+  readonly ms?: number;
+}
+/** What a worker sends once it is ready: the size it holds. */
+export interface WorkerReady {
   readonly records: number;
+}
+/** What a `snapshot` or `idle` worker is asked: one more timed round. */
+export interface RoundQuery {
+  readonly round: true;
+}
+/** A `snapshot` worker's round; `mapCopyMs` is the engine's own: `new Map(map)` of a Map of as many ids. */
+export interface SnapshotRound {
   readonly restoreMs: number;
   readonly snapshotMs: number;
+  readonly mapCopyMs: number;
+}
+/** An `idle` worker's round. */
+export interface IdleRound {
+  readonly idleMs: number;
 }
 
 /** The median of `times`. */
 const medianOf = (times: number[]) => [...times].sort((a, b) => a - b)[times.length >> 1]!;
 
-async function lists(): Promise<void> {
+/** Answers each query of the figure with `answer(query)`, after saying it is ready; closing the channel ends it. */
+function serve<Q>(server: { close(): Promise<void> }, records: number, answer: (query: Q) => Promise<object>): void {
+  process.on('message', (query: Q & { id: number }) => {
+    void answer(query)
+      .then((out) => process.send!({ id: query.id, ...out }))
+      .catch((error: unknown) => {
+        process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+        process.exit(1);
+      });
+  });
+  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
+  const ready: WorkerReady = { records };
+  process.send!({ ready });
+}
+
+/** A server holding `count` executions and `count` items (all of one account, the items of one company). */
+function serverWithRecords() {
   const server = createOzServer({ clock: { frozen: true, start: '2026-01-01T00:00:00Z' }, rateLimit: { limit: 1e12 }, retention: { executions: Infinity, items: Infinity } } as Parameters<typeof createOzServer>[0]);
   const base = server.snapshot() as unknown as SnapshotLayout;
   const acme = base.data.accounts.get('demo')!.companies.get('acme')!;
@@ -131,11 +171,31 @@ async function lists(): Promise<void> {
     base.data.items.set(record.id as string, record);
     acme.items?.push(record);
   }
-  // A warm-up round of each (its code compiled, the heap grown to size), then the median of the timed ones.
-  await timed(1, async () => server.restore(base as never));
-  await timed(1, async () => server.snapshot());
-  const restoreMs = await timed(STORE_ROUNDS, async () => server.restore(base as never));
-  const snapshotMs = await timed(STORE_ROUNDS, async () => server.snapshot());
+  server.restore(base as never);
+  return { server, base };
+}
+
+async function snapshots(): Promise<void> {
+  const { server, base } = serverWithRecords();
+  // Warm-up: the copy's code compiled for these records, and the heap grown to hold two copies of them.
+  server.snapshot();
+  server.restore(base as never);
+  // The anchor: a plain Map of the same ids and records, copied as a Map is copied.
+  const plain = new Map(base.data.executions);
+  new Map(plain);
+  serve<RoundQuery>(server, count, async () => {
+    const restoreMs = await timedAfterGc(() => server.restore(base as never));
+    const snapshotMs = await timedAfterGc(() => server.snapshot());
+    const mapCopyMs = await timedAfterGc(() => new Map(plain));
+    // The round's garbage collected now, on this round's time: not in the background of the next one.
+    await settle();
+    const round: SnapshotRound = { restoreMs, snapshotMs, mapCopyMs };
+    return round;
+  });
+}
+
+async function lists(): Promise<void> {
+  const { server } = serverWithRecords();
   gc();
   const headers = { authorization: `Bearer ${server.apiKey}` };
   const get = async (path: string) => {
@@ -188,22 +248,10 @@ async function lists(): Promise<void> {
     }
     return 40;
   };
-  process.on('message', (query: ListQuery & { id: number }) => {
-    void (async () => {
-      const answer = 'warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) };
-      process.send!({ id: query.id, ...answer });
-    })().catch((error: unknown) => {
-      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-      process.exit(1);
-    });
-  });
-  // Closing the channel ends the worker.
-  process.once('disconnect', () => void server.close().then(() => process.exit(0)));
-  const ready: ListsReady = { records: count, restoreMs, snapshotMs };
-  process.send!({ ready });
+  serve<ListQuery>(server, count, async (query): Promise<ListAnswer> => ('warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) }));
 }
 
-async function idle(): Promise<Record<string, number>> {
+async function idle(): Promise<void> {
   const server = createOzServer({ clock: { frozen: true }, rateLimit: { limit: 1e12 } });
   const init = { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"queued","async":true}' };
   const queue = async (runs: number) => {
@@ -216,20 +264,22 @@ async function idle(): Promise<Record<string, number>> {
   // Warm-up: the run's code paths get compiled before anything is counted.
   await queue(1000);
   await server.idle();
-  // Rounds: the runs queued again, then idle() timed after a collection; the median of the rounds.
-  const rounds: number[] = [];
-  for (let round = 0; round < IDLE_ROUNDS; round++) {
+  server.reset();
+  serve<RoundQuery>(server, count, async () => {
     await queue(count);
-    rounds.push(await timed(1, () => server.idle()));
-  }
-  const idleMs = medianOf(rounds);
-  const list = await server.handle(new Request(`${server.url}/v1/executions?status=queued&limit=1`, { headers: init.headers }));
-  const queued = ((await list.json()) as { data: unknown[] }).data.length;
-  if (queued !== 0) throw new Error('runs still queued after idle()');
-  await server.close();
-  return { runs: count, idleMs };
+    const idleMs = await timedAfterGc(() => server.idle());
+    const list = await server.handle(new Request(`${server.url}/v1/executions?status=queued&limit=1`, { headers: init.headers }));
+    const queued = ((await list.json()) as { data: unknown[] }).data.length;
+    if (queued !== 0) throw new Error('runs still queued after idle()');
+    // The next round starts from the same state: no executions of the rounds before.
+    server.reset();
+    await settle();
+    const round: IdleRound = { idleMs };
+    return round;
+  });
 }
 
 if (kind === 'lists') await lists();
-else if (kind === 'idle') process.stdout.write(`${JSON.stringify(await idle())}\n`);
+else if (kind === 'snapshot') await snapshots();
+else if (kind === 'idle') await idle();
 else throw new Error(`Unknown scale measurement: ${kind}`);

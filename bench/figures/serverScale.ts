@@ -1,26 +1,28 @@
 /**
- * The embedded server at scale (issue 18), each size in a process of its own (`scaleWorker.ts`, a fresh heap):
+ * The embedded server at scale (issue 18), each size in a process of its own (`scaleWorker.ts`, a fresh heap),
+ * timed in rounds. The list and idle() rows keep the sizes compared alive side by side and alternate rounds
+ * between them (load on a shared machine comes and goes within seconds and then hits every size alike): their
+ * figures are medians of per-round ratios.
  * - list pages at 10k, 100k and 1M executions and items: the first page and a page deep in the list (the cursor
- *   of the middle row), plain and under filters; the 1M page against the 10k page of the same route. The 10k
- *   worker lives while each larger one runs beside it: both are brought to a steady state (warm-up blocks until
- *   the medians stop moving), then rounds alternate between them (the order swapping each round), each a median
- *   of many calls; the figure is the median of the per-round ratios (two fresh processes of the same size, timed
- *   once each, differed by half);
- * - `restore()` and `snapshot()` of those records (the median of 5 rounds after a warm-up, each after a full GC),
- *   and how they grow per 10x of records;
- * - `server.idle()` with 4k to 32k async runs queued on a frozen clock (the median of 3 rounds): the time at 32k, and the growth of the
- *   time per run from one doubling to the next (linear: 1.0x; quadratic: 2.0x).
+ *   of the middle row), plain and under filters; the 1M page against the 10k page of the same route. Both workers
+ *   are brought to a steady state (warm-up blocks until the medians stop moving), then rounds alternate, each a
+ *   median of many calls;
+ * - `restore()` and `snapshot()` of those records, and how they grow per 10x of records: each size alone (beside
+ *   a live 1M worker a smaller size's restore took twice as long), after a warm-up, rounds of one restore() and
+ *   one snapshot(), each timed after a forced GC (timed once per size per process, the growth swung between 4x
+ *   and 17x); the growth is the ratio of the sizes' medians; beside them the engine's own `new Map(map)` of as
+ *   many ids, the floor of any copy that keeps a Map by id;
+ * - `server.idle()` with 4k to 32k async runs queued on a frozen clock: the time at 32k, and the growth of the
+ *   time per run from one doubling to the next (linear: 1.0x; quadratic: 2.0x), in rounds as above (the server
+ *   reset between rounds).
  * Records get in through snapshot/restore (the API would take minutes for a million); see the worker.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import type { FigureContext } from '../figureContext.js';
 import { FIGURE_NAMES } from '../figureNames.js';
 import { formatMs, formatRatio, formatSpread, judged, type FigureRow } from '../figureRow.js';
 import { median, quartiles } from '../latencyComparison.js';
-import type { ListQuery, ListRoute, ListsReady } from '../scaleWorker.js';
-
-const WORKER = fileURLToPath(new URL('../scaleWorker.ts', import.meta.url));
+import type { IdleRound, ListAnswer, ListQuery, ListRoute, RoundQuery, SnapshotRound } from '../scaleWorker.js';
+import { alternateRounds, startScaleWorker, type ScaleWorker } from '../scaleWorkerProcess.js';
 
 /** The page routes the worker times, with their names in the table. */
 const PAGES = {
@@ -32,61 +34,7 @@ const PAGES = {
   itemsFilteredDeep: 'items deep page, building=lab&status=done',
 } as const;
 
-/** Runs the `idle` worker once and answers its JSON line. */
-export function runScaleWorker<T>(testingSpecifier: string, kind: 'idle', count: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=8192', '--expose-gc', '--import', 'tsx', WORKER, kind, testingSpecifier, String(count)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => {
-      const line = out.trim().split('\n').at(-1);
-      if (code !== 0 || !line) reject(new Error(`scale worker ${kind} ${count} exited with ${code}`));
-      else resolve(JSON.parse(line) as T);
-    });
-  });
-}
-
-/** A `lists` worker holding `records` executions and items, timing pages when asked. */
-interface ListWorker extends ListsReady {
-  ask(query: ListQuery): Promise<{ ms?: number; blocks?: number }>;
-  stop(): Promise<void>;
-}
-
-async function startListWorker(testingSpecifier: string, count: number): Promise<ListWorker> {
-  const child: ChildProcess = spawn(process.execPath, ['--max-old-space-size=8192', '--expose-gc', '--import', 'tsx', WORKER, 'lists', testingSpecifier, String(count)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const pending = new Map<number, { resolve: (answer: { ms?: number; blocks?: number }) => void; reject: (error: Error) => void }>();
-  let asked = 0;
-  const ready = await new Promise<ListsReady>((resolve, reject) => {
-    child.on('message', (message: { ready?: ListsReady; id?: number; ms?: number; blocks?: number }) => {
-      if (message.ready) resolve(message.ready);
-      else if (message.id !== undefined) pending.get(message.id)?.resolve(message);
-    });
-    child.once('exit', (code) => {
-      const error = new Error(`scale worker lists ${count} exited with ${code}`);
-      reject(error);
-      for (const waiter of pending.values()) waiter.reject(error);
-    });
-  });
-  return {
-    ...ready,
-    ask: (query) =>
-      new Promise((resolve, reject) => {
-        const id = ++asked;
-        pending.set(id, { resolve, reject });
-        child.send({ ...query, id });
-      }),
-    async stop() {
-      if (child.connected) child.disconnect();
-      await exited;
-    },
-  };
-}
+type ListWorker = ScaleWorker<ListQuery, ListAnswer>;
 
 const ROUTES: readonly ListRoute[] = ['executionsFirst', 'executionsDeep', 'executionsFilteredDeep', 'itemsFirst', 'itemsDeep', 'itemsFilteredDeep'];
 
@@ -128,13 +76,13 @@ export async function serverScaleRows(ctx: FigureContext): Promise<FigureRow[]> 
   const rounds = ctx.mode.smoke ? 1 : 101;
   const calls = ctx.mode.smoke ? 5 : 61;
   ctx.log(`server scale: ${sizes[0]!.toLocaleString('en')} executions and items`);
-  const small = await startListWorker(ctx.pkg.testingSpecifier, sizes[0]!);
-  const ready: ListsReady[] = [small];
+  const small: ListWorker = await startScaleWorker(ctx.pkg.testingSpecifier, 'lists', sizes[0]!);
+  const ready: ListWorker[] = [small];
   const compared: Array<Record<ListRoute, Compared>> = [];
   try {
     for (const size of sizes.slice(1)) {
       ctx.log(`server scale: ${size.toLocaleString('en')} executions and items beside the ${sizes[0]!.toLocaleString('en')}, ${rounds} alternating rounds`);
-      const large = await startListWorker(ctx.pkg.testingSpecifier, size);
+      const large: ListWorker = await startScaleWorker(ctx.pkg.testingSpecifier, 'lists', size);
       try {
         ready.push(large);
         compared.push(await compareSizes(small, large, rounds, calls));
@@ -176,36 +124,89 @@ export async function serverScaleRows(ctx: FigureContext): Promise<FigureRow[]> 
     };
   });
 
-  const lists = ready;
-  const restoreCurve = (key: 'restoreMs' | 'snapshotMs') => lists.map((l) => `${short(l.records)} ${formatMs(l[key])}`).join(', ');
-  const growth = (key: 'restoreMs' | 'snapshotMs') => lists.slice(1).map((l, i) => l[key] / lists[i]![key]);
-  const worstGrowth = Math.max(...growth('restoreMs'), ...growth('snapshotMs'));
-  rows.push({
-    name: FIGURE_NAMES.scaleSnapshot,
-    ours: `restore ${formatMs(largestReady.restoreMs)}, snapshot ${formatMs(largestReady.snapshotMs)} at ${short(largestReady.records)} executions + ${short(largestReady.records)} items`,
-    anchor: `at ${short(smallest.records)}: restore ${formatMs(smallest.restoreMs)}, snapshot ${formatMs(smallest.snapshotMs)}`,
-    result: `per 10x of records: restore ${growth('restoreMs').map(formatRatio).join(', ')}; snapshot ${growth('snapshotMs').map(formatRatio).join(', ')}`,
-    target: '<= 12x per 10x (linear)',
-    met: judged(ctx.mode.smoke, worstGrowth <= 12),
-    how: `server.restore() of a snapshot holding the records, then server.snapshot(): one warm-up of each, then the median of 5 timed rounds, a full GC (not timed) before each; restore ${restoreCurve('restoreMs')}; snapshot ${restoreCurve('snapshotMs')}`,
-  });
-
-  const counts = ctx.mode.smoke ? [500, 1000] : [4000, 8000, 16_000, 32_000];
-  const idle: Array<{ runs: number; idleMs: number }> = [];
-  for (const runs of counts) {
-    ctx.log(`server scale: idle() with ${runs.toLocaleString('en')} queued async runs`);
-    idle.push(await runScaleWorker(ctx.pkg.testingSpecifier, 'idle', runs));
-  }
-  const perRunGrowth = idle.slice(1).map((x, i) => x.idleMs / x.runs / (idle[i]!.idleMs / idle[i]!.runs));
-  const last = idle.at(-1)!;
-  rows.push({
-    name: FIGURE_NAMES.scaleIdle,
-    ours: `${formatMs(last.idleMs)} for ${last.runs.toLocaleString('en')} runs`,
-    anchor: `${formatMs(idle[0]!.idleMs)} for ${idle[0]!.runs.toLocaleString('en')} runs`,
-    result: `time per run per doubling: ${perRunGrowth.map(formatRatio).join(', ')}`,
-    target: '< 2 s at 32k; <= 1.50x per doubling',
-    met: judged(ctx.mode.smoke, last.idleMs < 2000 && Math.max(...perRunGrowth) <= 1.5),
-    how: `async echo runs queued through server.handle on a frozen clock (after 1000 warm-up runs), then 3 rounds of the count queued and server.idle() timed after a full GC, the median, each count in a fresh process: ${idle.map((x) => `${short(x.runs)} ${formatMs(x.idleMs)}`).join(', ')}`,
-  });
   return rows;
+}
+
+/** Ratios of each size's figure to the size before it, one per round: `[size][round]`. */
+function growthByRound(bySize: number[][]): number[][] {
+  return bySize.slice(1).map((times, i) => times.map((t, round) => t / bySize[i]![round]!));
+}
+
+/** The median per-round growth of each step, with its quartiles. */
+const spreadText = (growth: number[][]) => growth.map((g) => formatSpread(median(g), quartiles(g))).join(', ');
+
+/** How one size's rounds read: its median and its range. */
+const spreadMs = (times: number[]) => `${formatMs(median(times))} (${formatMs(Math.min(...times))}-${formatMs(Math.max(...times))})`;
+
+export async function snapshotGrowthRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const sizes = ctx.mode.smoke ? [1000, 10_000] : [10_000, 100_000, 1_000_000];
+  // A round at 1M is a restore, a snapshot and a Map copy of seconds each: 9 rounds keep the row near 4 minutes.
+  const rounds = ctx.mode.smoke ? 1 : 9;
+  ctx.log(`snapshot/restore: ${sizes.map((n) => n.toLocaleString('en')).join(', ')} executions and items, one size at a time, ${rounds} rounds each`);
+  // One size at a time: beside a live 1M worker (quiet, its garbage collected) a 100k restore took twice as long
+  // as alone, so the sizes are not kept alive side by side as the list rows' are.
+  const answers: SnapshotRound[][] = [];
+  for (const size of sizes) {
+    const worker = await startScaleWorker<RoundQuery, SnapshotRound>(ctx.pkg.testingSpecifier, 'snapshot', size);
+    try {
+      answers.push((await alternateRounds([worker], rounds, { round: true }))[0]!);
+    } finally {
+      await worker.stop();
+    }
+  }
+  const of = (key: keyof SnapshotRound) => answers.map((rows) => rows.map((r) => r[key]));
+  // The sizes ran one after the other, so their rounds do not pair up: the growth is the ratio of their medians.
+  const growth = (key: keyof SnapshotRound) => of(key).slice(1).map((times, i) => median(times) / median(of(key)[i]!));
+  const growthText = (key: keyof SnapshotRound) => growth(key).map(formatRatio).join(', ');
+  const worst = Math.max(...growth('restoreMs'), ...growth('snapshotMs'));
+  const curve = (key: keyof SnapshotRound) => sizes.map((n, i) => `${short(n)} ${spreadMs(of(key)[i]!)}`).join(', ');
+  const last = sizes.length - 1;
+  return [
+    {
+      name: FIGURE_NAMES.scaleSnapshot,
+      ours: `restore ${formatMs(median(of('restoreMs')[last]!))}, snapshot ${formatMs(median(of('snapshotMs')[last]!))} at ${short(sizes[last]!)} executions + ${short(sizes[last]!)} items`,
+      anchor: `at ${short(sizes[0]!)}: restore ${formatMs(median(of('restoreMs')[0]!))}, snapshot ${formatMs(median(of('snapshotMs')[0]!))}; new Map(map) per 10x: ${growthText('mapCopyMs')}`,
+      result: `per 10x of records: restore ${growthText('restoreMs')}; snapshot ${growthText('snapshotMs')}`,
+      target: '<= 12x per 10x (linear)',
+      met: judged(ctx.mode.smoke, worst <= 12),
+      how:
+        `server.restore() of a snapshot holding the records, then server.snapshot(), each size in a process of its own, one after the other; ` +
+        `after one untimed restore+snapshot, ${rounds} rounds, each one restore(), one snapshot() and one new Map(map), each after a forced GC, the ` +
+        `process quiet again before the next round; per 10x: the ratio of the sizes' medians; median (range) of the rounds: restore ${curve('restoreMs')}; ` +
+        `snapshot ${curve('snapshotMs')}; the anchor, new Map(map) of a Map of as many execution ids in the same workers: ${curve('mapCopyMs')}`,
+    },
+  ];
+}
+
+export async function idleGrowthRows(ctx: FigureContext): Promise<FigureRow[]> {
+  const counts = ctx.mode.smoke ? [500, 1000] : [4000, 8000, 16_000, 32_000];
+  const rounds = ctx.mode.smoke ? 1 : 15;
+  ctx.log(`idle(): ${counts.map((n) => n.toLocaleString('en')).join(', ')} queued async runs, ${rounds} alternating rounds`);
+  const workers: Array<ScaleWorker<RoundQuery, IdleRound>> = [];
+  let answers: IdleRound[][];
+  try {
+    for (const runs of counts) workers.push(await startScaleWorker(ctx.pkg.testingSpecifier, 'idle', runs));
+    answers = await alternateRounds(workers, rounds, { round: true });
+  } finally {
+    for (const worker of workers) await worker.stop();
+  }
+  const idleMs = answers.map((rows) => rows.map((r) => r.idleMs));
+  const perRun = idleMs.map((times, i) => times.map((t) => t / counts[i]!));
+  const growth = growthByRound(perRun);
+  const lastMs = median(idleMs.at(-1)!);
+  return [
+    {
+      name: FIGURE_NAMES.scaleIdle,
+      ours: `${formatMs(lastMs)} for ${counts.at(-1)!.toLocaleString('en')} runs`,
+      anchor: `${formatMs(median(idleMs[0]!))} for ${counts[0]!.toLocaleString('en')} runs`,
+      result: `time per run per doubling: ${spreadText(growth)}`,
+      target: '< 2 s at 32k; <= 1.50x per doubling',
+      met: judged(ctx.mode.smoke, lastMs < 2000 && Math.max(...growth.map(median)) <= 1.5),
+      how:
+        `async echo runs queued through server.handle on a frozen clock, then server.idle() timed after a forced GC, then a reset (untimed); each count in a ` +
+        `process of its own (1000 runs queued and idled first as warm-up), the four alive side by side; ${rounds} rounds, the counts' order rotating ` +
+        `each round; per doubling: the median of the per-round ratios of the time per run (quartiles in brackets); median (range) of the rounds: ` +
+        counts.map((n, i) => `${short(n)} ${spreadMs(idleMs[i]!)}`).join(', '),
+    },
+  ];
 }
