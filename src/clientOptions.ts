@@ -1,7 +1,9 @@
 import type { ApiKeySource } from './core/credentials.js';
 import type { CallFeatures } from './core/callFeatures.js';
 import { OzUsageError } from './core/errors/errors.js';
-import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/telemetry/logger.js';
+import type { Logger } from './core/telemetry/logger.js';
+import { parseLogLevel, type LogLevel } from './core/telemetry/logLevel.js';
+import { scrubText } from './core/telemetry/redaction.js';
 import { checkedBaseURL } from './core/baseURL.js';
 import type { Middleware } from './core/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
@@ -117,8 +119,9 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
   if (logLevel === undefined && fromEnv !== undefined) {
     logLevel = parseLogLevel(fromEnv);
     if (logLevel === undefined) {
-      filteredLogger(options.logger ?? console, 'warn', typeof apiKey === 'string' ? [apiKey] : []).warn(
-        `OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`,
+      // Written at once (the level in force is warn), the key scrubbed as every log line's is.
+      (options.logger ?? console).warn(
+        scrubText(`OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`, typeof apiKey === 'string' ? [apiKey] : []),
       );
     }
   }

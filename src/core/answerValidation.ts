@@ -1,3 +1,4 @@
+import { logOf } from './telemetry/logger.js';
 import type { AnswerChecker } from './answerChecker.js';
 import type { Call, CallPort } from './call.js';
 import { OzResponseValidationError } from './errors/responseValidationError.js';
@@ -24,7 +25,7 @@ function checkerOf(port: CallPort): Promise<AnswerChecker> {
 function validationReport(call: Call, response: Response): ValidationReport {
   const span = call.span;
   return {
-    log: call.log,
+    log: logOf(call.logging),
     tag: call.tag,
     requestId: response.headers.get('x-request-id') ?? undefined,
     ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),

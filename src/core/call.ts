@@ -12,14 +12,38 @@ import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.j
 import type { RetryPolicy } from './retryOptions.js';
 import type { StreamOptions } from './streams/stream.js';
 import type { CallSpan } from './telemetry/tracing.js';
-import type { Logger } from './telemetry/logger.js';
+import type { Logging } from './telemetry/logger.js';
 
 // A call as the transport resolves it, and the narrow port through which the parts of the call path that most
 // calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
 // callExtras.ts) reach the transport: they are modules of their own, which `OzCore` loads on first use.
 
+/**
+ * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of
+ * these options (`OWN_SETTINGS`) takes its client's as they are; one that gives any has them applied by
+ * `callSettings.ts`, a part of the call path loaded when first needed.
+ */
+export interface CallSettings {
+  readonly credentials: Credentials;
+  readonly baseURL: string;
+  readonly authHeader: AuthHeader;
+  /** The client's middleware, then the call's. */
+  readonly middleware: readonly Middleware[];
+  readonly retry: RetryPolicy;
+  readonly logging: Logging;
+  /** As given (checked); `off` also when the layer above gave no validators. */
+  readonly validate: ValidateMode;
+  /** The stream bounds given (checked), each undefined for the stream's default. */
+  readonly idleTimeout: number | undefined;
+  readonly maxEventBytes: number | undefined;
+  readonly streamTimeout: number | undefined;
+  readonly fetch: FetchLike;
+  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
+  readonly fetchOptions: FetchOptions | undefined;
+}
+
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
-export interface Call {
+export interface Call extends CallSettings {
   readonly op: Operation;
   readonly mode: 'parse' | 'stream';
   readonly format: Format;
@@ -31,31 +55,18 @@ export interface Call {
   readonly asyncRun: boolean;
   /** The key sent (a provider's newer key after a 401). */
   apiKey: string;
-  readonly credentials: Credentials;
-  readonly authHeader: AuthHeader;
-  /** The client's middleware, then the call's; empty for most calls (then no Request is made). */
-  readonly middleware: readonly Middleware[];
-  readonly retry: RetryPolicy;
   /** The call's promise, whose `asResponse()` asks for the body unread (absent for raw and poll requests). */
   readonly handoff: object | undefined;
-  readonly fetch: FetchLike;
-  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
-  readonly fetchOptions: FetchOptions | undefined;
   /** Whether attempts fetch without a signal (see `fetchesUnsignalled` in transport.ts). */
   readonly unsignalled: boolean;
   readonly maxRetries: number;
   readonly timeout: number;
-  /** The stream bounds given (checked), each undefined for the stream's default. */
-  readonly idleTimeout: number | undefined;
-  readonly maxEventBytes: number | undefined;
-  readonly streamTimeout: number | undefined;
   readonly signal: AbortSignal | undefined;
-  readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
-  /** Whether (and how) the answer is checked against openapi.json. */
+  /** Whether (and how) the answer is checked against openapi.json (`off` without the validators' loader). */
   readonly validate: ValidateMode;
   /**
    * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;

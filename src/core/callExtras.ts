@@ -10,6 +10,7 @@ export { retryLoop } from './retryLoop.js';
 export { exchange } from './rawExchange.js';
 export { decodeBody } from './responseBody.js';
 export { yamlBody } from './yamlBody.js';
-export { checkedStreamBounds } from './streams/streamBounds.js';
+export { settingsOver } from './callSettings.js';
 export { tracedAnswer } from './telemetry/callTracing.js';
 export { logAnswer, logAttempt } from './telemetry/debugLines.js';
+export { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';

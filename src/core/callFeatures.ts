@@ -11,9 +11,10 @@ import type { yamlBody } from './yamlBody.js';
 import type { followRedirects } from './redirect.js';
 import type { retryLoop } from './retryLoop.js';
 import type { StreamOptions } from './streams/stream.js';
-import type { checkedStreamBounds } from './streams/streamBounds.js';
+import type { settingsOver } from './callSettings.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
 import type { logAnswer, logAttempt } from './telemetry/debugLines.js';
+import type { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
 
 export type { RunSupport };
 
@@ -39,8 +40,8 @@ export interface CallExtras {
   readonly answerError: typeof answerError;
   /** An attempt through middleware. */
   readonly throughMiddleware: typeof throughMiddleware;
-  /** The checks of the stream bounds a call gives. */
-  readonly checkedStreamBounds: typeof checkedStreamBounds;
+  /** A client's or a call's own settings applied (and checked): retry, validation, stream bounds, key, fetch... */
+  readonly settingsOver: typeof settingsOver;
   /** The rest of a call whose first attempt was not a 2xx answer: retries, the error answer, the key's refresh. */
   readonly retryLoop: typeof retryLoop;
   /** The typed error of a failed attempt. */
@@ -52,6 +53,9 @@ export interface CallExtras {
   /** The lines of `logLevel: 'debug'`. */
   readonly logAttempt: typeof logAttempt;
   readonly logAnswer: typeof logAnswer;
+  /** The warnings of a call that uses what openapi.json marks deprecated, and of an answer that says so. */
+  readonly warnDeprecatedUse: typeof warnDeprecatedUse;
+  readonly warnDeprecationHeaders: typeof warnDeprecationHeaders;
   /** A 2xx body on any wire but the service's JSON. */
   readonly decodeBody: typeof decodeBody;
   /** A call's body written as YAML. */

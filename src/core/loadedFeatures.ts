@@ -15,9 +15,10 @@ import { followRedirects } from './redirect.js';
 import { retryLoop } from './retryLoop.js';
 import { lastEventData } from './streams/lastEventData.js';
 import { Stream } from './streams/stream.js';
-import { checkedStreamBounds } from './streams/streamBounds.js';
+import { settingsOver } from './callSettings.js';
 import { tracedAnswer } from './telemetry/callTracing.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
 
 // An object of its own rather than `import * as` runSupport.js: a namespace object would need a bundler helper
 // that lazy chunks share, and so a chunk of its own loaded with the client.
@@ -31,7 +32,7 @@ const CALL_EXTRAS: CallExtras = {
   connectionError,
   answerError,
   throughMiddleware,
-  checkedStreamBounds,
+  settingsOver,
   retryLoop,
   failedAttemptError,
   followRedirects,
@@ -40,6 +41,8 @@ const CALL_EXTRAS: CallExtras = {
   logAnswer,
   decodeBody,
   yamlBody,
+  warnDeprecatedUse,
+  warnDeprecationHeaders,
 };
 
 /**

@@ -8,6 +8,7 @@ import type { RecoveryParts } from './lostAnswerRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
 import { copyInto } from './telemetry/callTracing.js';
 import { copyTraceContext } from './telemetry/tracing.js';
+import { logOf } from './telemetry/logger.js';
 
 let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | undefined;
 
@@ -34,5 +35,5 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
   };
   const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
-  return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, recoveryPort, parts);
+  return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.logging) }, conflict, recoveryPort, parts);
 }

@@ -6,7 +6,7 @@ import { answerError } from './errorHints.js';
 import { OzError } from './errors/errors.js';
 import { finalError } from './finalError.js';
 import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';
-import { scrubSecrets } from './telemetry/logger.js';
+import { logOf, scrubSecrets } from './telemetry/logger.js';
 
 /** What an attempt came to: an answer (its body read, or bound for a stream), or the typed error it failed with. */
 export type AttemptOutcome = { readonly answer: Answer } | { readonly error: unknown };
@@ -60,7 +60,7 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
         retries++;
         continue;
       }
-      call.log.warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
+      logOf(call.logging).warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
     }
     throw finalError(call, error);
   }
@@ -70,7 +70,7 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
 async function refreshKey(call: Call): Promise<boolean> {
   const key = await call.credentials.key(call.signal, call.timeout);
   if (key === call.apiKey) return false;
-  call.log.info(`${call.tag} 401: retrying with the apiKey function's new key.`);
+  logOf(call.logging).info(`${call.tag} 401: retrying with the apiKey function's new key.`);
   call.apiKey = key;
   setAuth(call.headers, call.op, key, call.authHeader);
   return true;
@@ -79,7 +79,7 @@ async function refreshKey(call: Call): Promise<boolean> {
 /** Tells the span, the log and `retry.onRetry` of a retry, then waits `wait` ms (an abort cuts the wait). */
 async function beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
   call.span?.retry(attempt, reason, wait);
-  call.log.info(`${call.tag} ${line}`);
-  call.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, call.log);
+  logOf(call.logging).info(`${call.tag} ${line}`);
+  call.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, logOf(call.logging));
   await abortableSleep(wait, call.signal);
 }

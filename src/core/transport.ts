@@ -2,24 +2,25 @@ import { abortError } from './abortError.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { setAuth } from './auth.js';
-import { checkedBaseURL } from './baseURL.js';
-import type { Answer, Call, CallPort, Sent } from './call.js';
+import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
 import type { AttemptOutcome } from './retryLoop.js';
 import type { CallExtras, CallFeatures } from './callFeatures.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
 import { OzUsageError, type OzError } from './errors/errors.js';
 import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
-import { filteredLogger, type Logger, type LogLevel } from './telemetry/logger.js';
+import type { Logger } from './telemetry/logger.js';
+import type { LogLevel } from './telemetry/logLevel.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { isServiceJson, jsonBody } from './jsonBody.js';
-import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from './responseValidation.js';
+import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
+import { hasOwnSettings } from './ownSettings.js';
 import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
-import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retryOptions.js';
+import type { RetryOptions, RetryPolicy } from './retryOptions.js';
 import type { BackoffSchedule } from './retryOptionTypes.js';
 import { nodeUserAgent } from './runtime.js';
 import { newTraceId } from './traceId.js';
@@ -92,14 +93,13 @@ export interface TransportConfig {
  */
 export class Transport {
   readonly #config: TransportConfig;
-  readonly #log: Logger;
   // Whether the layer above gave the validators' loader (validation is off without it).
   readonly #validates: boolean;
   #port: CallPort | undefined;
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
-  // The client's retry policy; undefined until the first call checks the client's `retry` option.
-  #retry: RetryPolicy | undefined;
+  // The client's settings, made on its first call.
+  #settings: CallSettings | undefined;
   // Shared with the transports made by withOptions().
   readonly #shared: { calls: number };
 
@@ -109,14 +109,32 @@ export class Transport {
     this.#validates = config.loadValidators !== undefined;
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
-    this.#retry = config.retry === undefined ? this.#baseRetry() : undefined;
     this.#shared = parent === undefined ? { calls: 0 } : parent.#shared;
-    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', this.#credentials.secrets);
   }
 
-  #baseRetry(): RetryPolicy {
-    const backoff = this.#config.backoff;
-    return backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff };
+  /**
+   * The client's settings, made on its first call: its `retry`, `validate` and stream bounds are checked then
+   * (through `callSettings.ts`, loaded only for a client that gives any of them).
+   */
+  async #clientSettings(): Promise<CallSettings> {
+    const config = this.#config;
+    const backoff = config.backoff;
+    const defaults: CallSettings = {
+      credentials: this.#credentials,
+      baseURL: config.baseURL,
+      authHeader: config.authHeader ?? 'bearer',
+      middleware: this.#middleware,
+      retry: backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff },
+      logging: { logger: config.logger ?? console, level: config.logLevel ?? 'warn', secrets: [this.#credentials.secrets] },
+      validate: 'off',
+      idleTimeout: undefined,
+      maxEventBytes: undefined,
+      streamTimeout: undefined,
+      fetch: config.fetch ?? globalFetch,
+      fetchOptions: config.fetchOptions,
+    };
+    const own = { retry: config.retry, validate: config.validate, idleTimeout: config.idleTimeout, maxEventBytes: config.maxEventBytes, streamTimeout: config.streamTimeout };
+    return (this.#settings = hasOwnSettings(own) ? await (await this.#extras()).settingsOver(defaults, own, '') : defaults);
   }
 
   /**
@@ -213,23 +231,15 @@ export class Transport {
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
     if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
-    const credentials = options.apiKey === undefined ? this.#credentials : new Credentials(options.apiKey);
+    // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
+    const client = this.#settings ?? (await this.#clientSettings());
+    const settings = hasOwnSettings(options) ? await (await this.#extras()).settingsOver(client, options, 'options.') : client;
+    const credentials = settings.credentials;
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
     const apiKey = typeof credentials.source === 'string' ? credentials.source : await credentials.key(options.signal, timeout);
-    const middleware = options.middleware === undefined ? this.#middleware : [...this.#middleware, ...checkedMiddleware(options.middleware, 'options.middleware')];
-    // Retry options are checked on the first call that has them (their checks load only then).
-    const clientRetry = this.#retry ?? (this.#retry = await retryPolicyOf(this.#baseRetry(), config.retry!, 'retry'));
-    const retry = options.retry === undefined ? clientRetry : await retryPolicyOf(clientRetry, options.retry, 'options.retry');
-    const level = options.logLevel ?? config.logLevel ?? 'warn';
-    // The client's own logger serves every call that brings no logger, level or key of its own.
-    const log =
-      options.logger === undefined && options.logLevel === undefined && options.apiKey === undefined
-        ? this.#log
-        : filteredLogger(options.logger ?? config.logger ?? console, level, credentials === this.#credentials ? credentials.secrets : [...credentials.secrets, ...this.#credentials.secrets]);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
-    const baseURL = options.baseURL === undefined ? config.baseURL : checkedBaseURL(options.baseURL);
-    const url = buildURL(baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
+    const url = buildURL(settings.baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
 
     let body: string | undefined;
     let contentType: string | undefined;
@@ -251,8 +261,7 @@ export class Transport {
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || headers.accept === undefined) headers.accept = accept;
     if (contentType) headers['content-type'] = contentType;
-    const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
-    setAuth(headers, op, apiKey, authHeader);
+    setAuth(headers, op, apiKey, settings.authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
     else if (op.idempotent || op.method !== 'GET') headers['x-trace-id'] = newTraceId();
@@ -261,22 +270,15 @@ export class Transport {
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.accept = accept;
-    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, new Headers(headers), log);
-
-    const validate = options.validate ?? config.validate ?? 'off';
-    if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
-    const idleTimeout = options.idleTimeout ?? config.idleTimeout;
-    const maxEventBytes = options.maxEventBytes ?? config.maxEventBytes;
-    const streamTimeout = options.streamTimeout ?? config.streamTimeout;
-    // Stream bounds given are checked before anything is sent (a call that gives none takes the stream's defaults).
-    if (idleTimeout !== undefined || maxEventBytes !== undefined || streamTimeout !== undefined) {
-      (await this.#extras()).checkedStreamBounds({ idleTimeout, maxEventBytes, streamTimeout });
+    if (op.deprecated || op.deprecatedParams) {
+      const sent = new Headers(headers);
+      void Promise.resolve(this.#extras()).then((extras) => extras.warnDeprecatedUse(op, input, sent, settings.logging));
     }
+
     const calls = ++this.#shared.calls;
     const sentTraceId = headers['x-trace-id'];
-    const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
-    const fetch = options.fetch ?? config.fetch ?? globalFetch;
     return {
+      ...settings,
       op,
       mode,
       format,
@@ -286,25 +288,15 @@ export class Transport {
       traceId: sentTraceId,
       asyncRun: isAsyncBody(input.body),
       apiKey,
-      credentials,
-      authHeader,
-      middleware,
-      retry,
       handoff,
-      fetch,
-      fetchOptions,
-      unsignalled: fetchesUnsignalled(fetch, fetchOptions, options.signal, middleware, timeout),
+      unsignalled: fetchesUnsignalled(settings.fetch, settings.fetchOptions, options.signal, settings.middleware, timeout),
       maxRetries,
       timeout,
-      idleTimeout,
-      maxEventBytes,
-      streamTimeout,
       signal: options.signal,
-      log,
-      debug: level === 'debug',
+      debug: settings.logging.level === 'debug',
       tag: `[oz ${op.id} #${calls}]`,
       options,
-      validate: this.#validates ? validate : 'off',
+      validate: this.#validates ? settings.validate : 'off',
       span: undefined,
     };
   }
@@ -340,7 +332,10 @@ export class Transport {
         ? await signal.guard(this.#fetched(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
       if (call.debug) (await this.#extras()).logAnswer(call, response, started);
-      warnDeprecationHeaders(call.op, response.headers, call.log);
+      // The service says the operation is going away: warned once (not holding the call up).
+      if (response.headers.has('deprecation') || response.headers.has('sunset')) {
+        void Promise.resolve(this.#extras()).then((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.logging));
+      }
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
         return { response: (await this.#extras()).boundBody(signal, response), text: '', unread: call.mode !== 'stream' };
@@ -397,22 +392,6 @@ export class Transport {
     return await (await this.#extras()).decodeBody(text, contentType, requested, this.#config.features?.eventData);
   }
 
-}
-
-let deprecation: Promise<typeof import('./deprecation.js')> | undefined;
-
-/**
- * Warns (once per process) of a call that uses what openapi.json marks deprecated: the warning's code is a chunk
- * loaded on the first such call, and the line is written when it has loaded.
- */
-function warnDeprecatedUse(op: Operation, input: RequestInput, headers: Headers, log: Logger): void {
-  void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecatedUse(op, input, headers, log));
-}
-
-/** Warns (once per operation) of an answer with a `Deprecation` or `Sunset` header (its code loaded then). */
-function warnDeprecationHeaders(op: Operation, answer: Headers, log: Logger): void {
-  if (!answer.has('deprecation') && !answer.has('sunset')) return;
-  void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecationHeaders(op, answer, log));
 }
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
