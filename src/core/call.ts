@@ -16,7 +16,7 @@ import type { Logging } from './telemetry/logger.js';
 
 // A call as the transport resolves it, and the narrow port through which the parts of the call path that most
 // calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
-// callExtras.ts) reach the transport: they are modules of their own, which `OzCore` loads on first use.
+// `CallExtras`, gathered in loadedFeatures.ts) reach the transport: they are modules of their own, which `OzCore` loads on first use.
 
 /**
  * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of
@@ -98,7 +98,7 @@ export interface RunSupport {
   readonly parsePointerLines: typeof parsePointerLines;
 }
 
-/** What the call path's rarely used parts (callExtras.ts) may use of a transport and do through it. */
+/** What the call path's rarely used parts (`CallExtras`) may use of a transport and do through it. */
 export interface CallPort {
   /** `GET /v1/executions/{id}`, where a lost answer's execution is read (`TransportConfig.executionRecord`). */
   readonly executionRecord: Operation;

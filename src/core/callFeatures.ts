@@ -12,6 +12,7 @@ import type { followRedirects } from './redirect.js';
 import type { retryLoop } from './retryLoop.js';
 import type { StreamOptions } from './streams/stream.js';
 import type { settingsOver } from './callSettings.js';
+import type { usageError } from './usageMessages.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
 import type { logAnswer, logAttempt } from './telemetry/debugLines.js';
 import type { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
@@ -21,7 +22,7 @@ export type { RunSupport };
 /**
  * The parts of the call path that a default call (JSON answer, no tracer, no error beyond its status) never
  * uses, out of the transport so that a bundle of one standalone function loads them only when a call needs them
- * (`callExtras.ts` gathers them; each reaches the transport through its `CallPort`).
+ * (`loadedFeatures.ts` gathers them; each reaches the transport through its `CallPort`).
  */
 export interface CallExtras {
   /** A call inside its span, when a tracer provider is registered. */
@@ -42,6 +43,8 @@ export interface CallExtras {
   readonly throughMiddleware: typeof throughMiddleware;
   /** A client's or a call's own settings applied (and checked): retry, validation, stream bounds, key, fetch... */
   readonly settingsOver: typeof settingsOver;
+  /** The caller's `OzUsageError` of a mistake found on a call's path (its message's words). */
+  readonly usageError: typeof usageError;
   /** The rest of a call whose first attempt was not a 2xx answer: retries, the error answer, the key's refresh. */
   readonly retryLoop: typeof retryLoop;
   /** The typed error of a failed attempt. */

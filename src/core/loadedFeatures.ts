@@ -16,6 +16,7 @@ import { retryLoop } from './retryLoop.js';
 import { lastEventData } from './streams/lastEventData.js';
 import { Stream } from './streams/stream.js';
 import { settingsOver } from './callSettings.js';
+import { usageError } from './usageMessages.js';
 import { tracedAnswer } from './telemetry/callTracing.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
 import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
@@ -33,6 +34,7 @@ const CALL_EXTRAS: CallExtras = {
   answerError,
   throughMiddleware,
   settingsOver,
+  usageError,
   retryLoop,
   failedAttemptError,
   followRedirects,

@@ -1,5 +1,6 @@
 import { abortableSleep } from './abortableSleep.js';
 import { setAuth } from './auth.js';
+import { usageError } from './usageMessages.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';
 import { rememberAnswer } from './callResult.js';
 import { answerError } from './errorHints.js';
@@ -72,7 +73,11 @@ async function refreshKey(call: Call): Promise<boolean> {
   if (key === call.apiKey) return false;
   logOf(call.logging).info(`${call.tag} 401: retrying with the apiKey function's new key.`);
   call.apiKey = key;
-  setAuth(call.headers, call.op, key, call.authHeader);
+  try {
+    setAuth(call.headers, call.op, key, call.authHeader);
+  } catch (problem) {
+    throw usageError(problem);
+  }
   return true;
 }
 

@@ -23,6 +23,7 @@ import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
 import type { RetryOptions, RetryPolicy } from './retryOptions.js';
 import type { BackoffSchedule } from './retryOptionTypes.js';
 import { nodeUserAgent } from './runtime.js';
+import { UsageProblem } from './usageProblem.js';
 import { newTraceId } from './traceId.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
@@ -224,13 +225,23 @@ export class Transport {
     return await this.#parse(call, sent.answer);
   }
 
+  /** A call resolved from its operation, input and options; a mistake of the caller's is its `OzUsageError`. */
   async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<Call> {
+    try {
+      return await this.#resolve(op, input, options, mode, handoff);
+    } catch (error) {
+      // A `UsageProblem` found on the way: its message's words load now (a part of CallExtras).
+      throw error instanceof UsageProblem ? (await this.#extras()).usageError(error) : error;
+    }
+  }
+
+  async #resolve(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff: object | undefined): Promise<Call> {
     const config = this.#config;
     if (options.signal?.aborted) throw abortError(options.signal);
     const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
-    if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new UsageProblem('maxRetries', maxRetries);
+    if (!(timeout > 0)) throw new UsageProblem('timeout', timeout);
     // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
     const client = this.#settings ?? (await this.#clientSettings());
     const settings = hasOwnSettings(options) ? await (await this.#extras()).settingsOver(client, options, 'options.') : client;
@@ -461,13 +472,13 @@ function pathOf(op: Operation, input: RequestInput): string {
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i]!;
     const value = input.path?.[name];
-    if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
+    if (value === undefined || value === '') throw new UsageProblem('missingPathParameter', op, name, false);
     if (op.slashParams?.includes(name)) {
       // A passed-through path keeps its `/` and may carry a query string: `contacts/42?x=1` sends `?x=1` upstream
       // (the `query` option adds to it) rather than an encoded `%3F` no upstream would read as a query.
       const mark = value.indexOf('?');
       const upstream = mark === -1 ? value : value.slice(0, mark);
-      if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
+      if (upstream === '') throw new UsageProblem('missingPathParameter', op, name, true);
       if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
       path += encodedPathParameter(op, name, upstream, true) + parts[i + 1]!;
     } else {
