@@ -24,7 +24,7 @@ const FOLDERS = {
   // A stream of server-sent events: reading it, its protocol, its text, and how it ends early.
   streams: ['stream', 'sseReader', 'sseParser', 'streamProtocol', 'streamBounds', 'tokenData', 'lastEventData', 'textBuffer', 'streamErrors'],
   // A run read until it ends: the poller, recovering a lost answer, the async pointer, the wait's timeout.
-  executions: ['executionPoller', 'pollLoop', 'pollTypes', 'runSupport', 'executionRecovery', 'asyncPointer', 'waitTimeoutError'],
+  executions: ['executionPoller', 'pollLoop', 'pollTypes', 'executionRecovery', 'asyncPointer', 'waitTimeoutError'],
   // The typed errors and how an error answer is read into one.
   errors: ['errors', 'apiErrors', 'legacyKeyError', 'errorBody', 'errorLines', 'errorShape', 'middlewareError', 'responseValidationError'],
   // Spans, their types, and the logger.

@@ -1,8 +1,6 @@
 import type { ParsedResponse } from './apiPromise.js';
 import type { Credentials } from './credentials.js';
-import type { parsePointerLines } from './executions/asyncPointer.js';
-import type { DEFAULT_POLL_SCHEDULE, ExecutionReader, pollExecution, withPointerWait } from './executions/executionPoller.js';
-import type { recordFailure } from './executions/executionRecovery.js';
+import type { ExecutionReader } from './executions/executionPoller.js';
 import type { OzAPIError } from './errors/apiErrors.js';
 import type { HeaderRecord } from './headerValue.js';
 import type { Middleware } from './middleware.js';
@@ -10,13 +8,13 @@ import type { Operation, RequestInput } from './operation.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
 import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
 import type { RetryPolicy } from './retryOptions.js';
-import type { StreamOptions } from './streams/stream.js';
 import type { CallSpan } from './telemetry/tracing.js';
 import type { Logging } from './telemetry/logger.js';
 
 // A call as the transport resolves it, and the narrow port through which the parts of the call path that most
 // calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
-// `CallExtras`, gathered in loadedFeatures.ts) reach the transport: they are modules of their own, which `OzCore` loads on first use.
+// `CallExtras`, gathered in loadedFeatures.ts) reach the transport: they are modules of their own, which `OzCore`
+// loads on first use.
 
 /**
  * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of
@@ -85,19 +83,6 @@ export interface Answer {
 
 export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
-/**
- * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost
- * answer (`runSupport.ts` gathers them).
- */
-export interface RunSupport {
-  readonly withPointerWait: typeof withPointerWait;
-  readonly pollExecution: typeof pollExecution;
-  readonly recordFailure: typeof recordFailure;
-  readonly DEFAULT_POLL_SCHEDULE: typeof DEFAULT_POLL_SCHEDULE;
-  /** The pointer of a 202 answered on the markdown or text wire. */
-  readonly parsePointerLines: typeof parsePointerLines;
-}
-
 /** What the call path's rarely used parts (`CallExtras`) may use of a transport and do through it. */
 export interface CallPort {
   /** `GET /v1/executions/{id}`, where a lost answer's execution is read (`TransportConfig.executionRecord`). */
@@ -106,10 +91,6 @@ export interface CallPort {
   readonly pollIntervalMs: number | undefined;
   /** Loads the answer validators (`TransportConfig.loadValidators`). */
   readonly loadValidators: AnswerValidatorLoader | undefined;
-  /** The `Stream` over an event stream answer (`features.stream`). */
-  readonly stream: ((response: Response, options: StreamOptions) => unknown) | undefined;
-  /** The execution poller (`features.runs`). */
-  readonly runs: (() => RunSupport | Promise<RunSupport>) | undefined;
   /** The transport, as the execution poller's reader (a pointer's `wait()`). */
   readonly reader: ExecutionReader;
   prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;

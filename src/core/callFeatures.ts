@@ -1,23 +1,18 @@
 import type { parsedAnswer, streamAnswer } from './answerFeatures.js';
-import type { RunSupport } from './call.js';
 import type { boundBody } from './boundBody.js';
 import type { answerError, connectionError, failedAttemptError } from './errorHints.js';
 import type { recoverCall } from './lostAnswerCall.js';
 import type { throughMiddleware } from './middlewareAttempt.js';
-import type { EventData } from './responseBody.js';
 import type { exchange } from './rawExchange.js';
 import type { decodeBody } from './responseBody.js';
 import type { yamlBody } from './yamlBody.js';
 import type { followRedirects } from './redirect.js';
 import type { retryLoop } from './retryLoop.js';
-import type { StreamOptions } from './streams/stream.js';
 import type { settingsOver } from './callSettings.js';
 import type { usageError } from './usageMessages.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
 import type { logAnswer, logAttempt } from './telemetry/debugLines.js';
 import type { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
-
-export type { RunSupport };
 
 /**
  * The parts of the call path that a default call (JSON answer, no tracer, no error beyond its status) never
@@ -66,17 +61,11 @@ export interface CallExtras {
 }
 
 /**
- * What some answers need beyond parsing, given to the transport by the layer above so that the call path imports
- * none of it: the `Oz` client gives them loaded (`loadedFeatures.ts`); `OzCore`, whose standalone functions are
- * bundled one by one, loads them on first use (`src/funcs/featuresOnFirstUse.ts`).
+ * The call path's rarely used parts, given to the transport by the layer above: the `Oz` client gives them loaded
+ * (`loadedFeatures.ts`); `OzCore`, whose standalone functions are bundled one by one, loads them on first use
+ * (`src/funcs/featuresOnFirstUse.ts`).
  */
 export interface CallFeatures {
-  /** The `Stream` over a server-sent event answer (operations that stream). */
-  readonly stream?: ((response: Response, options: StreamOptions) => unknown) | undefined;
-  /** The execution poller (async pointers' `wait()`, lost-answer recovery: operations that start runs). */
-  readonly runs?: (() => RunSupport | Promise<RunSupport>) | undefined;
-  /** The `data` of the last event of a buffered server-sent event answer (MCP answers one `message` event so). */
-  readonly eventData?: EventData | undefined;
-  /** The call path's rarely used parts (tracing, streams, pointers, validation, lost answers, error hints). */
+  /** The call path's rarely used parts (streams, pointers, validation, lost answers, spans, retries, error hints). */
   readonly extras?: (() => CallExtras | Promise<CallExtras>) | undefined;
 }

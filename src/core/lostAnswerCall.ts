@@ -1,7 +1,10 @@
 import type { ParsedResponse } from './apiPromise.js';
-import { pointerOf, runsOf, streamOf, streamOptions } from './answerFeatures.js';
+import { pointerOf, streamOptions } from './answerFeatures.js';
 import type { Call, CallPort } from './call.js';
 import { OzTimeoutError } from './errors/errors.js';
+import { DEFAULT_POLL_SCHEDULE, pollExecution } from './executions/executionPoller.js';
+import { recordFailure } from './executions/executionRecovery.js';
+import { Stream } from './streams/stream.js';
 import { finalError } from './finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
 import type { RecoveryParts } from './lostAnswerRecovery.js';
@@ -17,7 +20,7 @@ let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | unde
  * that execution through the execution poller (`lostAnswerRecovery.ts`, loaded on the first lost answer).
  */
 export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
-  const [{ recoverLostAnswer }, runs] = await Promise.all([(lostAnswerRecovery ??= import('./lostAnswerRecovery.js')), runsOf(port, call)]);
+  const { recoverLostAnswer } = await (lostAnswerRecovery ??= import('./lostAnswerRecovery.js'));
   const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
   const recoveryPort = {
     readRecord: async (id: string) => {
@@ -29,11 +32,11 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
       if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
       return sent.answer;
     },
-    pointer: (pointer: unknown) => pointerOf(port, call, pointer),
-    stream: (events: Response) => streamOf(port, call, events, streamOptions(call, 'events')),
+    pointer: async (pointer: unknown) => pointerOf(port, call, pointer),
+    stream: async (events: Response) => new Stream(events, streamOptions(call, 'events')),
     final: (error: unknown) => finalError(call, error),
-    schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
+    schedule: { ...DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval },
   };
-  const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
+  const parts: RecoveryParts = { pollExecution, recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
   return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.logging) }, conflict, recoveryPort, parts);
 }

@@ -207,8 +207,6 @@ export class Transport {
       executionRecord: this.#config.executionRecord,
       pollIntervalMs: this.#config.pollIntervalMs,
       loadValidators: this.#config.loadValidators,
-      stream: this.#config.features?.stream,
-      runs: this.#config.features?.runs,
       reader: this,
       prepare: (op, input, options, mode) => this.#prepare(op, input, options, mode),
       send: (call) => this.#send(call),
@@ -400,7 +398,7 @@ export class Transport {
   }
 
   async #decodeOther(text: string, contentType: string | null, requested: Format): Promise<unknown> {
-    return await (await this.#extras()).decodeBody(text, contentType, requested, this.#config.features?.eventData);
+    return await (await this.#extras()).decodeBody(text, contentType, requested);
   }
 
 }
