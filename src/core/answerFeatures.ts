@@ -14,7 +14,7 @@ import { wireOfContentType } from './wireOfContentType.js';
 
 /** An async pointer with its `wait()`, which polls its execution through the call's transport. */
 export function pointerOf(port: CallPort, call: Call, pointer: unknown): unknown {
-  return withPointerWait(pointer, port.reader, call.options);
+  return withPointerWait(pointer, port, call.options);
 }
 
 /** The answer of a stream call: its `Stream` (each event checked when validation is on). */

@@ -84,17 +84,18 @@ export interface Answer {
 export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
 /** What the call path's rarely used parts (`CallExtras`) may use of a transport and do through it. */
-export interface CallPort {
-  /** `GET /v1/executions/{id}`, where a lost answer's execution is read (`TransportConfig.executionRecord`). */
-  readonly executionRecord: Operation;
-  /** The first poll interval of a lost answer's execution (`TransportConfig.pollIntervalMs`). */
-  readonly pollIntervalMs: number | undefined;
-  /** Loads the answer validators (`TransportConfig.loadValidators`). */
-  readonly loadValidators: AnswerValidatorLoader | undefined;
-  /** The transport, as the execution poller's reader (a pointer's `wait()`). */
-  readonly reader: ExecutionReader;
+export interface CallPort extends ExecutionReader {
+  /**
+   * The transport's config: `executionRecord` (where a lost answer's execution is read), `pollIntervalMs` (its
+   * first poll interval), `loadValidators` (the answer validators' loader).
+   */
+  readonly config: {
+    readonly executionRecord: Operation;
+    readonly pollIntervalMs?: number | undefined;
+    readonly loadValidators?: AnswerValidatorLoader | undefined;
+  };
   prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;
-  /** Attempts a call until its answer is final (see `Transport.#send`). */
+  /** Attempts a call until its answer is final (see `Transport.send`). */
   send(call: Call): Promise<Sent>;
   /** One attempt of a call (`attempt` counts from 0): its answer, or the typed error it failed with. */
   attempt(call: Call, attempt: number): Promise<Answer>;

@@ -24,7 +24,7 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
   const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
   const recoveryPort = {
     readRecord: async (id: string) => {
-      const poll = await port.prepare(port.executionRecord, { path: { id } }, pollOptions, 'parse');
+      const poll = await port.prepare(port.config.executionRecord, { path: { id } }, pollOptions, 'parse');
       const context = new Headers();
       copyTraceContext(new Headers(call.headers), context);
       copyInto(poll.headers, context);
@@ -35,7 +35,7 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     pointer: async (pointer: unknown) => pointerOf(port, call, pointer),
     stream: async (events: Response) => new Stream(events, streamOptions(call, 'events')),
     final: (error: unknown) => finalError(call, error),
-    schedule: { ...DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval },
+    schedule: { ...DEFAULT_POLL_SCHEDULE, interval: port.config.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval },
   };
   const parts: RecoveryParts = { pollExecution, recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
   return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.logging) }, conflict, recoveryPort, parts);

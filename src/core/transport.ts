@@ -92,11 +92,12 @@ export interface TransportConfig {
  * else an exponential backoff with jitter; an answer asking for more than 60 s is not retried. Streams are
  * retried only before their first byte.
  */
-export class Transport {
+export class Transport implements CallPort {
   readonly #config: TransportConfig;
+  /** What the parts of {@link CallExtras} read of the config (see {@link CallPort}): never the key. */
+  readonly config: CallPort['config'];
   // Whether the layer above gave the validators' loader (validation is off without it).
   readonly #validates: boolean;
-  #port: CallPort | undefined;
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
   // The client's settings, made on its first call.
@@ -107,6 +108,7 @@ export class Transport {
   /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
+    this.config = { executionRecord: config.executionRecord, pollIntervalMs: config.pollIntervalMs, loadValidators: config.loadValidators };
     this.#validates = config.loadValidators !== undefined;
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
@@ -176,11 +178,11 @@ export class Transport {
   }
 
   async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
-    const prepared = await this.#prepare(op, input, options, mode, handoff);
+    const prepared = await this.prepare(op, input, options, mode, handoff);
     const tracing = registeredTracing();
     // Most calls: no tracer, so no span to run the call inside (nor its two closures).
-    if (tracing === undefined) return (await this.#answer(prepared)) as ParsedResponse<T>;
-    return (await (await this.#extras()).tracedAnswer(this.#callPort(), prepared, tracing)) as ParsedResponse<T>;
+    if (tracing === undefined) return (await this.answer(prepared)) as ParsedResponse<T>;
+    return (await (await this.#extras()).tracedAnswer(this, prepared, tracing)) as ParsedResponse<T>;
   }
 
   /**
@@ -191,7 +193,7 @@ export class Transport {
    * caller's to read). A lost answer found by a retry throws the `DuplicateExecutionIdError`.
    */
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
-    return await (await this.#extras()).exchange(this.#callPort(), op, url, body, headers, options, mode);
+    return await (await this.#extras()).exchange(this, op, url, body, headers, options, mode);
   }
 
   /** The call path's rarely used parts (see {@link CallExtras}): given loaded by `Oz`, loaded on first use by `OzCore`. */
@@ -201,30 +203,15 @@ export class Transport {
     return extras();
   }
 
-  /** What the parts of {@link CallExtras} may do through this transport (made on their first use). */
-  #callPort(): CallPort {
-    return (this.#port ??= {
-      executionRecord: this.#config.executionRecord,
-      pollIntervalMs: this.#config.pollIntervalMs,
-      loadValidators: this.#config.loadValidators,
-      reader: this,
-      prepare: (op, input, options, mode) => this.#prepare(op, input, options, mode),
-      send: (call) => this.#send(call),
-      attempt: (call, attempt) => this.#attempt(call, attempt),
-      answer: (call) => this.#answer(call),
-      decode: (text, contentType, requested) => this.#decode(text, contentType, requested),
-    });
-  }
-
-  async #answer(call: Call): Promise<ParsedResponse<unknown>> {
-    const sent = await this.#send(call);
-    if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this.#callPort(), call, sent.conflict);
+  async answer(call: Call): Promise<ParsedResponse<unknown>> {
+    const sent = await this.send(call);
+    if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this, call, sent.conflict);
     if (sent.answer.unread) return { data: undefined, response: sent.answer.response, unread: true };
     return await this.#parse(call, sent.answer);
   }
 
   /** A call resolved from its operation, input and options; a mistake of the caller's is its `OzUsageError`. */
-  async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<Call> {
+  async prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<Call> {
     try {
       return await this.#resolve(op, input, options, mode, handoff);
     } catch (error) {
@@ -314,23 +301,23 @@ export class Transport {
    * Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. Only a
    * first attempt that is not a 2xx answer goes on to the retry loop (a part of {@link CallExtras}).
    */
-  async #send(call: Call): Promise<Sent> {
+  async send(call: Call): Promise<Sent> {
     let first: AttemptOutcome;
     try {
-      const answer = await this.#attempt(call, 0);
+      const answer = await this.attempt(call, 0);
       if (answer.response.ok) return { kind: 'answer', answer };
       first = { answer };
     } catch (error) {
       first = { error };
     }
-    return await (await this.#extras()).retryLoop(this.#callPort(), call, first);
+    return await (await this.#extras()).retryLoop(this, call, first);
   }
 
   /**
    * One attempt: a fetch under the attempt's signal (through the middleware, when there is any), and the whole
    * body read (a stream's body, or one `asResponse()` asked for, stays open).
    */
-  async #attempt(call: Call, attempt: number): Promise<Answer> {
+  async attempt(call: Call, attempt: number): Promise<Answer> {
     call.headers['x-oz-retry-count'] = String(attempt);
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = call.debug ? Date.now() : 0;
@@ -383,17 +370,17 @@ export class Transport {
   }
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
-    if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this.#callPort(), call, response);
+    if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this, call, response);
     // A run's pointer (202) and validation need more than decoding: most answers are decoded only.
-    if ((response.status === 202 && call.op.idempotent) || call.validate !== 'off') return await (await this.#extras()).parsedAnswer(this.#callPort(), call, response, text);
-    return { data: await this.#decode(text, response.headers.get('content-type'), call.format), response, text };
+    if ((response.status === 202 && call.op.idempotent) || call.validate !== 'off') return await (await this.#extras()).parsedAnswer(this, call, response, text);
+    return { data: await this.decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
   /**
    * A 2xx body on its wire: the service's JSON at once; any other (yaml, markdown, text, an answer sent as
    * server-sent events, read with `features.eventData`) through the decoder of {@link CallExtras}.
    */
-  #decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
+  decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
     return isServiceJson(contentType) ? jsonBody(text) : this.#decodeOther(text, contentType, requested);
   }
 
