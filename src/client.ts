@@ -1,6 +1,6 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/credentials.js';
-import { LOADED_FEATURES } from './core/loadedFeatures.js';
+import { LOADED_EXTRAS } from './core/loadedFeatures.js';
 import { Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
@@ -43,7 +43,7 @@ export class Oz extends OzResources {
     registerErrorCodes(ERROR_CODES);
     const resolved = resolveOptions(options);
     const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
-    const config = transportConfigOf(resolved, LOADED_FEATURES);
+    const config = transportConfigOf(resolved, LOADED_EXTRAS);
     const transport = parent === undefined ? new Transport(config) : parent.withOptions(config);
     super(transport);
     this.#transport = transport;

@@ -1,5 +1,5 @@
 import { parsedAnswer, streamAnswer } from './answerFeatures.js';
-import type { CallExtras, CallFeatures } from './callFeatures.js';
+import type { CallExtras } from './callExtras.js';
 import { boundBody } from './boundBody.js';
 import { answerError, connectionError, failedAttemptError } from './errorHints.js';
 import { recoverCall } from './lostAnswerCall.js';
@@ -40,6 +40,7 @@ const CALL_EXTRAS: CallExtras = {
 
 /**
  * The call path's rarely used parts (the stream and the execution poller among them), loaded with the client (the
- * `Oz` client exports the stream and the poller anyway, and its first calls pay no import).
+ * `Oz` client exports the stream and the poller anyway, and its first calls pay no import): its transport's
+ * `extras`.
  */
-export const LOADED_FEATURES: CallFeatures = { extras: () => CALL_EXTRAS };
+export const LOADED_EXTRAS = (): CallExtras => CALL_EXTRAS;

@@ -4,9 +4,9 @@ import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { setAuth } from './auth.js';
 import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
 import type { AttemptOutcome } from './retryLoop.js';
-import type { CallExtras, CallFeatures } from './callFeatures.js';
+import type { CallExtras } from './callExtras.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
-import { OzUsageError, type OzError } from './errors/errors.js';
+import type { OzError } from './errors/errors.js';
 import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
 import type { Logger } from './telemetry/logger.js';
@@ -75,11 +75,11 @@ export interface TransportConfig {
   /** Milliseconds a whole stream may last (default: no limit). */
   streamTimeout?: number | undefined;
   /**
-   * How answers that need more than parsing are read: the `Stream` of an event stream, the execution poller
-   * (a pointer's `wait()`, a lost answer's recovery). Given by the layer above, so that the core's call path
-   * imports neither: the `Oz` client gives them loaded, `OzCore` loads them on first use.
+   * The call path's rarely used parts ({@link CallExtras}: the retry loop, the `Stream`, the execution poller,
+   * validation, spans...), given by the layer above so that the call path of a default call imports none of them:
+   * the `Oz` client gives them loaded (`loadedFeatures.ts`), `OzCore` loads them on first use.
    */
-  features?: CallFeatures | undefined;
+  extras: () => CallExtras | Promise<CallExtras>;
 }
 
 
@@ -198,10 +198,9 @@ export class Transport implements CallPort {
 
   /** The call path's rarely used parts (see {@link CallExtras}): given loaded by `Oz`, loaded on first use by `OzCore`. */
   #extras(): CallExtras | Promise<CallExtras> {
-    const extras = this.#config.features?.extras;
-    if (extras === undefined) throw new OzUsageError('This client was made without the call path\'s rarely used parts (features.extras).');
-    return extras();
+    return this.#config.extras();
   }
+
 
   async answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.send(call);

@@ -1,4 +1,4 @@
-import type { CallExtras, CallFeatures } from '../core/callFeatures.js';
+import type { CallExtras } from '../core/callExtras.js';
 
 let loaded: Promise<CallExtras> | undefined;
 
@@ -10,9 +10,7 @@ let loaded: Promise<CallExtras> | undefined;
  * bundle of a standalone function whose calls are answered 2xx carries none of it, and its errors are those of the
  * `Oz` client (every code's class). The built package puts what is imported here in one lazy chunk (tsup.config.ts).
  */
-export const FEATURES_ON_FIRST_USE: CallFeatures = {
-  extras: () =>
+export const EXTRAS_ON_FIRST_USE = (): Promise<CallExtras> =>
     (loaded ??= Promise.all([import('../core/loadedFeatures.js'), import('../generated/errors.js'), import('../core/errors/apiErrors.js')]).then(
-      ([{ LOADED_FEATURES }, { ERROR_CODES }, { registerErrorCodes }]) => (registerErrorCodes(ERROR_CODES), LOADED_FEATURES.extras!()),
-    )),
-};
+      ([{ LOADED_EXTRAS }, { ERROR_CODES }, { registerErrorCodes }]) => (registerErrorCodes(ERROR_CODES), LOADED_EXTRAS()),
+    ));

@@ -4,7 +4,7 @@
  * streams, `warn` logs once per operation, `off` passes the answer through. Markdown and text answers are strings
  * and are not schema-validated.
  */
-import { LOADED_FEATURES } from '../../src/core/loadedFeatures.js';
+import { LOADED_EXTRAS } from '../../src/core/loadedFeatures.js';
 import { describe, expect, it } from 'vitest';
 import { Oz, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
 import { Transport } from '../../src/core/transport.js';
@@ -100,7 +100,7 @@ describe('validate: strict', () => {
     const transport = new Transport({
       baseURL: server.url,
       apiKey: KEY,
-      executionRecord: OPERATIONS.getExecution, features: LOADED_FEATURES,
+      executionRecord: OPERATIONS.getExecution, extras: LOADED_EXTRAS,
       logLevel: 'off',
       maxRetries: 0,
       validate: 'strict',

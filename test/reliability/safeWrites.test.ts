@@ -3,7 +3,7 @@
  * connection and a 502 on each non-run write give exactly one effect, and the call returns the resource. Run
  * through the real SDK transport on every mount of the embedded server (in process, msw, real HTTP).
  */
-import { LOADED_FEATURES } from '../../src/core/loadedFeatures.js';
+import { LOADED_EXTRAS } from '../../src/core/loadedFeatures.js';
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/core/transport.js';
@@ -41,7 +41,7 @@ async function setUp(mount: Mount): Promise<{ oz: OzResources; server: OzServer 
     baseURL = listener.url;
     fetch = undefined;
   }
-  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, executionRecord: OPERATIONS.getExecution, features: LOADED_FEATURES });
+  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, executionRecord: OPERATIONS.getExecution, extras: LOADED_EXTRAS });
   return { oz: new OzResources(transport), server };
 }
 

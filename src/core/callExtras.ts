@@ -59,13 +59,3 @@ export interface CallExtras {
   /** A call's body written as YAML. */
   readonly yamlBody: typeof yamlBody;
 }
-
-/**
- * The call path's rarely used parts, given to the transport by the layer above: the `Oz` client gives them loaded
- * (`loadedFeatures.ts`); `OzCore`, whose standalone functions are bundled one by one, loads them on first use
- * (`src/funcs/featuresOnFirstUse.ts`).
- */
-export interface CallFeatures {
-  /** The call path's rarely used parts (streams, pointers, validation, lost answers, spans, retries, error hints). */
-  readonly extras?: (() => CallExtras | Promise<CallExtras>) | undefined;
-}
