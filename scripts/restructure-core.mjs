@@ -36,8 +36,8 @@ const SHARED_FOLDER = 'errors';
 
 /** The files that stay at the top of src/core/: the transport and what it is made of. */
 const TOP = [
-  'abortError', 'abortableSleep', 'answerChecker', 'answerFeatures', 'answerReaders', 'answerTypes', 'answerValidation', 'apiPromise', 'attemptError', 'attemptSignal', 'auth', 'baseURL', 'boundBody', 'call', 'callFeatures', 'callSettings', 'callResult', 'coreClient', 'credentials', 'deprecation', 'deprecationWarnings', 'errorHints', 'finalError', 'format', 'headerValue',
-  'inProcessAddress', 'jsonBody', 'keyProvider', 'loadedFeatures', 'lostAnswerCall', 'lostAnswerRecovery', 'middleware', 'middlewareAttempt', 'middlewareChain', 'operation', 'ownSettings', 'pagination', 'pathSegment', 'rawExchange', 'redirect', 'requestOptions',
+  'abortError', 'abortableSleep', 'answerChecker', 'answerFeatures', 'answerReaders', 'answerTypes', 'answerValidation', 'apiPromise', 'attemptError', 'attemptSignal', 'auth', 'baseURL', 'boundBody', 'call', 'callExtras', 'callSettings', 'callResult', 'coreClient', 'credentials', 'deprecation', 'deprecationWarnings', 'errorHints', 'finalError', 'format', 'headerValue',
+  'inProcessAddress', 'jsonBody', 'keyProvider', 'loadedFeatures', 'lostAnswerCall', 'lostAnswerRecovery', 'middleware', 'middlewareAttempt', 'middlewareChain', 'operation', 'ownSettings', 'pagination', 'pathSegment', 'providerKey', 'rawExchange', 'redirect', 'requestOptions',
   'responseBody', 'responseValidation', 'retryOptionTypes', 'retryOptions', 'retryDefaults', 'retryLoop', 'retryOptionsCheck', 'retryPolicy', 'runtime', 'traceId',
   'transport', 'tryParseJson', 'usageMessages', 'usageProblem', 'version', 'wire', 'wireMediaTypes', 'wireOfContentType', 'yaml', 'yamlBody',
 ];

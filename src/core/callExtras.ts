@@ -10,6 +10,7 @@ import type { followRedirects } from './redirect.js';
 import type { retryLoop } from './retryLoop.js';
 import type { settingsOver } from './callSettings.js';
 import type { usageError } from './usageMessages.js';
+import type { providerKey } from './providerKey.js';
 import type { tracedAnswer } from './telemetry/callTracing.js';
 import type { logAnswer, logAttempt } from './telemetry/debugLines.js';
 import type { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
@@ -40,6 +41,8 @@ export interface CallExtras {
   readonly settingsOver: typeof settingsOver;
   /** The caller's `OzUsageError` of a mistake found on a call's path (its message's words). */
   readonly usageError: typeof usageError;
+  /** The key a client's (or a call's) provider gives. */
+  readonly providerKey: typeof providerKey;
   /** The rest of a call whose first attempt was not a 2xx answer: retries, the error answer, the key's refresh. */
   readonly retryLoop: typeof retryLoop;
   /** The typed error of a failed attempt. */

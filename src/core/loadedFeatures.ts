@@ -11,6 +11,7 @@ import { followRedirects } from './redirect.js';
 import { retryLoop } from './retryLoop.js';
 import { settingsOver } from './callSettings.js';
 import { usageError } from './usageMessages.js';
+import { providerKey } from './providerKey.js';
 import { tracedAnswer } from './telemetry/callTracing.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
 import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
@@ -26,6 +27,7 @@ const CALL_EXTRAS: CallExtras = {
   throughMiddleware,
   settingsOver,
   usageError,
+  providerKey,
   retryLoop,
   failedAttemptError,
   followRedirects,

@@ -1,6 +1,7 @@
 import { abortableSleep } from './abortableSleep.js';
 import { setAuth } from './auth.js';
 import { usageError } from './usageMessages.js';
+import { providerKey } from './providerKey.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';
 import { rememberAnswer } from './callResult.js';
 import { answerError } from './errorHints.js';
@@ -69,7 +70,7 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
 
 /** After a 401: asks the provider again; true when it gave another key (set on the call, to retry with). */
 async function refreshKey(call: Call): Promise<boolean> {
-  const key = await call.credentials.key(call.signal, call.timeout);
+  const key = await providerKey(call.credentials, call.signal, call.timeout);
   if (key === call.apiKey) return false;
   logOf(call.logging).info(`${call.tag} 401: retrying with the apiKey function's new key.`);
   call.apiKey = key;

@@ -231,7 +231,7 @@ export class Transport implements CallPort {
     const settings = hasOwnSettings(options) ? await (await this.#extras()).settingsOver(client, options, 'options.') : client;
     const credentials = settings.credentials;
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
-    const apiKey = typeof credentials.source === 'string' ? credentials.source : await credentials.key(options.signal, timeout);
+    const apiKey = typeof credentials.source === 'string' ? credentials.source : await (await this.#extras()).providerKey(credentials, options.signal, timeout);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
     const url = buildURL(settings.baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);

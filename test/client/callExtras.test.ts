@@ -268,6 +268,29 @@ describe('the call path parts loaded on first use, through Oz and through OzCore
     expect(core).toEqual({ data: tool, requestId: 'req_1', rateLimit: { limit: 100, remaining: 99, reset: null }, raw: tool, code: 'tool_not_found', status: 404 });
     expect(core).toEqual(oz);
   });
+  it('an apiKey function: asked for every call and once more after a 401, its keys scrubbed, through OzCore as through Oz', async () => {
+    const unauthorized = () => json(401, { error: { code: 'unauthorized', message: 'bad key' } }, { 'x-error-code': 'unauthorized' });
+    const run = async (viaOz: boolean) => {
+      const keys = ['ozk_first', 'ozk_first', 'ozk_second'];
+      const sent: string[] = [];
+      const answers = [json(200, tool), unauthorized(), json(200, tool)];
+      const fetch = async (_input: string | URL | Request, init?: RequestInit) => {
+        sent.push(new Headers(init?.headers).get('authorization')!);
+        return answers.shift()!;
+      };
+      const options = { apiKey: () => keys.shift()!, baseURL: BASE, logLevel: 'off' as const, maxRetries: 0, fetch };
+      const first = viaOz ? await new Oz(options).tools.get('echo') : await toolsGet(new OzCore(options), 'echo');
+      const second = viaOz ? await new Oz(options).tools.get('echo') : await toolsGet(new OzCore(options), 'echo');
+      return { first, second, sent };
+    };
+    const [oz, core] = [await run(true), await run(false)];
+    expect(core).toEqual({ first: tool, second: tool, sent: ['Bearer ozk_first', 'Bearer ozk_first', 'Bearer ozk_second'] });
+    expect(core).toEqual(oz);
+    const failing = await rejectionOf(toolsGet(new OzCore({ apiKey: () => '', baseURL: BASE, logLevel: 'off' }), 'echo'));
+    expect(failing).toBeInstanceOf(OzUsageError);
+    expect((failing as Error).message).toMatch(/^The apiKey function gave an empty string/);
+  });
+
   it("a caller's mistake found before anything is sent: the same OzUsageError through both, nothing sent", async () => {
     const mistakes: Array<[string, (c: Oz | OzCore) => Promise<unknown>, RegExp]> = [
       ['header name', (c) => get(c, 'echo', { headers: { 'bad name': 'x' } }), /^The header name "bad name" \(from headers\) is not a valid HTTP header name; nothing was sent\.$/],

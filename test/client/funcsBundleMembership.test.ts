@@ -61,6 +61,7 @@ const LOADED_ON_FIRST_USE = [
   'core/middlewareChain.ts',
   'core/retryOptionsCheck.ts',
   'core/keyProvider.ts',
+  'core/providerKey.ts',
   'core/deprecation.ts',
   'profiles/profileLookup.ts',
   'generated/responseValidators.ts',
