@@ -7,8 +7,6 @@ import type { AttemptOutcome } from './retryLoop.js';
 import type { CallExtras } from './callExtras.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
 import type { OzError } from './errors/errors.js';
-import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
-import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
 import type { Logger } from './telemetry/logger.js';
 import type { LogLevel } from './telemetry/logLevel.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
@@ -146,15 +144,6 @@ export class Transport implements CallPort {
    */
   withOptions(config: TransportConfig): Transport {
     return new Transport(config, this);
-  }
-
-  /**
-   * Reads execution `id`'s record once (`GET /v1/executions/{id}`, the descriptor the layer above gave, on the
-   * json wire): the execution poller's port ({@link ExecutionReader}).
-   */
-  async readRecord<Record extends ExecutionRecordAnswer>(id: string, options: RequestOptions): Promise<ExecutionPoll<Record>> {
-    const { data, response, requestId } = await this.request<Record>(this.#config.executionRecord, { path: { id } }, { ...options, format: 'json' }).withResponse();
-    return { record: data, response, requestId };
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
