@@ -15,7 +15,7 @@ const CHECKERS = new WeakMap<CallPort, Promise<AnswerChecker>>();
 function checkerOf(port: CallPort): Promise<AnswerChecker> {
   let checker = CHECKERS.get(port);
   if (checker === undefined) {
-    const load = port.config.loadValidators!;
+    const load = port.config.loadValidators;
     checker = import('./answerChecker.js').then(({ AnswerChecker }) => new AnswerChecker(load, OzResponseValidationError));
     CHECKERS.set(port, checker);
   }

@@ -31,10 +31,10 @@ export interface CallSettings {
   readonly logging: Logging;
   /** As given (checked); `off` also when the layer above gave no validators. */
   readonly validate: ValidateMode;
-  /** The stream bounds given (checked), each undefined for the stream's default. */
-  readonly idleTimeout: number | undefined;
-  readonly maxEventBytes: number | undefined;
-  readonly streamTimeout: number | undefined;
+  /** The stream bounds given (checked), each absent for the stream's default. */
+  readonly idleTimeout?: number | undefined;
+  readonly maxEventBytes?: number | undefined;
+  readonly streamTimeout?: number | undefined;
   readonly fetch: FetchLike;
   /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
   readonly fetchOptions: FetchOptions | undefined;
@@ -64,8 +64,6 @@ export interface Call extends CallSettings {
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
-  /** Whether (and how) the answer is checked against openapi.json (`off` without the validators' loader). */
-  readonly validate: ValidateMode;
   /**
    * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
    * the polls that recover a lost answer belong to their call's span).
@@ -92,7 +90,7 @@ export interface CallPort extends ExecutionReader {
   readonly config: {
     readonly executionRecord: Operation;
     readonly pollIntervalMs?: number | undefined;
-    readonly loadValidators?: AnswerValidatorLoader | undefined;
+    readonly loadValidators: AnswerValidatorLoader;
   };
   prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;
   /** Attempts a call until its answer is final (see `Transport.send`). */

@@ -67,7 +67,7 @@ export interface TransportConfig {
   /** Checks answers against openapi.json (default `off`); a call's `validate` overrides it. */
   validate?: ValidateMode | undefined;
   /** Loads the generated answer validators, on the first call made with validation on (given by the layer above). */
-  loadValidators?: AnswerValidatorLoader | undefined;
+  loadValidators: AnswerValidatorLoader;
   /** Bytes one stream event may take (default 16 MiB). */
   maxEventBytes?: number | undefined;
   /** Milliseconds a whole stream may last (default: no limit). */
@@ -94,8 +94,6 @@ export class Transport implements CallPort {
   readonly #config: TransportConfig;
   /** What the parts of {@link CallExtras} read of the config (see {@link CallPort}): never the key. */
   readonly config: CallPort['config'];
-  // Whether the layer above gave the validators' loader (validation is off without it).
-  readonly #validates: boolean;
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
   // The client's settings, made on its first call.
@@ -107,7 +105,6 @@ export class Transport implements CallPort {
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
     this.config = { executionRecord: config.executionRecord, pollIntervalMs: config.pollIntervalMs, loadValidators: config.loadValidators };
-    this.#validates = config.loadValidators !== undefined;
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
     this.#shared = parent === undefined ? { calls: 0 } : parent.#shared;
@@ -128,9 +125,6 @@ export class Transport implements CallPort {
       retry: backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff },
       logging: { logger: config.logger ?? console, level: config.logLevel ?? 'warn', secrets: [this.#credentials.secrets] },
       validate: 'off',
-      idleTimeout: undefined,
-      maxEventBytes: undefined,
-      streamTimeout: undefined,
       fetch: config.fetch ?? globalFetch,
       fetchOptions: config.fetchOptions,
     };
@@ -280,7 +274,6 @@ export class Transport implements CallPort {
       debug: settings.logging.level === 'debug',
       tag: `[oz ${op.id} #${calls}]`,
       options,
-      validate: this.#validates ? settings.validate : 'off',
       span: undefined,
     };
   }
