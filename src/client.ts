@@ -44,7 +44,7 @@ export class Oz extends OzResources {
     const resolved = resolveOptions(options);
     const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
     const config = transportConfigOf(resolved, LOADED_EXTRAS);
-    const transport = parent === undefined ? new Transport(config) : parent.withOptions(config);
+    const transport = new Transport(config, parent);
     super(transport);
     this.#transport = transport;
     this.mcp = new McpClient(transport, resolved.mcpURL);

@@ -101,7 +101,11 @@ export class Transport implements CallPort {
   // Shared with the transports made by withOptions().
   readonly #shared: { calls: number };
 
-  /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
+  /**
+   * @param parent - The transport a client's `withOptions()` derives this one from (`config` is then a whole config:
+   *   the client merges its options): both share the key provider and the keys it gave (when `config.apiKey` is the
+   *   same key or function) and the call count.
+   */
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
     this.config = { executionRecord: config.executionRecord, pollIntervalMs: config.pollIntervalMs, loadValidators: config.loadValidators };
@@ -132,23 +136,15 @@ export class Transport implements CallPort {
     return (this.#settings = hasOwnSettings(own) ? await (await this.#extras()).settingsOver(defaults, own, '') : defaults);
   }
 
-  /**
-   * A transport with `config` (a whole config: the client merges its options) over this one's state: the same
-   * key provider and the keys it gave (when `config.apiKey` is the same key or function), the same call count.
-   */
-  withOptions(config: TransportConfig): Transport {
-    return new Transport(config, this);
-  }
-
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
   request<T, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T, E> {
     const streamed = (op.streaming === 'optional' || op.streaming === 'chat') && isStreamBody(input.body);
-    return new APIPromise<T, E>((handoff) => this.#run<T>(op, input, options, streamed ? 'stream' : 'parse', handoff));
+    return new APIPromise<T, E>((handoff) => this.call<T>(op, input, options, streamed ? 'stream' : 'parse', handoff));
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
   stream<S, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<S, E> {
-    return new APIPromise<S, E>((handoff) => this.#run<S>(op, input, options, 'stream', handoff));
+    return new APIPromise<S, E>((handoff) => this.call<S>(op, input, options, 'stream', handoff));
   }
 
   /**
@@ -156,11 +152,7 @@ export class Transport implements CallPort {
    * `APIPromise`; pagination reads each page through it). `handoff` is the promise whose `asResponse()` may ask
    * for the body unread.
    */
-  call<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
-    return this.#run<T>(op, input, options, mode, handoff);
-  }
-
-  async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
+  async call<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
     const prepared = await this.prepare(op, input, options, mode, handoff);
     const tracing = registeredTracing();
     // Most calls: no tracer, so no span to run the call inside (nor its two closures).
