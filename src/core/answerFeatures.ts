@@ -20,7 +20,7 @@ export function pointerOf(port: CallPort, call: Call, pointer: unknown): unknown
 /** The answer of a stream call: its `Stream` (each event checked when validation is on). */
 export async function streamAnswer(port: CallPort, call: Call, response: Response): Promise<ParsedResponse<unknown>> {
   const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
-  if (call.validate !== 'off') options.checkItem = await eventCheck(port, call, response);
+  if (call.settings.validate !== 'off') options.checkItem = await eventCheck(port, call, response);
   return { data: new Stream(response, options), response };
 }
 
@@ -32,7 +32,7 @@ export async function parsedAnswer(port: CallPort, call: Call, response: Respons
   if (pointer && (wire === 'markdown' || wire === 'text')) {
     return { data: pointerOf(port, call, parsePointerLines(text)), response };
   }
-  const data = call.validate === 'off' ? await port.decode(text, contentType, call.format) : await checkedBody(port, call, response, text, wire);
+  const data = call.settings.validate === 'off' ? await port.decode(text, contentType, call.format) : await checkedBody(port, call, response, text, wire);
   return { data: pointer ? pointerOf(port, call, data) : data, response, text };
 }
 
@@ -54,5 +54,5 @@ export function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (isStreamInterruption(error)) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.settings.idleTimeout, maxEventBytes: call.settings.maxEventBytes, streamTimeout: call.settings.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }

@@ -25,7 +25,7 @@ function checkerOf(port: CallPort): Promise<AnswerChecker> {
 function validationReport(call: Call, response: Response): ValidationReport {
   const span = call.span;
   return {
-    log: logOf(call.logging),
+    log: logOf(call.settings.logging),
     tag: call.tag,
     requestId: response.headers.get('x-request-id') ?? undefined,
     ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),
@@ -43,12 +43,12 @@ export async function checkedBody(port: CallPort, call: Call, response: Response
   try {
     data = await port.decode(text, response.headers.get('content-type'), call.format);
   } catch (cause) {
-    checker.unparsed(call.validate, call.op.id, text, cause, report);
+    checker.unparsed(call.settings.validate, call.op.id, text, cause, report);
     throw cause;
   }
   if (wire === 'json' || wire === 'yaml') {
     const validators = await checker.validators();
-    checker.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
+    checker.check(validators, call.settings.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
   }
   return data;
 }
@@ -58,5 +58,5 @@ export async function eventCheck(port: CallPort, call: Call, response: Response)
   const checker = await checkerOf(port);
   const validators = await checker.validators();
   const report = validationReport(call, response);
-  return (item) => checker.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
+  return (item) => checker.check(validators, call.settings.validate, call.op.id, `${call.op.id}_event`, item, report);
 }

@@ -41,7 +41,9 @@ export interface CallSettings {
 }
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
-export interface Call extends CallSettings {
+export interface Call {
+  /** What the client's options, and the call's own over them, decided of how it is made. */
+  readonly settings: CallSettings;
   readonly op: Operation;
   readonly mode: 'parse' | 'stream';
   readonly format: Format;

@@ -38,5 +38,5 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     schedule: { ...DEFAULT_POLL_SCHEDULE, interval: port.config.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval },
   };
   const parts: RecoveryParts = { pollExecution, recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
-  return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.logging) }, conflict, recoveryPort, parts);
+  return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.settings.logging) }, conflict, recoveryPort, parts);
 }

@@ -248,7 +248,7 @@ export class Transport implements CallPort {
     const calls = ++this.#shared.calls;
     const sentTraceId = headers['x-trace-id'];
     return {
-      ...settings,
+      settings,
       op,
       mode,
       format,
@@ -298,12 +298,12 @@ export class Transport implements CallPort {
     let bound = false;
     try {
       const response = call.unsignalled
-        ? await signal.guard(this.#fetched(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
+        ? await signal.guard(this.#fetched(call.settings.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
       if (call.debug) (await this.#extras()).logAnswer(call, response, started);
       // The service says the operation is going away: warned once (not holding the call up).
       if (response.headers.has('deprecation') || response.headers.has('sunset')) {
-        void Promise.resolve(this.#extras()).then((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.logging));
+        void Promise.resolve(this.#extras()).then((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.settings.logging));
       }
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
@@ -332,8 +332,8 @@ export class Transport implements CallPort {
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
   #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
-    return call.middleware.length === 0
-      ? this.#fetched(call.fetch, call.url, { ...call.fetchOptions, ...init, redirect: 'manual' })
+    return call.settings.middleware.length === 0
+      ? this.#fetched(call.settings.fetch, call.url, { ...call.settings.fetchOptions, ...init, redirect: 'manual' })
       : this.#throughMiddleware(call, attempt, init, signal);
   }
 
@@ -345,7 +345,7 @@ export class Transport implements CallPort {
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
     if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this, call, response);
     // A run's pointer (202) and validation need more than decoding: most answers are decoded only.
-    if ((response.status === 202 && call.op.idempotent) || call.validate !== 'off') return await (await this.#extras()).parsedAnswer(this, call, response, text);
+    if ((response.status === 202 && call.op.idempotent) || call.settings.validate !== 'off') return await (await this.#extras()).parsedAnswer(this, call, response, text);
     return { data: await this.decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
@@ -370,7 +370,7 @@ const NO_MIDDLEWARE: readonly Middleware[] = [];
  * it as it reads a `Headers`, and a `Headers` to any other (a fetch of the caller's may rely on one).
  */
 function sentHeaders(call: Call): HeadersInit {
-  return call.fetch === globalFetch ? call.headers : new Headers(call.headers);
+  return call.settings.fetch === globalFetch ? call.headers : new Headers(call.headers);
 }
 
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
