@@ -176,6 +176,11 @@ export class Transport implements CallPort {
     return this.#config.extras();
   }
 
+  /** What `use` does with the call path's rarely used parts, once they are there. */
+  async #withExtras<R>(use: (extras: CallExtras) => R): Promise<Awaited<R>> {
+    return await use(await this.#extras());
+  }
+
 
   async answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.send(call);
@@ -242,11 +247,10 @@ export class Transport implements CallPort {
     if (wired && options.format) headers.accept = accept;
     if (op.deprecated || op.deprecatedParams) {
       const sent = new Headers(headers);
-      void Promise.resolve(this.#extras()).then((extras) => extras.warnDeprecatedUse(op, input, sent, settings.logging));
+      void this.#withExtras((extras) => extras.warnDeprecatedUse(op, input, sent, settings.logging));
     }
 
     const calls = ++this.#shared.calls;
-    const sentTraceId = headers['x-trace-id'];
     return {
       settings,
       op,
@@ -255,7 +259,7 @@ export class Transport implements CallPort {
       url,
       headers,
       body,
-      traceId: sentTraceId,
+      traceId: headers['x-trace-id'],
       asyncRun: isAsyncBody(input.body),
       apiKey,
       handoff,
@@ -303,7 +307,7 @@ export class Transport implements CallPort {
       if (call.debug) (await this.#extras()).logAnswer(call, response, started);
       // The service says the operation is going away: warned once (not holding the call up).
       if (response.headers.has('deprecation') || response.headers.has('sunset')) {
-        void Promise.resolve(this.#extras()).then((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.settings.logging));
+        void this.#withExtras((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.settings.logging));
       }
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
@@ -334,12 +338,7 @@ export class Transport implements CallPort {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.settings.middleware.length === 0
       ? this.#fetched(call.settings.fetch, call.url, { ...call.settings.fetchOptions, ...init, redirect: 'manual' })
-      : this.#throughMiddleware(call, attempt, init, signal);
-  }
-
-  /** One attempt through the call's middleware (its runner is a part of {@link CallExtras}). */
-  async #throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
-    return await (await this.#extras()).throughMiddleware(call, attempt, init, signal);
+      : this.#withExtras((extras) => extras.throughMiddleware(call, attempt, init, signal));
   }
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
@@ -354,11 +353,7 @@ export class Transport implements CallPort {
    * server-sent events, read with `features.eventData`) through the decoder of {@link CallExtras}.
    */
   decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
-    return isServiceJson(contentType) ? jsonBody(text) : this.#decodeOther(text, contentType, requested);
-  }
-
-  async #decodeOther(text: string, contentType: string | null, requested: Format): Promise<unknown> {
-    return await (await this.#extras()).decodeBody(text, contentType, requested);
+    return isServiceJson(contentType) ? jsonBody(text) : this.#withExtras((extras) => extras.decodeBody(text, contentType, requested));
   }
 
 }
