@@ -24,11 +24,11 @@ const FOLDERS = {
   // A stream of server-sent events: reading it, its protocol, its text, and how it ends early.
   streams: ['stream', 'sseReader', 'sseParser', 'streamProtocol', 'streamBounds', 'tokenData', 'lastEventData', 'textBuffer', 'streamErrors'],
   // A run read until it ends: the poller, recovering a lost answer, the async pointer, the wait's timeout.
-  executions: ['executionPoller', 'pollLoop', 'pollTypes', 'runSupport', 'executionRecovery', 'asyncPointer', 'waitTimeoutError'],
+  executions: ['executionPoller', 'pollLoop', 'pollTypes', 'executionRecovery', 'asyncPointer', 'waitTimeoutError'],
   // The typed errors and how an error answer is read into one.
   errors: ['errors', 'apiErrors', 'legacyKeyError', 'errorBody', 'errorLines', 'errorShape', 'middlewareError', 'responseValidationError'],
   // Spans, their types, and the logger.
-  telemetry: ['tracing', 'callTracing', 'callSpan', 'spanTypes', 'logger', 'debugLines', 'registeredTracing'],
+  telemetry: ['tracing', 'callTracing', 'callSpan', 'spanTypes', 'logger', 'logLevel', 'redaction', 'debugLines', 'registeredTracing'],
 };
 
 /** The folder the others may import besides the top of src/core/ (every folder's errors are its typed errors). */
@@ -36,10 +36,10 @@ const SHARED_FOLDER = 'errors';
 
 /** The files that stay at the top of src/core/: the transport and what it is made of. */
 const TOP = [
-  'abortError', 'abortableSleep', 'answerChecker', 'answerFeatures', 'answerReaders', 'answerTypes', 'answerValidation', 'apiPromise', 'attemptError', 'attemptSignal', 'auth', 'baseURL', 'boundBody', 'call', 'callExtras', 'callFeatures', 'callResult', 'coreClient', 'credentials', 'deprecation', 'errorHints', 'finalError', 'format', 'headerValue',
-  'inProcessAddress', 'jsonBody', 'keyProvider', 'loadedFeatures', 'lostAnswerCall', 'lostAnswerRecovery', 'middleware', 'middlewareAttempt', 'middlewareChain', 'operation', 'pagination', 'pathSegment', 'rawExchange', 'redirect', 'requestOptions',
+  'abortError', 'abortableSleep', 'answerChecker', 'answerFeatures', 'answerReaders', 'answerTypes', 'answerValidation', 'apiPromise', 'attemptError', 'attemptSignal', 'auth', 'baseURL', 'boundBody', 'call', 'callExtras', 'callSettings', 'callResult', 'coreClient', 'credentials', 'deprecation', 'deprecationWarnings', 'errorHints', 'finalError', 'format', 'headerValue',
+  'inProcessAddress', 'jsonBody', 'keyProvider', 'loadedFeatures', 'lostAnswerCall', 'lostAnswerRecovery', 'middleware', 'middlewareAttempt', 'middlewareChain', 'operation', 'ownSettings', 'pagination', 'pathSegment', 'providerKey', 'rawExchange', 'redirect', 'requestOptions',
   'responseBody', 'responseValidation', 'retryOptionTypes', 'retryOptions', 'retryDefaults', 'retryLoop', 'retryOptionsCheck', 'retryPolicy', 'runtime', 'traceId',
-  'transport', 'tryParseJson', 'version', 'wire', 'wireMediaTypes', 'wireOfContentType', 'yaml', 'yamlBody',
+  'transport', 'tryParseJson', 'usageMessages', 'usageProblem', 'version', 'wire', 'wireMediaTypes', 'wireOfContentType', 'yaml', 'yamlBody',
 ];
 
 /** old repo-relative path -> new repo-relative path */

@@ -1,6 +1,6 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/credentials.js';
-import { LOADED_FEATURES } from './core/loadedFeatures.js';
+import { LOADED_EXTRAS } from './core/loadedFeatures.js';
 import { Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
@@ -43,8 +43,8 @@ export class Oz extends OzResources {
     registerErrorCodes(ERROR_CODES);
     const resolved = resolveOptions(options);
     const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
-    const config = transportConfigOf(resolved, LOADED_FEATURES);
-    const transport = parent === undefined ? new Transport(config) : parent.withOptions(config);
+    const config = transportConfigOf(resolved, LOADED_EXTRAS);
+    const transport = new Transport(config, parent);
     super(transport);
     this.#transport = transport;
     this.mcp = new McpClient(transport, resolved.mcpURL);

@@ -1,7 +1,8 @@
 import type { ApiKeySource } from './core/credentials.js';
-import type { CallFeatures } from './core/callFeatures.js';
 import { OzUsageError } from './core/errors/errors.js';
-import { filteredLogger, parseLogLevel, type Logger, type LogLevel } from './core/telemetry/logger.js';
+import type { Logger } from './core/telemetry/logger.js';
+import { parseLogLevel, type LogLevel } from './core/telemetry/logLevel.js';
+import { scrubText } from './core/telemetry/redaction.js';
 import { checkedBaseURL } from './core/baseURL.js';
 import type { Middleware } from './core/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
@@ -117,8 +118,9 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
   if (logLevel === undefined && fromEnv !== undefined) {
     logLevel = parseLogLevel(fromEnv);
     if (logLevel === undefined) {
-      filteredLogger(options.logger ?? console, 'warn', typeof apiKey === 'string' ? [apiKey] : []).warn(
-        `OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`,
+      // Written at once (the level in force is warn), the key scrubbed as every log line's is.
+      (options.logger ?? console).warn(
+        scrubText(`OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`, typeof apiKey === 'string' ? [apiKey] : []),
       );
     }
   }
@@ -130,17 +132,17 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
 export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
 /**
- * The transport's config of a client's resolved options; `features` says how streams and runs are read. The
+ * The transport's config of a client's resolved options; `extras` gives the call path's rarely used parts. The
  * options are handed on as they are: each option the transport reads has the same name in both (a client's own
  * options, `mcpURL` and `dangerouslyAllowBrowser`, ride along unread).
  */
-export function transportConfigOf(resolved: ResolvedOptions, features: CallFeatures): TransportConfig {
+export function transportConfigOf(resolved: ResolvedOptions, extras: TransportConfig['extras']): TransportConfig {
   return {
     ...resolved,
     executionRecord: getExecutionOperation,
     // A chunk of its own: a program that never turns validation on never loads it.
     loadValidators: () => import('./generated/responseValidators.js'),
-    features,
+    extras,
     // The transport's own knobs (tests shrink them) are not client options: an untyped option of that name is unread.
     backoff: undefined,
     pollIntervalMs: undefined,

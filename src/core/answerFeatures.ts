@@ -1,39 +1,27 @@
 import type { ParsedResponse } from './apiPromise.js';
 import { checkedBody, eventCheck } from './answerValidation.js';
-import type { Call, CallPort, RunSupport } from './call.js';
-import { OzConnectionError, OzUsageError } from './errors/errors.js';
-import type { StreamOptions } from './streams/stream.js';
+import type { Call, CallPort } from './call.js';
+import { OzConnectionError } from './errors/errors.js';
+import { parsePointerLines } from './executions/asyncPointer.js';
+import { withPointerWait } from './executions/executionPoller.js';
+import { Stream, type StreamOptions } from './streams/stream.js';
 import type { StreamInterruption } from './streams/streamErrors.js';
 import type { StreamMode } from './streams/streamProtocol.js';
 import { wireOfContentType } from './wireOfContentType.js';
 
-// Answers that need more than decoding, read with what the layer above gives (`TransportConfig.features`): the
-// `Stream` of an event stream, the pointer of a 202 with its `wait()`, a body checked against openapi.json.
-
-/** The call's `Stream` over `response` with `options`. */
-export async function streamOf(port: CallPort, call: Call, response: Response, options: StreamOptions): Promise<unknown> {
-  const make = port.stream;
-  if (make === undefined) throw new OzUsageError(`${call.op.id} answered a stream, but this client was made without a way to read one (features.stream).`);
-  return await make(response, options);
-}
-
-/** The execution poller's parts. */
-export async function runsOf(port: CallPort, call: Call): Promise<RunSupport> {
-  const runs = port.runs;
-  if (runs === undefined) throw new OzUsageError(`${call.op.id} answered an execution, but this client was made without the execution poller (features.runs).`);
-  return await runs();
-}
+// Answers that need more than decoding: the `Stream` of an event stream, the pointer of a 202 with its `wait()`, a
+// body checked against openapi.json.
 
 /** An async pointer with its `wait()`, which polls its execution through the call's transport. */
-export async function pointerOf(port: CallPort, call: Call, pointer: unknown): Promise<unknown> {
-  return (await runsOf(port, call)).withPointerWait(pointer, port.reader, call.options);
+export function pointerOf(port: CallPort, call: Call, pointer: unknown): unknown {
+  return withPointerWait(pointer, port, call.options);
 }
 
 /** The answer of a stream call: its `Stream` (each event checked when validation is on). */
 export async function streamAnswer(port: CallPort, call: Call, response: Response): Promise<ParsedResponse<unknown>> {
   const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
-  if (call.validate !== 'off') options.checkItem = await eventCheck(port, call, response);
-  return { data: await streamOf(port, call, response, options), response };
+  if (call.settings.validate !== 'off') options.checkItem = await eventCheck(port, call, response);
+  return { data: new Stream(response, options), response };
 }
 
 /** A 2xx answer that is a run's pointer (202 of an operation that starts runs), or is checked against openapi.json. */
@@ -42,10 +30,10 @@ export async function parsedAnswer(port: CallPort, call: Call, response: Respons
   const pointer = response.status === 202 && call.op.idempotent;
   const wire = wireOfContentType(contentType) ?? call.format;
   if (pointer && (wire === 'markdown' || wire === 'text')) {
-    return { data: await pointerOf(port, call, (await runsOf(port, call)).parsePointerLines(text)), response };
+    return { data: pointerOf(port, call, parsePointerLines(text)), response };
   }
-  const data = call.validate === 'off' ? await port.decode(text, contentType, call.format) : await checkedBody(port, call, response, text, wire);
-  return { data: pointer ? await pointerOf(port, call, data) : data, response, text };
+  const data = call.settings.validate === 'off' ? await port.decode(text, contentType, call.format) : await checkedBody(port, call, response, text, wire);
+  return { data: pointer ? pointerOf(port, call, data) : data, response, text };
 }
 
 /**
@@ -66,5 +54,5 @@ export function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (isStreamInterruption(error)) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.idleTimeout, maxEventBytes: call.maxEventBytes, streamTimeout: call.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return { mode, idleTimeout: call.settings.idleTimeout, maxEventBytes: call.settings.maxEventBytes, streamTimeout: call.settings.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
 }

@@ -1,3 +1,4 @@
+import { logOf } from './telemetry/logger.js';
 import type { AnswerChecker } from './answerChecker.js';
 import type { Call, CallPort } from './call.js';
 import { OzResponseValidationError } from './errors/responseValidationError.js';
@@ -14,7 +15,7 @@ const CHECKERS = new WeakMap<CallPort, Promise<AnswerChecker>>();
 function checkerOf(port: CallPort): Promise<AnswerChecker> {
   let checker = CHECKERS.get(port);
   if (checker === undefined) {
-    const load = port.loadValidators!;
+    const load = port.config.loadValidators;
     checker = import('./answerChecker.js').then(({ AnswerChecker }) => new AnswerChecker(load, OzResponseValidationError));
     CHECKERS.set(port, checker);
   }
@@ -24,7 +25,7 @@ function checkerOf(port: CallPort): Promise<AnswerChecker> {
 function validationReport(call: Call, response: Response): ValidationReport {
   const span = call.span;
   return {
-    log: call.log,
+    log: logOf(call.settings.logging),
     tag: call.tag,
     requestId: response.headers.get('x-request-id') ?? undefined,
     ...(span ? { onMismatch: (error: OzResponseValidationError) => span.responseInvalid(error) } : {}),
@@ -42,12 +43,12 @@ export async function checkedBody(port: CallPort, call: Call, response: Response
   try {
     data = await port.decode(text, response.headers.get('content-type'), call.format);
   } catch (cause) {
-    checker.unparsed(call.validate, call.op.id, text, cause, report);
+    checker.unparsed(call.settings.validate, call.op.id, text, cause, report);
     throw cause;
   }
   if (wire === 'json' || wire === 'yaml') {
     const validators = await checker.validators();
-    checker.check(validators, call.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
+    checker.check(validators, call.settings.validate, call.op.id, `${call.op.id}_${response.status}`, data, report);
   }
   return data;
 }
@@ -57,5 +58,5 @@ export async function eventCheck(port: CallPort, call: Call, response: Response)
   const checker = await checkerOf(port);
   const validators = await checker.validators();
   const report = validationReport(call, response);
-  return (item) => checker.check(validators, call.validate, call.op.id, `${call.op.id}_event`, item, report);
+  return (item) => checker.check(validators, call.settings.validate, call.op.id, `${call.op.id}_event`, item, report);
 }

@@ -1,8 +1,6 @@
 import type { ParsedResponse } from './apiPromise.js';
 import type { Credentials } from './credentials.js';
-import type { parsePointerLines } from './executions/asyncPointer.js';
-import type { DEFAULT_POLL_SCHEDULE, ExecutionReader, pollExecution, withPointerWait } from './executions/executionPoller.js';
-import type { recordFailure } from './executions/executionRecovery.js';
+import type { ExecutionReader } from './executions/executionPoller.js';
 import type { OzAPIError } from './errors/apiErrors.js';
 import type { HeaderRecord } from './headerValue.js';
 import type { Middleware } from './middleware.js';
@@ -10,16 +8,42 @@ import type { Operation, RequestInput } from './operation.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
 import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
 import type { RetryPolicy } from './retryOptions.js';
-import type { StreamOptions } from './streams/stream.js';
 import type { CallSpan } from './telemetry/tracing.js';
-import type { Logger } from './telemetry/logger.js';
+import type { Logging } from './telemetry/logger.js';
 
 // A call as the transport resolves it, and the narrow port through which the parts of the call path that most
 // calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
-// callExtras.ts) reach the transport: they are modules of their own, which `OzCore` loads on first use.
+// `CallExtras`, gathered in loadedFeatures.ts) reach the transport: they are modules of their own, which `OzCore`
+// loads on first use.
+
+/**
+ * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of
+ * these options (`OWN_SETTINGS`) takes its client's as they are; one that gives any has them applied by
+ * `callSettings.ts`, a part of the call path loaded when first needed.
+ */
+export interface CallSettings {
+  readonly credentials: Credentials;
+  readonly baseURL: string;
+  readonly authHeader: AuthHeader;
+  /** The client's middleware, then the call's. */
+  readonly middleware: readonly Middleware[];
+  readonly retry: RetryPolicy;
+  readonly logging: Logging;
+  /** As given (checked); `off` also when the layer above gave no validators. */
+  readonly validate: ValidateMode;
+  /** The stream bounds given (checked), each absent for the stream's default. */
+  readonly idleTimeout?: number | undefined;
+  readonly maxEventBytes?: number | undefined;
+  readonly streamTimeout?: number | undefined;
+  readonly fetch: FetchLike;
+  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
+  readonly fetchOptions: FetchOptions | undefined;
+}
 
 /** One call, resolved once: the same URL, headers and body bytes go out on every attempt. */
 export interface Call {
+  /** What the client's options, and the call's own over them, decided of how it is made. */
+  readonly settings: CallSettings;
   readonly op: Operation;
   readonly mode: 'parse' | 'stream';
   readonly format: Format;
@@ -31,32 +55,17 @@ export interface Call {
   readonly asyncRun: boolean;
   /** The key sent (a provider's newer key after a 401). */
   apiKey: string;
-  readonly credentials: Credentials;
-  readonly authHeader: AuthHeader;
-  /** The client's middleware, then the call's; empty for most calls (then no Request is made). */
-  readonly middleware: readonly Middleware[];
-  readonly retry: RetryPolicy;
   /** The call's promise, whose `asResponse()` asks for the body unread (absent for raw and poll requests). */
   readonly handoff: object | undefined;
-  readonly fetch: FetchLike;
-  /** `fetchOptions` of the client and the call, merged; undefined when neither has any. */
-  readonly fetchOptions: FetchOptions | undefined;
   /** Whether attempts fetch without a signal (see `fetchesUnsignalled` in transport.ts). */
   readonly unsignalled: boolean;
   readonly maxRetries: number;
   readonly timeout: number;
-  /** The stream bounds given (checked), each undefined for the stream's default. */
-  readonly idleTimeout: number | undefined;
-  readonly maxEventBytes: number | undefined;
-  readonly streamTimeout: number | undefined;
   readonly signal: AbortSignal | undefined;
-  readonly log: Logger;
   /** Whether debug lines are written: their headers are only gathered then. */
   readonly debug: boolean;
   readonly tag: string;
   readonly options: RequestOptions;
-  /** Whether (and how) the answer is checked against openapi.json. */
-  readonly validate: ValidateMode;
   /**
    * The call's OpenTelemetry span, when an application registered a tracer provider (a call made for the caller;
    * the polls that recover a lost answer belong to their call's span).
@@ -74,35 +83,19 @@ export interface Answer {
 
 export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
-/**
- * The execution poller's parts the transport uses: a pointer's `wait()`, and the polls that recover a lost
- * answer (`runSupport.ts` gathers them).
- */
-export interface RunSupport {
-  readonly withPointerWait: typeof withPointerWait;
-  readonly pollExecution: typeof pollExecution;
-  readonly recordFailure: typeof recordFailure;
-  readonly DEFAULT_POLL_SCHEDULE: typeof DEFAULT_POLL_SCHEDULE;
-  /** The pointer of a 202 answered on the markdown or text wire. */
-  readonly parsePointerLines: typeof parsePointerLines;
-}
-
-/** What the call path's rarely used parts (callExtras.ts) may use of a transport and do through it. */
-export interface CallPort {
-  /** `GET /v1/executions/{id}`, where a lost answer's execution is read (`TransportConfig.executionRecord`). */
-  readonly executionRecord: Operation;
-  /** The first poll interval of a lost answer's execution (`TransportConfig.pollIntervalMs`). */
-  readonly pollIntervalMs: number | undefined;
-  /** Loads the answer validators (`TransportConfig.loadValidators`). */
-  readonly loadValidators: AnswerValidatorLoader | undefined;
-  /** The `Stream` over an event stream answer (`features.stream`). */
-  readonly stream: ((response: Response, options: StreamOptions) => unknown) | undefined;
-  /** The execution poller (`features.runs`). */
-  readonly runs: (() => RunSupport | Promise<RunSupport>) | undefined;
-  /** The transport, as the execution poller's reader (a pointer's `wait()`). */
-  readonly reader: ExecutionReader;
+/** What the call path's rarely used parts (`CallExtras`) may use of a transport and do through it. */
+export interface CallPort extends ExecutionReader {
+  /**
+   * The transport's config: `executionRecord` (where a lost answer's execution is read), `pollIntervalMs` (its
+   * first poll interval), `loadValidators` (the answer validators' loader).
+   */
+  readonly config: {
+    readonly executionRecord: Operation;
+    readonly pollIntervalMs?: number | undefined;
+    readonly loadValidators: AnswerValidatorLoader;
+  };
   prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream'): Promise<Call>;
-  /** Attempts a call until its answer is final (see `Transport.#send`). */
+  /** Attempts a call until its answer is final (see `Transport.send`). */
   send(call: Call): Promise<Sent>;
   /** One attempt of a call (`attempt` counts from 0): its answer, or the typed error it failed with. */
   attempt(call: Call, attempt: number): Promise<Answer>;

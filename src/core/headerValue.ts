@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors/errors.js';
+import { UsageProblem } from './usageProblem.js';
 
 // RFC 9110 token characters: what a header name may hold.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
@@ -14,27 +14,21 @@ const EDGE_SPACE = /^[\t ]+|[\t ]+$/g;
 export type HeaderRecord = Record<string, string>;
 
 /**
- * Sets a header of a call (`null` removes it), or throws the caller's {@link OzUsageError} naming the header and where it came from
- * (`defaultHeaders`, `headers`, `idempotencyKey`, `apiKey`) instead of the bare `TypeError` of `Headers`. The value
- * is never quoted in the message: it may be a credential. The checks are those of fetch's `Headers.set` (a name
+ * Sets a header of a call (`null` removes it), or throws the {@link UsageProblem} (the caller's `OzUsageError` once
+ * the transport has it) naming the header and where it came from (`defaultHeaders`, `headers`, `idempotencyKey`,
+ * `apiKey`) instead of the bare `TypeError` of `Headers`. The value is never quoted in the message: it may be a
+ * credential. The checks are those of fetch's `Headers.set` (a name
  * that is a token, a value without CR, LF, NUL or a character outside Latin-1, its edge whitespace dropped).
  */
 export function setHeader(headers: HeaderRecord, name: string, value: string | null, source: string): void {
-  if (!TOKEN.test(name)) {
-    throw new OzUsageError(`The header name ${JSON.stringify(name)} (from ${source}) is not a valid HTTP header name; nothing was sent.`);
-  }
+  if (!TOKEN.test(name)) throw new UsageProblem('headerName', name, source);
   const key = name.toLowerCase();
   if (value === null) {
     delete headers[key];
     return;
   }
-  if (typeof value !== 'string') {
-    throw new OzUsageError(`The header "${name}" (from ${source}) must be a string, not ${typeof value}; nothing was sent.`);
-  }
+  if (typeof value !== 'string') throw new UsageProblem('headerType', name, source, typeof value);
   const bad = BAD_VALUE.exec(value);
-  if (bad) {
-    const what = bad[0] === '\r' || bad[0] === '\n' ? 'a line break (CR or LF)' : bad[0] === '\0' ? 'a NUL character' : `a character outside Latin-1 (U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
-    throw new OzUsageError(`The header "${name}" (from ${source}) has a value holding ${what}, which no HTTP header may carry; nothing was sent.`);
-  }
+  if (bad) throw new UsageProblem('headerValue', name, source, bad[0]);
   headers[key] = value.replace(EDGE_SPACE, '');
 }

@@ -4,7 +4,7 @@ import type { OzTimeoutError, OzUsageError } from './errors/errors.js';
 // Asking a key provider, loaded on the first call of a client whose apiKey is a function. The classes are handed
 // in: a lazy module sharing no module with the client stays one chunk.
 
-/** What asking a provider throws, handed in by credentials.ts. */
+/** What asking a provider throws, handed in by providerKey.ts. */
 export interface ProviderParts {
   readonly OzTimeoutError: typeof OzTimeoutError;
   readonly OzUsageError: typeof OzUsageError;

@@ -1,13 +1,17 @@
 import type { ParsedResponse } from './apiPromise.js';
-import { pointerOf, runsOf, streamOf, streamOptions } from './answerFeatures.js';
+import { pointerOf, streamOptions } from './answerFeatures.js';
 import type { Call, CallPort } from './call.js';
 import { OzTimeoutError } from './errors/errors.js';
+import { DEFAULT_POLL_SCHEDULE, pollExecution } from './executions/executionPoller.js';
+import { recordFailure } from './executions/executionRecovery.js';
+import { Stream } from './streams/stream.js';
 import { finalError } from './finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
 import type { RecoveryParts } from './lostAnswerRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
 import { copyInto } from './telemetry/callTracing.js';
 import { copyTraceContext } from './telemetry/tracing.js';
+import { logOf } from './telemetry/logger.js';
 
 let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | undefined;
 
@@ -16,11 +20,11 @@ let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | unde
  * that execution through the execution poller (`lostAnswerRecovery.ts`, loaded on the first lost answer).
  */
 export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
-  const [{ recoverLostAnswer }, runs] = await Promise.all([(lostAnswerRecovery ??= import('./lostAnswerRecovery.js')), runsOf(port, call)]);
+  const { recoverLostAnswer } = await (lostAnswerRecovery ??= import('./lostAnswerRecovery.js'));
   const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
   const recoveryPort = {
     readRecord: async (id: string) => {
-      const poll = await port.prepare(port.executionRecord, { path: { id } }, pollOptions, 'parse');
+      const poll = await port.prepare(port.config.executionRecord, { path: { id } }, pollOptions, 'parse');
       const context = new Headers();
       copyTraceContext(new Headers(call.headers), context);
       copyInto(poll.headers, context);
@@ -28,11 +32,11 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
       if (sent.kind === 'lost') throw conflict; // not reachable: the record route is not idempotent
       return sent.answer;
     },
-    pointer: (pointer: unknown) => pointerOf(port, call, pointer),
-    stream: (events: Response) => streamOf(port, call, events, streamOptions(call, 'events')),
+    pointer: async (pointer: unknown) => pointerOf(port, call, pointer),
+    stream: async (events: Response) => new Stream(events, streamOptions(call, 'events')),
     final: (error: unknown) => finalError(call, error),
-    schedule: { ...runs.DEFAULT_POLL_SCHEDULE, interval: port.pollIntervalMs ?? runs.DEFAULT_POLL_SCHEDULE.interval },
+    schedule: { ...DEFAULT_POLL_SCHEDULE, interval: port.config.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval },
   };
-  const parts: RecoveryParts = { pollExecution: runs.pollExecution, recordFailure: runs.recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
-  return await recoverLostAnswer({ ...call, traceId: call.traceId! }, conflict, recoveryPort, parts);
+  const parts: RecoveryParts = { pollExecution, recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
+  return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.settings.logging) }, conflict, recoveryPort, parts);
 }

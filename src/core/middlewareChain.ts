@@ -26,9 +26,11 @@ export interface ChainCall {
   readonly format: Format;
   readonly url: string;
   readonly traceId: string | undefined;
-  readonly middleware: readonly Middleware[];
-  readonly fetch: FetchLike;
-  readonly fetchOptions: FetchOptions | undefined;
+  readonly settings: {
+    readonly middleware: readonly Middleware[];
+    readonly fetch: FetchLike;
+    readonly fetchOptions: FetchOptions | undefined;
+  };
 }
 
 /**
@@ -44,17 +46,17 @@ export function attemptThrough(call: ChainCall, attempt: number, init: RequestIn
     traceId: call.traceId,
     signal: signal.signal,
   };
-  const fetchOptions = call.fetchOptions;
+  const fetchOptions = call.settings.fetchOptions;
   // The request a middleware hands on goes out as the call's own would: redirects followed by the SDK within the
   // origin only (no credential header ever reaches another), a body re-sent on a 307 or 308.
   const send = async (request: Request): Promise<Response> => {
     const body = request.body === null ? undefined : await request.arrayBuffer();
     const sent: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal };
-    return parts.fetchWithinOrigin(call.fetch, request.url, fetchOptions === undefined ? sent : { ...fetchOptions, ...sent }).catch((cause: unknown) => {
+    return parts.fetchWithinOrigin(call.settings.fetch, request.url, fetchOptions === undefined ? sent : { ...fetchOptions, ...sent }).catch((cause: unknown) => {
       throw cause instanceof parts.OzError ? cause : parts.attemptErrorOf(signal, cause);
     });
   };
-  return runMiddleware(call.middleware, new Request(call.url, init), context, send, signal.signal, parts);
+  return runMiddleware(call.settings.middleware, new Request(call.url, init), context, send, signal.signal, parts);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors/errors.js';
+import { UsageProblem } from './usageProblem.js';
 import type { Operation } from './operation.js';
 
 // `%2e` in any case, and `%25` (an encoded `%`) so that `%252e` (decoded twice by some upstream) is caught too.
@@ -24,15 +24,11 @@ export function isDotSegment(segment: string): boolean {
 
 /**
  * A path parameter's value, encoded for the URL: one segment, or for a passed-through path (`slashes`) each
- * `/`-separated segment. A `.` or `..` segment is the caller's {@link OzUsageError}, thrown before any request.
+ * `/`-separated segment. A `.` or `..` segment is the caller's mistake ({@link UsageProblem}), found before any
+ * request.
  */
 export function encodedPathParameter(op: Operation, name: string, value: string, slashes: boolean): string {
   const segments = slashes ? value.split('/') : undefined;
-  if (segments === undefined ? isDotSegment(value) : segments.some(isDotSegment)) {
-    throw new OzUsageError(
-      `Path parameter "${name}" of ${op.id} (${op.method} ${op.path}) holds a "." or ".." segment (${JSON.stringify(value)}), ` +
-        'which would move the request to another route; nothing was sent.',
-    );
-  }
+  if (segments === undefined ? isDotSegment(value) : segments.some(isDotSegment)) throw new UsageProblem('dotSegment', op, name, value);
   return segments === undefined ? encodeURIComponent(value) : segments.map(encodeURIComponent).join('/');
 }

@@ -1,6 +1,7 @@
 import type { ApiKeySource } from './credentials.js';
 import type { Format } from './format.js';
-import type { Logger, LogLevel } from './telemetry/logger.js';
+import type { Logger } from './telemetry/logger.js';
+import type { LogLevel } from './telemetry/logLevel.js';
 import type { ValidateMode } from './responseValidation.js';
 import type { Middleware } from './middleware.js';
 import type { RetryOptions } from './retryOptionTypes.js';

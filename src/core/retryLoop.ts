@@ -1,12 +1,14 @@
 import { abortableSleep } from './abortableSleep.js';
 import { setAuth } from './auth.js';
+import { usageError } from './usageMessages.js';
+import { providerKey } from './providerKey.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';
 import { rememberAnswer } from './callResult.js';
 import { answerError } from './errorHints.js';
 import { OzError } from './errors/errors.js';
 import { finalError } from './finalError.js';
 import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';
-import { scrubSecrets } from './telemetry/logger.js';
+import { logOf, scrubSecrets } from './telemetry/logger.js';
 
 /** What an attempt came to: an answer (its body read, or bound for a stream), or the typed error it failed with. */
 export type AttemptOutcome = { readonly answer: Answer } | { readonly error: unknown };
@@ -19,7 +21,7 @@ export type AttemptOutcome = { readonly answer: Answer } | { readonly error: unk
  * (outside `maxRetries`).
  */
 export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcome): Promise<Sent> {
-  const policy = call.retry;
+  const policy = call.settings.retry;
   let retries = 0;
   let refreshed = false;
   let outcome = first;
@@ -43,12 +45,12 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
     const { response, text } = answer;
     if (response.ok) return { kind: 'answer', answer };
 
-    const error = await answerError(call, response, scrubSecrets(text, call.credentials.secrets));
+    const error = await answerError(call, response, scrubSecrets(text, call.settings.credentials.secrets));
     rememberAnswer(error, response);
     if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
       return { kind: 'lost', conflict: error };
     }
-    if (response.status === 401 && !refreshed && typeof call.credentials.source === 'function' && call.op.auth !== 'none') {
+    if (response.status === 401 && !refreshed && typeof call.settings.credentials.source === 'function' && call.op.auth !== 'none') {
       refreshed = true;
       if (await refreshKey(call)) continue;
     }
@@ -60,7 +62,7 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
         retries++;
         continue;
       }
-      call.log.warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
+      logOf(call.settings.logging).warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
     }
     throw finalError(call, error);
   }
@@ -68,18 +70,22 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
 
 /** After a 401: asks the provider again; true when it gave another key (set on the call, to retry with). */
 async function refreshKey(call: Call): Promise<boolean> {
-  const key = await call.credentials.key(call.signal, call.timeout);
+  const key = await providerKey(call.settings.credentials, call.signal, call.timeout);
   if (key === call.apiKey) return false;
-  call.log.info(`${call.tag} 401: retrying with the apiKey function's new key.`);
+  logOf(call.settings.logging).info(`${call.tag} 401: retrying with the apiKey function's new key.`);
   call.apiKey = key;
-  setAuth(call.headers, call.op, key, call.authHeader);
+  try {
+    setAuth(call.headers, call.op, key, call.settings.authHeader);
+  } catch (problem) {
+    throw usageError(problem);
+  }
   return true;
 }
 
 /** Tells the span, the log and `retry.onRetry` of a retry, then waits `wait` ms (an abort cuts the wait). */
 async function beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
   call.span?.retry(attempt, reason, wait);
-  call.log.info(`${call.tag} ${line}`);
-  call.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, call.log);
+  logOf(call.settings.logging).info(`${call.tag} ${line}`);
+  call.settings.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, logOf(call.settings.logging));
   await abortableSleep(wait, call.signal);
 }

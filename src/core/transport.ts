@@ -2,26 +2,26 @@ import { abortError } from './abortError.js';
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { setAuth } from './auth.js';
-import { checkedBaseURL } from './baseURL.js';
-import type { Answer, Call, CallPort, Sent } from './call.js';
+import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
 import type { AttemptOutcome } from './retryLoop.js';
-import type { CallExtras, CallFeatures } from './callFeatures.js';
+import type { CallExtras } from './callExtras.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
-import { OzUsageError, type OzError } from './errors/errors.js';
-import type { ExecutionPoll, ExecutionReader } from './executions/executionPoller.js';
-import type { ExecutionRecordAnswer } from './executions/executionRecovery.js';
-import { filteredLogger, type Logger, type LogLevel } from './telemetry/logger.js';
+import type { OzError } from './errors/errors.js';
+import type { Logger } from './telemetry/logger.js';
+import type { LogLevel } from './telemetry/logLevel.js';
 import { checkedMiddleware, type Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
 import { isServiceJson, jsonBody } from './jsonBody.js';
-import { isValidateMode, type AnswerValidatorLoader, type ValidateMode } from './responseValidation.js';
+import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
+import { hasOwnSettings } from './ownSettings.js';
 import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
-import { retryPolicyOf, type RetryOptions, type RetryPolicy } from './retryOptions.js';
+import type { RetryOptions, RetryPolicy } from './retryOptions.js';
 import type { BackoffSchedule } from './retryOptionTypes.js';
 import { nodeUserAgent } from './runtime.js';
+import { UsageProblem } from './usageProblem.js';
 import { newTraceId } from './traceId.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
@@ -67,17 +67,17 @@ export interface TransportConfig {
   /** Checks answers against openapi.json (default `off`); a call's `validate` overrides it. */
   validate?: ValidateMode | undefined;
   /** Loads the generated answer validators, on the first call made with validation on (given by the layer above). */
-  loadValidators?: AnswerValidatorLoader | undefined;
+  loadValidators: AnswerValidatorLoader;
   /** Bytes one stream event may take (default 16 MiB). */
   maxEventBytes?: number | undefined;
   /** Milliseconds a whole stream may last (default: no limit). */
   streamTimeout?: number | undefined;
   /**
-   * How answers that need more than parsing are read: the `Stream` of an event stream, the execution poller
-   * (a pointer's `wait()`, a lost answer's recovery). Given by the layer above, so that the core's call path
-   * imports neither: the `Oz` client gives them loaded, `OzCore` loads them on first use.
+   * The call path's rarely used parts ({@link CallExtras}: the retry loop, the `Stream`, the execution poller,
+   * validation, spans...), given by the layer above so that the call path of a default call imports none of them:
+   * the `Oz` client gives them loaded (`loadedFeatures.ts`), `OzCore` loads them on first use.
    */
-  features?: CallFeatures | undefined;
+  extras: () => CallExtras | Promise<CallExtras>;
 }
 
 
@@ -90,61 +90,61 @@ export interface TransportConfig {
  * else an exponential backoff with jitter; an answer asking for more than 60 s is not retried. Streams are
  * retried only before their first byte.
  */
-export class Transport {
+export class Transport implements CallPort {
   readonly #config: TransportConfig;
-  readonly #log: Logger;
-  // Whether the layer above gave the validators' loader (validation is off without it).
-  readonly #validates: boolean;
-  #port: CallPort | undefined;
+  /** What the parts of {@link CallExtras} read of the config (see {@link CallPort}): never the key. */
+  readonly config: CallPort['config'];
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
-  // The client's retry policy; undefined until the first call checks the client's `retry` option.
-  #retry: RetryPolicy | undefined;
+  // The client's settings, made on its first call.
+  #settings: CallSettings | undefined;
   // Shared with the transports made by withOptions().
   readonly #shared: { calls: number };
 
-  /** @param parent - The transport whose state this one shares (see {@link Transport.withOptions}). */
+  /**
+   * @param parent - The transport a client's `withOptions()` derives this one from (`config` is then a whole config:
+   *   the client merges its options): both share the key provider and the keys it gave (when `config.apiKey` is the
+   *   same key or function) and the call count.
+   */
   constructor(config: TransportConfig, parent?: Transport) {
     this.#config = config;
-    this.#validates = config.loadValidators !== undefined;
+    this.config = { executionRecord: config.executionRecord, pollIntervalMs: config.pollIntervalMs, loadValidators: config.loadValidators };
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
     this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
-    this.#retry = config.retry === undefined ? this.#baseRetry() : undefined;
     this.#shared = parent === undefined ? { calls: 0 } : parent.#shared;
-    this.#log = filteredLogger(config.logger ?? console, config.logLevel ?? 'warn', this.#credentials.secrets);
-  }
-
-  #baseRetry(): RetryPolicy {
-    const backoff = this.#config.backoff;
-    return backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff };
   }
 
   /**
-   * A transport with `config` (a whole config: the client merges its options) over this one's state: the same
-   * key provider and the keys it gave (when `config.apiKey` is the same key or function), the same call count.
+   * The client's settings, made on its first call: its `retry`, `validate` and stream bounds are checked then
+   * (through `callSettings.ts`, loaded only for a client that gives any of them).
    */
-  withOptions(config: TransportConfig): Transport {
-    return new Transport(config, this);
-  }
-
-  /**
-   * Reads execution `id`'s record once (`GET /v1/executions/{id}`, the descriptor the layer above gave, on the
-   * json wire): the execution poller's port ({@link ExecutionReader}).
-   */
-  async readRecord<Record extends ExecutionRecordAnswer>(id: string, options: RequestOptions): Promise<ExecutionPoll<Record>> {
-    const { data, response, requestId } = await this.request<Record>(this.#config.executionRecord, { path: { id } }, { ...options, format: 'json' }).withResponse();
-    return { record: data, response, requestId };
+  async #clientSettings(): Promise<CallSettings> {
+    const config = this.#config;
+    const backoff = config.backoff;
+    const defaults: CallSettings = {
+      credentials: this.#credentials,
+      baseURL: config.baseURL,
+      authHeader: config.authHeader ?? 'bearer',
+      middleware: this.#middleware,
+      retry: backoff === undefined ? DEFAULT_RETRY_POLICY : { ...DEFAULT_RETRY_POLICY, ...backoff },
+      logging: { logger: config.logger ?? console, level: config.logLevel ?? 'warn', secrets: [this.#credentials.secrets] },
+      validate: 'off',
+      fetch: config.fetch ?? globalFetch,
+      fetchOptions: config.fetchOptions,
+    };
+    const own = { retry: config.retry, validate: config.validate, idleTimeout: config.idleTimeout, maxEventBytes: config.maxEventBytes, streamTimeout: config.streamTimeout };
+    return (this.#settings = hasOwnSettings(own) ? await (await this.#extras()).settingsOver(defaults, own, '') : defaults);
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
   request<T, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<T, E> {
     const streamed = (op.streaming === 'optional' || op.streaming === 'chat') && isStreamBody(input.body);
-    return new APIPromise<T, E>((handoff) => this.#run<T>(op, input, options, streamed ? 'stream' : 'parse', handoff));
+    return new APIPromise<T, E>((handoff) => this.call<T>(op, input, options, streamed ? 'stream' : 'parse', handoff));
   }
 
   /** Sends one call whose answer is a server-sent event stream. */
   stream<S, E = OzError>(op: Operation, input: RequestInput, options: RequestOptions = {}): APIPromise<S, E> {
-    return new APIPromise<S, E>((handoff) => this.#run<S>(op, input, options, 'stream', handoff));
+    return new APIPromise<S, E>((handoff) => this.call<S>(op, input, options, 'stream', handoff));
   }
 
   /**
@@ -152,16 +152,12 @@ export class Transport {
    * `APIPromise`; pagination reads each page through it). `handoff` is the promise whose `asResponse()` may ask
    * for the body unread.
    */
-  call<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
-    return this.#run<T>(op, input, options, mode, handoff);
-  }
-
-  async #run<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
-    const prepared = await this.#prepare(op, input, options, mode, handoff);
+  async call<T>(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<ParsedResponse<T>> {
+    const prepared = await this.prepare(op, input, options, mode, handoff);
     const tracing = registeredTracing();
     // Most calls: no tracer, so no span to run the call inside (nor its two closures).
-    if (tracing === undefined) return (await this.#answer(prepared)) as ParsedResponse<T>;
-    return (await (await this.#extras()).tracedAnswer(this.#callPort(), prepared, tracing)) as ParsedResponse<T>;
+    if (tracing === undefined) return (await this.answer(prepared)) as ParsedResponse<T>;
+    return (await (await this.#extras()).tracedAnswer(this, prepared, tracing)) as ParsedResponse<T>;
   }
 
   /**
@@ -172,64 +168,53 @@ export class Transport {
    * caller's to read). A lost answer found by a retry throws the `DuplicateExecutionIdError`.
    */
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
-    return await (await this.#extras()).exchange(this.#callPort(), op, url, body, headers, options, mode);
+    return await (await this.#extras()).exchange(this, op, url, body, headers, options, mode);
   }
 
   /** The call path's rarely used parts (see {@link CallExtras}): given loaded by `Oz`, loaded on first use by `OzCore`. */
   #extras(): CallExtras | Promise<CallExtras> {
-    const extras = this.#config.features?.extras;
-    if (extras === undefined) throw new OzUsageError('This client was made without the call path\'s rarely used parts (features.extras).');
-    return extras();
+    return this.#config.extras();
   }
 
-  /** What the parts of {@link CallExtras} may do through this transport (made on their first use). */
-  #callPort(): CallPort {
-    return (this.#port ??= {
-      executionRecord: this.#config.executionRecord,
-      pollIntervalMs: this.#config.pollIntervalMs,
-      loadValidators: this.#config.loadValidators,
-      stream: this.#config.features?.stream,
-      runs: this.#config.features?.runs,
-      reader: this,
-      prepare: (op, input, options, mode) => this.#prepare(op, input, options, mode),
-      send: (call) => this.#send(call),
-      attempt: (call, attempt) => this.#attempt(call, attempt),
-      answer: (call) => this.#answer(call),
-      decode: (text, contentType, requested) => this.#decode(text, contentType, requested),
-    });
+  /** What `use` does with the call path's rarely used parts, once they are there. */
+  async #withExtras<R>(use: (extras: CallExtras) => R): Promise<Awaited<R>> {
+    return await use(await this.#extras());
   }
 
-  async #answer(call: Call): Promise<ParsedResponse<unknown>> {
-    const sent = await this.#send(call);
-    if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this.#callPort(), call, sent.conflict);
+
+  async answer(call: Call): Promise<ParsedResponse<unknown>> {
+    const sent = await this.send(call);
+    if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this, call, sent.conflict);
     if (sent.answer.unread) return { data: undefined, response: sent.answer.response, unread: true };
     return await this.#parse(call, sent.answer);
   }
 
-  async #prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<Call> {
+  /** A call resolved from its operation, input and options; a mistake of the caller's is its `OzUsageError`. */
+  async prepare(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff?: object): Promise<Call> {
+    try {
+      return await this.#resolve(op, input, options, mode, handoff);
+    } catch (error) {
+      // A `UsageProblem` found on the way: its message's words load now (a part of CallExtras).
+      throw error instanceof UsageProblem ? (await this.#extras()).usageError(error) : error;
+    }
+  }
+
+  async #resolve(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff: object | undefined): Promise<Call> {
     const config = this.#config;
     if (options.signal?.aborted) throw abortError(options.signal);
     const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new OzUsageError(`maxRetries must be a whole number >= 0, not ${maxRetries}.`);
-    if (!(timeout > 0)) throw new OzUsageError(`timeout must be a number of milliseconds > 0, not ${timeout}.`);
-    const credentials = options.apiKey === undefined ? this.#credentials : new Credentials(options.apiKey);
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new UsageProblem('maxRetries', maxRetries);
+    if (!(timeout > 0)) throw new UsageProblem('timeout', timeout);
+    // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
+    const client = this.#settings ?? (await this.#clientSettings());
+    const settings = hasOwnSettings(options) ? await (await this.#extras()).settingsOver(client, options, 'options.') : client;
+    const credentials = settings.credentials;
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
-    const apiKey = typeof credentials.source === 'string' ? credentials.source : await credentials.key(options.signal, timeout);
-    const middleware = options.middleware === undefined ? this.#middleware : [...this.#middleware, ...checkedMiddleware(options.middleware, 'options.middleware')];
-    // Retry options are checked on the first call that has them (their checks load only then).
-    const clientRetry = this.#retry ?? (this.#retry = await retryPolicyOf(this.#baseRetry(), config.retry!, 'retry'));
-    const retry = options.retry === undefined ? clientRetry : await retryPolicyOf(clientRetry, options.retry, 'options.retry');
-    const level = options.logLevel ?? config.logLevel ?? 'warn';
-    // The client's own logger serves every call that brings no logger, level or key of its own.
-    const log =
-      options.logger === undefined && options.logLevel === undefined && options.apiKey === undefined
-        ? this.#log
-        : filteredLogger(options.logger ?? config.logger ?? console, level, credentials === this.#credentials ? credentials.secrets : [...credentials.secrets, ...this.#credentials.secrets]);
+    const apiKey = typeof credentials.source === 'string' ? credentials.source : await (await this.#extras()).providerKey(credentials, options.signal, timeout);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
-    const baseURL = options.baseURL === undefined ? config.baseURL : checkedBaseURL(options.baseURL);
-    const url = buildURL(baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
+    const url = buildURL(settings.baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
 
     let body: string | undefined;
     let contentType: string | undefined;
@@ -251,8 +236,7 @@ export class Transport {
       mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
     if (mode === 'stream' || headers.accept === undefined) headers.accept = accept;
     if (contentType) headers['content-type'] = contentType;
-    const authHeader = options.authHeader ?? config.authHeader ?? 'bearer';
-    setAuth(headers, op, apiKey, authHeader);
+    setAuth(headers, op, apiKey, settings.authHeader);
     // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
     if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
     else if (op.idempotent || op.method !== 'GET') headers['x-trace-id'] = newTraceId();
@@ -261,50 +245,31 @@ export class Transport {
     }
     // `format` wins over any Accept the caller set.
     if (wired && options.format) headers.accept = accept;
-    if (op.deprecated || op.deprecatedParams) warnDeprecatedUse(op, input, new Headers(headers), log);
-
-    const validate = options.validate ?? config.validate ?? 'off';
-    if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
-    const idleTimeout = options.idleTimeout ?? config.idleTimeout;
-    const maxEventBytes = options.maxEventBytes ?? config.maxEventBytes;
-    const streamTimeout = options.streamTimeout ?? config.streamTimeout;
-    // Stream bounds given are checked before anything is sent (a call that gives none takes the stream's defaults).
-    if (idleTimeout !== undefined || maxEventBytes !== undefined || streamTimeout !== undefined) {
-      (await this.#extras()).checkedStreamBounds({ idleTimeout, maxEventBytes, streamTimeout });
+    if (op.deprecated || op.deprecatedParams) {
+      const sent = new Headers(headers);
+      void this.#withExtras((extras) => extras.warnDeprecatedUse(op, input, sent, settings.logging));
     }
+
     const calls = ++this.#shared.calls;
-    const sentTraceId = headers['x-trace-id'];
-    const fetchOptions = config.fetchOptions === undefined ? options.fetchOptions : options.fetchOptions === undefined ? config.fetchOptions : { ...config.fetchOptions, ...options.fetchOptions };
-    const fetch = options.fetch ?? config.fetch ?? globalFetch;
     return {
+      settings,
       op,
       mode,
       format,
       url,
       headers,
       body,
-      traceId: sentTraceId,
+      traceId: headers['x-trace-id'],
       asyncRun: isAsyncBody(input.body),
       apiKey,
-      credentials,
-      authHeader,
-      middleware,
-      retry,
       handoff,
-      fetch,
-      fetchOptions,
-      unsignalled: fetchesUnsignalled(fetch, fetchOptions, options.signal, middleware, timeout),
+      unsignalled: fetchesUnsignalled(settings.fetch, settings.fetchOptions, options.signal, settings.middleware, timeout),
       maxRetries,
       timeout,
-      idleTimeout,
-      maxEventBytes,
-      streamTimeout,
       signal: options.signal,
-      log,
-      debug: level === 'debug',
+      debug: settings.logging.level === 'debug',
       tag: `[oz ${op.id} #${calls}]`,
       options,
-      validate: this.#validates ? validate : 'off',
       span: undefined,
     };
   }
@@ -313,23 +278,23 @@ export class Transport {
    * Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. Only a
    * first attempt that is not a 2xx answer goes on to the retry loop (a part of {@link CallExtras}).
    */
-  async #send(call: Call): Promise<Sent> {
+  async send(call: Call): Promise<Sent> {
     let first: AttemptOutcome;
     try {
-      const answer = await this.#attempt(call, 0);
+      const answer = await this.attempt(call, 0);
       if (answer.response.ok) return { kind: 'answer', answer };
       first = { answer };
     } catch (error) {
       first = { error };
     }
-    return await (await this.#extras()).retryLoop(this.#callPort(), call, first);
+    return await (await this.#extras()).retryLoop(this, call, first);
   }
 
   /**
    * One attempt: a fetch under the attempt's signal (through the middleware, when there is any), and the whole
    * body read (a stream's body, or one `asResponse()` asked for, stays open).
    */
-  async #attempt(call: Call, attempt: number): Promise<Answer> {
+  async attempt(call: Call, attempt: number): Promise<Answer> {
     call.headers['x-oz-retry-count'] = String(attempt);
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = call.debug ? Date.now() : 0;
@@ -337,10 +302,13 @@ export class Transport {
     let bound = false;
     try {
       const response = call.unsignalled
-        ? await signal.guard(this.#fetched(call.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
+        ? await signal.guard(this.#fetched(call.settings.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
       if (call.debug) (await this.#extras()).logAnswer(call, response, started);
-      warnDeprecationHeaders(call.op, response.headers, call.log);
+      // The service says the operation is going away: warned once (not holding the call up).
+      if (response.headers.has('deprecation') || response.headers.has('sunset')) {
+        void this.#withExtras((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.settings.logging));
+      }
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
         return { response: (await this.#extras()).boundBody(signal, response), text: '', unread: call.mode !== 'stream' };
@@ -368,51 +336,26 @@ export class Transport {
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
   #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
-    return call.middleware.length === 0
-      ? this.#fetched(call.fetch, call.url, { ...call.fetchOptions, ...init, redirect: 'manual' })
-      : this.#throughMiddleware(call, attempt, init, signal);
-  }
-
-  /** One attempt through the call's middleware (its runner is a part of {@link CallExtras}). */
-  async #throughMiddleware(call: Call, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
-    return await (await this.#extras()).throughMiddleware(call, attempt, init, signal);
+    return call.settings.middleware.length === 0
+      ? this.#fetched(call.settings.fetch, call.url, { ...call.settings.fetchOptions, ...init, redirect: 'manual' })
+      : this.#withExtras((extras) => extras.throughMiddleware(call, attempt, init, signal));
   }
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
-    if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this.#callPort(), call, response);
+    if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this, call, response);
     // A run's pointer (202) and validation need more than decoding: most answers are decoded only.
-    if ((response.status === 202 && call.op.idempotent) || call.validate !== 'off') return await (await this.#extras()).parsedAnswer(this.#callPort(), call, response, text);
-    return { data: await this.#decode(text, response.headers.get('content-type'), call.format), response, text };
+    if ((response.status === 202 && call.op.idempotent) || call.settings.validate !== 'off') return await (await this.#extras()).parsedAnswer(this, call, response, text);
+    return { data: await this.decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
   /**
    * A 2xx body on its wire: the service's JSON at once; any other (yaml, markdown, text, an answer sent as
    * server-sent events, read with `features.eventData`) through the decoder of {@link CallExtras}.
    */
-  #decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
-    return isServiceJson(contentType) ? jsonBody(text) : this.#decodeOther(text, contentType, requested);
+  decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
+    return isServiceJson(contentType) ? jsonBody(text) : this.#withExtras((extras) => extras.decodeBody(text, contentType, requested));
   }
 
-  async #decodeOther(text: string, contentType: string | null, requested: Format): Promise<unknown> {
-    return await (await this.#extras()).decodeBody(text, contentType, requested, this.#config.features?.eventData);
-  }
-
-}
-
-let deprecation: Promise<typeof import('./deprecation.js')> | undefined;
-
-/**
- * Warns (once per process) of a call that uses what openapi.json marks deprecated: the warning's code is a chunk
- * loaded on the first such call, and the line is written when it has loaded.
- */
-function warnDeprecatedUse(op: Operation, input: RequestInput, headers: Headers, log: Logger): void {
-  void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecatedUse(op, input, headers, log));
-}
-
-/** Warns (once per operation) of an answer with a `Deprecation` or `Sunset` header (its code loaded then). */
-function warnDeprecationHeaders(op: Operation, answer: Headers, log: Logger): void {
-  if (!answer.has('deprecation') && !answer.has('sunset')) return;
-  void (deprecation ??= import('./deprecation.js')).then((module) => module.warnDeprecationHeaders(op, answer, log));
 }
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
@@ -422,7 +365,7 @@ const NO_MIDDLEWARE: readonly Middleware[] = [];
  * it as it reads a `Headers`, and a `Headers` to any other (a fetch of the caller's may rely on one).
  */
 function sentHeaders(call: Call): HeadersInit {
-  return call.fetch === globalFetch ? call.headers : new Headers(call.headers);
+  return call.settings.fetch === globalFetch ? call.headers : new Headers(call.headers);
 }
 
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
@@ -482,13 +425,13 @@ function pathOf(op: Operation, input: RequestInput): string {
   for (let i = 1; i < parts.length; i += 2) {
     const name = parts[i]!;
     const value = input.path?.[name];
-    if (value === undefined || value === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id}.`);
+    if (value === undefined || value === '') throw new UsageProblem('missingPathParameter', op, name, false);
     if (op.slashParams?.includes(name)) {
       // A passed-through path keeps its `/` and may carry a query string: `contacts/42?x=1` sends `?x=1` upstream
       // (the `query` option adds to it) rather than an encoded `%3F` no upstream would read as a query.
       const mark = value.indexOf('?');
       const upstream = mark === -1 ? value : value.slice(0, mark);
-      if (upstream === '') throw new OzUsageError(`Missing path parameter "${name}" of ${op.id} (only a query string was given).`);
+      if (upstream === '') throw new UsageProblem('missingPathParameter', op, name, true);
       if (mark !== -1 && value.length > mark + 1) query = value.slice(mark);
       path += encodedPathParameter(op, name, upstream, true) + parts[i + 1]!;
     } else {

@@ -1,5 +1,5 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
-import { FEATURES_ON_FIRST_USE } from './featuresOnFirstUse.js';
+import { EXTRAS_ON_FIRST_USE } from './featuresOnFirstUse.js';
 import { Transport } from '../core/transport.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
 
@@ -32,7 +32,7 @@ export class OzCore implements CoreClient {
     // The error table holds the codes of the operations called: each function adds those its result types name on
     // its first call (the `Oz` client adds every code).
     this.#options = resolveOptions(options);
-    bindTransport(this, new Transport(transportConfigOf(this.#options, FEATURES_ON_FIRST_USE)));
+    bindTransport(this, new Transport(transportConfigOf(this.#options, EXTRAS_ON_FIRST_USE)));
   }
 
   /** The base address calls go to. */

@@ -1,5 +1,6 @@
 /**
- * The call path's rarely used parts (core/callExtras.ts: the retry loop after a first attempt that is not a 2xx, the
+ * The call path's rarely used parts (`CallExtras`, gathered in core/loadedFeatures.ts: a call's own settings, the
+ * words of a caller's mistake, the retry loop after a first attempt that is not a 2xx, the
  * failed attempt's typed error, the redirect follower, debug lines, other wires than JSON and YAML bodies, spans,
  * streams, pointers, validation, lost answers, the in-process and legacy-key hints) and the readers of
  * withResponse(), asResponse() and result() work on their first use through both clients: the `Oz` client gives them
@@ -12,7 +13,9 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '
 import { describe, expect, it } from 'vitest';
 import { OzCore, toolsExecute, toolsGet } from '../../src/funcs/index.js';
 import { LegacyKeyError, Oz, OzAPIError, OzConnectionError, OzRedirectError, OzResponseValidationError, OzTimeoutError, OzUsageError, type ClientOptions } from '../../src/index.js';
-import { KEY, rejectionOf } from '../core/support/clients.js';
+import { OWN_SETTINGS } from '../../src/core/ownSettings.js';
+import type { RequestOptions } from '../../src/core/requestOptions.js';
+import { KEY, recordingLogger, rejectionOf } from '../core/support/clients.js';
 import { executionRecord } from '../core/support/executionRecord.js';
 
 type Answer = Response | ((init?: RequestInit) => Response | Promise<Response> | never);
@@ -265,4 +268,98 @@ describe('the call path parts loaded on first use, through Oz and through OzCore
     expect(core).toEqual({ data: tool, requestId: 'req_1', rateLimit: { limit: 100, remaining: 99, reset: null }, raw: tool, code: 'tool_not_found', status: 404 });
     expect(core).toEqual(oz);
   });
+  it('an apiKey function: asked for every call and once more after a 401, its keys scrubbed, through OzCore as through Oz', async () => {
+    const unauthorized = () => json(401, { error: { code: 'unauthorized', message: 'bad key' } }, { 'x-error-code': 'unauthorized' });
+    const run = async (viaOz: boolean) => {
+      const keys = ['ozk_first', 'ozk_first', 'ozk_second'];
+      const sent: string[] = [];
+      const answers = [json(200, tool), unauthorized(), json(200, tool)];
+      const fetch = async (_input: string | URL | Request, init?: RequestInit) => {
+        sent.push(new Headers(init?.headers).get('authorization')!);
+        return answers.shift()!;
+      };
+      const options = { apiKey: () => keys.shift()!, baseURL: BASE, logLevel: 'off' as const, maxRetries: 0, fetch };
+      const first = viaOz ? await new Oz(options).tools.get('echo') : await toolsGet(new OzCore(options), 'echo');
+      const second = viaOz ? await new Oz(options).tools.get('echo') : await toolsGet(new OzCore(options), 'echo');
+      return { first, second, sent };
+    };
+    const [oz, core] = [await run(true), await run(false)];
+    expect(core).toEqual({ first: tool, second: tool, sent: ['Bearer ozk_first', 'Bearer ozk_first', 'Bearer ozk_second'] });
+    expect(core).toEqual(oz);
+    const failing = await rejectionOf(toolsGet(new OzCore({ apiKey: () => '', baseURL: BASE, logLevel: 'off' }), 'echo'));
+    expect(failing).toBeInstanceOf(OzUsageError);
+    expect((failing as Error).message).toMatch(/^The apiKey function gave an empty string/);
+  });
+
+  it("a caller's mistake found before anything is sent: the same OzUsageError through both, nothing sent", async () => {
+    const mistakes: Array<[string, (c: Oz | OzCore) => Promise<unknown>, RegExp]> = [
+      ['header name', (c) => get(c, 'echo', { headers: { 'bad name': 'x' } }), /^The header name "bad name" \(from headers\) is not a valid HTTP header name; nothing was sent\.$/],
+      ['header value', (c) => get(c, 'echo', { headers: { 'x-a': 'one\r\ntwo' } }), /^The header "x-a" \(from headers\) has a value holding a line break \(CR or LF\), which no HTTP header may carry; nothing was sent\.$/],
+      ['header type', (c) => get(c, 'echo', { headers: { 'x-a': 5 as never } }), /^The header "x-a" \(from headers\) must be a string, not number; nothing was sent\.$/],
+      ['non-Latin-1', (c) => get(c, 'echo', { idempotencyKey: 'k\u2028' }), /holding a character outside Latin-1 \(U\+2028\)/],
+      ['dot segment', (c) => get(c, '..'), /^Path parameter "tool" of getTool \(GET \/v1\/tools\/\{tool\}\) holds a "\." or "\.\." segment \(".."\), which would move the request to another route; nothing was sent\.$/],
+      ['empty path parameter', (c) => get(c, ''), /^Missing path parameter "tool" of getTool\.$/],
+      ['maxRetries', (c) => get(c, 'echo', { maxRetries: -1 }), /^maxRetries must be a whole number >= 0, not -1\.$/],
+      ['timeout', (c) => get(c, 'echo', { timeout: 0 }), /^timeout must be a number of milliseconds > 0, not 0\.$/],
+      ['a key with a line break', (c) => get(c, 'echo', { apiKey: 'key\n' }), /^The header "authorization" \(from apiKey\) has a value holding a line break/],
+    ];
+    for (const [what, call, message] of mistakes) {
+      const { oz, core, ozUrls, coreUrls } = await bothClients(() => [], {}, (client) => rejectionOf(call(client)), (c) => rejectionOf(call(c)));
+      expect(core, what).toBeInstanceOf(OzUsageError);
+      expect((core as Error).message, what).toMatch(message);
+      expect(failure(core), what).toEqual(failure(oz));
+      expect([...ozUrls, ...coreUrls], what).toEqual([]);
+    }
+  });
+
+  it('each call option that changes how a call is made (OWN_SETTINGS), given to one call of OzCore, is applied to it', async () => {
+    type Sent = { url: string; headers: Headers; keepalive: boolean | undefined };
+    const sent: Sent[] = [];
+    const recordingFetch = (answer: () => Response) => async (input: string | URL | Request, init?: RequestInit) => {
+      const request = input instanceof Request ? input : undefined;
+      sent.push({ url: request?.url ?? String(input), headers: new Headers(request?.headers ?? init?.headers), keepalive: init?.keepalive });
+      return answer();
+    };
+    const client = recordingLogger();
+    const core = new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'off', logger: client, maxRetries: 1, fetch: recordingFetch(() => json(200, tool)) });
+    const busy = () => json(503, { error: { code: 'service_unavailable', message: 'busy' } }, { 'x-error-code': 'service_unavailable', 'retry-after-ms': '1' });
+    const own = recordingLogger();
+    // What each option does to one call (the core's next call is made as before: checked after the table).
+    const cases: Record<(typeof OWN_SETTINGS)[number], { options: RequestOptions; then: (outcome: unknown) => void }> = {
+      apiKey: { options: { apiKey: 'key-of-the-call' }, then: () => expect(sent.at(-1)!.headers.get('authorization')).toBe('Bearer key-of-the-call') },
+      baseURL: { options: { baseURL: 'http://127.0.0.1:8' }, then: () => expect(sent.at(-1)!.url).toBe('http://127.0.0.1:8/v1/tools/echo') },
+      authHeader: { options: { authHeader: 'x-api-key' }, then: () => expect([sent.at(-1)!.headers.get('x-api-key'), sent.at(-1)!.headers.get('authorization')]).toEqual([KEY, null]) },
+      middleware: {
+        options: { middleware: [async (request, next) => next(new Request(request, { headers: { ...Object.fromEntries(request.headers), 'x-from-middleware': 'yes' } }))] },
+        then: () => expect(sent.at(-1)!.headers.get('x-from-middleware')).toBe('yes'),
+      },
+      retry: {
+        options: { retry: { shouldRetry: () => false }, fetch: recordingFetch(busy) },
+        then: (outcome) => expect([(outcome as OzAPIError).status, sent.length]).toEqual([503, 1]),
+      },
+      logger: { options: { logger: own, logLevel: 'debug' }, then: () => expect(own.lines.map((line) => line.level)).toEqual(['debug', 'debug']) },
+      logLevel: { options: { logLevel: 'debug' }, then: () => expect(client.lines.map((line) => line.level)).toEqual(['debug', 'debug']) },
+      validate: { options: { validate: 'strict', fetch: recordingFetch(() => json(200, { name: 5 })) }, then: (outcome) => expect(outcome).toBeInstanceOf(OzResponseValidationError) },
+      idleTimeout: { options: { idleTimeout: 0 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['idleTimeout must be a number of milliseconds > 0 (or Infinity), not 0.', 0]) },
+      maxEventBytes: { options: { maxEventBytes: 0.5 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['maxEventBytes must be a whole number of bytes >= 1 (or Infinity), not 0.5.', 0]) },
+      streamTimeout: { options: { streamTimeout: -1 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['streamTimeout must be a number of milliseconds > 0 (or Infinity), not -1.', 0]) },
+      fetch: { options: { fetch: recordingFetch(() => json(200, { ...tool, name: 'from the call' })) }, then: (outcome) => expect((outcome as { name: string }).name).toBe('from the call') },
+      fetchOptions: { options: { fetchOptions: { keepalive: true } }, then: () => expect(sent.at(-1)!.keepalive).toBe(true) },
+    };
+    for (const [name, { options, then }] of Object.entries(cases)) {
+      sent.length = 0;
+      const { data, error } = await toolsGet(core, 'echo', options).result();
+      then(error ?? data);
+      // The core's own settings are as they were: its key, its address, its header, no middleware, its fetch.
+      sent.length = 0;
+      expect(await toolsGet(core, 'echo'), name).toEqual(tool);
+      expect([sent[0]!.url, sent[0]!.headers.get('authorization'), sent[0]!.headers.get('x-from-middleware'), sent[0]!.keepalive], name).toEqual([`${BASE}/v1/tools/echo`, `Bearer ${KEY}`, null, undefined]);
+    }
+    expect(Object.keys(cases).sort()).toEqual([...OWN_SETTINGS].sort());
+  });
 });
+
+/** `tools.get` through either client. */
+function get(client: Oz | OzCore, name: string, options?: RequestOptions): Promise<unknown> {
+  return client instanceof Oz ? client.tools.get(name, options) : toolsGet(client, name, options);
+}

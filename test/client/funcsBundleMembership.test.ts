@@ -13,8 +13,8 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 // Modules (paths under src/) that the first chunks of `OzCore` + `toolsExecute` must not hold.
 const LOADED_ON_FIRST_USE = [
-  // The call path's rarely used parts (callExtras.ts) and what only they use.
-  'core/callExtras.ts',
+  // The call path's rarely used parts (loadedFeatures.ts gathers them) and what only they use.
+  'core/loadedFeatures.ts',
   'core/answerFeatures.ts',
   'core/answerValidation.ts',
   'core/answerChecker.ts',
@@ -42,6 +42,12 @@ const LOADED_ON_FIRST_USE = [
   'core/yamlBody.ts',
   'core/yaml.ts',
   'core/retryPolicy.ts',
+  // A call's own settings (key, base URL, middleware, retry, logger, validation, stream bounds, fetch), the logger
+  // of the lines a call writes, the words of a caller's mistake, the deprecation warnings' loader.
+  'core/callSettings.ts',
+  'core/telemetry/logger.ts',
+  'core/usageMessages.ts',
+  'core/deprecationWarnings.ts',
   // The readers of withResponse(), asResponse() and result().
   'core/answerReaders.ts',
   // The stream, the execution poller, the last event's data.
@@ -55,6 +61,7 @@ const LOADED_ON_FIRST_USE = [
   'core/middlewareChain.ts',
   'core/retryOptionsCheck.ts',
   'core/keyProvider.ts',
+  'core/providerKey.ts',
   'core/deprecation.ts',
   'profiles/profileLookup.ts',
   'generated/responseValidators.ts',

@@ -4,7 +4,7 @@ import { Transport } from '../../src/core/transport.js';
 import { listPages } from '../../src/core/pagination.js';
 import type { Operation } from '../../src/core/operation.js';
 import { OPERATIONS } from '../../src/generated/operations.js';
-import { KEY, recordingLogger } from './support/clients.js';
+import { KEY, recordingLogger, TRANSPORT_PARTS } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite(() => ({ body: { name: 'echo', description: 'x', data: [], next_cursor: null } }));
@@ -22,7 +22,7 @@ async function settledWarnings(log: ReturnType<typeof recordingLogger>): Promise
 
 /** A transport over the scripted server, as the generated methods use it, with operations the test marks deprecated. */
 function transportWith(log: ReturnType<typeof recordingLogger>): Transport {
-  return new Transport({ baseURL: server.url, apiKey: KEY, executionRecord: OPERATIONS.getExecution, logger: log, maxRetries: 0 });
+  return new Transport({ baseURL: server.url, apiKey: KEY, ...TRANSPORT_PARTS, logger: log, maxRetries: 0 });
 }
 
 describe('deprecation: one warning per process, through the client logger', () => {

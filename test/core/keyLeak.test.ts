@@ -2,8 +2,7 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Oz, OzAbortError, OzAPIError, OzConnectionError, OzTimeoutError, OzUsageError } from '../../src/index.js';
 import { Transport } from '../../src/core/transport.js';
-import { OPERATIONS } from '../../src/generated/operations.js';
-import { envelope, recordingLogger, rejectionOf } from './support/clients.js';
+import { envelope, recordingLogger, rejectionOf, TRANSPORT_PARTS } from './support/clients.js';
 import { ScriptedServer, type ScriptedAnswer } from './support/scriptedServer.js';
 
 const SECRET = 'ozk_LeakCanary9876543210ZYXWVUTSRQPO';
@@ -80,7 +79,7 @@ describe('the key never leaks', () => {
       ...renderings(client),
       ...renderings(xApiKey),
       ...renderings(client.tools),
-      ...renderings(new Transport({ baseURL: server.url, apiKey: SECRET, executionRecord: OPERATIONS.getExecution })),
+      ...renderings(new Transport({ baseURL: server.url, apiKey: SECRET, ...TRANSPORT_PARTS })),
       ...renderings(client.tools.get('ok')),
     ];
     for (const text of texts) {

@@ -4,13 +4,12 @@
  * streams, `warn` logs once per operation, `off` passes the answer through. Markdown and text answers are strings
  * and are not schema-validated.
  */
-import { LOADED_FEATURES } from '../../src/core/loadedFeatures.js';
 import { describe, expect, it } from 'vitest';
 import { Oz, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
 import { Transport } from '../../src/core/transport.js';
 import { OPERATIONS } from '../../src/generated/operations.js';
 import * as validators from '../../src/generated/responseValidators.js';
-import { KEY, recordingLogger, rejectionOf } from './support/clients.js';
+import { KEY, recordingLogger, rejectionOf, TRANSPORT_PARTS } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
@@ -100,7 +99,7 @@ describe('validate: strict', () => {
     const transport = new Transport({
       baseURL: server.url,
       apiKey: KEY,
-      executionRecord: OPERATIONS.getExecution, features: LOADED_FEATURES,
+      ...TRANSPORT_PARTS,
       logLevel: 'off',
       maxRetries: 0,
       validate: 'strict',

@@ -3,12 +3,11 @@
  * connection and a 502 on each non-run write give exactly one effect, and the call returns the resource. Run
  * through the real SDK transport on every mount of the embedded server (in process, msw, real HTTP).
  */
-import { LOADED_FEATURES } from '../../src/core/loadedFeatures.js';
 import { setupServer } from 'msw/node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Transport } from '../../src/core/transport.js';
+import { TRANSPORT_PARTS } from '../core/support/clients.js';
 import { OzResources } from '../../src/generated/index.js';
-import { OPERATIONS } from '../../src/generated/operations.js';
 import type { FaultAction, JournalEntry, OperationId, OzListener, OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';
 
@@ -41,7 +40,7 @@ async function setUp(mount: Mount): Promise<{ oz: OzResources; server: OzServer 
     baseURL = listener.url;
     fetch = undefined;
   }
-  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, executionRecord: OPERATIONS.getExecution, features: LOADED_FEATURES });
+  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, ...TRANSPORT_PARTS });
   return { oz: new OzResources(transport), server };
 }
 

@@ -64,7 +64,10 @@ export async function waitParsed<Record extends ExecutionRecordAnswer>(
   const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
   let lastStatus: string | undefined;
   try {
-    const read = (): Promise<ExecutionPoll<Record>> => transport.readRecord<Record>(id, pollOptions);
+    const read = async (): Promise<ExecutionPoll<Record>> => {
+      const { data, response, requestId } = await transport.request<Record>(transport.config.executionRecord, { path: { id } }, pollOptions).withResponse();
+      return { record: data, response, requestId };
+    };
     const onRecord = (polled: Record) => {
       lastStatus = polled.status;
       return options.onProgress?.(polled);

@@ -3,6 +3,7 @@ import type { abortableSleep } from '../abortableSleep.js';
 import type { AttemptSignal } from '../attemptSignal.js';
 import type { OzAbortError, OzUsageError } from '../errors/errors.js';
 import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';
+import type { Operation, RequestInput } from '../operation.js';
 import type { RequestOptions } from '../requestOptions.js';
 import type { OzWaitTimeoutError } from './waitTimeoutError.js';
 
@@ -14,8 +15,10 @@ import type { OzWaitTimeoutError } from './waitTimeoutError.js';
  * the transport, and so does not import it.
  */
 export interface ExecutionReader {
-  /** Reads execution `id`'s record once (`GET /v1/executions/{id}` on the json wire), with its answer. */
-  readRecord<Record extends ExecutionRecordAnswer>(id: string, options: RequestOptions): Promise<ExecutionPoll<Record>>;
+  /** Sends one call (the record's read: `config.executionRecord` on the json wire), answering its data with its answer. */
+  request<T>(op: Operation, input: RequestInput, options: RequestOptions): { withResponse(): Promise<{ data: T; response: Response; requestId: string | null }> };
+  /** `GET /v1/executions/{id}`, as the generated operations table describes it. */
+  readonly config: { readonly executionRecord: Operation };
   /** Waits `ms` between two polls (an abort of `signal` cuts it); by default a timer. */
   sleep?(ms: number, signal: AbortSignal | undefined): Promise<void>;
 }

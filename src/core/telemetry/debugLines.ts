@@ -1,18 +1,19 @@
+import { logOf } from './logger.js';
 import type { Call } from '../call.js';
-import { REDACTED } from './logger.js';
+import { REDACTED } from './redaction.js';
 
 // The lines of `logLevel: 'debug'`, loaded with the call path's rarely used parts by the first call made at it.
 
 /** The request of an attempt, its credential headers masked. */
 export function logAttempt(call: Call, attempt: number): void {
-  call.log.debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
+  logOf(call.settings.logging).debug(`${call.tag} ${call.op.method} ${call.url} (attempt ${attempt + 1} of ${call.maxRetries + 1})`, {
     headers: redactHeaders(new Headers(call.headers)),
   });
 }
 
 /** The answer of an attempt (`started`: when it was sent), its credential headers masked. */
 export function logAnswer(call: Call, response: Response, started: number): void {
-  call.log.debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
+  logOf(call.settings.logging).debug(`${call.tag} ${response.status} after ${Date.now() - started} ms`, { headers: redactHeaders(response.headers) });
 }
 
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'proxy-authorization', 'cookie', 'set-cookie']);

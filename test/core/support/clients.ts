@@ -1,12 +1,22 @@
 import { getEventListeners } from 'node:events';
 import { expect } from 'vitest';
 import { OzAbortError } from '../../../src/core/errors/errors.js';
-import { LOADED_FEATURES } from '../../../src/core/loadedFeatures.js';
+import { LOADED_EXTRAS } from '../../../src/core/loadedFeatures.js';
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
 import type { Logger } from '../../../src/core/telemetry/logger.js';
 import { OzResources } from '../../../src/generated/index.js';
 import { OPERATIONS } from '../../../src/generated/operations.js';
 import type { ScriptedServer } from './scriptedServer.js';
+
+/**
+ * What the layer above gives every transport (as `Oz` does): the record operation, the call path's rarely used
+ * parts and the validators' loader.
+ */
+export const TRANSPORT_PARTS = {
+  executionRecord: OPERATIONS.getExecution,
+  extras: LOADED_EXTRAS,
+  loadValidators: () => import('../../../src/generated/responseValidators.js'),
+} satisfies Partial<TransportConfig>;
 
 /** The platform key the tests use. */
 export const KEY = 'ozk_TestKey0123456789abcdefghijklmnop';
@@ -17,7 +27,7 @@ export const KEY = 'ozk_TestKey0123456789abcdefghijklmnop';
  */
 export function fastClient(server: ScriptedServer, config: Partial<TransportConfig> = {}): OzResources {
   return new OzResources(
-    new Transport({ baseURL: server.url, apiKey: KEY, executionRecord: OPERATIONS.getExecution, features: LOADED_FEATURES, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
+    new Transport({ baseURL: server.url, apiKey: KEY, ...TRANSPORT_PARTS, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
   );
 }
 

@@ -1,0 +1,49 @@
+import { checkedBaseURL } from './baseURL.js';
+import type { CallSettings } from './call.js';
+import { Credentials } from './credentials.js';
+import { OzUsageError } from './errors/errors.js';
+import { checkedMiddleware } from './middleware.js';
+import type { OwnSettings } from './ownSettings.js';
+import { isValidateMode } from './responseValidation.js';
+import { retryPolicyOf } from './retryOptions.js';
+import { checkedStreamBounds } from './streams/streamBounds.js';
+
+/**
+ * `base` with what `own` gives over it, each checked before anything is sent: a client's settings over the
+ * transport's defaults (`where` is `''`), or a call's own options over its client's settings (`where` is
+ * `'options.'`, the prefix of the option an `OzUsageError` names). A call's middleware runs inside its client's;
+ * its `fetchOptions` go over its client's; its key (and the client's) are scrubbed from its log lines.
+ */
+export async function settingsOver(base: CallSettings, own: OwnSettings, where: '' | 'options.'): Promise<CallSettings> {
+  const validate = own.validate ?? base.validate;
+  if (!isValidateMode(validate)) throw new OzUsageError(`validate must be 'off', 'warn' or 'strict', not ${JSON.stringify(validate)}.`);
+  const idleTimeout = own.idleTimeout ?? base.idleTimeout;
+  const maxEventBytes = own.maxEventBytes ?? base.maxEventBytes;
+  const streamTimeout = own.streamTimeout ?? base.streamTimeout;
+  // Stream bounds given are checked before anything is sent (a call that gives none takes the stream's defaults).
+  if (own.idleTimeout !== undefined || own.maxEventBytes !== undefined || own.streamTimeout !== undefined) checkedStreamBounds({ idleTimeout, maxEventBytes, streamTimeout });
+  const credentials = own.apiKey === undefined ? base.credentials : new Credentials(own.apiKey);
+  const logging =
+    own.logger === undefined && own.logLevel === undefined && credentials === base.credentials
+      ? base.logging
+      : {
+          logger: own.logger ?? base.logging.logger,
+          level: own.logLevel ?? base.logging.level,
+          secrets: credentials === base.credentials ? base.logging.secrets : [credentials.secrets, ...base.logging.secrets],
+        };
+  return {
+    credentials,
+    baseURL: own.baseURL === undefined ? base.baseURL : checkedBaseURL(own.baseURL),
+    authHeader: own.authHeader ?? base.authHeader,
+    middleware: own.middleware === undefined ? base.middleware : [...base.middleware, ...checkedMiddleware(own.middleware, `${where}middleware`)],
+    // Retry options are checked when first given (their checks load only then).
+    retry: own.retry === undefined ? base.retry : await retryPolicyOf(base.retry, own.retry, `${where}retry`),
+    logging,
+    validate,
+    idleTimeout,
+    maxEventBytes,
+    streamTimeout,
+    fetch: own.fetch ?? base.fetch,
+    fetchOptions: own.fetchOptions === undefined ? base.fetchOptions : base.fetchOptions === undefined ? own.fetchOptions : { ...base.fetchOptions, ...own.fetchOptions },
+  };
+}
