@@ -4,6 +4,8 @@ export type KeyOrder<K> = (a: K, b: K) => number;
 interface Chunk<K, R> {
   keys: K[];
   rows: R[];
+  /** The index that may write to it in place; any other copies it first (see {@link OrderedIndex.clone}). */
+  owner: object;
 }
 
 /** Rows per chunk before it splits in two: small enough that a splice inside one costs little. */
@@ -17,6 +19,8 @@ const MAX_CHUNK = 512;
 export class OrderedIndex<K, R> {
   #chunks: Array<Chunk<K, R>> = [];
   #count = 0;
+  // Whose chunks this index writes in place: a chunk of another owner is shared with a clone, copied on first write.
+  #owner: object = {};
 
   readonly #order: KeyOrder<K>;
 
@@ -30,28 +34,30 @@ export class OrderedIndex<K, R> {
 
   insert(key: K, row: R): void {
     this.#count++;
-    const last = this.#chunks[this.#chunks.length - 1];
+    const end = this.#chunks.length - 1;
+    const last = this.#chunks[end];
     if (!last) {
-      this.#chunks.push({ keys: [key], rows: [row] });
+      this.#chunks.push({ keys: [key], rows: [row], owner: this.#owner });
       return;
     }
     if (this.#order(last.keys[last.keys.length - 1]!, key) < 0) {
       if (last.keys.length < MAX_CHUNK) {
-        last.keys.push(key);
-        last.rows.push(row);
+        const own = this.#writable(end);
+        own.keys.push(key);
+        own.rows.push(row);
       } else {
-        this.#chunks.push({ keys: [key], rows: [row] });
+        this.#chunks.push({ keys: [key], rows: [row], owner: this.#owner });
       }
       return;
     }
     const c = this.#chunkFor(key);
-    const chunk = this.#chunks[c]!;
+    const chunk = this.#writable(c);
     const at = this.#lowerBound(chunk.keys, key);
     chunk.keys.splice(at, 0, key);
     chunk.rows.splice(at, 0, row);
     if (chunk.keys.length > MAX_CHUNK) {
       const half = chunk.keys.length >> 1;
-      this.#chunks.splice(c + 1, 0, { keys: chunk.keys.splice(half), rows: chunk.rows.splice(half) });
+      this.#chunks.splice(c + 1, 0, { keys: chunk.keys.splice(half), rows: chunk.rows.splice(half), owner: this.#owner });
     }
   }
 
@@ -60,13 +66,16 @@ export class OrderedIndex<K, R> {
     if (this.#chunks.length === 0) return false;
     // Oldest-first eviction removes the first key: no search for it.
     const c = this.#order(this.#chunks[0]!.keys[0]!, key) === 0 ? 0 : this.#chunkFor(key);
-    const chunk = this.#chunks[c]!;
-    const at = this.#lowerBound(chunk.keys, key);
-    if (at >= chunk.keys.length || this.#order(chunk.keys[at]!, key) !== 0) return false;
+    const found = this.#chunks[c]!;
+    const at = this.#lowerBound(found.keys, key);
+    if (at >= found.keys.length || this.#order(found.keys[at]!, key) !== 0) return false;
     this.#count--;
-    if (chunk.keys.length === 1) {
+    if (found.keys.length === 1) {
       this.#chunks.splice(c, 1);
-    } else if (at === 0) {
+      return true;
+    }
+    const chunk = this.#writable(c);
+    if (at === 0) {
       // Oldest-first eviction removes from the front: shift() is cheaper than a splice there.
       chunk.keys.shift();
       chunk.rows.shift();
@@ -110,22 +119,27 @@ export class OrderedIndex<K, R> {
     return out;
   }
 
-  /** A copy: the chunks' arrays copied (natively, no row touched); the rows themselves shared. */
+  /**
+   * A copy in O(n / chunk size): the chunks are shared (copy on write). Each index writes in place only to the
+   * chunks it made or copied itself, so both this index and the copy copy a shared chunk (at most 512 rows) on
+   * their first write to it, and neither ever sees the other's writes. The rows themselves are shared.
+   */
   clone(): OrderedIndex<K, R> {
     const copy = new OrderedIndex<K, R>(this.#order);
-    copy.#chunks = this.#chunks.map((chunk) => ({ keys: chunk.keys.slice(), rows: chunk.rows.slice() }));
+    copy.#chunks = this.#chunks.slice();
     copy.#count = this.#count;
+    // Every chunk now has another reader: this index too copies before it writes.
+    this.#owner = {};
     return copy;
   }
 
-  /** Puts `row` in the place of the row of `key` (the same key); answers whether there was one. */
-  replace(key: K, row: R): boolean {
-    if (this.#chunks.length === 0) return false;
-    const chunk = this.#chunks[this.#chunkFor(key)]!;
-    const at = this.#lowerBound(chunk.keys, key);
-    if (at >= chunk.keys.length || this.#order(chunk.keys[at]!, key) !== 0) return false;
-    chunk.rows[at] = row;
-    return true;
+  /** The chunk at `c`, this index's own to write in place (copied first when it is shared with a clone). */
+  #writable(c: number): Chunk<K, R> {
+    const chunk = this.#chunks[c]!;
+    if (chunk.owner === this.#owner) return chunk;
+    const own = { keys: chunk.keys.slice(), rows: chunk.rows.slice(), owner: this.#owner };
+    this.#chunks[c] = own;
+    return own;
   }
 
   /** The row of `key`, if any. */

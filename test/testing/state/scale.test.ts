@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AsyncPointer, ExecutionList, ExecutionResult, Item, ItemList, Workflow } from '../../../src/generated/types.js';
 import type { OzServer } from '../../../src/testing/index.js';
+import { bySeq, IndexedMap } from '../../../src/testing/support/indexedMap.js';
 import { OrderedIndex } from '../../../src/testing/support/orderedIndex.js';
 import { createTestServer } from '../../support/ozServer.js';
 import { call, callJson, type ErrorBody } from '../support/serverCall.js';
@@ -42,6 +43,82 @@ describe('the ordered index under the lists', () => {
     expect(index.page(1, 5, true)).toEqual([]);
     expect(index.get(1501)).toBe('r1501');
     expect(index.get(1500)).toBeUndefined();
+  });
+});
+
+describe('a clone of the ordered index', () => {
+  it('shares its chunks until one side writes: inserts (at the end, inside, splitting) and deletes on either side never reach the other', () => {
+    // A model of each side: the rows by key.
+    const original = new OrderedIndex<number, string>((a, b) => a - b);
+    const model = new Map<number, string>();
+    for (let k = 0; k < 3000; k += 2) {
+      original.insert(k, `r${k}`);
+      model.set(k, `r${k}`);
+    }
+    const copy = original.clone();
+    const copyModel = new Map(model);
+    const sides = [
+      { index: original, model, tag: 'o' },
+      { index: copy, model: copyModel, tag: 'c' },
+    ];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let step = 0; step < 4000; step++) {
+      const side = sides[next(2)]!;
+      const key = next(2) === 0 ? next(4000) : 4000 + step; // inside the range (splits chunks), or at the end
+      if (next(2) === 0 && !side.model.has(key)) {
+        side.index.insert(key, `${side.tag}${key}`);
+        side.model.set(key, `${side.tag}${key}`);
+      } else {
+        expect(side.index.delete(key)).toBe(side.model.delete(key));
+      }
+      // And the oldest row, as retention drops it.
+      if (step % 500 === 0) {
+        const oldest = Math.min(...side.model.keys());
+        expect(side.index.delete(oldest)).toBe(true);
+        side.model.delete(oldest);
+      }
+    }
+    for (const { index, model: rows } of sides) {
+      const sorted = [...rows.keys()].sort((a, b) => a - b);
+      expect(index.size).toBe(sorted.length);
+      expect([...index.rows()]).toEqual(sorted.map((k) => rows.get(k)));
+      expect(index.page(sorted[100], 3, false)).toEqual(sorted.slice(101, 104).map((k) => rows.get(k)));
+    }
+    // Both sides wrote: the test would pass trivially if one of them had not.
+    expect([...original.rows()].some((row) => row.startsWith('o'))).toBe(true);
+    expect([...copy.rows()].some((row) => row.startsWith('c'))).toBe(true);
+    // A clone of a clone, written to, leaves both as they were.
+    const before = [...copy.rows()];
+    const third = copy.clone();
+    third.insert(-1, 'first');
+    third.delete(4000 + 3999);
+    expect([...copy.rows()]).toEqual(before);
+  });
+});
+
+describe('a clone of an indexed map', () => {
+  it('pages each side as it was written after the clone: records copied by the clone, set, deleted and reindexed on either side', () => {
+    type Run = { id: string; status: string };
+    const runs = new IndexedMap<Run>({ orderOf: (_, seq) => seq, order: bySeq, indexesOf: (r) => ['all', `status=${r.status}`] });
+    for (let i = 0; i < 1200; i++) runs.set(`r${i}`, { id: `r${i}`, status: i % 4 === 0 ? 'running' : 'done' });
+    // The clone copies the running ones (as a snapshot copies unfinished records) and shares the rest.
+    const copy = runs.clone((r) => (r.status === 'running' ? { ...r } : r));
+    expect(copy.get('r4')).not.toBe(runs.get('r4'));
+    expect(copy.get('r5')).toBe(runs.get('r5'));
+    runs.get('r4')!.status = 'done';
+    runs.reindex('r4');
+    runs.delete('r8');
+    runs.set('new', { id: 'new', status: 'running' });
+    copy.set('r12', { id: 'r12', status: 'done' });
+    const ids = (map: IndexedMap<Run>, index: string) => map.page(index, undefined, 5000, false).map((r) => r.id);
+    expect(ids(runs, 'status=running').slice(0, 4)).toEqual(['r0', 'r12', 'r16', 'r20']);
+    expect(ids(copy, 'status=running').slice(0, 4)).toEqual(['r0', 'r4', 'r8', 'r16']);
+    expect(copy.get('r4')!.status).toBe('running');
+    expect(ids(runs, 'all').at(-1)).toBe('new');
+    expect(ids(copy, 'all')).toHaveLength(1200);
+    expect(copy.find('all', 12)).toEqual({ id: 'r12', status: 'done' });
+    expect(runs.find('all', 12)).toEqual({ id: 'r12', status: 'running' });
   });
 });
 
