@@ -45,11 +45,12 @@ const shared = {
   noExternal: [bundledPackage],
 } satisfies Options;
 
-// The modules `OzCore` loads on first use (the dynamic imports of featuresOnFirstUse.ts: the stream, the execution
-// poller, the last event's data) come out as ONE lazy chunk. Each lazy chunk is an entry point of its own to
-// esbuild, and the `Oz` client reaches the same modules statically: three lazy entries cut the client's code into
-// eight chunks more (one per set of them that reaches a part), each a file that `import('oz-sdk')` loads; one cuts
-// it into two. A standalone function's bundle still carries none of them until its first stream or run.
+// The modules `OzCore` loads on first use (the dynamic imports of featuresOnFirstUse.ts: the call path's rarely used
+// parts of loadedFeatures.ts, the generated error classes and the table's code) come out as ONE lazy chunk. Each
+// lazy chunk is an entry point of its own to esbuild, and the `Oz` client reaches the same modules statically: three
+// lazy entries cut the client's code into more chunks (one per set of them that reaches a part), each a file that
+// `import('oz-sdk')` loads; one cuts it into two. A standalone function's bundle still carries none of them until a
+// call needs them.
 const FIRST_USE = fileURLToPath(new URL('./src/funcs/featuresOnFirstUse.ts', import.meta.url));
 const firstUseInOneChunk: Plugin = {
   name: 'first-use-features-in-one-chunk',
