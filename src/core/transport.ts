@@ -98,7 +98,7 @@ export class Transport implements CallPort {
   readonly #middleware: readonly Middleware[];
   // The client's settings, made on its first call.
   #settings: CallSettings | undefined;
-  // Shared with the transports made by withOptions().
+  // Shared with the transports of clients derived by withOptions().
   readonly #shared: { calls: number };
 
   /**
@@ -181,7 +181,7 @@ export class Transport implements CallPort {
     return await use(await this.#extras());
   }
 
-
+  /** Sends a prepared call and parses its answer (a lost answer recovered from its execution). */
   async answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.send(call);
     if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this, call, sent.conflict);
@@ -350,7 +350,7 @@ export class Transport implements CallPort {
 
   /**
    * A 2xx body on its wire: the service's JSON at once; any other (yaml, markdown, text, an answer sent as
-   * server-sent events, read with `features.eventData`) through the decoder of {@link CallExtras}.
+   * server-sent events) through the decoder of {@link CallExtras}.
    */
   decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
     return isServiceJson(contentType) ? jsonBody(text) : this.#withExtras((extras) => extras.decodeBody(text, contentType, requested));
