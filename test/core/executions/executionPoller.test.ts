@@ -198,7 +198,7 @@ describe('what a wait accepts from the record route', () => {
 
   it('a lost answer whose record reads null is an OzError naming it (parsed and async calls)', async () => {
     const service = lostAnswerService(0, {});
-    server.fallback = (request, index) => (request.method === 'GET' ? json('null') : service(request, index));
+    server.fallback = (request) => (request.method === 'GET' ? json('null') : service(request));
     const error = await rejectionOf(fastClient(server).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_l1' }));
     expect(error).toBeInstanceOf(OzError);
     expect((error as Error).message).toContain('not an execution record: it is null');
