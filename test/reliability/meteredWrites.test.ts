@@ -58,7 +58,7 @@ const METERED: readonly Metered[] = [
     otherBody: { name: 'Bob' },
     async sdk(oz) {
       const answer = await oz.proxy.post('crm', 'contacts', { name: 'Ada' });
-      return { answer, micros: Math.round(answer.metered_usd * 1e6) };
+      return { answer, micros: Math.round((answer as { metered_usd: number }).metered_usd * 1e6) };
     },
   },
 ];
@@ -67,10 +67,10 @@ describe.each(['in process', 'over HTTP'] as const)('a metered call under a lost
   it.each(METERED.map((m) => [m.operationId, m] as const))('%s: the SDK retries, the wallet is charged once', async (operationId, m) => {
     server = createTestServer();
     server.linkConnection('demo', 'crm');
-    let oz = new Oz({ apiKey: server.apiKey, baseURL: server.url, fetch: server.fetch, logLevel: 'off', backoff: { initialMs: 1, maxMs: 5 } });
+    let oz = new Oz({ apiKey: server.apiKey, baseURL: server.url, fetch: server.fetch, logLevel: 'off', retry: { initialDelayMs: 1, maxDelayMs: 5 } });
     if (mount === 'over HTTP') {
       listener = await server.listen();
-      oz = new Oz({ apiKey: server.apiKey, baseURL: listener.url, logLevel: 'off', backoff: { initialMs: 1, maxMs: 5 } });
+      oz = new Oz({ apiKey: server.apiKey, baseURL: listener.url, logLevel: 'off', retry: { initialDelayMs: 1, maxDelayMs: 5 } });
     }
     const before = spentMicros(server);
     server.faults.add({ operationId, type: 'lose' });
