@@ -3,6 +3,7 @@ import type { RequestHandler } from '../pipeline/routing.js';
 import type { Connection } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
+import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
@@ -13,12 +14,12 @@ import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
 import type { Stubs, StubSpec } from '../pipeline/stubs/stubs.js';
 import { unusedOf } from '../pipeline/stubs/unused.js';
-import { keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
+import { FIXTURE_DOCUMENT, keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
 import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
 import { sessionView } from './sessionView.js';
-import type { OzStateDocument } from '../fixtures/stateDocument.js';
+import { STATE_DOCUMENT, STATE_DOCUMENT_NESTING, type OzStateDocument } from '../fixtures/stateDocument.js';
 import { parseYaml } from '../wire/yamlWire.js';
 import { urlPath } from '../support/requestUrl.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
@@ -72,8 +73,8 @@ interface Call {
   readonly url: URL;
   /** The body as text (empty when none). */
   text(): Promise<string>;
-  /** The body as a JSON object (`{}` when empty). */
-  object(): Promise<Record<string, unknown>>;
+  /** The body as a JSON object (`{}` when empty), nested at most `nesting` levels (default: a request body's). */
+  object(nesting?: { readonly what: string; readonly limit: number }): Promise<Record<string, unknown>>;
 }
 
 type Handler = (call: Call, target: ControlTarget) => Promise<Response> | Response;
@@ -213,7 +214,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const yaml = /yaml/i.test(call.request.headers.get('content-type') ?? '');
     let doc: unknown;
     try {
-      doc = yaml ? parseYaml(text, 'allow') : parseFixtureText(text);
+      doc = yaml ? parseYaml(text, 'allow', FIXTURE_DOCUMENT) : parseFixtureText(text);
     } catch (err) {
       throw err instanceof OzMockError ? err : invalidJson(yaml ? 'YAML' : 'JSON or YAML', (err as Error).message.split('\n')[0] ?? '');
     }
@@ -221,7 +222,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   exportState: (_, t) => answer(200, t.exportState()),
   importState: async (call, t) => {
-    t.importState((await call.object()) as unknown as OzStateDocument);
+    t.importState((await call.object({ what: STATE_DOCUMENT, limit: STATE_DOCUMENT_NESTING })) as unknown as OzStateDocument);
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
@@ -461,7 +462,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
     params,
     url,
     text: readText,
-    object: async () => {
+    object: async (nesting = { what: 'The request body', limit: MAX_NESTING }) => {
       const raw = await readText();
       if (raw.trim() === '') return {};
       let parsed: unknown;
@@ -471,6 +472,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
         throw invalidJson('JSON', (err as Error).message);
       }
       if (!isPlainObject(parsed)) throw invalidParams('The body must be a JSON object.');
+      checkNesting(parsed, nesting.what, nesting.limit);
       return parsed;
     },
   };

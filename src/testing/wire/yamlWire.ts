@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { checkNesting, MAX_NESTING, nestingError } from '../contract/nesting.js';
 
 /**
  * The plain scalars another YAML reader would read as something else than a string: YAML 1.1's booleans
@@ -85,11 +86,26 @@ const REFUSE_ANCHORS = (event: yaml.EventType, state: yaml.State): void => {
   if (event === 'close' && typeof anchor === 'string') throw new YamlAnchorError(`anchors and aliases are not accepted (found &${anchor})`);
 };
 
+// js-yaml's own bound (it counts a level more than `checkNesting` for a collection's content): anything within
+// MAX_NESTING parses, and js-yaml's recursion stops well before the stack's end.
+const YAML_MAX_DEPTH = MAX_NESTING + 2;
+
 /**
  * Parses YAML with the JSON schema, so `2026-11-21` stays a string. A request body may not use anchors or
  * aliases (`anchors: 'refuse'`, throws {@link YamlAnchorError}); a fixture document may (its expansion is capped
- * where it is loaded: see `fixtureExpansion.ts`).
+ * where it is loaded: see `fixtureExpansion.ts`). Nested deeper than {@link MAX_NESTING} levels, `what` (`The
+ * request body`) throws 400 `invalid_json`.
  */
-export function parseYaml(text: string, anchors: 'refuse' | 'allow'): unknown {
-  return yaml.load(text, anchors === 'refuse' ? { schema: yaml.JSON_SCHEMA, listener: REFUSE_ANCHORS } : { schema: yaml.JSON_SCHEMA });
+export function parseYaml(text: string, anchors: 'refuse' | 'allow', what: string): unknown {
+  let value: unknown;
+  try {
+    // `maxDepth` is js-yaml 4.3's; its published types predate it.
+    const options: yaml.LoadOptions & { readonly maxDepth: number } = { schema: yaml.JSON_SCHEMA, maxDepth: YAML_MAX_DEPTH };
+    value = yaml.load(text, anchors === 'refuse' ? { ...options, listener: REFUSE_ANCHORS } : options);
+  } catch (err) {
+    if (err instanceof yaml.YAMLException && err.reason.startsWith('nesting exceeded maxDepth')) throw nestingError(what);
+    throw err;
+  }
+  checkNesting(value, what);
+  return value;
 }

@@ -2,6 +2,7 @@ import type { OperationId } from '../../../generated/operations.js';
 import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
+import { checkNesting } from '../../contract/nesting.js';
 import { jsonSubset } from '../../support/jsonSubset.js';
 import { OPERATIONS, type OperationInfo } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
@@ -210,6 +211,7 @@ export class Stubs implements OzStubs {
   }
 
   add(stub: StubSpec): StubHandle {
+    checkNesting(stub, 'The stub');
     const op = checkSpec(stub);
     const shape = !stub.answer ? null : stub.unchecked ? responseShape(op, stub.answer.status, 'answer') : checkStubAnswer(op, stub.answer.status, stub.answer.body, 'answer');
     const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, shape, remaining: stub.times ?? null, hits: 0 };
