@@ -9,7 +9,8 @@ import { journalFilter, type Journal, type JournalFilter } from '../harness/jour
 import { isPlainObject, ownValue } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
-import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
+import { KEY_IN_USE, type CreatedKey, type KeyExpiryDays, type KeyOptions } from '../state/store.js';
+import { hashKey } from '../state/apiKeys.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
 import type { Stubs, StubSpec } from '../pipeline/stubs/stubs.js';
@@ -305,6 +306,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
     const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
     if (shape) throw invalidParams(`value ${shape}.`);
+    if (typeof o.value === 'string' && t.server.store.keyInUse(hashKey(o.value))) throw invalidParams(`value: ${KEY_IN_USE}.`);
     const created = asErrorOf422(() =>
       t.addKey({
         account: o.account as string,
