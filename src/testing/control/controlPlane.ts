@@ -119,14 +119,36 @@ function onlyFields(o: Record<string, unknown>, known: readonly string[]): void 
   for (const k of Object.keys(o)) if (!known.includes(k)) throw invalidParams(`${k} is not a field here (known: ${known.join(', ') || 'none'}).`);
 }
 
+/** A path segment, decoded; a malformed percent-escape (`%ff`, `%E0%A4%A`) is 400 `invalid_params`. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new OzMockError(400, 'invalid_params', `The path segment ${segment} holds a malformed percent-escape (each % starts two hex digits of UTF-8).`);
+  }
+}
+
 /** A `TypeError` or `RangeError` of an in-process control is a bad field: 422 over HTTP. */
 function asInvalid<T>(run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (err instanceof TypeError || err instanceof RangeError) throw invalidParams(err.message.endsWith('.') ? err.message : `${err.message}.`);
-    throw err;
+    throw invalidOf(err);
   }
+}
+
+/** {@link asInvalid} for work that is awaited (the clock's advance). */
+async function asInvalidAwaited<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw invalidOf(err);
+  }
+}
+
+function invalidOf(err: unknown): unknown {
+  if (err instanceof TypeError || err instanceof RangeError) return invalidParams(err.message.endsWith('.') ? err.message : `${err.message}.`);
+  return err;
 }
 
 const FAULT_FIELDS = ['type', 'operationId', 'method', 'path', 'pathPattern', 'account', 'body', 'times', 'status', 'code', 'message', 'retryAfter', 'missing', 'hint', 'contract', 'connect', 'ms', 'afterEvents'];
@@ -252,7 +274,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       if (Number.isNaN(at)) throw invalidParams('now must be an RFC 3339 time, for example 2026-11-22T12:00:00.000Z.');
       const ms = at - clock.now();
       if (ms < 0) throw invalidParams(`now is ${-ms} ms before the clock's time: the clock never goes back.`);
-      await clock.advance(ms);
+      await asInvalidAwaited(() => clock.advance(ms));
     }
     if (typeof o.frozen === 'boolean') clock.setFrozen(o.frozen);
     return answer(200, clockView(t.server));
@@ -260,7 +282,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   advanceClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['ms']);
-    await t.server.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
+    const ms = integerField(o, 'ms', 0, 10 * 366 * 86_400_000);
+    await asInvalidAwaited(() => t.server.clock.advance(ms));
     return answer(200, clockView(t.server));
   },
   waitIdle: async (call, t) => {
@@ -455,7 +478,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   }
   const match = route.pattern.exec(path)!;
   const params: Record<string, string> = {};
-  route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+  route.names.forEach((name, i) => (params[name] = decodedSegment(match[i + 1]!)));
   let text: Promise<string> | null = null;
   const readText = () => (text ??= conn.reader.text(target.server.options.maxBodyBytes));
   const call: Call = {
