@@ -3,6 +3,7 @@ import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
 import { checkNesting } from '../../contract/nesting.js';
+import { checkAnswerHeaders } from '../../contract/answerHeaders.js';
 import { jsonSubset } from '../../support/jsonSubset.js';
 import { OPERATIONS, type OperationInfo } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
@@ -129,6 +130,7 @@ function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
   for (const k of Object.keys(answer)) if (!ANSWER_FIELDS.includes(k)) throw new TypeError(`answer.${k} is not a field (known: ${ANSWER_FIELDS.join(', ')})`);
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
+  checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
 }
 
 function checkSpec(stub: StubSpec): OperationInfo {
