@@ -33,15 +33,22 @@ const DUMP_OPTIONS: yaml.DumpOptions = { schema: yaml.JSON_SCHEMA.extend({ impli
 /** The markdown fields of the envelopes: on the yaml wire they are always block scalars. */
 const MARKDOWN_FIELDS: ReadonlySet<string> = new Set(['content']);
 
-// Characters a YAML block scalar cannot carry (non-printable ones, and CR which would fold into LF).
-const NOT_BLOCKABLE = /[\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]/;
+// Characters a YAML block scalar cannot carry, for YAML 1.2 and 1.1 readers alike (js-yaml, the yaml package,
+// PyYAML): C0 controls but tab and LF, CR (it would fold into LF), DEL, C1 controls (NEL among them), the line and
+// paragraph separators (1.1 line breaks), U+FEFF, U+FFFE, U+FFFF and lone surrogates. js-yaml escapes them all in a
+// double-quoted scalar instead.
+const NOT_BLOCKABLE = /[\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+// A line of only spaces or tabs: readers disagree whether its white space is content (the yaml package drops it).
+const BLANK_LINE_WITH_SPACES = /(?:^|\n)[ \t]+(?:\n|$)/;
 
 /**
  * A YAML literal block scalar (`|`, `|-`, `|+`) holding `value` exactly, indented by two spaces, or `null`
- * when the value cannot be one (empty, only newlines, or non-printable characters): js-yaml quotes it then.
+ * when the value cannot be one (empty, only newlines, a line of only white space, or non-printable characters):
+ * js-yaml quotes it then.
  */
 export function literalBlock(value: string): string | null {
-  if (value === '' || NOT_BLOCKABLE.test(value) || !/[^\n]/.test(value)) return null;
+  if (value === '' || NOT_BLOCKABLE.test(value) || !/[^\n]/.test(value) || BLANK_LINE_WITH_SPACES.test(value)) return null;
   const lines = value.split('\n');
   let chomp = '-';
   if (value.endsWith('\n')) {
