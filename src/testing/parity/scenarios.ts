@@ -1,8 +1,11 @@
 import type { OperationId } from '../../generated/operations.js';
 import { OPENAPI_DOCUMENT, OPERATIONS, type OperationInfo } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
+import { resolveRef } from '../pipeline/stubs/stubAnswerCheck.js';
 import { send, type ParityAnswer, type ParityEndpoint, type ParityRequest } from './exchange.js';
 import { PROVIDER, WAITING_TOOL, type ParityNames } from './names.js';
+
+const resolve = (node: unknown): Json => resolveRef(node) ?? {};
 
 type Json = Record<string, unknown>;
 
@@ -63,15 +66,6 @@ const UNSETTLED: ReadonlySet<unknown> = new Set(['queued', 'running', 'active'])
 export const SETTLE_MS = 15_000;
 const POLL_MS = 50;
 
-function resolve(node: unknown): Json {
-  let out = node as Json;
-  for (let hops = 0; out && typeof out.$ref === 'string' && hops < 8; hops++) {
-    let at: unknown = OPENAPI_DOCUMENT;
-    for (const part of (out.$ref as string).slice(2).split('/')) at = (at as Json | undefined)?.[part];
-    out = at as Json;
-  }
-  return out ?? {};
-}
 
 function rawOperation(op: OperationInfo): Json {
   return ((OPENAPI_DOCUMENT.paths as Json)[op.path] as Json)[op.method.toLowerCase()] as Json;

@@ -1,6 +1,7 @@
 import { OPENAPI_DOCUMENT } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
 import type { ParityAnswer } from './exchange.js';
+import { resolveRef as resolve } from '../pipeline/stubs/stubAnswerCheck.js';
 
 /** One way the target's answer is not the reference's: where, and both values (`(absent)` for a missing one). */
 export interface Difference {
@@ -21,15 +22,6 @@ export interface CompareOptions {
 type Json = Record<string, unknown>;
 const ABSENT = '(absent)';
 
-function resolve(node: unknown): Json | undefined {
-  let out = node as Json | undefined;
-  for (let hops = 0; out && typeof out.$ref === 'string' && hops < 8; hops++) {
-    let at: unknown = OPENAPI_DOCUMENT;
-    for (const part of (out.$ref as string).slice(2).split('/')) at = (at as Json | undefined)?.[part];
-    out = at as Json | undefined;
-  }
-  return out;
-}
 
 /** Whether a schema is a closed set of values (`enum`, `const`, or a `oneOf` of consts). */
 function isClosedSet(node: unknown, depth = 0): boolean {
