@@ -24,7 +24,9 @@ export function journalHar(entries: readonly JournaledRequest[]): Har {
   return harDocument(
     entries.map((entry) => {
       const headers = [...entry.headers];
-      const host = entry.headers.get('host') ?? 'oz.test';
+      // A Host header is the caller's: one that does not make a URL is left out.
+      const sent = entry.headers.get('host');
+      const host = sent !== null && /^[A-Za-z0-9.:[\]-]+$/.test(sent) && URL.canParse(`http://${sent}/`) ? sent : 'oz.test';
       return harEntry(
         {
           startedAt: entry.at,

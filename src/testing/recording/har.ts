@@ -117,7 +117,7 @@ export function harEntry(exchange: Exchange, secrets: readonly string[]): HarEnt
   const url = redactText(exchange.url, secrets);
   const requestHeaders = redactHeaders(exchange.requestHeaders, secrets);
   const responseHeaders = redactHeaders(exchange.responseHeaders, secrets);
-  const query = new URL(url).searchParams;
+  const query = URL.canParse(url) ? new URL(url).searchParams : new URLSearchParams();
   const request: HarRequest = {
     method: exchange.method,
     url,
