@@ -11,7 +11,8 @@ import type { ParityReport } from '../../../src/testing/parity/parityRun.js';
 import { spawnOzMock, startOzMock, type SpawnedOzMock, type StartLine } from '../control/spawnOzMock.js';
 
 async function parity(args: readonly string[]): Promise<{ code: number | null; output: string }> {
-  const run = spawnOzMock(['parity', ...args]);
+  // Keys come from the flags alone: an OZ_API_KEY of the environment would hide the usage error of a missing one.
+  const run = spawnOzMock(['parity', ...args], { OZ_API_KEY: '', OZ_MOCK_API_KEY: '' });
   const { code } = await run.exit;
   return { code, output: run.output() };
 }
@@ -75,6 +76,18 @@ describe('oz-mock parity against oz-mock processes', () => {
     expect(output).toMatch(/^listTools:success same$/m);
     expect(output).toMatch(/^listTools:no-key same$/m);
     expect(output).toMatch(/^\d+ same, [1-9]\d* different, 0 skipped$/m);
+  }, 180_000);
+
+  it('takes another oz-mock as the reference with --against (the one made to differ, now on the reference side)', async () => {
+    const { mock: plain, line: plainLine } = await startOzMock([]);
+    try {
+      const { code, output } = await parity(['--target', plainLine.url, '--api-key', plainLine.apiKey!, '--against', line.url, '--against-key', line.apiKey!]);
+      expect(code).toBe(1);
+      expect(output).toContain(`oz-mock parity: ${plainLine.url} against ${line.url}\n`);
+      expect(output).toContain('  getTool 200 $.name: 42 ≠ "echo"\n');
+    } finally {
+      await plain.stop();
+    }
   }, 180_000);
 
   it('exits 3 when the target cannot be reached, 2 on a usage error', async () => {
