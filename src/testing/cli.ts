@@ -11,10 +11,16 @@ import { isAdminTokenShape } from './control/adminToken.js';
 import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
+import { readStubFile } from './fixtures/stubFile.js';
+import type { StubSpec } from './pipeline/stubs/stubs.js';
+import { recordCommand, type CommandIo } from './recording/recordCommand.js';
+import { parityCommand } from './parity/parityCommand.js';
 
 const HELP = `oz-mock: an in-memory Oz server (API ${API_VERSION}) seeded with the demo account.
 
 Usage: oz-mock [options]
+       oz-mock record --target URL [--out DIR] [--port N]   a recording proxy (oz-mock record --help)
+       oz-mock parity --target URL [...]                    where a service and oz-mock differ (oz-mock parity --help)
 
   --port <n>          API port (default 4010; 0 picks a free one)
   --mcp-port <n>      port of the MCP server's own URL (default: --port + 1, or 0 with --port 0)
@@ -25,6 +31,8 @@ Usage: oz-mock [options]
   --seed <demo|empty> the seed (default demo)
   --fixtures <file>   a fixture document (JSON or YAML) added after the seed; repeatable, loaded in order,
                       part of the baseline POST /_oz/reset returns to
+  --stubs <file>      stubs (a stubs.json array in the /_oz/stubs format, or a .har recording) armed at start and
+                      after every reset; repeatable; answers are checked against openapi.json unless unchecked
   --state <file>      load the state from this file at start when it exists; write it on a clean stop and on
                       POST /_oz/state/save (atomically: a temporary file, then a rename)
   --clock-start <iso> where the server clock starts (default: now)
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
         'proxy-key': { type: 'string' },
         seed: { type: 'string' },
         fixtures: { type: 'string', multiple: true },
+        stubs: { type: 'string', multiple: true },
         state: { type: 'string' },
         'clock-start': { type: 'string' },
         'frozen-clock': { type: 'boolean' },
@@ -136,7 +145,23 @@ async function main(): Promise<void> {
   const rateLimit = count(values['rate-limit'], '--rate-limit');
   const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
 
+  const stubs: StubSpec[] = [];
+  for (const file of values.stubs ?? []) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      fail(`cannot read the stubs file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    try {
+      stubs.push(...readStubFile(text, file));
+    } catch (err) {
+      fail((err as Error).message);
+    }
+  }
+
   const server = createOzServer({
+    ...(stubs.length ? { stubs } : {}),
     seed,
     apiKey,
     modelsKey: values['models-key'],
@@ -247,4 +272,21 @@ async function main(): Promise<void> {
   }
 }
 
-void main();
+/** The bin's process as a command sees it. */
+const PROCESS_IO: CommandIo = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+  exit: (code) => {
+    // Exit once what was written reached the pipe.
+    process.stdout.write('', () => process.exit(code));
+  },
+  onStop: (stop) => {
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  },
+};
+
+const command = process.argv[2];
+if (command === 'record') void recordCommand(process.argv.slice(3), PROCESS_IO);
+else if (command === 'parity') void parityCommand(process.argv.slice(3), PROCESS_IO, (options) => createOzServer(options));
+else void main();

@@ -52,3 +52,5 @@ export type { SessionKey } from './public/ozServer.js';
 export type { OzStubs, StubSpec, StubAnswer, StubMatch, StubRequest, StubHandle, StubView } from './pipeline/stubs/stubs.js';
 export type { OzUnused, ArmedFaultView } from './pipeline/stubs/unused.js';
 export type { JournalContentFilter } from './harness/journalMatch.js';
+export { readStubFile, StubFileError } from './fixtures/stubFile.js';
+export type { Har, HarEntry, HarRequest, HarResponse, HarContent, HarPair, HarPostData } from './recording/har.js';

@@ -144,6 +144,11 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
   const fixtureDocuments = start !== null || options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
 
+  const armStubs = () => {
+    for (const stub of options.stubs ?? []) parts.stubs.add(stub);
+  };
+  armStubs();
+
   const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes);
   let handler: RequestHandler = withDashboard(createRequestHandler(parts, HANDLERS), dashboard);
   // What reset() returns to; set once the seed function ran, below.
@@ -225,6 +230,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       parts.journal.clear();
       parts.faults.clear();
       parts.stubs.clear();
+      armStubs();
       parts.idempotency.clear();
       parts.walker.clearFailures();
     },

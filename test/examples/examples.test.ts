@@ -6,7 +6,7 @@
  * answers checked against openapi.json by the test server). The other examples take the same two-line branch.
  */
 import { execFile } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createTestServer } from '../support/ozServer.js';
@@ -22,7 +22,23 @@ interface Expectation {
   readonly remoteLines?: readonly RegExp[];
 }
 
+/** What the recording in examples/fixtures/recording/ holds: a replay answers these values. */
+const RECORDED = (() => {
+  const stubs = JSON.parse(readFileSync(new URL('../../examples/fixtures/recording/stubs.json', import.meta.url), 'utf8')) as Array<{ operationId: string; answer: { body: Record<string, string> } }>;
+  const body = (operationId: string) => stubs.find((s) => s.operationId === operationId)!.answer.body;
+  return { itemId: body('createCompanyItem').id!, executionId: body('executeTool').execution_id! };
+})();
+
 const EXAMPLES: Readonly<Record<string, Expectation>> = {
+  'recording-and-parity.ts': {
+    lines: [
+      new RegExp(`^${RECORDED.itemId} intake$`, 'm'),
+      new RegExp(`^hello ${RECORDED.executionId}$`, 'm'),
+      /^true tool_not_found$/m,
+      /^true$/m,
+      /^createCompanyItem 201$/m,
+    ],
+  },
   'tour.ts': {
     lines: [
       /^1\. Create an item in acme\/hq/m,

@@ -85,7 +85,7 @@ const BASE_PATHS = {
       get: scoped(op(
         'getJournal',
         'The requests received, oldest first (headers with keys and tokens redacted).',
-        { '200': ok('The entries.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('JournalEntry') } } }), ...INVALID },
+        { '200': ok('The entries (with format=har: a HAR 1.2 document).', { oneOf: [{ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('JournalEntry') } } }, { type: 'object', required: ['log'], properties: { log: { type: 'object', required: ['version', 'creator', 'entries'] } } }] }), ...INVALID },
         {
           parameters: [
             { name: 'operationId', in: 'query', schema: { type: 'string' }, description: 'An operationId of the API (unknown: 422).' },
@@ -96,6 +96,7 @@ const BASE_PATHS = {
             { name: 'account', in: 'query', schema: { type: 'string' }, description: 'The account whose key sent the request.' },
             { name: 'header', in: 'query', schema: { type: 'string' }, description: 'A request header and its exact value, as name:value (the name is case-insensitive).' },
             { name: 'body', in: 'query', schema: { type: 'string' }, description: 'A JSON object the JSON body must hold (a subset, compared deeply).' },
+            { name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'har'] }, description: '`har`: the picked entries as one HAR 1.2 document (`{ log: { entries } }`), keys redacted.' },
           ],
         },
       )),

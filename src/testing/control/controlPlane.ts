@@ -18,6 +18,7 @@ import { unusedOf } from '../pipeline/stubs/unused.js';
 import { FIXTURE_DOCUMENT, keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
+import { journalHar } from '../harness/journalHar.js';
 import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
 import { sessionView } from './sessionView.js';
 import { STATE_DOCUMENT, STATE_DOCUMENT_NESTING, type OzStateDocument } from '../fixtures/stateDocument.js';
@@ -182,7 +183,7 @@ export function faultToJson(id: string, remaining: number, spec: FaultSpec, hits
   return out;
 }
 
-const JOURNAL_FILTERS = ['operationId', 'method', 'path', 'status', 'limit', 'account', 'header', 'body'];
+const JOURNAL_FILTERS = ['operationId', 'method', 'path', 'status', 'limit', 'account', 'header', 'body', 'format'];
 
 /** The `body` filter of the journal: a JSON object in the query string. */
 function jsonFilterBody(text: string): Record<string, unknown> {
@@ -311,6 +312,9 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000)) throw invalidParams('limit must be an integer from 1 to 10000.');
     const entries = asInvalid(() => t.server.journal.filter(journalFilter(filter)));
     const picked = limitText === null ? entries : entries.slice(-Number(limitText));
+    const format = q.get('format') ?? 'json';
+    if (format !== 'json' && format !== 'har') throw invalidParams('format must be json or har.');
+    if (format === 'har') return answer(200, journalHar(picked));
     return answer(200, { data: picked.map(journalEntryView) });
   },
   clearJournal: (_, t) => {

@@ -2,6 +2,8 @@ import type { OperationId } from '../../generated/operations.js';
 import type { MountKind, Surface } from '../wire/connection.js';
 import { checkContentFilter, contentMatches, type JournalContentFilter } from './journalMatch.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
+import type { Har } from '../recording/har.js';
+import { journalHar } from './journalHar.js';
 
 /** What a fault did to a request (see `server.faults`). */
 export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
@@ -106,6 +108,8 @@ export interface OzJournal {
   count(filter?: JournalFilter | OperationId): number;
   /** Forgets every entry. */
   clear(): void;
+  /** The entries as a HAR 1.2 document (open it in a HAR viewer); `Authorization` and `X-API-Key` read `<redacted>`. */
+  toHAR(): Har;
 }
 
 /** The filter object of a filter or an operationId; throws a `TypeError` for an unknown operationId. */
@@ -175,6 +179,10 @@ export class Journal implements OzJournal {
     let n = 0;
     for (const e of this.#ring) if (matches(e, f)) n++;
     return n;
+  }
+
+  toHAR(): Har {
+    return journalHar(this.entries);
   }
 
   clear(): void {

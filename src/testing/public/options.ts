@@ -7,6 +7,7 @@ import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../state/idempotencyStore.js';
 import { DEFAULT_MAX_SESSIONS } from './maxSessions.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { OzServer } from './ozServer.js';
+import type { StubSpec } from '../pipeline/stubs/stubs.js';
 
 /**
  * A function seed: runs once at creation on the demo seed (after `fixtures`), through the server's own
@@ -27,6 +28,11 @@ export interface OzServerOptions {
    * baseline `reset()` returns to. A bad document throws 422 `invalid_params` naming the field.
    */
   readonly fixtures?: FixtureDocument | string | ReadonlyArray<FixtureDocument | string>;
+  /**
+   * Stubs armed at start and again after every `reset()` (`oz-mock --stubs FILE`): each is checked as
+   * `server.stubs.add` checks it, so a bad one throws when the server is made.
+   */
+  readonly stubs?: readonly StubSpec[];
   /**
    * The control plane's admin token (`ozadm_` + 32 letters or digits) for `/_oz/` on every mount. Default: a
    * random one (`server.adminToken`). `false` turns the control plane off (`/_oz/` answers 404).

@@ -75,6 +75,9 @@ export const DEMO_AGENTS: readonly AgentDefinition[] = [
   },
 ];
 
+/** The demo account's company, its cloud building and its stored workflow (contract.md, "The demo account"). */
+export const DEMO_NAMES = { company: 'acme', building: 'hq', workflow: 'draft-and-review' } as const;
+
 /** Seeds the demo account of the service's contract ("The demo account"). */
 export function seedDemo(store: Store, keys: DemoKeys): void {
   for (const tool of DEMO_TOOLS) store.addTool(tool);
@@ -86,15 +89,15 @@ export function seedDemo(store: Store, keys: DemoKeys): void {
   store.addKey({ account: 'demo', kind: 'proxy', name: 'legacy proxy key', key: keys.proxyKey });
   store.addCompany({
     account: 'demo',
-    slug: 'acme',
+    slug: DEMO_NAMES.company,
     buildings: [
-      { slug: 'hq', kind: 'cloud', pipeline: ['plan', 'build', 'review'] },
+      { slug: DEMO_NAMES.building, kind: 'cloud', pipeline: ['plan', 'build', 'review'] },
       { slug: 'lab', kind: 'local' },
     ],
   });
   store.addWorkflow({
     account: 'demo',
-    name: 'draft-and-review',
+    name: DEMO_NAMES.workflow,
     description: 'A writer drafts, then a writer reviews the draft.',
     tasks: [
       { id: 'draft', type: 'task', agent: 'writer' },

@@ -13,7 +13,8 @@ export interface ResponseShape {
   readonly schemaName: string | null;
 }
 
-function resolveRef(node: unknown): Json | undefined {
+/** A node of openapi.json with its `$ref`s followed (at most 8 hops). */
+export function resolveRef(node: unknown): Json | undefined {
   let out = node as Json | undefined;
   for (let hops = 0; out && typeof out.$ref === 'string' && hops < 8; hops++) {
     let target: unknown = OPENAPI_DOCUMENT;
