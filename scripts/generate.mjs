@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { renderBuilders, renderBuilderValidators } from './codegen/builders.mjs';
 import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
@@ -49,6 +50,9 @@ files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runC
 files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
 files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
 files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));
+// The test builders of `oz-sdk/testing` (src/testing/builders/): templates and strict validators per resource schema.
+files.set('builders.ts', HEADER + renderBuilders(doc));
+files.set('builderValidators.ts', HEADER + renderBuilderValidators(doc));
 
 const existing = existsSync(outDir) ? listFiles(outDir).map((f) => relative(outDir, f)) : [];
 const problems = [];

@@ -809,6 +809,7 @@ export interface components {
             next_cursor: string | null;
         };
         ExecutionResult: {
+            /** @example true */
             ok: boolean;
             /** @description Markdown text of the result. */
             content: string;
@@ -991,9 +992,15 @@ export interface components {
             /** @description Schedule id (`sch_...`). */
             id: string;
             name: string;
-            /** @description Five-field cron expression. */
+            /**
+             * @description Five-field cron expression.
+             * @example 0 9 * * *
+             */
             cron: string;
-            /** @description IANA time zone, default `UTC`. */
+            /**
+             * @description IANA time zone, default `UTC`.
+             * @example UTC
+             */
             timezone: string;
             target: components["schemas"]["ScheduleTarget"];
             input: {

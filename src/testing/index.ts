@@ -10,6 +10,8 @@ export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, I
 export type { OzServerOptions, OzSeedFunction } from './public/options.js';
 export type { OperationId } from '../generated/operations.js';
 export { connectOzMock } from './control/remote.js';
+export { build, createBuilders, type BuildersOptions, type BuiltPage, type OzBuilders } from './builders/builders.js';
+export type { BuiltResources } from '../generated/builders.js';
 export type {
   Awaitable,
   ConnectOzMockOptions,

@@ -51,7 +51,7 @@ describe('the layering rule', () => {
       'src/testing/loose.ts': "export { newId } from './support/ids.js';",
       'src/testing/support/circleA.ts': "export type { B } from './circleB.js';\nexport type A = string;",
       'src/testing/support/circleB.ts': "export type { A } from './circleA.js';\nexport type B = number;",
-      // Each folder of the server reaches one folder above it (sessions, the top one, the composition root).
+      // Each folder of the server reaches one folder above it (builders, the top one, the composition root).
       'src/testing/support/wrongLayer.ts': "export type { ServerClock } from '../time/clock.js';",
       'src/testing/time/wrongLayer.ts': "export type { OzMockError } from '../contract/errors.js';",
       'src/testing/contract/wrongLayer.ts': "export type { Answer } from '../wire/answer.js';",
@@ -67,6 +67,7 @@ describe('the layering rule', () => {
       'src/testing/parts/wrongLayer.ts': "export type { ControlPort } from '../control/controlPlane.js';",
       'src/testing/control/wrongLayer.ts': "export type { SessionWorld } from '../sessions/sessionRegistry.js';",
       'src/testing/sessions/wrongLayer.ts': "export { createOzServer } from '../server.js';",
+      'src/testing/builders/wrongLayer.ts': "export { createOzServer } from '../server.js';",
       'src/profiles/wrongWay.ts': "export { EXIT } from '../cli/exitCodes.js';",
       'src/cli/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
       'src/funcs/wrongWay.ts': "export type { Oz } from '../client.js';",
@@ -100,6 +101,7 @@ describe('the layering rule', () => {
       'server-parts-imports-below: src/testing/parts/wrongLayer.ts -> src/testing/control/controlPlane.ts',
       'server-control-imports-below: src/testing/control/wrongLayer.ts -> src/testing/sessions/sessionRegistry.ts',
       'server-sessions-imports-below: src/testing/sessions/wrongLayer.ts -> src/testing/server.ts',
+      'server-builders-imports-below: src/testing/builders/wrongLayer.ts -> src/testing/server.ts',
       'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
       'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
       'funcs-over-core-and-generated: src/funcs/wrongWay.ts -> src/client.ts',
