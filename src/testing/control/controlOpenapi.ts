@@ -101,6 +101,14 @@ const BASE_PATHS = {
       )),
       delete: scoped(op('clearJournal', 'Forgets every entry.', { '200': ok('Cleared.') })),
     },
+    '/_oz/journal/verify': {
+      post: scoped(op(
+        'verifyJournal',
+        'Asserts that `times` entries match the filter (default: at least one); 422 `verification_failed` names the count and the closest entries.',
+        { '200': ok('As many as expected matched.', { type: 'object', required: ['ok', 'count'], properties: { ok: { const: true }, count: { type: 'integer' } } }), '422': err('verification_failed (with `count`, `times` and `nearMisses`), or invalid_params.'), '400': err('invalid_json: the body is not JSON.') },
+        { requestBody: body({ type: 'object', additionalProperties: false, properties: { operationId: { type: 'string' }, method: { type: 'string' }, path: { type: 'string', description: 'An exact path.' }, status: { type: 'integer' }, account: { type: 'string' }, header: { type: 'string', description: 'name:value' }, body: { type: 'object', description: 'Fields the JSON body must hold (a subset).' }, times: { type: 'integer', minimum: 0, description: 'Exactly this many (default: at least one).' } } }, false) },
+      )),
+    },
     '/_oz/keys': {
       post: scoped(op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) })),
     },
@@ -244,7 +252,29 @@ export const CONTROL_OPENAPI = {
           unchecked: { type: 'boolean' },
         },
       },
-      Unused: { type: 'object', required: ['faults', 'stubs'], properties: { faults: { type: 'array', items: ref('Fault') }, stubs: { type: 'array', items: ref('Stub') } } },
+      Unused: {
+        type: 'object',
+        required: ['faults', 'stubs'],
+        properties: {
+          faults: { type: 'array', items: { allOf: [ref('Fault'), ref('NearMissed')] } },
+          stubs: { type: 'array', items: { allOf: [ref('Stub'), ref('NearMissed')] } },
+        },
+      },
+      NearMissed: { type: 'object', required: ['nearMisses'], properties: { nearMisses: { type: 'array', maxItems: 3, items: ref('NearMiss'), description: 'The journal entries closest to it (same operation, else path), closest first.' } } },
+      NearMiss: {
+        type: 'object',
+        required: ['requestId', 'operationId', 'method', 'path', 'query', 'status', 'at', 'differences'],
+        properties: {
+          requestId: { type: 'string' },
+          operationId: { type: ['string', 'null'] },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          query: { type: 'string' },
+          status: { type: ['integer', 'null'] },
+          at: { type: 'integer' },
+          differences: { type: 'array', items: { type: 'object', required: ['path', 'expected'], properties: { path: { type: 'string', description: 'path.id, query.x, body.a.b, account, method, path, status, header.name' }, expected: {}, actual: {} } } },
+        },
+      },
       SessionSpec: {
         type: 'object',
         additionalProperties: false,

@@ -5,6 +5,7 @@ import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
+import { OzVerificationError } from '../harness/verificationError.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
@@ -288,6 +289,22 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const picked = limitText === null ? entries : entries.slice(-Number(limitText));
     return answer(200, { data: picked.map(journalEntryView) });
   },
+  verifyJournal: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['operationId', 'method', 'path', 'status', 'account', 'header', 'body', 'times']);
+    for (const k of ['operationId', 'method', 'path', 'account', 'header'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
+    if (o.status !== undefined && !Number.isInteger(o.status)) throw invalidParams('status must be an HTTP status (an integer).');
+    if (o.body !== undefined && !isPlainObject(o.body)) throw invalidParams('body must be a JSON object of fields.');
+    const { times, ...filter } = o;
+    try {
+      asInvalid(() => t.server.journal.verify(journalFilter(filter as JournalFilter), times === undefined ? {} : { times: times as number }));
+    } catch (err) {
+      if (!(err instanceof OzVerificationError)) throw err;
+      const error = { code: 'verification_failed', message: err.message, count: err.count, times: err.times, nearMisses: err.nearMisses };
+      return answer(422, { error }, { 'x-error-code': 'verification_failed' });
+    }
+    return answer(200, { ok: true, count: t.server.journal.count(journalFilter(filter as JournalFilter)) });
+  },
   clearJournal: (_, t) => {
     t.server.journal.clear();
     return OK();
@@ -377,7 +394,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   listUnused: (_, t) => {
     const unused = unusedOf(t.server);
-    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, ...spec }) => faultToJson(id, remaining, spec as FaultSpec, hits)), stubs: unused.stubs });
+    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, nearMisses, ...spec }) => ({ ...faultToJson(id, remaining, spec as FaultSpec, hits), nearMisses })), stubs: unused.stubs });
   },
   listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
   createSession: async (call, t) => {

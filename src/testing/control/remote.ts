@@ -3,6 +3,9 @@ import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
 import type { JournalContentFilter } from '../harness/journalMatch.js';
+import type { VerifyOptions } from '../harness/journal.js';
+import type { NearMiss } from '../harness/nearMisses.js';
+import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
 import type { ItemPatch } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
@@ -75,6 +78,8 @@ export interface OzControls {
     last(filter?: PortableJournalFilter | OperationId): Awaitable<JournalRecord | undefined>;
     count(filter?: PortableJournalFilter | OperationId): Awaitable<number>;
     clear(): Awaitable<void>;
+    /** Asserts `times` matching entries (default: at least one); else throws `OzVerificationError` naming the closest. */
+    verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Awaitable<void>;
   };
 }
 
@@ -176,6 +181,8 @@ export interface OzMockControls extends OzControls {
     last(filter?: PortableJournalFilter | OperationId): Promise<JournalEntryView | undefined>;
     count(filter?: PortableJournalFilter | OperationId): Promise<number>;
     clear(): Promise<void>;
+    /** `POST /_oz/journal/verify`: throws `OzVerificationError` (its 422's count and near misses) when it fails. */
+    verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Promise<void>;
   };
   readonly keys: {
     add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey>;
@@ -332,6 +339,16 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       last: (f = {}) => filter(f, 1).then((list) => list[0]),
       count: (f = {}) => filter(f).then((list) => list.length),
       clear: async () => void (await call('DELETE', '/journal')),
+      async verify(f, o = {}) {
+        const body = { ...(typeof f === 'string' ? { operationId: f } : f), ...(o.times === undefined ? {} : { times: o.times }) };
+        try {
+          await call('POST', '/journal/verify', body);
+        } catch (err) {
+          if (!(err instanceof OzMockError) || err.code !== 'verification_failed') throw err;
+          const extra = (err.fields.extra ?? {}) as { count?: number; times?: number | null; nearMisses?: NearMiss[] };
+          throw new OzVerificationError(err.message, { count: extra.count ?? 0, times: extra.times ?? null, nearMisses: extra.nearMisses ?? [] });
+        }
+      },
     },
     keys: {
       add: (o) => call<CreatedKey>('POST', '/keys', o),
