@@ -7,6 +7,7 @@ import type { VerifyOptions } from '../harness/journal.js';
 import type { NearMiss } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
+import type { NearMissed } from '../pipeline/stubs/unused.js';
 import type { ItemPatch } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
@@ -68,7 +69,7 @@ export interface OzControls {
     clear(): Awaitable<void>;
   };
   /** The faults and stubs armed and never used. */
-  unused(): Awaitable<{ readonly faults: readonly { readonly id: string }[]; readonly stubs: readonly StubView[] }>;
+  unused(): Awaitable<{ readonly faults: ReadonlyArray<{ readonly id: string } & NearMissed>; readonly stubs: ReadonlyArray<StubView & NearMissed> }>;
   readonly clock: {
     now(): Awaitable<number>;
     advance(ms: number): Promise<void>;
@@ -167,7 +168,7 @@ export interface OzMockControls extends OzControls {
     clear(): Promise<void>;
   };
   /** The faults and stubs armed and never used (`GET /_oz/unused`): for an `afterEach`. */
-  unused(): Promise<{ faults: RemoteFault[]; stubs: StubView[] }>;
+  unused(): Promise<{ faults: Array<RemoteFault & NearMissed>; stubs: Array<StubView & NearMissed> }>;
   readonly clock: {
     now(): Promise<number>;
     get(): Promise<RemoteClock>;
@@ -326,7 +327,7 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       clear: async () => void (await call('DELETE', '/stubs')),
       list: () => call<{ data: StubView[] }>('GET', '/stubs').then((r) => r.data),
     },
-    unused: () => call<{ faults: RemoteFault[]; stubs: StubView[] }>('GET', '/unused'),
+    unused: () => call<{ faults: Array<RemoteFault & NearMissed>; stubs: Array<StubView & NearMissed> }>('GET', '/unused'),
     clock: {
       now: () => call<RemoteClock>('GET', '/clock').then((c) => c.now_ms),
       get: () => call<RemoteClock>('GET', '/clock'),
