@@ -289,7 +289,7 @@ export const CONTROL_OPENAPI = {
         properties: {
           id: { type: 'string', description: 'ses_...' },
           api_key: { type: ['string', 'null'], description: "The session's copy of the demo platform key (null when the baseline has none)." },
-          keys: { type: 'array', items: { type: 'object', required: ['account', 'name', 'kind', 'value'], properties: { account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, value: { type: 'string' } } } },
+          keys: { type: 'array', items: { type: 'object', required: ['account', 'name', 'kind', 'api_key', 'value'], properties: { account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
         },
       },
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
@@ -319,9 +319,9 @@ export const CONTROL_OPENAPI = {
       KeySpec: {
         type: 'object',
         required: ['account'],
-        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, value: { type: 'string' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
+        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, api_key: { type: 'string', description: 'A fixed value for the key (default: a new one).' }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
       },
-      CreatedKey: { type: 'object', required: ['id', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, key: { type: 'string' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
+      CreatedKey: { type: 'object', required: ['id', 'api_key', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, api_key: { type: 'string', description: "The key's value, answered this once." }, key: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
       ItemPatch: {
         type: 'object',
         additionalProperties: false,

@@ -311,16 +311,19 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   addKey: async (call, t) => {
     const o = await call.object();
-    onlyFields(o, ['account', 'kind', 'name', 'value', 'expires_in_days', 'tools', 'addresses']);
+    onlyFields(o, ['account', 'kind', 'name', 'api_key', 'value', 'expires_in_days', 'tools', 'addresses']);
+    // `api_key` is the one name of a key's value; `value` is its old name, still read.
+    if (o.api_key !== undefined && o.value !== undefined) throw invalidParams('Give api_key (or its old name value), not both.');
+    if (o.api_key !== undefined) o.value = o.api_key;
     if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
     if (!t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
-    for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
+    for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k === 'value' && o.api_key !== undefined ? 'api_key' : k} must be a string.`);
     for (const k of ['tools', 'addresses'] as const) {
       if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
     }
     if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
     const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
-    if (shape) throw invalidParams(`value ${shape}.`);
+    if (shape) throw invalidParams(`${o.api_key !== undefined ? 'api_key' : 'value'} ${shape}.`);
     const created = asErrorOf422(() =>
       t.addKey({
         account: o.account as string,
@@ -332,7 +335,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
         ...(o.addresses !== undefined ? { addresses: o.addresses as string[] } : {}),
       }),
     );
-    return answer(201, created);
+    return answer(201, { api_key: created.key, ...created });
   },
   revokeKey: (call, t) => {
     const id = call.params.id!;

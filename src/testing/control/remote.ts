@@ -45,6 +45,8 @@ export interface JournalRecord {
   readonly status: number | null;
   readonly executionId: string | null;
   readonly fault: string | null;
+  /** The answer replayed a kept answer (`x-idempotent-replayed: true`). */
+  readonly replayed: boolean;
   readonly at: number;
 }
 
@@ -121,7 +123,7 @@ export interface OzMockSession extends Omit<OzMockControls, 'keys'> {
   /** The session's copy of the demo platform key, or `null` when the baseline has none. */
   readonly apiKey: string | null;
   /** The session's keys (copies of the baseline's, with new values). */
-  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: 'platform' | 'models' | 'proxy'; readonly value: string }>;
+  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: 'platform' | 'models' | 'proxy'; readonly apiKey: string; /** @deprecated the old name of `apiKey` */ readonly value: string }>;
   /** Adds a key to the session (`POST /_oz/sessions/{id}/keys`), as the server's `keys.add`. */
   addKey: OzMockControls['keys']['add'];
   /** Revokes a key of the session, as the server's `keys.revoke`. */
@@ -186,7 +188,8 @@ export interface OzMockControls extends OzControls {
     verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Promise<void>;
   };
   readonly keys: {
-    add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey>;
+    /** `POST /_oz/keys`: `api_key` fixes the value (`value` is its old name). Answers the key with its value as `apiKey` (and `key`). */
+    add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; api_key?: string; /** @deprecated the old name of `api_key` */ value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey & { readonly apiKey: string }>;
     revoke(id: string): Promise<void>;
   };
   readonly items: {
@@ -268,7 +271,7 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
     settings: () => call<OzSettings>('GET', '/settings'),
     updateSettings: (patch) => call<OzSettings>('PATCH', '/settings', patch),
     async session(o = {}) {
-      const created = await call<{ id: string; api_key: string | null; keys: OzMockSession['keys'] }>('POST', '/sessions', o);
+      const created = await call<{ id: string; api_key: string | null; keys: Array<Omit<OzMockSession['keys'][number], 'apiKey'> & { api_key: string }> }>('POST', '/sessions', o);
       const prefix = `/sessions/${encodeURIComponent(created.id)}`;
       const { keys, ...controls } = remoteControls(base, call, prefix);
       return {
@@ -277,7 +280,7 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
         revokeKey: keys.revoke,
         id: created.id,
         apiKey: created.api_key,
-        keys: created.keys,
+        keys: created.keys.map(({ api_key, ...k }) => ({ ...k, apiKey: api_key })),
         close: () => call('DELETE', prefix).then(() => undefined, ignoreNotFound),
       };
     },
@@ -352,7 +355,7 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       },
     },
     keys: {
-      add: (o) => call<CreatedKey>('POST', '/keys', o),
+      add: (o) => call<CreatedKey & { api_key?: string }>('POST', '/keys', o).then(({ api_key: _, ...created }) => ({ ...created, apiKey: created.key })),
       revoke: async (id) => void (await call('POST', `/keys/${encodeURIComponent(id)}/revoke`)),
     },
     items: {
