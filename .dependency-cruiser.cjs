@@ -22,7 +22,7 @@ const CLIENT = '^src/(client[.]ts|clientOptions[.]ts|index[.]ts|funcs/|resources
  * import the folders before it and its own, never one after it nor the entry points and composition root at the
  * top of src/testing/ (index.ts, cli.ts, server.ts).
  */
-const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'recording', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control', 'sessions', 'parity'];
+const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'recording', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control', 'sessions', 'parity', 'builders'];
 
 /** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });

@@ -6,6 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { renderApiReference } from './codegen/apiReference.mjs';
+import { renderBuilders, renderBuilderValidators } from './codegen/builders.mjs';
 import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
@@ -53,6 +54,9 @@ files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
 files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));
 // api.md, the reference of every operation, at the repository's root: written here too, checked for drift.
 files.set('../../api.md', renderApiReference(doc, model, byOperation));
+// The test builders of `oz-sdk/testing` (src/testing/builders/): templates and strict validators per resource schema.
+files.set('builders.ts', HEADER + renderBuilders(doc));
+files.set('builderValidators.ts', HEADER + renderBuilderValidators(doc));
 
 const existing = existsSync(outDir) ? listFiles(outDir).map((f) => relative(outDir, f)) : [];
 const problems = [];

@@ -19,6 +19,8 @@ export interface GlobalOptions {
   idempotencyKey: string | undefined;
   maxRetries: number | undefined;
   timeout: number | undefined;
+  /** `--wait-timeout`: how long a wait lasts (ms). */
+  waitTimeout: number | undefined;
   headers: Record<string, string>;
 }
 
@@ -41,7 +43,7 @@ function wholeNumber(flag: WrittenFlag, min: number): number {
 export function readGlobalOptions(flags: readonly WrittenFlag[]): { options: GlobalOptions; rest: WrittenFlag[] } {
   const options: GlobalOptions = {
     format: undefined, stream: false, async: false, wait: false, all: false, help: false, version: false, data: undefined,
-    baseURL: undefined, profile: undefined, idempotencyKey: undefined, maxRetries: undefined, timeout: undefined, headers: {},
+    baseURL: undefined, profile: undefined, idempotencyKey: undefined, maxRetries: undefined, timeout: undefined, waitTimeout: undefined, headers: {},
   };
   const rest: WrittenFlag[] = [];
   for (const flag of flags) {
@@ -72,6 +74,7 @@ export function readGlobalOptions(flags: readonly WrittenFlag[]): { options: Glo
       case 'idempotency-key': options.idempotencyKey = valueOf(flag); break;
       case 'max-retries': options.maxRetries = wholeNumber(flag, 0); break;
       case 'timeout': options.timeout = wholeNumber(flag, 1); break;
+      case 'wait-timeout': options.waitTimeout = wholeNumber(flag, 1); break;
       case 'header': {
         const value = valueOf(flag);
         const colon = value.indexOf(':');

@@ -4,7 +4,7 @@ import { kebabCase } from './flagNames.js';
 import { didYouMean } from './nearestName.js';
 
 /** The commands of `oz` that are not operations of the API. */
-export type OwnCommandName = 'sign-in' | 'sign-out' | 'profiles list' | 'profiles use' | 'whoami' | 'mock' | 'completion';
+export type OwnCommandName = 'sign-in' | 'sign-out' | 'profiles list' | 'profiles use' | 'whoami' | 'mock' | 'completion' | 'executions wait';
 
 /** An entry of the command tree: its words, and the operation or own command it runs. */
 export type CommandEntry =
@@ -20,6 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   own('sign-out', 'oz sign-out [--profile NAME]', "remove a profile's key from this machine"),
   own('profiles list', 'oz profiles list', 'list the stored profiles (never their keys)'),
   own('profiles use', 'oz profiles use NAME', 'choose the profile calls use when OZ_PROFILE is not set'),
+  own('executions wait', 'oz executions wait ID [--wait-timeout MS]', 'wait for a run started anywhere (a progress line on a terminal) and print its result, as oz executions get ID --wait'),
   own('whoami', 'oz whoami', 'who the key is: user, tier, key label, rate-limit window (MCP svc_whoami)'),
   own('mock', 'oz mock [oz-mock flags]', 'run oz-mock, the embedded Oz server (oz mock --help)'),
   own('completion', 'oz completion bash|zsh|fish', 'print a shell completion script'),

@@ -49,12 +49,17 @@ function checkRequired(fields: readonly CliFlag[], values: Record<string, unknow
   if (missing.length) throw new CliUsageError(`Missing ${missing.map((f) => `--${kebabCase(f.name)}`).join(', ')} (required${where}).`);
 }
 
+/** A command that reads one run's record by its id (`oz executions get ID`): with `--wait` it waits for that run. */
+const readsRun = (command: CliCommand) => command.operationId === 'getExecution';
+
 /** Checks the global flags against what the command does, before anything is sent. */
 function checkGlobals(words: string, command: CliCommand, options: GlobalOptions): void {
   const format = options.format ?? 'json';
   const streams = command.streaming !== 'none';
   if (options.stream && !streams) throw new CliUsageError(`--stream: oz ${words} does not stream.`);
-  if ((options.async || options.wait) && !command.body?.async) throw new CliUsageError(`--${options.wait ? 'wait' : 'async'}: oz ${words} does not start a run in the background.`);
+  if (options.async && !command.body?.async) throw new CliUsageError(`--async: oz ${words} does not start a run in the background.`);
+  if (options.wait && !command.body?.async && !readsRun(command)) throw new CliUsageError(`--wait: oz ${words} does not start a run in the background (oz executions wait ID waits for any run).`);
+  if (options.waitTimeout !== undefined && !options.wait) throw new CliUsageError('--wait-timeout goes with --wait (or oz executions wait).');
   if ((options.async || options.wait) && (options.stream || command.streaming === 'always')) throw new CliUsageError('--async and --wait exclude --stream.');
   if (options.all && !command.paged) throw new CliUsageError(`--all: oz ${words} is not a list.`);
   if (options.all && format !== 'json') throw new CliUsageError('--all prints one JSON line per item: leave out --format or use --format json.');
@@ -156,7 +161,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
     if (wrote) io.stdout.write('\n');
     return;
   }
-  const answer = await call(...args);
+  const answer = options.wait && readsRun(command) ? { execution_id: positionals[0]!, wait: (o: object) => client.executions.wait(positionals[0]!, o) } : await call(...args);
   if (options.wait) {
     // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
     const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
@@ -166,7 +171,8 @@ export async function runOperation(words: readonly string[], command: CliCommand
     const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
     const line = progressLine(io.stderr);
     try {
-      const result = await waitOn({ signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record) });
+      const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
+      const result = await waitOn(waitOptions);
       line.done();
       io.stdout.write(await resultText(format === 'markdown' || format === 'text' ? result.content : result, format, pretty));
     } finally {

@@ -48,6 +48,14 @@ export async function runCli(args: readonly string[], given: CliIO): Promise<num
       io.stdout.write(`${entry.usage}\n\n${entry.summary}.\n`);
       return EXIT.ok;
     }
+    if (entry.name === 'executions wait') {
+      // `oz executions get ID --wait`, under its own name.
+      const get = resolveCommand(['executions', 'get']);
+      if (get.kind !== 'entry' || get.entry.kind !== 'operation') throw new Error('oz executions get is missing');
+      const { runOperation } = await import('./operationCommand.js');
+      await runOperation(get.entry.words, get.entry.command, positional, rest, { ...options, wait: true }, io);
+      return EXIT.ok;
+    }
     if (entry.name === 'sign-in') {
       const own = flags.filter((f) => SIGN_IN_FLAGS.some((s) => s.name === f.name));
       const others = flags.filter((f) => !SIGN_IN_FLAGS.some((s) => s.name === f.name));

@@ -706,7 +706,7 @@ export interface components {
          * @enum {string}
          */
         Format: "json" | "yaml" | "markdown" | "text";
-        /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). */
+        /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). `x-oz-permanent` marks a code whose answer a retry cannot change: the service sends it with `x-should-retry: false`, and clients do not retry it. */
         ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "payload_too_large" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
@@ -809,6 +809,7 @@ export interface components {
             next_cursor: string | null;
         };
         ExecutionResult: {
+            /** @example true */
             ok: boolean;
             /** @description Markdown text of the result. */
             content: string;
@@ -991,9 +992,15 @@ export interface components {
             /** @description Schedule id (`sch_...`). */
             id: string;
             name: string;
-            /** @description Five-field cron expression. */
+            /**
+             * @description Five-field cron expression.
+             * @example 0 9 * * *
+             */
             cron: string;
-            /** @description IANA time zone, default `UTC`. */
+            /**
+             * @description IANA time zone, default `UTC`.
+             * @example UTC
+             */
             timezone: string;
             target: components["schemas"]["ScheduleTarget"];
             input: {

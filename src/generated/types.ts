@@ -6,7 +6,7 @@ import type { components, operations } from './openapi.js';
  */
 export type Format = components['schemas']['Format'];
 /**
- * Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty).
+ * Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). `x-oz-permanent` marks a code whose answer a retry cannot change: the service sends it with `x-should-retry: false`, and clients do not retry it.
  */
 export type ErrorCode = components['schemas']['ErrorCode'];
 /**

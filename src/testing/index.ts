@@ -10,6 +10,8 @@ export type { ListenOptions, OzListener, OzServer, OzSnapshot, OzItemControls, I
 export type { OzServerOptions, OzSeedFunction } from './public/options.js';
 export type { OperationId } from '../generated/operations.js';
 export { connectOzMock } from './control/remote.js';
+export { build, createBuilders, type BuildersOptions, type BuiltPage, type OzBuilders } from './builders/builders.js';
+export type { BuiltResources } from '../generated/builders.js';
 export type {
   Awaitable,
   ConnectOzMockOptions,
@@ -34,7 +36,9 @@ export type { OzSettings } from './control/settings.js';
 export type { RetentionOptions } from './state/retention.js';
 export type { OzClock, OzClockOptions } from './time/clock.js';
 export type { OzDashboard } from './mounts/dashboard.js';
-export type { OzJournal, JournalEntry, JournalFilter, FaultType } from './harness/journal.js';
+export type { OzJournal, JournalEntry, JournalFilter, FaultType, VerifyOptions } from './harness/journal.js';
+export { OzVerificationError } from './harness/verificationError.js';
+export type { Difference, NearMiss } from './harness/nearMisses.js';
 export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle, FaultBodyMatch } from './harness/faults.js';
 export type { ResponseEvent, ResponseListener, RouteKind } from './harness/serverEvents.js';
 export type { AgentDefinition, ToolDefinition, PipelineStepDefinition, RunContext } from './state/catalog.js';
@@ -50,7 +54,7 @@ export { CLIENT_ADDRESS_HEADER } from './mounts/fetchMount.js';
 export type { OzSession, OzSessionOptions, OzSessionControls } from './public/ozServer.js';
 export type { SessionKey } from './public/ozServer.js';
 export type { OzStubs, StubSpec, StubAnswer, StubMatch, StubRequest, StubHandle, StubView } from './pipeline/stubs/stubs.js';
-export type { OzUnused, ArmedFaultView } from './pipeline/stubs/unused.js';
+export type { OzUnused, ArmedFaultView, NearMissed } from './pipeline/stubs/unused.js';
 export type { JournalContentFilter } from './harness/journalMatch.js';
 export { readStubFile, StubFileError } from './fixtures/stubFile.js';
 export type { Har, HarEntry, HarRequest, HarResponse, HarContent, HarPair, HarPostData } from './recording/har.js';

@@ -51,7 +51,7 @@ describe('the layering rule', () => {
       'src/testing/loose.ts': "export { newId } from './support/ids.js';",
       'src/testing/support/circleA.ts': "export type { B } from './circleB.js';\nexport type A = string;",
       'src/testing/support/circleB.ts': "export type { A } from './circleA.js';\nexport type B = number;",
-      // Each folder of the server reaches one folder above it (sessions, the top one, the composition root).
+      // Each folder of the server reaches one folder above it (builders, the top one, the composition root).
       'src/testing/support/wrongLayer.ts': "export type { ServerClock } from '../time/clock.js';",
       'src/testing/time/wrongLayer.ts': "export type { OzMockError } from '../contract/errors.js';",
       'src/testing/contract/wrongLayer.ts': "export type { Answer } from '../wire/answer.js';",
@@ -69,6 +69,7 @@ describe('the layering rule', () => {
       'src/testing/sessions/wrongLayer.ts': "export { createOzServer } from '../server.js';",
       'src/testing/recording/wrongLayer.ts': "export type { ServerData } from '../state/state.js';",
       'src/testing/parity/wrongLayer.ts': "export { createOzServer } from '../server.js';",
+      'src/testing/builders/wrongLayer.ts': "export { createOzServer } from '../server.js';",
       'src/profiles/wrongWay.ts': "export { EXIT } from '../cli/exitCodes.js';",
       'src/cli/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
       'src/funcs/wrongWay.ts': "export type { Oz } from '../client.js';",
@@ -104,6 +105,7 @@ describe('the layering rule', () => {
       'server-sessions-imports-below: src/testing/sessions/wrongLayer.ts -> src/testing/server.ts',
       'server-recording-imports-below: src/testing/recording/wrongLayer.ts -> src/testing/state/state.ts',
       'server-parity-imports-below: src/testing/parity/wrongLayer.ts -> src/testing/server.ts',
+      'server-builders-imports-below: src/testing/builders/wrongLayer.ts -> src/testing/server.ts',
       'nothing-imports-the-cli: src/profiles/wrongWay.ts -> src/cli/exitCodes.ts',
       'cli-uses-the-client-only: src/cli/wrongWay.ts -> src/signin/signIn.ts',
       'funcs-over-core-and-generated: src/funcs/wrongWay.ts -> src/client.ts',

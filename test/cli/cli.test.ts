@@ -95,6 +95,34 @@ describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
     expect(waited.stderr).toBe('');
   });
 
+  it('oz executions wait ID (and get ID --wait) waits for a run started elsewhere; --wait-timeout bounds it as it bounds --wait', async () => {
+    const started = await fetch(`${mock.url}/v1/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${mock.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'writer', user_request: 'a haiku', async: true }),
+    });
+    const { execution_id: id } = (await started.json()) as { execution_id: string };
+    const waited = await oz(['executions', 'wait', id], env);
+    expect(waited.code).toBe(0);
+    expect(json(waited.stdout)).toMatchObject({ ok: true, execution_id: id, content: 'Here is a draft for: a haiku' });
+    expect(waited.stderr).toBe('');
+    const got = await oz(['executions', 'get', id, '--wait'], env);
+    expect(json(got.stdout)).toMatchObject({ ok: true, execution_id: id, content: 'Here is a draft for: a haiku' });
+
+    const slow = json((await oz(['tools', 'execute', 'slow', '--async'], env)).stdout).execution_id as string;
+    const [late, lateStart] = await Promise.all([oz(['executions', 'wait', slow, '--wait-timeout', '300'], env), oz(['tools', 'execute', 'slow', '--wait', '--wait-timeout', '300'], env)]);
+    expect(late.code).not.toBe(0);
+    expect(late.code).toBe(lateStart.code);
+    expect(late.stderr).toMatch(/^oz: /);
+
+    const usage = await oz(['executions', 'list', '--wait-timeout', '5'], env);
+    expect([usage.code, usage.stderr]).toEqual([2, 'oz: --wait-timeout goes with --wait (or oz executions wait).\n']);
+    expect((await oz(['executions', 'wait'], env)).code).toBe(2);
+    expect((await oz(['executions', 'wait', 'exe_nope'], env)).code).toBe(1);
+    // Later tests read the journal's first getExecution as the sign that a wait began.
+    await mock.control('DELETE', '/journal');
+  });
+
   it('--all walks every page as NDJSON', async () => {
     const tools = await oz(['tools', 'list', '--limit', '100'], env);
     const all = await oz(['tools', 'list', '--limit', '1', '--all'], env);

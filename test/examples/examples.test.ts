@@ -232,6 +232,21 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^\[ 200, 422 \]$/m,
     ],
   },
+  'builders.ts': {
+    lines: [
+      /^itm_ parked 2026-11-21T12:00:00\.000Z$/m,
+      /^true$/m,
+      /^build\.item\(\): not a valid Item of openapi\.json at \$\.priority: priority must be an integer\.$/m,
+      /^\{"error":\{"code":"item_not_found","message":"No item itm_x\."\}\}$/m,
+      /^\{"data":\[\],"next_cursor":"cursor_2"\}$/m,
+      /^true$/m,
+      /^\[\{"path":"path\.id","expected":"itm_x","actual":"itm_y"\}\]$/m,
+      /^Expected 1 request matching \{"operationId":"getCompanyItem","path":"\/v1\/companies\/acme\/items\/itm_x"\}, found 0\.$/m,
+      /^ {2}1\. GET \/v1\/companies\/acme\/items\/itm_y \(req_\w+, 404\): path expected "\/v1\/companies\/acme\/items\/itm_x", got "\/v1\/companies\/acme\/items\/itm_y"$/m,
+      /^path\.id$/m,
+      /^ozk_BuildersExampleKey00000000000001$/m,
+    ],
+  },
   'control-plane.ts': {
     lines: [
       /^Price of gold: 2000 USD$/m,

@@ -102,6 +102,14 @@ const BASE_PATHS = {
       )),
       delete: scoped(op('clearJournal', 'Forgets every entry.', { '200': ok('Cleared.') })),
     },
+    '/_oz/journal/verify': {
+      post: scoped(op(
+        'verifyJournal',
+        'Asserts that `times` entries match the filter (default: at least one); 422 `verification_failed` names the count and the closest entries.',
+        { '200': ok('As many as expected matched.', { type: 'object', required: ['ok', 'count'], properties: { ok: { const: true }, count: { type: 'integer' } } }), '422': err('verification_failed (with `count`, `times` and `nearMisses`), or invalid_params.'), '400': err('invalid_json: the body is not JSON.') },
+        { requestBody: body({ type: 'object', additionalProperties: false, properties: { operationId: { type: 'string' }, method: { type: 'string' }, path: { type: 'string', description: 'An exact path.' }, status: { type: 'integer' }, account: { type: 'string' }, header: { type: 'string', description: 'name:value' }, body: { type: 'object', description: 'Fields the JSON body must hold (a subset).' }, times: { type: 'integer', minimum: 0, description: 'Exactly this many (default: at least one).' } } }, false) },
+      )),
+    },
     '/_oz/keys': {
       post: scoped(op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) })),
     },
@@ -245,7 +253,29 @@ export const CONTROL_OPENAPI = {
           unchecked: { type: 'boolean' },
         },
       },
-      Unused: { type: 'object', required: ['faults', 'stubs'], properties: { faults: { type: 'array', items: ref('Fault') }, stubs: { type: 'array', items: ref('Stub') } } },
+      Unused: {
+        type: 'object',
+        required: ['faults', 'stubs'],
+        properties: {
+          faults: { type: 'array', items: { allOf: [ref('Fault'), ref('NearMissed')] } },
+          stubs: { type: 'array', items: { allOf: [ref('Stub'), ref('NearMissed')] } },
+        },
+      },
+      NearMissed: { type: 'object', required: ['nearMisses'], properties: { nearMisses: { type: 'array', maxItems: 3, items: ref('NearMiss'), description: 'The journal entries closest to it (same operation, else path), closest first.' } } },
+      NearMiss: {
+        type: 'object',
+        required: ['requestId', 'operationId', 'method', 'path', 'query', 'status', 'at', 'differences'],
+        properties: {
+          requestId: { type: 'string' },
+          operationId: { type: ['string', 'null'] },
+          method: { type: 'string' },
+          path: { type: 'string' },
+          query: { type: 'string' },
+          status: { type: ['integer', 'null'] },
+          at: { type: 'integer' },
+          differences: { type: 'array', items: { type: 'object', required: ['path', 'expected'], properties: { path: { type: 'string', description: 'path.id, query.x, body.a.b, account, method, path, status, header.name' }, expected: {}, actual: {} } } },
+        },
+      },
       SessionSpec: {
         type: 'object',
         additionalProperties: false,
@@ -260,7 +290,7 @@ export const CONTROL_OPENAPI = {
         properties: {
           id: { type: 'string', description: 'ses_...' },
           api_key: { type: ['string', 'null'], description: "The session's copy of the demo platform key (null when the baseline has none)." },
-          keys: { type: 'array', items: { type: 'object', required: ['account', 'name', 'kind', 'value'], properties: { account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, value: { type: 'string' } } } },
+          keys: { type: 'array', items: { type: 'object', required: ['account', 'name', 'kind', 'api_key', 'value'], properties: { account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
         },
       },
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
@@ -290,9 +320,9 @@ export const CONTROL_OPENAPI = {
       KeySpec: {
         type: 'object',
         required: ['account'],
-        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, value: { type: 'string' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
+        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, api_key: { type: 'string', description: 'A fixed value for the key (default: a new one).' }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
       },
-      CreatedKey: { type: 'object', required: ['id', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, key: { type: 'string' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
+      CreatedKey: { type: 'object', required: ['id', 'api_key', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, api_key: { type: 'string', description: "The key's value, answered this once." }, key: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
       ItemPatch: {
         type: 'object',
         additionalProperties: false,

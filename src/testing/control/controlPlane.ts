@@ -6,6 +6,7 @@ import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contra
 import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
+import { OzVerificationError } from '../harness/verificationError.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
@@ -317,23 +318,43 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (format === 'har') return answer(200, journalHar(picked));
     return answer(200, { data: picked.map(journalEntryView) });
   },
+  verifyJournal: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['operationId', 'method', 'path', 'status', 'account', 'header', 'body', 'times']);
+    for (const k of ['operationId', 'method', 'path', 'account', 'header'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
+    if (o.status !== undefined && !Number.isInteger(o.status)) throw invalidParams('status must be an HTTP status (an integer).');
+    if (o.body !== undefined && !isPlainObject(o.body)) throw invalidParams('body must be a JSON object of fields.');
+    const { times, ...filter } = o;
+    try {
+      asInvalid(() => t.server.journal.verify(journalFilter(filter as JournalFilter), times === undefined ? {} : { times: times as number }));
+    } catch (err) {
+      if (!(err instanceof OzVerificationError)) throw err;
+      const error = { code: 'verification_failed', message: err.message, count: err.count, times: err.times, nearMisses: err.nearMisses };
+      return answer(422, { error }, { 'x-error-code': 'verification_failed' });
+    }
+    return answer(200, { ok: true, count: t.server.journal.count(journalFilter(filter as JournalFilter)) });
+  },
   clearJournal: (_, t) => {
     t.server.journal.clear();
     return OK();
   },
   addKey: async (call, t) => {
     const o = await call.object();
-    onlyFields(o, ['account', 'kind', 'name', 'value', 'expires_in_days', 'tools', 'addresses']);
+    onlyFields(o, ['account', 'kind', 'name', 'api_key', 'value', 'expires_in_days', 'tools', 'addresses']);
+    // `api_key` is the one name of a key's value; `value` is its old name, still read.
+    if (o.api_key !== undefined && o.value !== undefined) throw invalidParams('Give api_key (or its old name value), not both.');
+    if (o.api_key !== undefined) o.value = o.api_key;
     if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
     if (!t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
-    for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
+    for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k === 'value' && o.api_key !== undefined ? 'api_key' : k} must be a string.`);
     for (const k of ['tools', 'addresses'] as const) {
       if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
     }
     if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
     const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
-    if (shape) throw invalidParams(`value ${shape}.`);
-    if (typeof o.value === 'string' && t.server.store.keyInUse(hashKey(o.value))) throw invalidParams(`value: ${KEY_IN_USE}.`);
+    const valueField = o.api_key !== undefined ? 'api_key' : 'value';
+    if (shape) throw invalidParams(`${valueField} ${shape}.`);
+    if (typeof o.value === 'string' && t.server.store.keyInUse(hashKey(o.value))) throw invalidParams(`${valueField}: ${KEY_IN_USE}.`);
     const created = asErrorOf422(() =>
       t.addKey({
         account: o.account as string,
@@ -345,7 +366,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
         ...(o.addresses !== undefined ? { addresses: o.addresses as string[] } : {}),
       }),
     );
-    return answer(201, created);
+    return answer(201, { api_key: created.key, ...created });
   },
   revokeKey: (call, t) => {
     const id = call.params.id!;
@@ -407,7 +428,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   listUnused: (_, t) => {
     const unused = unusedOf(t.server);
-    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, ...spec }) => faultToJson(id, remaining, spec as FaultSpec, hits)), stubs: unused.stubs });
+    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, nearMisses, ...spec }) => ({ ...faultToJson(id, remaining, spec as FaultSpec, hits), nearMisses })), stubs: unused.stubs });
   },
   listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
   createSession: async (call, t) => {

@@ -3,7 +3,11 @@ import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
 import type { JournalContentFilter } from '../harness/journalMatch.js';
+import type { VerifyOptions } from '../harness/journal.js';
+import type { NearMiss } from '../harness/nearMisses.js';
+import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
+import type { NearMissed } from '../pipeline/stubs/unused.js';
 import type { ItemPatch } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
@@ -41,6 +45,8 @@ export interface JournalRecord {
   readonly status: number | null;
   readonly executionId: string | null;
   readonly fault: string | null;
+  /** The answer replayed a kept answer (`x-idempotent-replayed: true`). */
+  readonly replayed: boolean;
   readonly at: number;
 }
 
@@ -65,7 +71,7 @@ export interface OzControls {
     clear(): Awaitable<void>;
   };
   /** The faults and stubs armed and never used. */
-  unused(): Awaitable<{ readonly faults: readonly { readonly id: string }[]; readonly stubs: readonly StubView[] }>;
+  unused(): Awaitable<{ readonly faults: ReadonlyArray<{ readonly id: string } & NearMissed>; readonly stubs: ReadonlyArray<StubView & NearMissed> }>;
   readonly clock: {
     now(): Awaitable<number>;
     advance(ms: number): Promise<void>;
@@ -75,6 +81,8 @@ export interface OzControls {
     last(filter?: PortableJournalFilter | OperationId): Awaitable<JournalRecord | undefined>;
     count(filter?: PortableJournalFilter | OperationId): Awaitable<number>;
     clear(): Awaitable<void>;
+    /** Asserts `times` matching entries (default: at least one); else throws `OzVerificationError` naming the closest. */
+    verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Awaitable<void>;
   };
 }
 
@@ -115,7 +123,7 @@ export interface OzMockSession extends Omit<OzMockControls, 'keys'> {
   /** The session's copy of the demo platform key, or `null` when the baseline has none. */
   readonly apiKey: string | null;
   /** The session's keys (copies of the baseline's, with new values). */
-  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: 'platform' | 'models' | 'proxy'; readonly value: string }>;
+  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: 'platform' | 'models' | 'proxy'; readonly apiKey: string; /** @deprecated the old name of `apiKey` */ readonly value: string }>;
   /** Adds a key to the session (`POST /_oz/sessions/{id}/keys`), as the server's `keys.add`. */
   addKey: OzMockControls['keys']['add'];
   /** Revokes a key of the session, as the server's `keys.revoke`. */
@@ -162,7 +170,7 @@ export interface OzMockControls extends OzControls {
     clear(): Promise<void>;
   };
   /** The faults and stubs armed and never used (`GET /_oz/unused`): for an `afterEach`. */
-  unused(): Promise<{ faults: RemoteFault[]; stubs: StubView[] }>;
+  unused(): Promise<{ faults: Array<RemoteFault & NearMissed>; stubs: Array<StubView & NearMissed> }>;
   readonly clock: {
     now(): Promise<number>;
     get(): Promise<RemoteClock>;
@@ -176,9 +184,12 @@ export interface OzMockControls extends OzControls {
     last(filter?: PortableJournalFilter | OperationId): Promise<JournalEntryView | undefined>;
     count(filter?: PortableJournalFilter | OperationId): Promise<number>;
     clear(): Promise<void>;
+    /** `POST /_oz/journal/verify`: throws `OzVerificationError` (its 422's count and near misses) when it fails. */
+    verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Promise<void>;
   };
   readonly keys: {
-    add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey>;
+    /** `POST /_oz/keys`: `api_key` fixes the value (`value` is its old name). Answers the key with its value as `apiKey` (and `key`). */
+    add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; api_key?: string; /** @deprecated the old name of `api_key` */ value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey & { readonly apiKey: string }>;
     revoke(id: string): Promise<void>;
   };
   readonly items: {
@@ -260,7 +271,7 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
     settings: () => call<OzSettings>('GET', '/settings'),
     updateSettings: (patch) => call<OzSettings>('PATCH', '/settings', patch),
     async session(o = {}) {
-      const created = await call<{ id: string; api_key: string | null; keys: OzMockSession['keys'] }>('POST', '/sessions', o);
+      const created = await call<{ id: string; api_key: string | null; keys: Array<Omit<OzMockSession['keys'][number], 'apiKey'> & { api_key: string }> }>('POST', '/sessions', o);
       const prefix = `/sessions/${encodeURIComponent(created.id)}`;
       const { keys, ...controls } = remoteControls(base, call, prefix);
       return {
@@ -269,7 +280,7 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
         revokeKey: keys.revoke,
         id: created.id,
         apiKey: created.api_key,
-        keys: created.keys,
+        keys: created.keys.map(({ api_key, ...k }) => ({ ...k, apiKey: api_key })),
         close: () => call('DELETE', prefix).then(() => undefined, ignoreNotFound),
       };
     },
@@ -319,7 +330,7 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       clear: async () => void (await call('DELETE', '/stubs')),
       list: () => call<{ data: StubView[] }>('GET', '/stubs').then((r) => r.data),
     },
-    unused: () => call<{ faults: RemoteFault[]; stubs: StubView[] }>('GET', '/unused'),
+    unused: () => call<{ faults: Array<RemoteFault & NearMissed>; stubs: Array<StubView & NearMissed> }>('GET', '/unused'),
     clock: {
       now: () => call<RemoteClock>('GET', '/clock').then((c) => c.now_ms),
       get: () => call<RemoteClock>('GET', '/clock'),
@@ -332,9 +343,19 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       last: (f = {}) => filter(f, 1).then((list) => list[0]),
       count: (f = {}) => filter(f).then((list) => list.length),
       clear: async () => void (await call('DELETE', '/journal')),
+      async verify(f, o = {}) {
+        const body = { ...(typeof f === 'string' ? { operationId: f } : f), ...(o.times === undefined ? {} : { times: o.times }) };
+        try {
+          await call('POST', '/journal/verify', body);
+        } catch (err) {
+          if (!(err instanceof OzMockError) || err.code !== 'verification_failed') throw err;
+          const extra = (err.fields.extra ?? {}) as { count?: number; times?: number | null; nearMisses?: NearMiss[] };
+          throw new OzVerificationError(err.message, { count: extra.count ?? 0, times: extra.times ?? null, nearMisses: extra.nearMisses ?? [] });
+        }
+      },
     },
     keys: {
-      add: (o) => call<CreatedKey>('POST', '/keys', o),
+      add: (o) => call<CreatedKey & { api_key?: string }>('POST', '/keys', o).then(({ api_key: _, ...created }) => ({ ...created, apiKey: created.key })),
       revoke: async (id) => void (await call('POST', `/keys/${encodeURIComponent(id)}/revoke`)),
     },
     items: {

@@ -5,6 +5,7 @@ import type { JournalEntry } from './journal.js';
 import { checkNesting } from '../contract/nesting.js';
 import { OPENAPI_DOCUMENT } from '../contract/operations.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
+import { fieldDifference, parsedBody, type Difference } from './nearMisses.js';
 
 /** What a fault does to a matching request. */
 export type FaultAction =
@@ -136,6 +137,24 @@ function bodyMatches(match: FaultBodyMatch, body: unknown): boolean {
   if (typeof match === 'function') return match(body) === true;
   if (typeof body !== 'object' || body === null) return false;
   return Object.entries(match).every(([k, v]) => deepEqual(ownValue(body as Record<string, unknown>, k), v));
+}
+
+/** What of a request differs from a fault's scope (see `server.unused()`'s near misses). */
+export function faultDifferences(entry: JournalEntry, s: FaultSpec): Difference[] {
+  const out = [...fieldDifference('operationId', s.operationId, entry.operationId), ...fieldDifference('method', s.method?.toUpperCase(), entry.method)];
+  if (typeof s.path === 'string') out.push(...fieldDifference('path', s.path, entry.path));
+  else if (s.path !== undefined && !s.path.test(entry.path)) out.push({ path: 'path', expected: `/${s.path.source}/`, actual: entry.path });
+  out.push(...fieldDifference('account', s.account, entry.account));
+  const body = parsedBody(entry);
+  if (typeof s.body === 'function') {
+    if (!bodyMatches(s.body, body)) out.push({ path: 'body', expected: '(predicate)', actual: body });
+  } else if (s.body !== undefined) {
+    for (const [k, v] of Object.entries(s.body)) {
+      const actual = typeof body === 'object' && body !== null ? ownValue(body as Record<string, unknown>, k) : undefined;
+      if (!deepEqual(actual, v)) out.push({ path: `body.${k}`, expected: v, actual });
+    }
+  }
+  return out;
 }
 
 let nextFaultId = 1;

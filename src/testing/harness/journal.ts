@@ -4,6 +4,8 @@ import { checkContentFilter, contentMatches, type JournalContentFilter } from '.
 import { checkScopeOperationId, inScope } from './requestScope.js';
 import type { Har } from '../recording/har.js';
 import { journalHar } from './journalHar.js';
+import { candidates, fieldDifference, nearMisses, parsedBody, subsetDifferences, type Difference } from './nearMisses.js';
+import { verificationFailure } from './verificationError.js';
 
 /** What a fault did to a request (see `server.faults`). */
 export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
@@ -110,6 +112,17 @@ export interface OzJournal {
   clear(): void;
   /** The entries as a HAR 1.2 document (open it in a HAR viewer); `Authorization` and `X-API-Key` read `<redacted>`. */
   toHAR(): Har;
+  /**
+   * Asserts that `times` entries match (default: at least one). Else throws {@link OzVerificationError}, whose
+   * message lists the closest entries (same operation, else path) and their first differing fields.
+   */
+  verify(filter: JournalFilter | OperationId, options?: VerifyOptions): void;
+}
+
+/** Options of {@link OzJournal.verify}. */
+export interface VerifyOptions {
+  /** Exactly how many entries must match (0 asserts none did). Default: at least one. */
+  readonly times?: number;
 }
 
 /** The filter object of a filter or an operationId; throws a `TypeError` for an unknown operationId. */
@@ -118,6 +131,26 @@ export function journalFilter(filter: JournalFilter | string): JournalFilter {
   checkScopeOperationId(f.operationId);
   checkContentFilter(f);
   return f;
+}
+
+/** What of an entry differs from a filter (see `verify`). */
+function filterDifferences(entry: JournalEntry, f: JournalFilter): Difference[] {
+  const out = [...fieldDifference('operationId', f.operationId, entry.operationId), ...fieldDifference('method', f.method?.toUpperCase(), entry.method)];
+  if (typeof f.path === 'string') out.push(...fieldDifference('path', f.path, entry.path));
+  else if (f.path !== undefined && !f.path.test(entry.path)) out.push({ path: 'path', expected: `/${f.path.source}/`, actual: entry.path });
+  out.push(...fieldDifference('status', f.status, entry.status), ...fieldDifference('account', f.account, entry.account));
+  if (f.header !== undefined) {
+    const colon = f.header.indexOf(':');
+    const name = f.header.slice(0, colon).trim().toLowerCase();
+    out.push(...fieldDifference(`header.${name}`, f.header.slice(colon + 1).trim(), entry.headers.get(name) ?? undefined));
+  }
+  if (f.body !== undefined) out.push(...subsetDifferences(f.body, parsedBody(entry), 'body'));
+  return out;
+}
+
+/** A filter as a message shows it (a pattern as `/source/`). */
+function describeFilter(f: JournalFilter): string {
+  return JSON.stringify(f, (_, v: unknown) => (v instanceof RegExp ? `/${v.source}/` : v));
 }
 
 function matches(entry: JournalEntry, filter: JournalFilter): boolean {
@@ -183,6 +216,15 @@ export class Journal implements OzJournal {
 
   toHAR(): Har {
     return journalHar(this.entries);
+  }
+
+  verify(filter: JournalFilter | OperationId, options: VerifyOptions = {}): void {
+    const f = journalFilter(filter);
+    const times = options.times;
+    if (times !== undefined && !(Number.isInteger(times) && times >= 0)) throw new TypeError('times must be an integer >= 0');
+    const count = this.count(f);
+    if (times === undefined ? count >= 1 : count === times) return;
+    throw verificationFailure(describeFilter(f), times ?? null, count, nearMisses(candidates(this.entries, f), (e) => filterDifferences(e, f)));
   }
 
   clear(): void {

@@ -1,4 +1,5 @@
 import type { ErrorObject, Format } from '../../generated/types.js';
+import { PERMANENT_ERROR_CODES } from '../contract/permanentCodes.js';
 import { responseReply, type Reply } from '../wire/answer.js';
 import type { Connection } from '../wire/connection.js';
 import { EXPOSED_HEADERS } from '../wire/cors.js';
@@ -216,6 +217,7 @@ export class RequestContext {
     const wire = this.#errorWire(err.code);
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
     headers['x-error-code'] = err.code;
+    if (PERMANENT_ERROR_CODES.has(err.code)) headers['x-should-retry'] = 'false';
     if (err.fields.retryAfter !== undefined) headers['retry-after'] = String(err.fields.retryAfter);
     if (extra) Object.assign(headers, extra);
     const payload: Payload = { kind: 'error', value: object, executionId: this.createdExecution ? this.executionId : null };

@@ -1,4 +1,5 @@
 import { paceToken } from '../wire/streamPace.js';
+import { MIN_POLL_MS } from '../../core/executions/executionPoller.js';
 import type { ExecutionKind } from '../../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from '../state/catalog.js';
 import { invalidParams, OzMockError, toMockError } from '../contract/errors.js';
@@ -98,7 +99,8 @@ export class Runner {
     const now = clock.now();
     const step = Math.max(1, options.timing.stepMs);
     const wake = this.#wakeAt.get(record.id);
-    const ms = clock.frozen ? step : wake !== undefined ? wake - now + 1 : Math.max(step, (now - record.created_at) / 2);
+    // On a frozen clock nothing moves until the test advances it: suggest the client's own floor, not a busy poll.
+    const ms = clock.frozen ? Math.max(step, MIN_POLL_MS) : wake !== undefined ? wake - now + 1 : Math.max(step, (now - record.created_at) / 2);
     return Math.min(Math.max(1, Math.ceil(ms)), MAX_POLL_HINT_MS);
   }
 

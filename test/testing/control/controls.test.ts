@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectOzMock, createOzServer, OzMockError, type OzControls, type OzServer } from '../../../src/testing/index.js';
+import { connectOzMock, createOzServer, OzMockError, OzVerificationError, type OzControls, type OzServer } from '../../../src/testing/index.js';
 import { ROOT, startOzMock, type SpawnedOzMock } from './spawnOzMock.js';
 
 const FIXTURE_FILE = join(ROOT, 'test/testing/fixtures/control/shop.yaml');
@@ -15,7 +15,7 @@ const START = '2026-11-22T09:30:00.000Z';
 interface Target {
   readonly controls: OzControls;
   /** One request to the API with the shop key (or another key). */
-  api(method: string, path: string, body?: unknown, key?: string): Promise<Response>;
+  api(method: string, path: string, body?: unknown, key?: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<unknown>;
 }
 
@@ -25,8 +25,8 @@ async function inProcess(): Promise<Target> {
   const controls: OzControls = server;
   return {
     controls,
-    api: (method, path, body, key = SHOP_KEY) =>
-      server.fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
+    api: (method, path, body, key = SHOP_KEY, headers = {}) =>
+      server.fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
     close: () => server.close(),
   };
 }
@@ -36,8 +36,8 @@ async function remote(): Promise<Target> {
   const controls: OzControls = connectOzMock({ url: line.url, adminToken: line.adminToken! });
   return {
     controls,
-    api: (method, path, body, key = SHOP_KEY) =>
-      fetch(`${line.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }),
+    api: (method, path, body, key = SHOP_KEY, headers = {}) =>
+      fetch(`${line.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
     close: () => (mock as SpawnedOzMock).stop(),
   };
 }
@@ -96,6 +96,31 @@ describe.each([
     ]);
     expect(await t.controls.journal.count({ method: 'GET', path: '/health' })).toBe(1);
     expect((await t.controls.journal.last('executeTool'))?.body).toBe('{"product":"tea"}');
+  });
+
+  it('lists an unused stub with its near miss (path.tool), and verify() throws naming the closest entry', async () => {
+    await t.controls.stubs.add({ operationId: 'getTool', match: { path: { tool: 'quotes' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'No tool quotes.' } } } });
+    await t.api('GET', '/v1/tools/quote');
+    const { stubs } = await t.controls.unused();
+    expect(stubs[0]!.nearMisses[0]!.differences).toEqual([{ path: 'path.tool', expected: 'quotes', actual: 'quote' }]);
+    await t.controls.journal.verify({ operationId: 'getTool', status: 200 }, { times: 1 });
+    const failed = await Promise.resolve()
+      .then(() => t.controls.journal.verify({ operationId: 'getTool', path: '/v1/tools/quotes' }))
+      .catch((e: unknown) => e);
+    expect(failed).toBeInstanceOf(OzVerificationError);
+    expect((failed as OzVerificationError).message).toContain('path expected "/v1/tools/quotes", got "/v1/tools/quote"');
+  });
+
+  it('journals a replayed write as replayed', async () => {
+    const create = () => t.api('POST', '/v1/companies/shopco/items', { building: 'hq', title: 'Once' }, SHOP_KEY, { 'x-trace-id': 'same-trace-1' });
+    const first = (await (await create()).json()) as { id: string };
+    const again = await create();
+    expect(((await again.json()) as { id: string }).id).toBe(first.id);
+    const entries = await t.controls.journal.filter('createCompanyItem');
+    expect(entries.map((e) => [e.status, e.replayed])).toEqual([
+      [201, false],
+      [201, true],
+    ]);
   });
 
   it('refuses a fault with an unknown operationId (a typo never arms a fault that cannot fire)', async () => {

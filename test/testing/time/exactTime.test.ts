@@ -155,12 +155,12 @@ describe('polling headers from the server timing', () => {
     expect([running.headers.get('retry-after-ms'), running.headers.get('retry-after')]).toEqual(['1000', '1']);
   });
 
-  it('suggests one step on a frozen clock, where only advance() moves time', async () => {
+  it('suggests one step on a frozen clock, where only advance() moves time, never less than the SDK\'s 50 ms floor', async () => {
     server = createTestServer({ clock: { frozen: true }, timing: { stepMs: 25 } });
     const started = await callJson<AsyncPointer>(server, 'POST', '/v1/tools/slow/execute', { body: { ms: 60_000, async: true } });
-    expect((await poll(started.body.execution_id)).headers.get('retry-after-ms')).toBe('25');
+    expect((await poll(started.body.execution_id)).headers.get('retry-after-ms')).toBe('50');
     await server.clock.advance(25);
     const running = await poll(started.body.execution_id);
-    expect([running.body.status, running.headers.get('retry-after-ms')]).toEqual(['running', '25']);
+    expect([running.body.status, running.headers.get('retry-after-ms')]).toEqual(['running', '50']);
   });
 });

@@ -9,6 +9,7 @@ import { OPERATIONS, type OperationInfo } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import type { Payload } from '../../wire/render.js';
 import { checkScopeOperationId } from '../../harness/requestScope.js';
+import { PERMANENT_ERROR_CODES } from '../../contract/permanentCodes.js';
 import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
 
 /** What a stub answers: a status, a body (an object as the JSON wire shows it), and extra headers. */
@@ -196,7 +197,10 @@ function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape
     return ctx.buffered(answer.status, { ...ctx.headers(null), ...headers }, null);
   }
   const body = answer.body;
-  if (isPlainObject(body) && isPlainObject(body.error) && typeof body.error.code === 'string') headers['x-error-code'] ??= body.error.code;
+  if (isPlainObject(body) && isPlainObject(body.error) && typeof body.error.code === 'string') {
+    headers['x-error-code'] ??= body.error.code;
+    if (PERMANENT_ERROR_CODES.has(body.error.code)) headers['x-should-retry'] ??= 'false';
+  }
   if (!ctx.op?.wire) return ctx.json(answer.status, body, headers);
   return ctx.reply(answer.status, payloadOf(answer.status, shape, body), headers);
 }

@@ -1,19 +1,45 @@
 import type { Faults, FaultSpec } from '../../harness/faults.js';
+import { faultDifferences } from '../../harness/faults.js';
+import type { Journal, JournalEntry } from '../../harness/journal.js';
+import { candidates, fieldDifference, nearMisses, parsedBody, pathParams, queryParams, recordDifferences, subsetDifferences, type Difference, type NearMiss } from '../../harness/nearMisses.js';
 import type { Stubs, StubView } from './stubs.js';
 
 /** An armed fault, with its id, the times it still applies and its hits (0 when listed as unused). */
 export type ArmedFaultView = FaultSpec & { readonly id: string; readonly remaining: number; readonly hits: number };
 
-/** The faults and stubs armed and never used (see `server.unused()`, `GET /_oz/unused`). */
-export interface OzUnused {
-  readonly faults: readonly ArmedFaultView[];
-  readonly stubs: readonly StubView[];
+/** Why something never fired: the journal entries closest to it (at most three, closest first). */
+export interface NearMissed {
+  /** Entries of the same operation (else the same path), each with the fields that differ. */
+  readonly nearMisses: readonly NearMiss[];
 }
 
-/** What of a world's faults and stubs never fired. */
-export function unusedOf(core: { readonly faults: Faults; readonly stubs: Stubs }): OzUnused {
+/** The faults and stubs armed and never used (see `server.unused()`, `GET /_oz/unused`), each with its near misses. */
+export interface OzUnused {
+  readonly faults: ReadonlyArray<ArmedFaultView & NearMissed>;
+  readonly stubs: ReadonlyArray<StubView & NearMissed>;
+}
+
+/** What of a request differs from a stub's match. */
+function stubDifferences(entry: JournalEntry, stub: StubView): Difference[] {
+  const m = stub.match;
+  return [
+    ...recordDifferences(m.path, pathParams(entry), 'path'),
+    ...recordDifferences(m.query, queryParams(entry), 'query'),
+    ...(m.body === undefined ? [] : subsetDifferences(m.body, parsedBody(entry) ?? {}, 'body')),
+    ...fieldDifference('account', m.account, entry.account),
+  ];
+}
+
+/** What of a world's faults and stubs never fired, with the requests that came closest. */
+export function unusedOf(core: { readonly faults: Faults; readonly stubs: Stubs; readonly journal: Journal }): OzUnused {
+  const entries = core.journal.entries;
   return {
-    faults: core.faults.list.filter((a) => a.hits === 0).map((a) => ({ ...a.spec, id: a.id, remaining: a.remaining, hits: a.hits })),
-    stubs: core.stubs.list().filter((s) => s.hits === 0),
+    faults: core.faults.list
+      .filter((a) => a.hits === 0)
+      .map((a) => ({ ...a.spec, id: a.id, remaining: a.remaining, hits: a.hits, nearMisses: nearMisses(candidates(entries, a.spec), (e) => faultDifferences(e, a.spec)) })),
+    stubs: core.stubs
+      .list()
+      .filter((s) => s.hits === 0)
+      .map((s) => ({ ...s, nearMisses: nearMisses(candidates(entries, s), (e) => stubDifferences(e, s)) })),
   };
 }
