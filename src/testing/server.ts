@@ -140,7 +140,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
   const fixtureDocuments = start !== null || options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
 
-  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes);
+  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);
   let handler: RequestHandler = withDashboard(createRequestHandler(parts, HANDLERS), dashboard);
   // What reset() returns to; set once the seed function ran, below.
   let baselineSnapshot: OzSnapshot | null = null;

@@ -1,0 +1,14 @@
+/**
+ * The headers of a web page the server serves (the console, the dashboard's keys tab): its Content-Security-Policy,
+ * no type sniffing, no framing, no referrer, no caching.
+ */
+export function pageHeaders(contentType: string, csp: string): Record<string, string> {
+  return {
+    'content-type': `${contentType}; charset=utf-8`,
+    'content-security-policy': csp,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cache-control': 'no-store',
+  };
+}
