@@ -220,7 +220,7 @@ async function main(): Promise<void> {
   if (values.json) {
     // Keys of the demo seed only: with --seed empty no key exists, so none is printed.
     const printed = demo ? keys : { apiKey: null, modelsKey: null, proxyKey: null, otherApiKey: null };
-    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken, consoleUrl: server.adminToken ? consoleLink(listener.url, server.adminToken) : null })}\n`);
+    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken })}\n`);
   } else {
     process.stdout.write(
       [
