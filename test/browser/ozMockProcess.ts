@@ -11,6 +11,8 @@ export interface OzMockProcess {
   readonly url: string;
   readonly adminToken: string;
   readonly apiKey: string;
+  /** The demo account's legacy models-plane key. */
+  readonly modelsKey: string;
   readonly dashboardUrl: string;
   stop(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startOzMock(args: readonly string[] = []): Promise<OzMockP
     url: field(/OZ_BASE_URL=(\S+)/),
     adminToken: field(/OZ_MOCK_ADMIN_TOKEN=(\S+)/),
     apiKey: field(/OZ_API_KEY=(\S+)/),
+    modelsKey: field(/models key: (\S+)/),
     dashboardUrl: field(/OZ_DASHBOARD_URL=(\S+)/),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,6 +1,6 @@
 /**
  * The headers of a web page the server serves (the console, the dashboard's keys tab): its Content-Security-Policy,
- * no type sniffing, no framing, no referrer, no caching.
+ * no type sniffing, no framing, no referrer to other sites, no caching.
  */
 export function pageHeaders(contentType: string, csp: string): Record<string, string> {
   return {
@@ -8,7 +8,8 @@ export function pageHeaders(contentType: string, csp: string): Record<string, st
     'content-security-policy': csp,
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
-    'referrer-policy': 'no-referrer',
+    // Not no-referrer: under it a browser sends `Origin: null` on a form post, and the keys tab checks Origin.
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
 }
