@@ -122,3 +122,21 @@ test('works from the keyboard: the views are buttons in a labelled navigation, e
   await expect(page.getByRole('heading', { level: 3, name: 'Items' })).toBeVisible();
   await expect(nav.getByRole('button', { name: 'State', exact: true })).toHaveAttribute('aria-current', 'true');
 });
+
+test('pictures of the journal and state views (docs/console.md shows them, copied from test-results/browser/docs/)', async ({ page, mock }, testInfo) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openConsole(page, mock);
+  await control(mock, 'POST', '/faults', { type: 'error', operationId: 'executeTool', status: 502, code: 'upstream_error', times: 1 });
+  await callApi(mock, 'GET', '/v1/tools', mock.apiKey);
+  await callApi(mock, 'POST', '/v1/tools/echo/execute', mock.apiKey, { text: 'hello' });
+  await callApi(mock, 'POST', '/v1/tools/echo/execute', mock.apiKey, { text: 'hello again' });
+  await callApi(mock, 'POST', '/v1/companies/acme/items', mock.apiKey, { building: 'hq', title: 'Ship the console' });
+  await control(mock, 'POST', '/clock/advance', { ms: 10 });
+  await expect(page.locator('#journal-table tbody tr')).toHaveCount(4);
+  const folder = testInfo.project.outputDir;
+  await page.screenshot({ path: `${folder}/docs/console-journal.png` });
+  await showView(page, 'State');
+  await expect(page.getByRole('row', { name: /Ship the console/ })).toBeVisible();
+  await page.getByRole('heading', { level: 3, name: 'Items' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${folder}/docs/console-state.png` });
+});

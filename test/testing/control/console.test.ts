@@ -33,7 +33,8 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
 
 /** Reads a feed until `until` holds of its text (or it ends). */
 async function readFeed(body: ReadableStream<Uint8Array>, until: (text: string) => boolean): Promise<{ text: string; ended: boolean }> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let text = '';
   for (;;) {
     if (until(text)) {
@@ -42,7 +43,7 @@ async function readFeed(body: ReadableStream<Uint8Array>, until: (text: string) 
     }
     const { value, done } = await reader.read();
     if (done) return { text, ended: true };
-    text += value;
+    text += decoder.decode(value, { stream: true });
   }
 }
 
@@ -86,7 +87,7 @@ describe('the console page', () => {
 
 describe('the live feed GET /_oz/events', () => {
   it('needs the admin token: 401 without it, with a wrong one, or with a platform key', async () => {
-    for (const headers of [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }]) {
+    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }]) {
       const res = await fetch(`${listener.url}/_oz/events`, { headers });
       expect(res.status).toBe(401);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');

@@ -80,7 +80,7 @@ export function stateContent(doc: StateDocument): HTMLElement {
     table('Schedules', ['Schedule', 'Name', 'Cron', 'Enabled', 'Next run', 'Account'], doc.schedules.map((s) => [s.id, s.name, s.cron, s.enabled ? 'yes' : 'no', isoOf(s.next_run_at), s.account])),
     h('h3', {}, 'Keys'),
     table(
-      'Keys (values are never shown: only their first characters)',
+      'Keys (values are never shown: only their last characters)',
       ['Key', 'Name', 'Kind', 'Account', 'Value', 'Expires', 'Revoked'],
       doc.keys.map((k) => [k.id, k.name, k.kind, k.account, k.preview, k.expires_at === null ? 'never' : isoOf(k.expires_at), k.revoked_at === null ? 'no' : isoOf(k.revoked_at)]),
     ),
