@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import type { Plugin } from 'esbuild';
+import { consoleScript } from './src/testing/control/consoleScript.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as {
   dependencies?: Record<string, string>;
@@ -63,6 +64,18 @@ const firstUseInOneChunk: Plugin = {
   },
 };
 
+// The console page's script (`/_oz/ui/console.js`), bundled for the browser now and put in the server's build as a
+// string in place of the module that bundles it from the sources: the package carries no bundler.
+const CONSOLE_SCRIPT = fileURLToPath(new URL('./src/testing/control/consoleScript.ts', import.meta.url));
+const consoleScriptInlined: Plugin = {
+  name: 'console-script-inlined',
+  setup(build) {
+    build.onLoad({ filter: /consoleScript\.ts$/ }, (args) =>
+      args.path === CONSOLE_SCRIPT ? { loader: 'ts', contents: `export function consoleScript(): string { return ${JSON.stringify(consoleScript())}; }` } : undefined,
+    );
+  },
+};
+
 const clientEntries: Record<string, string> = {
   index: 'src/index.ts',
   'mcp/index': 'src/mcp/index.ts',
@@ -74,7 +87,7 @@ const testingEntries: Record<string, string> = { 'testing/index': 'src/testing/i
 /** The three builds, without their declaration files. The client's entries are one build: they share their chunks. */
 export const builds: readonly Options[] = [
   { ...shared, entry: clientEntries, esbuildPlugins: [firstUseInOneChunk] },
-  { ...shared, entry: testingEntries },
+  { ...shared, entry: testingEntries, esbuildPlugins: [consoleScriptInlined] },
   // The `oz` command line: an entry of its own, so the client's bundle carries none of it.
   { ...shared, entry: { 'cli/oz': 'src/cli/main.ts' } },
 ];

@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { isPlatformKeyShape } from './state/apiKeys.js';
 import { MAX_BODY_BYTES_CEILING } from './wire/bodyLimit.js';
 import { isAdminTokenShape } from './control/adminToken.js';
+import { consoleLink } from './control/consolePage.js';
 import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
@@ -253,7 +254,10 @@ async function main(): Promise<void> {
         `  OZ_MCP_URL=${listener.mcpUrl}`,
         `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
         ...(server.adminToken
-          ? [`  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`]
+          ? [
+              `  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`,
+              `  console: ${consoleLink(listener.url, server.adminToken)}`,
+            ]
           : ['  control plane off (--no-admin)']),
         ...(demo
           ? [

@@ -149,7 +149,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
   };
   armStubs();
 
-  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes);
+  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);
   let handler: RequestHandler = withDashboard(createRequestHandler(parts, HANDLERS), dashboard);
   // What reset() returns to; set once the seed function ran, below.
   let baselineSnapshot: OzSnapshot | null = null;

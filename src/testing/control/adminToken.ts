@@ -1,5 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { randomAlnum } from '../support/ids.js';
+import { secretsMatch } from '../support/secretMatch.js';
 
 /** The admin token's prefix: `ozadm_`, then 32 characters of [A-Za-z0-9]. */
 export const ADMIN_TOKEN_PREFIX = 'ozadm_';
@@ -14,11 +14,7 @@ export function newAdminToken(): string {
   return ADMIN_TOKEN_PREFIX + randomAlnum(32);
 }
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
 /** Checks a presented token against the server's in constant time (only digests are compared). */
 export function adminTokenMatches(expected: string, presented: string): boolean {
-  return timingSafeEqual(digest(expected), digest(presented));
+  return secretsMatch(expected, presented);
 }

@@ -6,6 +6,8 @@
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: unknown) => ({ 'application/json': { schema } });
 const ok = (description: string, schema: unknown = ref('Ok')) => ({ description, content: json(schema) });
+/** An answer that is not JSON: the console's page, script and style sheet, the live feed. */
+const textAnswer = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: { type: 'string' } } } });
 const err = (description: string) => ({ description, content: json(ref('ErrorEnvelope')) });
 const STANDARD_ERRORS = { '401': err('Missing or wrong admin token (nothing changed).') };
 const INVALID = { '422': err('invalid_params: a bad field, named in the message (nothing changed).'), '400': err('invalid_json: the body is not JSON.') };
@@ -156,6 +158,20 @@ const BASE_PATHS = {
     '/_oz/unused': {
       get: scoped(op('listUnused', 'The armed faults and stubs that never fired (for an afterEach).', { '200': ok('What never fired.', ref('Unused')) })),
     },
+    '/_oz/events': {
+      get: scoped(
+        op(
+          'followEvents',
+          'The journal live: server-sent events, `ready` once listening, then `entry` (a JournalEntry) for each request once answered. A reader that falls 64 KiB behind gets `overflow` and the end.',
+          { '200': textAnswer('text/event-stream', 'The live feed.') },
+        ),
+      ),
+    },
+    '/_oz/ui': {
+      get: op('getConsole', 'The web console (no token needed for the page; its script sends the admin token from the URL fragment #token=...).', { '200': textAnswer('text/html', 'The page.') }, { security: [] }),
+    },
+    '/_oz/ui/console.js': { get: op('getConsoleScript', "The console's script.", { '200': textAnswer('text/javascript', 'The script.') }, { security: [] }) },
+    '/_oz/ui/console.css': { get: op('getConsoleStyle', "The console's style sheet.", { '200': textAnswer('text/css', 'The style sheet.') }, { security: [] }) },
   };
 
 /** The document. */

@@ -26,6 +26,10 @@ import { STATE_DOCUMENT, STATE_DOCUMENT_NESTING, type OzStateDocument } from '..
 import { parseYaml } from '../wire/yamlWire.js';
 import { urlPath } from '../support/requestUrl.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
+import type { ServerEvents } from '../harness/serverEvents.js';
+import type { Reply } from '../wire/answer.js';
+import { eventFeed } from './eventFeed.js';
+import { consolePage, consoleScriptAnswer, consoleStyleAnswer } from './consolePage.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
@@ -37,6 +41,7 @@ export interface ControlPort extends SettingsPort {
   readonly faults: Faults;
   readonly stubs: Stubs;
   readonly journal: Journal;
+  readonly events: ServerEvents;
 }
 
 /** What the control plane drives: the server's own controls (the same the in-process API offers). */
@@ -80,7 +85,8 @@ interface Call {
   object(nesting?: { readonly what: string; readonly limit: number }): Promise<Record<string, unknown>>;
 }
 
-type Handler = (call: Call, target: ControlTarget) => Promise<Response> | Response;
+/** A handler's answer: a `Response`, or a reply of another kind (the live feed's event stream). */
+type Handler = (call: Call, target: ControlTarget) => Promise<Response | Reply> | Response | Reply;
 
 function answer(status: number, body: unknown, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store', ...extra } });
@@ -440,6 +446,10 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (!(await sessionsOf(t).end(call.params.session!))) throw new OzMockError(404, 'session_not_found', `No live session ${call.params.session}.`);
     return OK();
   },
+  followEvents: (call, t) => eventFeed(t.server, call.request, call.conn),
+  getConsole: () => consolePage(),
+  getConsoleScript: () => consoleScriptAnswer(),
+  getConsoleStyle: () => consoleStyleAnswer(),
   getSettings: (_, t) => answer(200, readSettings(t.server)),
   updateSettings: async (call, t) => answer(200, applySettings(t.server, checkSettings(await call.object()))),
 };
@@ -489,7 +499,7 @@ function authorize(request: Request, token: string): void {
   if (!adminTokenMatches(token, value)) throw unauthorized('Wrong admin token.');
 }
 
-async function serve(request: Request, conn: Connection, target: ControlTarget, token: string): Promise<Response> {
+async function serve(request: Request, conn: Connection, target: ControlTarget, token: string): Promise<Response | Reply> {
   const url = new URL(request.url);
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const candidates = ROUTES.filter((r) => r.pattern.test(path));
@@ -541,7 +551,8 @@ export function withControlPlane(handler: RequestHandler, target: ControlTarget,
     const path = urlPath(request.url);
     if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, conn);
     try {
-      return responseReply(await serve(request, conn, target, token));
+      const served = await serve(request, conn, target, token);
+      return served instanceof Response ? responseReply(served) : served;
     } catch (err) {
       if (err instanceof OzMockError) return responseReply(failure(err));
       // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.

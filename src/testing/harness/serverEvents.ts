@@ -26,11 +26,13 @@ export type ResponseListener = (event: ResponseEvent) => void;
 export interface ServerEventMap {
   /** An answer was given (see {@link ResponseEvent}). */
   readonly response: ResponseEvent;
+  /** A request's journal entry has its answer's status (the control plane's live feed, `GET /_oz/events`). */
+  readonly answered: JournalEntry;
 }
 
 /** A typed emitter of the server's lifecycle events: listeners are called in the order they were added. */
 export class ServerEvents {
-  readonly #listeners: { readonly [K in keyof ServerEventMap]: Set<(event: ServerEventMap[K]) => void> } = { response: new Set() };
+  readonly #listeners: { readonly [K in keyof ServerEventMap]: Set<(event: ServerEventMap[K]) => void> } = { response: new Set(), answered: new Set() };
 
   /** Adds a listener; the function returned removes it. */
   on<K extends keyof ServerEventMap>(name: K, listener: (event: ServerEventMap[K]) => void): () => void {

@@ -6,6 +6,7 @@ import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { urlPath } from '../support/requestUrl.js';
 import type { KeyExpiryDays, Store } from '../state/store.js';
+import { dashboardFailure as failure, KeysTab } from './keysTab.js';
 
 /** The path, under the server's URL, where the embedded server plays the dashboard. */
 export const DASHBOARD_PATH = '/dashboard';
@@ -36,8 +37,12 @@ export const DASHBOARD_MAX_CODES = 1_000;
  * - `code_used`: a code exchanged before (a code works once).
  * - `code_expired`: a code older than 120 s.
  *
- * Other methods or paths under the dashboard answer 404 `not_found` in the same envelope. A request with an
- * `Origin` header (a web page's `fetch`) answers 403 `forbidden_origin`; the dashboard sends no CORS headers. A token body over `maxBodyBytes` answers 413 `payload_too_large`.
+ * - `{dashboard}/keys`: the keys tab for the signed-in account (see `keysTab.ts`): list, create, revoke.
+ *
+ * Other methods or paths under the dashboard answer 404 `not_found` in the same envelope. A request to the
+ * sign-in routes with an `Origin` header (a web page's `fetch`) answers 403 `forbidden_origin`; the keys tab's
+ * writes answer it unless they come from its own page. The dashboard sends no CORS headers. A body over
+ * `maxBodyBytes` answers 413 `payload_too_large`.
  */
 export interface OzDashboard {
   /** The dashboard's URL on the in-process and msw mounts (`{url}/dashboard`); `listen()` gives its own. */
@@ -69,16 +74,20 @@ export class Dashboard implements OzDashboard {
   readonly #store: () => Store;
   readonly #clock: ServerClock;
   readonly #maxBodyBytes: number;
+  readonly #keys: KeysTab;
 
+  /** `keyCacheMs`: how long a revoked key keeps working (the server's settings, read at each revoke). */
   constructor(
     readonly url: string,
     store: () => Store,
     clock: ServerClock,
     maxBodyBytes: number,
+    keyCacheMs: () => number,
   ) {
     this.#store = store;
     this.#clock = clock;
     this.#maxBodyBytes = maxBodyBytes;
+    this.#keys = new KeysTab({ store, clock, keyCacheMs, account: () => this.#account }, DASHBOARD_PATH, maxBodyBytes);
   }
 
   signInAs(account: string | null): void {
@@ -104,6 +113,8 @@ export class Dashboard implements OzDashboard {
   async handle(request: Request, conn: Connection): Promise<Response> {
     const url = new URL(request.url);
     const route = url.pathname.slice(DASHBOARD_PATH.length);
+    // The keys tab has rules of its own for writes from its page (Origin and anti-forgery token).
+    if (this.#keys.owns(route)) return this.#keys.handle(request, conn, route);
     const isAuthorize = request.method === 'GET' && route === '/api/cli/authorize';
     const isToken = request.method === 'POST' && route === '/api/cli/token';
     if (!isAuthorize && !isToken) return failure(404, 'not_found', `The dashboard has no ${request.method} ${route || '/'}.`);
@@ -191,8 +202,4 @@ export function withDashboard(handler: RequestHandler, dashboard: Dashboard): Re
 
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', 'cache-control': 'no-store' } });
-}
-
-function failure(status: number, code: string, message: string): Response {
-  return json(status, { error: { code, message } });
 }

@@ -71,6 +71,7 @@ function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection): J
 }
 
 function emit(port: DispatchPort, ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
+  if (port.events.has('answered')) port.events.emit('answered', () => entry);
   if (!port.events.has('response')) return;
   const copy = replyCopier(reply);
   port.events.emit('response', () => ({

@@ -1,4 +1,4 @@
-import { hashKey, KEY_PREFIXES, newKeyValue } from '../state/apiKeys.js';
+import { hashKey, keyPreview, newKeyValue } from '../state/apiKeys.js';
 import type { ServerData } from '../state/state.js';
 import type { SessionKey } from '../public/ozServer.js';
 
@@ -12,7 +12,7 @@ export function rekey(data: ServerData): SessionKey[] {
   for (const [id, record] of data.keys) {
     const value = newKeyValue(record.kind);
     const hash = hashKey(value);
-    data.keys.set(id, { ...record, hash, preview: `${value.slice(0, KEY_PREFIXES[record.kind].length + 4)}…` });
+    data.keys.set(id, { ...record, hash, preview: keyPreview(record.kind, value) });
     data.keyByHash.set(hash, id);
     keys.push({ id, account: record.account, name: record.name, kind: record.kind, value });
   }

@@ -37,3 +37,8 @@ export function hashKey(value: string): string {
 export function isPlatformKeyShape(value: string): boolean {
   return /^ozk_[A-Za-z0-9]{32}$/.test(value);
 }
+
+/** How listings show a key whose value is not kept: its kind's prefix and its last four characters (`ozk_…WxYz`). */
+export function keyPreview(kind: KeyKind, value: string): string {
+  return `${KEY_PREFIXES[kind]}…${value.slice(-4)}`;
+}

@@ -14,7 +14,7 @@ export interface KeyRecord {
   kind: KeyKind;
   name: string;
   hash: string;
-  /** The first characters of the value, for listings (`ozk_AbCd…`). */
+  /** The kind's prefix and the value's last four characters, for listings (`ozk_…WxYz`). */
   preview: string;
   created_at: number;
   expires_at: number | null;

@@ -1,4 +1,4 @@
-import { hashKey, keyKindOf, KEY_PREFIXES, newKeyValue } from './apiKeys.js';
+import { hashKey, keyKindOf, keyPreview, KEY_PREFIXES, newKeyValue } from './apiKeys.js';
 import { IN_PROCESS_DOMAIN } from '../../core/inProcessAddress.js';
 import { stepKey, toCatalogAgent, toCatalogTool, type AgentDefinition, type Catalog, type PipelineStepDefinition, type ToolDefinition } from './catalog.js';
 import type { ServerClock } from '../time/clock.js';
@@ -11,7 +11,10 @@ import { isoTime } from '../support/isoTime.js';
 const DAY_MS = 86_400_000;
 
 /** The expiry choices of a key, in days (`null`: never). */
-export type KeyExpiryDays = 7 | 30 | 90 | 180 | 365 | null;
+/** The expiries a key can have, in days (or never: `null`). */
+export const KEY_EXPIRY_DAYS = [7, 30, 90, 180, 365] as const;
+
+export type KeyExpiryDays = (typeof KEY_EXPIRY_DAYS)[number] | null;
 
 /** Options of a new account. */
 export interface AccountOptions {
@@ -170,7 +173,7 @@ export class Store {
     const value = options.key ?? newKeyValue(kind);
     if (keyKindOf(value) !== kind) throw new Error(`A ${kind} key starts with ${KEY_PREFIXES[kind]}`);
     const days = options.expiresInDays ?? null;
-    if (days !== null && ![7, 30, 90, 180, 365].includes(days)) throw new Error('expiresInDays is one of 7, 30, 90, 180, 365 or null');
+    if (days !== null && !KEY_EXPIRY_DAYS.includes(days)) throw new Error('expiresInDays is one of 7, 30, 90, 180, 365 or null');
     const hash = hashKey(value);
     if (this.keyInUse(hash)) throw new Error(`key: ${KEY_IN_USE}`);
     const now = this.clock.now();
@@ -181,7 +184,7 @@ export class Store {
       kind,
       name: options.name ?? 'test key',
       hash,
-      preview: `${value.slice(0, KEY_PREFIXES[kind].length + 4)}…`,
+      preview: keyPreview(kind, value),
       created_at: now,
       expires_at: days === null ? null : now + days * DAY_MS,
       revoked_at: null,

@@ -11,7 +11,14 @@ const TOKEN = 'ozadm_FuzzFuzzFuzzFuzzFuzzFuzzFuzzFuzz';
 const server = createOzServer({ adminToken: TOKEN, clock: { start: '2026-11-22T10:00:00Z', frozen: true } });
 afterAll(() => server.close());
 
-const ROUTES = Object.entries(CONTROL_OPENAPI.paths).flatMap(([path, item]) => Object.keys(item).map((method) => ({ method: method.toUpperCase(), path })));
+type Operation = { readonly responses: Readonly<Record<string, { readonly content?: Readonly<Record<string, unknown>> }>> };
+/** Whether an operation answers JSON (not the console's page, script and style, nor the live feed's endless stream). */
+const answersJson = (operation: Operation) => Object.values(operation.responses).every((r) => r.content === undefined || 'application/json' in r.content);
+const ROUTES = Object.entries(CONTROL_OPENAPI.paths as unknown as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+  Object.entries(item)
+    .filter(([, operation]) => answersJson(operation))
+    .map(([method]) => ({ method: method.toUpperCase(), path })),
+);
 
 /** Everything a refused request must leave as it was. */
 async function observable(): Promise<string> {

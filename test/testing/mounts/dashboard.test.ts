@@ -88,7 +88,8 @@ describe('the embedded server’s dashboard routes', () => {
 
   it('other routes 404; the dashboard is not the API: not journaled, not on the MCP URL', async () => {
     await expectError(await server.fetch(`${server.dashboardUrl}/api/cli/token`), 404, 'not_found');
-    await expectError(await server.fetch(`${server.dashboardUrl}/keys`), 404, 'not_found');
+    await expectError(await server.fetch(`${server.dashboardUrl}/billing`), 404, 'not_found');
+    await expectError(await server.fetch(`${server.dashboardUrl}/keys`, { method: 'DELETE' }), 404, 'not_found');
     expect(server.journal.count()).toBe(0);;
     const onMcp = await server.fetch(`${new URL(server.mcpUrl).origin}/dashboard/api/cli/authorize?port=5000&state=a`, { redirect: 'manual' });
     expect(onMcp.status).toBe(404);

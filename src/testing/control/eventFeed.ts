@@ -1,0 +1,64 @@
+import type { JournalEntry } from '../harness/journal.js';
+import type { ServerEvents } from '../harness/serverEvents.js';
+import type { ServerClock } from '../time/clock.js';
+import type { Reply } from '../wire/answer.js';
+import type { Connection } from '../wire/connection.js';
+import { SSE_BUFFER_LIMIT } from '../wire/sseSink.js';
+import { SseStream } from '../wire/sseStream.js';
+import { journalEntryView } from './journalView.js';
+
+/** What the live feed reads: a world's answers and its clock. */
+export interface EventFeedPort {
+  readonly events: ServerEvents;
+  readonly clock: ServerClock;
+}
+
+/**
+ * How much of the feed may wait for a slow reader (UTF-16 code units): past it the feed sends `overflow` and ends,
+ * so a stalled reader costs the server at most this (and the reader reloads the journal and reconnects).
+ */
+export const FEED_BUFFER_LIMIT = SSE_BUFFER_LIMIT;
+
+/** An event stream that says when it ends (the client gone, or the feed's own end), so its listener goes with it. */
+class FeedStream extends SseStream {
+  // Set after construction: the constructor may end a stream whose request was aborted already.
+  ended: (() => void) | undefined;
+
+  override abort(): void {
+    super.abort();
+    this.ended?.();
+  }
+
+  override close(): void {
+    super.close();
+    this.ended?.();
+  }
+}
+
+/**
+ * `GET /_oz/events`: the journal's entries as server-sent events, each `event: entry` with the entry's control-plane
+ * view as its data, sent once the request has its answer's status. It starts with `event: ready` (the feed listens
+ * from then on: a reader fetches the journal after it to miss nothing). A reader that falls
+ * {@link FEED_BUFFER_LIMIT} behind gets `event: overflow` and the end.
+ */
+export function eventFeed(port: EventFeedPort, request: Request, conn: Connection): Reply {
+  // Over HTTP the socket's sink sees a client gone; in process the request's signal does.
+  const stream = new FeedStream(conn.mount === 'http' ? null : request.signal, { clock: port.clock, pingMs: 0 });
+  const stop = port.events.on('answered', (entry: JournalEntry) => {
+    if (stream.buffered >= FEED_BUFFER_LIMIT) {
+      stream.send('overflow', JSON.stringify({ message: 'The reader fell behind: reload the journal and reconnect.' }));
+      stream.close();
+      return;
+    }
+    stream.send('entry', JSON.stringify(journalEntryView(entry)));
+  });
+  stream.ended = () => stop();
+  if (!stream.isOpen) stop();
+  else stream.send('ready', '{}');
+  return {
+    kind: 'stream',
+    status: 200,
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' },
+    stream,
+  };
+}
