@@ -152,13 +152,16 @@ let passed = 0;
 let failed = 0;
 const failures = [];
 for (const result of results) {
+  // Features that failed the same way are listed on one line.
+  const byOutcome = new Map();
   for (const [feature, cell] of Object.entries(result.cells)) {
     if (cell === 'ok') passed++;
     else {
       failed++;
-      failures.push(`${result.name} / ${feature}: ${cell}`);
+      byOutcome.set(cell, [...(byOutcome.get(cell) ?? []), feature]);
     }
   }
+  for (const [cell, features] of byOutcome) failures.push(`${result.name} / ${features.join(', ')}: ${cell}`);
   if (result.problem) {
     failed++;
     failures.push(`${result.name}: ${result.problem}\n    ${result.output.trim().split('\n').slice(-25).join('\n    ')}`);
