@@ -10,7 +10,7 @@ export const FIGURE_NAMES = {
   sseVsOpenAI: 'SSE chat stream vs openai-node',
   streamMemory: 'stream memory 100 MB of deltas',
   coldImport: 'cold import vs openai',
-  bundleSize: 'core bundle vs openai',
+  bundleSize: 'whole client bundle vs openai',
   funcBundleSize: 'one standalone function vs openai',
   serverItems: 'server req/s items.create vs hono',
   serverTools: 'server req/s tools.execute vs hono',
@@ -32,5 +32,6 @@ export const FIGURE_NAMES = {
   validateOff: 'validate off vs no option (tools.execute)',
   validateStrict: 'validate strict cost per call (tools.execute)',
   cliStartup: 'oz --help start-up vs node -e 0',
+  consumerTypeCheck: 'consumer type-check vs openai',
   agentStreamEndToEnd: 'agent stream end to end vs bare SSE',
 } as const;

@@ -21,6 +21,7 @@ import { agentStreamRows } from './figures/agentStreamEndToEnd.js';
 import { bundleSizeRows } from './figures/bundleSize.js';
 import { cliStartupRows } from './figures/cliStartup.js';
 import { coldImportRows } from './figures/coldImport.js';
+import { consumerTypeCheckRows } from './figures/consumerTypeCheck.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
@@ -61,6 +62,7 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['cold import', coldImportRows],
   ['cli start-up', cliStartupRows],
   ['bundle size', bundleSizeRows],
+  ['consumer type-check', consumerTypeCheckRows],
   ['tracing cost', tracingCostRows],
   ['sessions', sessionRows],
   ['server first call', serverFirstCallRows],

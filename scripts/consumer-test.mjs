@@ -1,5 +1,7 @@
 // A real consumer: `npm pack` this package, install the tarball in a fresh temporary project, then run an ESM
-// script, a CJS script and a TypeScript type-check against the installed package.
+// script, a CJS script and a TypeScript type-check against the installed package. Every type-check runs under
+// TypeScript 5.9 (this repository's) and TypeScript 7 (the native compiler a new user gets, pinned in
+// test/typescript7, installed there with `npm ci` when missing).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'oz-consumer-'));
 const cleanup = [dir];
 const run = (cmd, args, cwd = dir) => execFileSync(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+const typescript7 = join(root, 'test/typescript7');
+if (!existsSync(join(typescript7, 'node_modules/typescript7'))) run('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], typescript7);
+const COMPILERS = [join(root, 'node_modules/typescript/bin/tsc'), join(typescript7, 'node_modules/typescript7/bin/tsc')];
+/** Type-checks the project in `cwd` with each compiler; answers their versions. */
+const typeCheck = (cwd) =>
+  COMPILERS.map((tsc) => {
+    run(process.execPath, [tsc, '-p', 'tsconfig.json'], cwd);
+    return run(process.execPath, [tsc, '--version'], cwd).trim();
+  }).join(', ');
 
 try {
   // CI has just built dist/; build here only when it is missing, and pack what is there.
@@ -64,8 +75,7 @@ export async function main(): Promise<[Item, ExecutionResult, string]> {
   );
   process.stdout.write(run('node', ['esm.mjs']));
   process.stdout.write(run('node', ['cjs.cjs']));
-  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
-  console.log('typescript ok');
+  console.log(`typescript ok (${typeCheck(dir)})`);
 
   // msw is an optional peer: a consumer without it type-checks oz-sdk/testing too (skipLibCheck false).
   // Its own directory outside the first one, whose node_modules (with msw) Node and tsc would find upwards.
@@ -90,8 +100,7 @@ export { controls };
     join(bare, 'tsconfig.json'),
     JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['check.ts'] }),
   );
-  run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], bare);
-  console.log('typescript without msw ok');
+  console.log(`typescript without msw ok (${typeCheck(bare)})`);
   console.log('consumer test: ESM, CJS and TypeScript (with and without msw) pass against the packed tarball');
 } finally {
   for (const d of cleanup) rmSync(d, { recursive: true, force: true });

@@ -1,9 +1,9 @@
 /**
- * The core bundle: what an application bundling the SDK with esbuild ships (minified, ESM, code splitting on, so
- * that modules imported only on first use go to chunks of their own and are not counted: js-yaml, the OpenTelemetry
- * span code, the command-line sign-in, the raw client's openapi-fetch and routing, the markdown and text error
- * readers), gzipped at level 9. The SDK is bundled from its built `dist/index.js` (without `oz-sdk/testing`), openai-node from its
- * package entry; only the entry chunk and the chunks it imports statically are counted.
+ * The bundle: what an application bundling the SDK with esbuild ships (minified, ESM, code splitting on), gzipped
+ * at level 9, counting everything a call may load: the entry's chunk, the chunks it imports statically and the
+ * chunks loaded on first use (js-yaml, validators, spans, sign-in, the profile file, ...), each chunk gzipped on its
+ * own as it is served. The SDK is bundled from its built `dist/index.js` (without `oz-sdk/testing`), openai-node
+ * from its package entry.
  *
  * The second row bundles a program that imports one standalone function of `oz-sdk/funcs` (`toolsExecute`, the
  * execute call) and the `OzCore` it needs, from the built `dist/funcs/index.js`, the same way. What such a bundle
@@ -18,14 +18,17 @@ import { FIGURE_NAMES } from '../figureNames.js';
 import { formatBytes, formatRatio, judged, type FigureRow } from '../figureRow.js';
 import { initialChunks } from '../initialChunks.js';
 
-const LIMIT = 0.35;
-/** Issue 28: a bundle of one standalone function is at most a quarter of openai-node's core bundle. */
-const FUNC_LIMIT = 0.25;
+/** Issue 35: the whole client, lazy chunks included, at most openai-node's bundle. */
+const LIMIT = 1;
+/** Issue 35: one standalone function and all it may load, at most half of openai-node's bundle. */
+const FUNC_LIMIT = 0.5;
 
 interface BundleSize {
+  /** Every chunk, minified. */
   readonly minified: number;
+  /** Every chunk, each gzipped on its own. */
   readonly gzipped: number;
-  /** Bytes of minified chunks loaded only on first use (dynamic imports). */
+  /** The part of `minified` in chunks loaded only on first use (dynamic imports). */
   readonly lazy: number;
 }
 
@@ -71,12 +74,9 @@ async function bundleSize(entry: string | ImportingProgram): Promise<BundleSize>
     if (!key.endsWith('.js')) continue;
     const contents = byKey(key);
     if (!contents) throw new Error(`esbuild output ${key} not found`);
-    if (initial.has(key)) {
-      minified += contents.length;
-      gzipped += gzipSync(contents, { level: 9 }).length;
-    } else {
-      lazy += contents.length;
-    }
+    minified += contents.length;
+    gzipped += gzipSync(contents, { level: 9 }).length;
+    if (!initial.has(key)) lazy += contents.length;
   }
   return { minified, gzipped, lazy };
 }
@@ -96,7 +96,7 @@ export async function bundleSizeRows(ctx: FigureContext): Promise<FigureRow[]> {
       result: formatRatio(ratio),
       target: `<= ${LIMIT.toFixed(2)}`,
       met: judged(ctx.mode.smoke, ratio <= LIMIT),
-      how: `esbuild 0.28 bundle+minify+splitting (ESM, platform node), gzip -9 of the entry and its static chunks; lazy chunks not counted (oz: ${formatBytes(oz.lazy)} min: js-yaml, spans, sign-in, raw client, markdown/text errors); ${ctx.pkg.note}`,
+      how: `esbuild 0.28 bundle+minify+splitting (ESM, platform node), gzip -9 of every chunk, those loaded on first use included (oz: ${formatBytes(oz.lazy)} min of them; openai: ${formatBytes(openai.lazy)}); ${ctx.pkg.note}`,
     },
     {
       name: FIGURE_NAMES.funcBundleSize,
@@ -105,7 +105,7 @@ export async function bundleSizeRows(ctx: FigureContext): Promise<FigureRow[]> {
       result: formatRatio(funcRatio),
       target: `<= ${FUNC_LIMIT.toFixed(2)}`,
       met: judged(ctx.mode.smoke, funcRatio <= FUNC_LIMIT),
-      how: `a program that imports OzCore and toolsExecute from oz-sdk/funcs, bundled as above; lazy chunks not counted (${formatBytes(func.lazy)} min: OzCore's first-use chunk with the Stream and SSE parser, the execution poller and the call path's rarely used parts gathered by core/loadedFeatures.ts (a call's own settings and their checks, the words of usage errors, log lines, the retry loop after a first attempt that is not 2xx with the error answer reader, error classes and table, the redirect follower, other wires than JSON, YAML bodies, debug lines, spans, pointers, validation, lost-answer recovery, middleware runner, key providers, in-process and legacy-key hints), then the withResponse/asResponse/result readers, validators, answer checker, deprecation warnings, key providers, retry-option checks, the profile file); ${ctx.pkg.note}`,
+      how: `a program that imports OzCore and toolsExecute from oz-sdk/funcs, bundled and counted as above (${formatBytes(func.lazy)} min in chunks loaded on first use); ${ctx.pkg.note}`,
     },
   ];
 }

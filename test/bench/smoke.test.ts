@@ -32,5 +32,5 @@ describe('npm run bench -- --smoke', () => {
     expect(stdout).toContain('smoke: tiny counts, not a measurement');
     for (const name of Object.values(FIGURE_NAMES)) expect(stdout, `row "${name}"`).toContain(name);
     expect(stdout).not.toContain('Failed:');
-  }, 120_000);
+  }, 300_000);
 });
