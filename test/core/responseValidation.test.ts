@@ -5,7 +5,7 @@
  * and are not schema-validated.
  */
 import { describe, expect, it } from 'vitest';
-import { Oz, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
+import { Oz, OzError, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
 import { Transport } from '../../src/core/transport.js';
 import { OPERATIONS } from '../../src/generated/operations.js';
 import * as validators from '../../src/generated/responseValidators.js';
@@ -131,7 +131,10 @@ describe('validate: warn', () => {
     server.answer({ headers: answered, body: { ...tool, name: 5 } }, { headers: answered, body: { ...tool, name: 6 } }, { headers: answered, body: { data: 'no', next_cursor: null } });
     expect(await oz.tools.get('echo')).toMatchObject({ name: 5 });
     expect(await oz.tools.get('echo')).toMatchObject({ name: 6 });
-    expect((await oz.tools.list().withResponse()).response.status).toBe(200);
+    // A list answer whose `data` is no list is logged, then cannot be a page: the OzError naming what came.
+    const notAPage = await rejectionOf(oz.tools.list());
+    expect(notAPage).toBeInstanceOf(OzError);
+    expect((notAPage as Error).message).toContain('is not a page');
     const warnings = logger.lines.filter((l) => l.level === 'warn');
     expect(warnings.map((l) => l.message)).toEqual([expect.stringMatching(/getTool: .*\$\.name.*req_bad/), expect.stringMatching(/listTools: .*\$\.data/)]);
   });
