@@ -57,7 +57,7 @@ console.log((await lookup()).content); // CRM contact for ada@example.com: found
 // #endregion
 
 // #region retries
-// The embedded server's faults make the failures here (see "Testing your code").
+// The embedded server's faults make the failures here (see docs/faults.md).
 // Two 500s, then success: the SDK retried twice (the default) with the same x-trace-id, so the run happened once.
 server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', retryAfter: 0, times: 2 });
 const retried = await oz.tools.execute('echo', { text: 'third time lucky' });

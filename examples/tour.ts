@@ -2,7 +2,7 @@
  * The tour (`npm start`): the SDK's main features in a few seconds, against an embedded Oz server that runs in
  * this process (no account, no network). Every step is a real call through the `Oz` client.
  *
- * Each step has its own example in this folder with more detail; README.md shows the rest.
+ * Each step has its own example in this folder with more detail; docs/ shows the rest.
  */
 import { ConnectionRequiredError, Oz, type Item } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
@@ -132,7 +132,7 @@ export async function main(): Promise<void> {
     await server.close();
   }
   out(`\nTour done in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-  out('Next: one example per task in examples/ (node --import tsx examples/<name>.ts), README.md,');
+  out('Next: one example per task in examples/ (node --import tsx examples/<name>.ts), docs/README.md,');
   out('and `npx oz-mock --port 4010` for an Oz server on a real port.');
 }
 

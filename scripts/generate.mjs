@@ -1,9 +1,11 @@
 // `npm run generate`: turns openapi.json into src/generated/ (types by openapi-typescript, resource methods by
-// ours). `--check` writes nothing and fails when src/generated/ differs from what would be written.
+// ours) and api.md (the reference of every operation). `--check` writes nothing and fails when either differs
+// from what would be written.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { renderApiReference } from './codegen/apiReference.mjs';
 import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
@@ -49,6 +51,8 @@ files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runC
 files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
 files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
 files.set('parameterValidators.ts', HEADER + renderParameterValidators(doc));
+// api.md, the reference of every operation, at the repository's root: written here too, checked for drift.
+files.set('../../api.md', renderApiReference(doc, model, byOperation));
 
 const existing = existsSync(outDir) ? listFiles(outDir).map((f) => relative(outDir, f)) : [];
 const problems = [];
@@ -57,7 +61,7 @@ for (const [name, text] of files) {
   const path = join(outDir, name);
   const current = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
   if (current === text) continue;
-  problems.push(current === undefined ? `missing: src/generated/${name}` : `differs: src/generated/${name}`);
+  problems.push(`${current === undefined ? 'missing' : 'differs'}: ${relative(root, path)}`);
   if (!check) {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
@@ -67,9 +71,9 @@ if (!check) {
   for (const name of existing) if (!files.has(name)) rmSync(join(outDir, name));
   console.log(`src/generated: ${files.size} files, ${problems.length} changed (${model.operations.length} operations)`);
 } else if (problems.length > 0) {
-  console.error('src/generated/ is not what `npm run generate` writes from openapi.json:');
+  console.error('src/generated/ (or api.md) is not what `npm run generate` writes from openapi.json:');
   for (const p of problems) console.error(`  ${p}`);
-  console.error('Run `npm run generate` and commit the result; never edit src/generated/ by hand.');
+  console.error('Run `npm run generate` and commit the result; never edit src/generated/ or api.md by hand.');
   process.exit(1);
 } else {
   console.log(`src/generated: up to date (${files.size} files, ${model.operations.length} operations)`);

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 /**
- * Fills README.md's TypeScript blocks from marked regions of files that run (the examples), so that every
- * code block a reader copies is code the test suite executes.
+ * Fills the TypeScript blocks of README.md and of every page of docs/ (docs/*.md) from marked regions of files
+ * that run (the examples), so that every code block a reader copies is code the test suite executes.
  *
- * In README.md, a marker line right before a fenced block names the source:
+ * In a page, a marker line right before a fenced block names the source:
  *
  *   <!-- snippet: examples/quickstart.ts#import,quickstart -->
  *   ```ts
@@ -15,13 +15,13 @@
  * `# #endregion` in a shell script, for a ```sh block); regions may nest, and marker lines inside a region are
  * left out. The region's common indentation is removed.
  *
- *   node scripts/readme-snippets.mjs          rewrites README.md
- *   node scripts/readme-snippets.mjs --check  fails (exit 1) when README.md differs from its sources, names a
+ *   node scripts/readme-snippets.mjs          rewrites README.md and docs/*.md
+ *   node scripts/readme-snippets.mjs --check  fails (exit 1) when a page differs from its sources, names a
  *                                             missing file or region, or has a TypeScript block without a marker
- *   --readme <path>                           another Markdown file than README.md (paths in markers stay
- *                                             relative to the repository's root)
+ *   --readme <path>                           only this Markdown file (paths in markers stay relative to the
+ *                                             repository's root)
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -125,33 +125,47 @@ export function render(readme, name = 'README.md') {
   return { text: out.join('\n'), problems };
 }
 
-function main() {
-  const check = process.argv.includes('--check');
+/** The pages this script keeps: README.md and docs/*.md, or the one `--readme` names. */
+function pagesToKeep() {
   const at = process.argv.indexOf('--readme');
-  const readmePath = at === -1 ? join(ROOT, 'README.md') : resolve(process.argv[at + 1] ?? '');
-  const readme = readFileSync(readmePath, 'utf8');
-  const { text, problems } = render(readme, relative(ROOT, readmePath) || 'README.md');
+  if (at !== -1) return [resolve(process.argv[at + 1] ?? '')];
+  const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  return [join(ROOT, 'README.md'), ...docs.map((name) => join(ROOT, 'docs', name))];
+}
+
+/** Checks or rewrites one page; true when it is (now) what its sources say. */
+function keep(path, check) {
+  const name = relative(ROOT, path) || 'README.md';
+  const page = readFileSync(path, 'utf8');
+  const { text, problems } = render(page, name);
   if (problems.length) {
     process.stderr.write(`readme-snippets: ${problems.length} problem(s):\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
-    process.exit(1);
+    return false;
   }
-  if (text === readme) {
-    process.stdout.write(`readme-snippets: ${relative(ROOT, readmePath)} matches its sources.\n`);
-    return;
-  }
+  if (text === page) return true;
   if (check) {
-    const before = readme.split('\n');
+    const before = page.split('\n');
     const after = text.split('\n');
     const first = after.findIndex((line, i) => line !== before[i]);
     process.stderr.write(
-      `readme-snippets: ${relative(ROOT, readmePath)} differs from its sources from line ${first + 1}:\n` +
+      `readme-snippets: ${name} differs from its sources from line ${first + 1}:\n` +
         `  now:    ${JSON.stringify(before[first] ?? '')}\n  source: ${JSON.stringify(after[first] ?? '')}\n` +
         `Run \`npm run docs:readme\` to update it.\n`,
     );
-    process.exit(1);
+    return false;
   }
-  writeFileSync(readmePath, text);
-  process.stdout.write(`readme-snippets: ${relative(ROOT, readmePath)} updated.\n`);
+  writeFileSync(path, text);
+  process.stdout.write(`readme-snippets: ${name} updated.\n`);
+  return true;
+}
+
+function main() {
+  const check = process.argv.includes('--check');
+  const pages = pagesToKeep();
+  // Every page is checked (or written) before the exit, so one run reports every stale page.
+  const failed = pages.filter((path) => !keep(path, check));
+  if (failed.length) process.exit(1);
+  process.stdout.write(`readme-snippets: ${pages.length === 1 ? relative(ROOT, pages[0]) : `${pages.length} pages`} match${pages.length === 1 ? 'es' : ''} their sources.\n`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -10,6 +10,7 @@ import { ERROR_CODES } from './generated/errors.js';
 import { Executions } from './resources/executions.js';
 import { McpClient } from './mcp/mcpClient.js';
 import { createRawClient, type OzRawClient } from './raw/rawClient.js';
+import { isProfileKey } from './profiles/profileApiKey.js';
 
 export type { ClientOptions } from './clientOptions.js';
 
@@ -68,6 +69,8 @@ export class Oz extends OzResources {
     const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions;
     const parent = this.#options;
     const derived: DerivedOptions = { ...parent, ...defined, [PARENT_TRANSPORT]: this.#transport };
+    // A profile's key is bound to its client's base URL: another base URL looks its key up again.
+    if (defined.baseURL !== undefined && defined.apiKey === undefined && isProfileKey(parent.apiKey)) derived.apiKey = undefined;
     if (defined.middleware !== undefined) derived.middleware = [...(parent.middleware ?? []), ...defined.middleware];
     if (defined.retry !== undefined) derived.retry = { ...parent.retry, ...defined.retry };
     return new Oz(derived);

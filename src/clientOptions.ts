@@ -111,7 +111,7 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
   checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
   // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
-  const apiKey = options.apiKey ?? env('OZ_API_KEY') ?? profileApiKey();
+  const apiKey = options.apiKey ?? env('OZ_API_KEY') ?? profileApiKey(baseURL);
   if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY (profiles of `oz sign-in` are read on Node only).');
   let logLevel = options.logLevel;
   const fromEnv = env('OZ_LOG');

@@ -16,7 +16,7 @@ import { startServerProcess } from '../serverProcess.js';
 import { readFileSync } from 'node:fs';
 
 const CONCURRENT = 1024;
-/** The heap bound README states for the default limits (50000 finished executions and items, 10000 journal entries). */
+/** The heap bound docs/performance.md states for the default limits (50000 finished executions and items, 10000 journal entries). */
 export const DOCUMENTED_HEAP_BOUND_MB = 300;
 
 function rssMb(pid: number): number {
@@ -98,7 +98,7 @@ export async function memoryUnderLoadRows(ctx: FigureContext): Promise<FigureRow
       {
         name: FIGURE_NAMES.memoryUnderLoad,
         ours: `heap ${heapMb.toFixed(0)} MB after GC at the end; RSS ${start.toFixed(0)} MB at the start, ${early.toFixed(0)} MB at half time, ${late.toFixed(0)} MB at the end`,
-        anchor: `bound ${DOCUMENTED_HEAP_BOUND_MB} MB (README, default retention)`,
+        anchor: `bound ${DOCUMENTED_HEAP_BOUND_MB} MB (docs/performance.md, default retention)`,
         result: `RSS over the second half ${formatRatio(growth)}; heap ${((heapMb / DOCUMENTED_HEAP_BOUND_MB) * 100).toFixed(0)} % of the bound`,
         target: `heap <= ${DOCUMENTED_HEAP_BOUND_MB} MB; RSS <= 1.10x`,
         met: judged(ctx.mode.smoke, heapMb <= DOCUMENTED_HEAP_BOUND_MB && growth <= 1.1),

@@ -1,6 +1,6 @@
 /**
- * Sessions, stubs and verification of the embedded server, as README's sections show them (this file runs under
- * `npm test`; its regions are README's snippets).
+ * Sessions, stubs and verification of the embedded server, as docs/sessions.md, docs/stubs.md and docs/journal.md
+ * show them (this file runs under `npm test`; its regions are those pages' snippets).
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { Oz } from 'oz-sdk';

@@ -95,7 +95,7 @@ function renderClass(node, uses) {
 }
 
 // How one operation is written: a method of a resource class, or a standalone function (`renderFuncsFile`).
-const METHOD_FORM = {
+export const METHOD_FORM = {
   indent: '  ',
   head: (op) => op.verb,
   args: [],
@@ -110,7 +110,7 @@ const METHOD_FORM = {
 /** The standalone function's name: the `Oz` method's path in camelCase (`tools.execute` is `toolsExecute`). */
 export const funcName = (op) => [...op.resource, op.verb].map((w, i) => (i === 0 ? w : pascal(w))).join('');
 
-const FUNCTION_FORM = {
+export const FUNCTION_FORM = {
   indent: '',
   head: (op) => `export function ${funcName(op)}`,
   args: ['core: CoreClient'],
@@ -123,7 +123,7 @@ const FUNCTION_FORM = {
   coreDoc: 'The `OzCore` the call is sent through (its key, base address, retries, `fetch`).',
 };
 
-function renderMethod(op, uses, form) {
+export function renderMethod(op, uses, form) {
   uses.add('OperationError');
   const ind = form.indent;
   // Every promise carries what the call can fail with (its `result()` error type), every pointer its wait's.

@@ -1,5 +1,6 @@
 import { Oz } from '../index.js';
 import { ProfileFileError } from '../profiles/profileFileError.js';
+import { foreignServiceProblem, storedProfile } from '../profiles/profileBaseURL.js';
 import { profilesPath, readProfiles, selectedProfile } from '../profiles/profileStore.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { GlobalOptions } from './cliOptions.js';
@@ -9,8 +10,9 @@ const set = (value: string | undefined) => (value?.trim() ? value.trim() : undef
 
 /**
  * The client of a command: `--base-url`, else OZ_BASE_URL, else the base URL kept in the profile; `--profile`'s
- * key when given, else the client's own resolution (OZ_API_KEY, then the profile OZ_PROFILE names, then the
- * chosen one). Retries, timeouts and headers from the global flags.
+ * key when given (a usage error when the profile keeps another base URL than the one in use), else the client's
+ * own resolution (OZ_API_KEY, then the profile OZ_PROFILE names, then the chosen one, under the same rule).
+ * Retries, timeouts and headers from the global flags.
  */
 export async function cliClient(options: GlobalOptions, env: Env): Promise<Oz> {
   let apiKey: string | undefined;
@@ -25,9 +27,12 @@ export async function cliClient(options: GlobalOptions, env: Env): Promise<Oz> {
       if (options.profile !== undefined || !(error instanceof ProfileFileError)) throw error;
     }
     const name = options.profile ?? selectedProfile(document, env);
-    const profile = document?.profiles[name];
+    const profile = storedProfile(document, name);
     if (options.profile !== undefined) {
       if (profile === undefined) throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}. \`oz profiles list\` lists them; \`oz sign-in --profile ${name}\` makes it.`);
+      // The key goes only to the service it was made for (without --profile the client's lookup says the same).
+      const foreign = baseURL === undefined ? undefined : foreignServiceProblem(name, profile, baseURL);
+      if (foreign !== undefined) throw new CliUsageError(foreign);
       apiKey = profile.api_key;
     }
     baseURL ??= profile?.base_url;

@@ -9,6 +9,7 @@ import { kebabCase, namesField } from './flagNames.js';
 import { readFlagValue } from './flagType.js';
 import { commandHelp } from './help.js';
 import { jsonText, resultText, type OutputStream } from './output.js';
+import { unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
 import { progressLine } from './progressLine.js';
 import { parseData, readDataText } from './requestData.js';
 
@@ -157,10 +158,15 @@ export async function runOperation(words: readonly string[], command: CliCommand
   }
   const answer = await call(...args);
   if (options.wait) {
-    const pointer = answer as { execution_id?: string; wait: (o: object) => Promise<{ content: string }> };
+    // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
+    const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
+    if (typeof pointer !== 'object' || pointer === null || typeof pointer.execution_id !== 'string') {
+      throw unexpectedAnswer(`oz ${words.join(' ')} --wait`, 'a run (`execution_id`)', answer);
+    }
+    const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
     const line = progressLine(io.stderr);
     try {
-      const result = await pointer.wait({ signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record) });
+      const result = await waitOn({ signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record) });
       line.done();
       io.stdout.write(await resultText(format === 'markdown' || format === 'text' ? result.content : result, format, pretty));
     } finally {

@@ -1,6 +1,7 @@
 import type { Format } from '../index.js';
 import { ProfileFileError } from '../profiles/profileFileError.js';
 import { DEFAULT_PROFILE, moveAside, profileNameProblem, profilesPath, readProfiles, selectedProfile, writeProfiles, type Profile, type ProfileDocument } from '../profiles/profileStore.js';
+import { storedProfile } from '../profiles/profileBaseURL.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { CliIO } from './operationCommand.js';
 import { resultText } from './output.js';
@@ -41,7 +42,7 @@ export async function signOut(io: CliIO, requested: string | undefined): Promise
   const path = await profilesPath(io.env);
   const document = await readProfiles(path);
   const name = requested ?? selectedProfile(document, io.env);
-  if (!document?.profiles[name]) throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}: nothing to sign out of.`);
+  if (document === undefined || storedProfile(document, name) === undefined) throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}: nothing to sign out of.`);
   delete document.profiles[name];
   if (document.current === name) delete document.current;
   await writeProfiles(path, document);
@@ -80,7 +81,9 @@ export async function useProfile(io: CliIO, name: string | undefined): Promise<v
   if (name === undefined) throw new CliUsageError('Missing NAME: oz profiles use NAME.');
   const path = await profilesPath(io.env);
   const document = await readProfiles(path);
-  if (!document?.profiles[name]) throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}. \`oz profiles list\` lists them.`);
+  if (document === undefined || storedProfile(document, name) === undefined) {
+    throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}: \`oz profiles use\` takes a stored profile; \`oz profiles list\` lists them.`);
+  }
   if (name === DEFAULT_PROFILE) delete document.current;
   else document.current = name;
   await writeProfiles(path, document);

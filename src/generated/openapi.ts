@@ -1936,6 +1936,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1972,6 +1973,7 @@ export interface operations {
             401: components["responses"]["JsonUnauthorized"];
             404: components["responses"]["JsonNotFound"];
             408: components["responses"]["JsonRequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];
@@ -2011,6 +2013,7 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRateLimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRateLimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRateLimitReset"];
+                    "x-idempotent-replayed": components["headers"]["XIdempotentReplayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2053,6 +2056,7 @@ export interface operations {
             401: components["responses"]["JsonUnauthorized"];
             404: components["responses"]["JsonNotFound"];
             408: components["responses"]["JsonRequestTimeout"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["JsonUnprocessableEntity"];
             429: components["responses"]["JsonTooManyRequests"];

@@ -12,7 +12,7 @@ export const cancelExecutionErrorCodes = ['execution_not_found', 'idempotency_co
 /**
  * The error codes `createChatCompletion` can answer.
  */
-export const createChatCompletionErrorCodes = ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const createChatCompletionErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `createCompanyItem` can answer.
@@ -22,7 +22,7 @@ export const createCompanyItemErrorCodes = ['company_not_found', 'idempotency_co
 /**
  * The error codes `createEmbedding` can answer.
  */
-export const createEmbeddingErrorCodes = ['internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const createEmbeddingErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `createSchedule` can answer.

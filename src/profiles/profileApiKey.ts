@@ -1,13 +1,24 @@
 import { OzUsageError } from '../core/errors/errors.js';
 
 /**
- * The key of the selected profile, as a function the transport calls on the first request: the profile file is
- * read then (once per client; again after a failure), by a module loaded on first use (profileLookup.ts).
- * Undefined where profiles cannot be read (not on Node).
+ * The key of the selected profile for a client of `baseURL`, as a function the transport calls on the first
+ * request: the profile file is read then (once per client; again after a failure), by a module loaded on first
+ * use (profileLookup.ts). A profile that keeps another service's base URL gives no key but the `OzUsageError`
+ * naming both addresses. Undefined where profiles cannot be read (not on Node).
  */
-export function profileApiKey(): (() => Promise<string>) | undefined {
+export function profileApiKey(baseURL: string): (() => Promise<string>) | undefined {
   if (typeof process === 'undefined' || !process.versions?.node) return undefined;
   const env = process.env;
   const token = {};
-  return async () => (await import('./profileLookup.js')).profileKey(token, env, OzUsageError);
+  const key = async () => (await import('./profileLookup.js')).profileKey(token, env, baseURL, OzUsageError);
+  PROFILE_KEYS.add(key);
+  return key;
+}
+
+// The functions profileApiKey() made: a key found in a profile, not given by the caller.
+const PROFILE_KEYS = new WeakSet<object>();
+
+/** Whether a client's key source is a profile's (bound to the base URL it was made for), not the caller's own. */
+export function isProfileKey(source: unknown): boolean {
+  return typeof source === 'function' && PROFILE_KEYS.has(source);
 }

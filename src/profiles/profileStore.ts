@@ -86,6 +86,9 @@ function checkedDocument(path: string, value: unknown): ProfileDocument {
     for (const field of ['base_url', 'dashboard_url', 'key_name', 'tier', 'created_at'] as const) {
       if (profile[field] !== undefined && typeof profile[field] !== 'string') throw malformed(path, `"${field}" of profile ${JSON.stringify(name)} must be a string`);
     }
+    if (profile.expires_at !== undefined && profile.expires_at !== null && typeof profile.expires_at !== 'string') {
+      throw malformed(path, `"expires_at" of profile ${JSON.stringify(name)} must be a string or null`);
+    }
   }
   return value as unknown as ProfileDocument;
 }

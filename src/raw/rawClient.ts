@@ -4,6 +4,7 @@ import { checkedMiddleware, type Middleware } from '../core/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient } from './rawClientType.js';
+import { rawPathProblem } from './rawPathParameters.js';
 
 export type { OzRawClient };
 
@@ -29,8 +30,12 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     }));
   const method =
     (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE' | 'request') =>
-    (...args: unknown[]) =>
-      loaded().then((c) => (c[name] as (...a: unknown[]) => Promise<unknown>)(...args));
+    (...args: unknown[]) => {
+      const [verb, path, init] = name === 'request' ? args : [name, ...args];
+      const problem = rawPathProblem(OPERATIONS, String(verb), path, init);
+      if (problem !== undefined) return Promise.reject(problem);
+      return loaded().then((c) => (c[name] as (...a: unknown[]) => Promise<unknown>)(...args));
+    };
   const raw = {
     GET: method('GET'),
     PUT: method('PUT'),

@@ -107,7 +107,8 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
     // The message of the dashboard's error envelope, never the body as a whole (it is not ours to print).
     let message = response.statusText;
     try {
-      message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
+      const given = (JSON.parse(text) as { error?: { message?: unknown } } | null)?.error?.message;
+      if (typeof given === 'string') message = given;
     } catch {
       // not JSON: keep the status text
     }
@@ -119,9 +120,13 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
   } catch (cause) {
     throw new SignInError('invalid_answer', 'The token exchange answered something that is not JSON.', { cause });
   }
-  const r = parsed as Partial<SignInResult>;
-  if (typeof r.key !== 'string' || typeof r.name !== 'string' || typeof r.tier !== 'string') {
+  // `null`, an array or a string hold no field: the same answer without a key, name or tier.
+  const r = (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed : {}) as Partial<Record<keyof SignInResult, unknown>>;
+  if (typeof r.key !== 'string' || r.key === '' || typeof r.name !== 'string' || typeof r.tier !== 'string') {
     throw new SignInError('invalid_answer', 'The token exchange answered without a key, name or tier.');
+  }
+  if (r.expires_at !== undefined && r.expires_at !== null && typeof r.expires_at !== 'string') {
+    throw new SignInError('invalid_answer', 'The token exchange answered an expires_at that is neither a time nor null.');
   }
   return { key: r.key, name: r.name, tier: r.tier, expires_at: r.expires_at ?? null };
 }

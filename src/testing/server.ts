@@ -24,6 +24,7 @@ import { resolveOptions, type OzServerOptions } from './public/options.js';
 import { createServerParts, type ServerParts } from './parts/serverParts.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import { Store } from './state/store.js';
+import { fitImportedKeys } from './state/importedKeys.js';
 import { withRequestIds } from './pipeline/requestIdHeader.js';
 import { OzServerClosedError } from './contract/serverClosedError.js';
 import { withLoopbackHost } from './pipeline/steps/hostCheck.js';
@@ -72,6 +73,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     (start, o) => {
       const clockOptions = { start: o.clock?.start ?? parts.clock.now(), frozen: o.clock?.frozen ?? parts.clock.frozen };
       const world = buildWorld({ clock: clockOptions, adminToken: false, seed: 'empty' }, resolved, start);
+      const own = world.parts.store;
+      own.keyHeldElsewhere = (hash) => parts.store.data.keyByHash.has(hash) || sessions.holdsKey(hash, own);
       const fixtures = o.fixtures === undefined ? [] : Array.isArray(o.fixtures) ? o.fixtures : [o.fixtures];
       try {
         for (const doc of fixtures as ReadonlyArray<FixtureDocument | string>) world.server.loadFixtures(doc);
@@ -85,6 +88,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     () => root.baselineCopy(),
     resolved.seed === 'demo' ? server.apiKey : null,
   );
+  parts.store.keyHeldElsewhere = (hash) => sessions.holdsKey(hash, parts.store);
   const closeRoot = server.close;
   // The default world is built as any world is; only it makes sessions, and closing it ends them.
   Object.assign(server, {
@@ -239,6 +243,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       // Code tools and agents come from this server: the seed's, and whatever was added since.
       const natives = { tools: new Map([...seedCatalog.tools, ...store.catalog.tools]), agents: new Map([...seedCatalog.agents, ...store.catalog.agents]), steps: store.catalog.steps };
       const { data, catalog } = importState(doc, natives);
+      fitImportedKeys(data, store.data, start !== null, store.keyHeldElsewhere);
       const snap: SnapshotData = { __ozSnapshot: true, data, catalog };
       server.restore(snap);
       skipPastSchedules();

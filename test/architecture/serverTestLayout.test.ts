@@ -28,7 +28,7 @@ function layoutProblems(tests: Listing, sources: Listing): string[] {
   for (const file of tests.files) {
     const tested = /^(.+)\.test\.ts$/.exec(file)?.[1];
     if (tested === undefined || !sources.files.includes(`${tested}.ts`)) {
-      problems.push(`test/testing/${file} sits at the top: put it in the folder of what it tests (scripts/restructure-testing.mjs has the table)`);
+      problems.push(`test/testing/${file} sits at the top: put it in the folder of what it tests`);
     }
   }
   return problems;

@@ -108,3 +108,31 @@ describe('oz.raw on the transport (scripted answers)', () => {
     expect(scripted.requests).toHaveLength(2);
   });
 });
+
+describe('oz.raw refuses the path parameters the resource methods refuse, before sending', () => {
+  const raw = () => new Oz({ baseURL: scripted.url, apiKey: KEY, logLevel: 'off', maxRetries: 0 }).raw;
+
+  it.each(['..', '.', '%2e%2e', '.%2E', '%252e%252e', '\ud800', 'a\udc00'])('tool=%j: POST, request("post", ...) and GET are OzUsageErrors', async (tool) => {
+    const client = raw();
+    const calls = [
+      client.POST('/v1/tools/{tool}/execute', { params: { path: { tool } }, body: { text: 'x' } }),
+      client.request('post', '/v1/tools/{tool}/execute', { params: { path: { tool } }, body: { text: 'x' } }),
+      client.GET('/v1/tools/{tool}', { params: { path: { tool } } }),
+    ];
+    for (const call of calls) {
+      const error = await rejectionOf(call);
+      expect(error).toBeInstanceOf(OzUsageError);
+      expect((error as Error).message).toContain('Path parameter "tool" of');
+    }
+    expect(scripted.requests).toEqual([]);
+  });
+
+  it('a passed-through proxy path climbing out is refused; dots inside a segment still go out', async () => {
+    const error = await rejectionOf(raw().GET('/v1/proxy/{provider}/{path}', { params: { path: { provider: 'crm', path: 'contacts/../../../v1/schedules' } } }));
+    expect(error).toBeInstanceOf(OzUsageError);
+    expect(scripted.requests).toEqual([]);
+    scripted.answer({ body: { tools: [] } });
+    await raw().GET('/v1/tools/{tool}', { params: { path: { tool: 'my..tool' } } });
+    expect(scripted.requests.map((r) => r.path)).toEqual(['/v1/tools/my..tool']);
+  });
+});

@@ -1,6 +1,6 @@
 /**
- * examples/cli.sh, the source of README's "Command line" blocks: run with the built `oz` on PATH against the
- * built oz-mock, every command as a reader would type it.
+ * examples/cli.sh, the source of the command-line blocks of README.md and docs/cli.md: run with the built `oz` on
+ * PATH against the built oz-mock, every command as a reader would type it.
  */
 import { execFile } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('examples/cli.sh', () => {
-  it('runs every command of the README section', { timeout: 120_000 }, async () => {
+  it('runs every command of the pages', { timeout: 120_000 }, async () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OZ_')));
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
       execFile('bash', ['examples/cli.sh'], { cwd: ROOT, env: { ...env, PATH: `${dir}:${process.env.PATH}`, OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: dir } }, (error, stdout, stderr) =>

@@ -1,9 +1,10 @@
 /**
- * scripts/readme-snippets.mjs: README's TypeScript blocks come from regions of files that run; `--check` fails
- * when a block differs from its source, names a missing file or region, or has no marker.
+ * scripts/readme-snippets.mjs: the TypeScript blocks of README.md and of every page of docs/ come from regions of
+ * files that run; `--check` fails when a block differs from its source, names a missing file or region, or has no
+ * marker.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +31,17 @@ describe('readme-snippets', () => {
     const result = await run(readFileSync(join(ROOT, 'README.md'), 'utf8'), '--check');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+  });
+
+  it('without --readme, checks README.md and every page of docs/', async () => {
+    const pages = 1 + readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).length;
+    const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ['scripts/readme-snippets.mjs', '--check'], { cwd: ROOT }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+    });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`${pages} pages match their sources`);
+    expect(pages).toBeGreaterThan(20);
   });
 
   it('fills a marked block with the regions it names, joined by a blank line and without region markers', async () => {

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ProfileFileError } from '../../src/profiles/profileFileError.js';
 import { configDir, profileNameProblem, readProfiles, selectedProfile, writeProfiles } from '../../src/profiles/profileStore.js';
 
 const dirs: string[] = [];
@@ -35,5 +36,15 @@ describe('the profile store', () => {
     expect(profileNameProblem('work-2')).toBeUndefined();
     expect(profileNameProblem('../etc')).toMatch(/a profile name is 1 to 64/);
     expect(profileNameProblem('')).toMatch(/a profile name/);
+  });
+
+  it.each([[{ at: 1 }], [42], [['2027']]])('a profile whose expires_at is %j is a malformed file (ProfileFileError)', async (expires) => {
+    const root = mkdtempSync(join(tmpdir(), 'oz-store-'));
+    dirs.push(root);
+    const path = join(root, 'profiles.json');
+    writeFileSync(path, JSON.stringify({ version: 1, profiles: { work: { api_key: 'ozk_x', expires_at: expires } } }), { mode: 0o600 });
+    const error = await readProfiles(path).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProfileFileError);
+    expect((error as Error).message).toContain('"expires_at" of profile "work" must be a string or null');
   });
 });

@@ -13,11 +13,15 @@ describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
       violations: 0,
     });
     expect(figures.calls).toBe(400);
+    // Money: every metered call's price was drawn once (a lost answer retried is not paid twice).
+    expect(figures.metered).toBeGreaterThan(0);
+    expect(figures.pricedMicros).toBeGreaterThan(0);
+    expect(figures.spentMicros).toBe(figures.pricedMicros);
     expect(figures.results + figures.typedErrors + figures.recoveredStreams).toBe(400);
     // The soak really exercised every kind of fault and both ways of recovering a result.
     for (const kind of ['error 500', 'error 502', 'error 429', 'drop', 'lose', 'cut', 'delay']) expect(figures.faults[kind] ?? 0, kind).toBeGreaterThan(0);
     // Every kind of call was made: runs, and the writes that are not runs (creations, deletes, cancels, links).
-    for (const kind of ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel']) {
+    for (const kind of ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel', 'chat', 'embedding', 'proxy']) {
       expect(figures.byKind[kind] ?? 0, kind).toBeGreaterThan(0);
     }
     // Lost answers of writes were replayed by the server (x-idempotent-replayed), not written again.

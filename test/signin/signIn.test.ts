@@ -320,6 +320,21 @@ describe('signIn error paths with a scripted token exchange', () => {
     expect((await withExchange(() => Promise.resolve(Response.json({ name: 'x', tier: 'pro' })))).reason).toBe('invalid_answer');
   });
 
+  it.each(['null', '[]', '"ozk_x"', '42', '{"key":"ozk_x","name":"n","tier":"pro","expires_at":{"at":1}}', '{"key":"","name":"n","tier":"pro"}'])(
+    'a 200 of %s is invalid_answer (a SignInError), never a TypeError',
+    async (body) => {
+      const err = await withExchange(() => Promise.resolve(new Response(body, { headers: { 'content-type': 'application/json' } })));
+      expect(err.reason).toBe('invalid_answer');
+    },
+  );
+
+  it('an error answer of null or with a message that is not a string keeps the status text', async () => {
+    for (const body of ['null', '{"error":{"message":{"x":1}}}']) {
+      const err = await withExchange(() => Promise.resolve(new Response(body, { status: 400, statusText: 'Bad Request' })));
+      expect(err.message).toBe('The token exchange answered 400: Bad Request');
+    }
+  });
+
   it('no dashboard URL: invalid_answer before listening', async () => {
     const saved = process.env.OZ_DASHBOARD_URL;
     delete process.env.OZ_DASHBOARD_URL;

@@ -12,7 +12,7 @@ export interface OperationInfo extends Operation {
   readonly routePath: string;
   /** The operation takes a request body. */
   readonly body: boolean;
-  /** `x-oz-replay`: a non-run write whose 2xx answer is kept under its `x-trace-id` and replayed (see idempotency.ts). */
+  /** `x-oz-replay`: a non-run write whose 2xx answer is kept under its `x-trace-id` and replayed (see pipeline/steps/replay.ts). */
   readonly replay: boolean;
 }
 

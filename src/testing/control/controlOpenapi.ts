@@ -173,7 +173,7 @@ export const CONTROL_OPENAPI = {
       },
       FixtureDocument: {
         type: 'object',
-        description: 'accounts, keys, companies, tools, agents, workflows, schedules, connections (every section optional). See the README, "Fixture files".',
+        description: 'accounts, keys, companies, tools, agents, workflows, schedules, connections (every section optional). See docs/fixtures.md of oz-sdk.',
         additionalProperties: false,
         properties: Object.fromEntries(['accounts', 'keys', 'companies', 'tools', 'agents', 'workflows', 'schedules', 'connections'].map((s) => [s, { type: 'array', items: { type: 'object' } }])),
       },

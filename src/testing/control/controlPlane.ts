@@ -3,23 +3,25 @@ import type { RequestHandler } from '../pipeline/routing.js';
 import type { Connection } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
+import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
-import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
+import { KEY_IN_USE, type CreatedKey, type KeyExpiryDays, type KeyOptions } from '../state/store.js';
+import { hashKey } from '../state/apiKeys.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
 import type { Stubs, StubSpec } from '../pipeline/stubs/stubs.js';
 import { unusedOf } from '../pipeline/stubs/unused.js';
-import { keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
+import { FIXTURE_DOCUMENT, keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
 import { journalHar } from '../harness/journalHar.js';
 import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
 import { sessionView } from './sessionView.js';
-import type { OzStateDocument } from '../fixtures/stateDocument.js';
+import { STATE_DOCUMENT, STATE_DOCUMENT_NESTING, type OzStateDocument } from '../fixtures/stateDocument.js';
 import { parseYaml } from '../wire/yamlWire.js';
 import { urlPath } from '../support/requestUrl.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
@@ -73,8 +75,8 @@ interface Call {
   readonly url: URL;
   /** The body as text (empty when none). */
   text(): Promise<string>;
-  /** The body as a JSON object (`{}` when empty). */
-  object(): Promise<Record<string, unknown>>;
+  /** The body as a JSON object (`{}` when empty), nested at most `nesting` levels (default: a request body's). */
+  object(nesting?: { readonly what: string; readonly limit: number }): Promise<Record<string, unknown>>;
 }
 
 type Handler = (call: Call, target: ControlTarget) => Promise<Response> | Response;
@@ -118,14 +120,36 @@ function onlyFields(o: Record<string, unknown>, known: readonly string[]): void 
   for (const k of Object.keys(o)) if (!known.includes(k)) throw invalidParams(`${k} is not a field here (known: ${known.join(', ') || 'none'}).`);
 }
 
+/** A path segment, decoded; a malformed percent-escape (`%ff`, `%E0%A4%A`) is 400 `invalid_params`. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new OzMockError(400, 'invalid_params', `The path segment ${segment} holds a malformed percent-escape (each % starts two hex digits of UTF-8).`);
+  }
+}
+
 /** A `TypeError` or `RangeError` of an in-process control is a bad field: 422 over HTTP. */
 function asInvalid<T>(run: () => T): T {
   try {
     return run();
   } catch (err) {
-    if (err instanceof TypeError || err instanceof RangeError) throw invalidParams(err.message.endsWith('.') ? err.message : `${err.message}.`);
-    throw err;
+    throw invalidOf(err);
   }
+}
+
+/** {@link asInvalid} for work that is awaited (the clock's advance). */
+async function asInvalidAwaited<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw invalidOf(err);
+  }
+}
+
+function invalidOf(err: unknown): unknown {
+  if (err instanceof TypeError || err instanceof RangeError) return invalidParams(err.message.endsWith('.') ? err.message : `${err.message}.`);
+  return err;
 }
 
 const FAULT_FIELDS = ['type', 'operationId', 'method', 'path', 'pathPattern', 'account', 'body', 'times', 'status', 'code', 'message', 'retryAfter', 'missing', 'hint', 'contract', 'connect', 'ms', 'afterEvents'];
@@ -214,7 +238,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const yaml = /yaml/i.test(call.request.headers.get('content-type') ?? '');
     let doc: unknown;
     try {
-      doc = yaml ? parseYaml(text, 'allow') : parseFixtureText(text);
+      doc = yaml ? parseYaml(text, 'allow', FIXTURE_DOCUMENT) : parseFixtureText(text);
     } catch (err) {
       throw err instanceof OzMockError ? err : invalidJson(yaml ? 'YAML' : 'JSON or YAML', (err as Error).message.split('\n')[0] ?? '');
     }
@@ -222,7 +246,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   exportState: (_, t) => answer(200, t.exportState()),
   importState: async (call, t) => {
-    t.importState((await call.object()) as unknown as OzStateDocument);
+    t.importState((await call.object({ what: STATE_DOCUMENT, limit: STATE_DOCUMENT_NESTING })) as unknown as OzStateDocument);
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
@@ -251,7 +275,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       if (Number.isNaN(at)) throw invalidParams('now must be an RFC 3339 time, for example 2026-11-22T12:00:00.000Z.');
       const ms = at - clock.now();
       if (ms < 0) throw invalidParams(`now is ${-ms} ms before the clock's time: the clock never goes back.`);
-      await clock.advance(ms);
+      await asInvalidAwaited(() => clock.advance(ms));
     }
     if (typeof o.frozen === 'boolean') clock.setFrozen(o.frozen);
     return answer(200, clockView(t.server));
@@ -259,7 +283,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   advanceClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['ms']);
-    await t.server.clock.advance(integerField(o, 'ms', 0, 10 * 366 * 86_400_000));
+    const ms = integerField(o, 'ms', 0, 10 * 366 * 86_400_000);
+    await asInvalidAwaited(() => t.server.clock.advance(ms));
     return answer(200, clockView(t.server));
   },
   waitIdle: async (call, t) => {
@@ -308,6 +333,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
     const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
     if (shape) throw invalidParams(`value ${shape}.`);
+    if (typeof o.value === 'string' && t.server.store.keyInUse(hashKey(o.value))) throw invalidParams(`value: ${KEY_IN_USE}.`);
     const created = asErrorOf422(() =>
       t.addKey({
         account: o.account as string,
@@ -456,7 +482,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   }
   const match = route.pattern.exec(path)!;
   const params: Record<string, string> = {};
-  route.names.forEach((name, i) => (params[name] = decodeURIComponent(match[i + 1]!)));
+  route.names.forEach((name, i) => (params[name] = decodedSegment(match[i + 1]!)));
   let text: Promise<string> | null = null;
   const readText = () => (text ??= conn.reader.text(target.server.options.maxBodyBytes));
   const call: Call = {
@@ -465,7 +491,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
     params,
     url,
     text: readText,
-    object: async () => {
+    object: async (nesting = { what: 'The request body', limit: MAX_NESTING }) => {
       const raw = await readText();
       if (raw.trim() === '') return {};
       let parsed: unknown;
@@ -475,6 +501,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
         throw invalidJson('JSON', (err as Error).message);
       }
       if (!isPlainObject(parsed)) throw invalidParams('The body must be a JSON object.');
+      checkNesting(parsed, nesting.what, nesting.limit);
       return parsed;
     },
   };

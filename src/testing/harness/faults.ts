@@ -2,6 +2,7 @@ import type { OperationId } from '../../generated/operations.js';
 import { ownValue } from '../support/plainObject.js';
 import type { ConnectInfo, ErrorCode } from '../../generated/types.js';
 import type { JournalEntry } from './journal.js';
+import { checkNesting } from '../contract/nesting.js';
 import { OPENAPI_DOCUMENT } from '../contract/operations.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
 
@@ -153,6 +154,7 @@ export class Faults implements OzFaults {
   }
 
   add(fault: FaultSpec): FaultHandle {
+    checkNesting(fault, 'The fault');
     checkFault(fault);
     const armed: ArmedFault = { id: `flt_${nextFaultId++}`, spec: fault, remaining: fault.times ?? 1, hits: 0 };
     this.#armed.push(armed);

@@ -25,13 +25,13 @@ export interface JournalEntry {
   readonly headers: Headers;
   /**
    * The body as sent, or `null` when none was read (the route takes none, or the request was refused before
-   * its body was read: a bad key, a foreign Host, a body over the bound). At most its first 64 KiB
-   * ({@link JOURNAL_BODY_BYTES}): see `bodyTruncated`.
+   * its body was read: a bad key, a foreign Host, a body over the bound). At most its first 64 KiB: see
+   * `bodyTruncated`.
    */
   body: string | null;
   /** The whole body's length in bytes (UTF-8), or `null` when none was read. */
   bodyLength: number | null;
-  /** Whether `body` holds only the first {@link JOURNAL_BODY_BYTES} bytes of a longer body. */
+  /** Whether `body` holds only the first 64 KiB of a longer body. */
   bodyTruncated: boolean;
   /** The account whose key sent the request (`null`: no key, or one the server does not know). */
   account: string | null;

@@ -13,6 +13,9 @@ export const DASHBOARD_PATH = '/dashboard';
 /** How long a one-time sign-in code works after the dashboard made it, on the server's clock. */
 export const DASHBOARD_CODE_VALIDITY_MS = 120_000;
 
+/** How many live sign-in codes the dashboard keeps at most: past it the oldest are dropped first. */
+export const DASHBOARD_MAX_CODES = 1_000;
+
 /**
  * The dashboard's part of the command-line sign-in, played by the embedded server at
  * {@link OzServer.dashboardUrl} (`{url}/dashboard`, on every mount). It is another service than the API:
@@ -24,7 +27,7 @@ export const DASHBOARD_CODE_VALIDITY_MS = 120_000;
  *   `http://127.0.0.1:{port}/callback?error=access_denied&state=`.
  * - `POST {dashboard}/api/cli/token` with `{"code": "..."}`: answers 200 `{key, name, expires_at, tier}`, a
  *   new platform key of the account (no fences; only its hash is kept). A code works once, for 120 s on
- *   {@link OzServer.clock}.
+ *   {@link OzServer.clock}; then it is forgotten, and at most 1,000 live codes are kept (the oldest go first).
  *
  * Errors answer 400 with `{"error": {code, message}}`:
  * - `invalid_request`: authorize without a port (1..65535) or state; a token body that is not JSON `{code}`
@@ -129,11 +132,25 @@ export class Dashboard implements OzDashboard {
       callback.searchParams.set('error', 'access_denied');
     } else {
       const code = randomAlnum(32);
+      this.#forgetOldCodes();
       this.#codes.set(code, { account: this.#account, expiresAt: this.#clock.now() + DASHBOARD_CODE_VALIDITY_MS, used: false });
       callback.searchParams.set('code', code);
     }
     callback.searchParams.set('state', state);
     return new Response(null, { status: 302, headers: { location: callback.href, 'cache-control': 'no-store' } });
+  }
+
+  /**
+   * Drops the codes past their 120 s, and the oldest beyond {@link DASHBOARD_MAX_CODES} - 1 (room for a new one):
+   * requests without a key cannot grow the server. Codes are kept in the order they were made, which is also the
+   * order they expire in (the server clock never goes back).
+   */
+  #forgetOldCodes(): void {
+    const now = this.#clock.now();
+    for (const [code, record] of this.#codes) {
+      if (record.expiresAt >= now && this.#codes.size < DASHBOARD_MAX_CODES) return;
+      this.#codes.delete(code);
+    }
   }
 
   #token(body: string): Response {

@@ -5,6 +5,7 @@ import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import type { ServerParts } from '../parts/serverParts.js';
 import type { ServerData } from '../state/state.js';
+import type { Store } from '../state/store.js';
 import type { Catalog } from '../state/catalog.js';
 import { rekey } from './rekey.js';
 import type { OzSession, OzSessionControls, OzSessionOptions } from '../public/ozServer.js';
@@ -114,8 +115,16 @@ export class SessionRegistry implements SessionsPort {
 
   /** The world whose keys hold a key value, or `null` (the default session). */
   worldOf(keyValue: string): SessionWorld | null {
-    const hash = hashKey(keyValue);
-    for (const live of this.#live.values()) if (live.world.parts.store.data.keyByHash.has(hash)) return live.world;
+    return this.#holder(hashKey(keyValue), null);
+  }
+
+  /** Whether a live session other than the one of `except` holds a key's hash. */
+  holdsKey(hash: string, except: Store | null): boolean {
+    return this.#holder(hash, except) !== null;
+  }
+
+  #holder(hash: string, except: Store | null): SessionWorld | null {
+    for (const { world } of this.#live.values()) if (world.parts.store !== except && world.parts.store.data.keyByHash.has(hash)) return world;
     return null;
   }
 

@@ -78,7 +78,7 @@ export const DEMO_AGENTS: readonly AgentDefinition[] = [
 /** The demo account's company, its cloud building and its stored workflow (contract.md, "The demo account"). */
 export const DEMO_NAMES = { company: 'acme', building: 'hq', workflow: 'draft-and-review' } as const;
 
-/** Seeds the contract's demo account: see contract.md, "The demo account". */
+/** Seeds the demo account of the service's contract ("The demo account"). */
 export function seedDemo(store: Store, keys: DemoKeys): void {
   for (const tool of DEMO_TOOLS) store.addTool(tool);
   for (const agent of DEMO_AGENTS) store.addAgent(agent);

@@ -25,6 +25,9 @@ export interface AccountOptions {
   readonly rateLimit?: { readonly limit: number; readonly windowMs?: number };
 }
 
+/** Why a key value is refused: another key of the server has it (the default world or a session). */
+export const KEY_IN_USE = 'that key value is in use already in this server (the default world or a session)';
+
 /** Options of a new key. */
 export interface KeyOptions {
   /** The account the key opens. */
@@ -101,6 +104,17 @@ export class Store {
     this.data = data;
   }
 
+  /**
+   * Whether a key's hash is held by another world of the server (the default world or another session): set by
+   * the server, which knows its worlds. Key values are unique across the server, so a key names one world.
+   */
+  keyHeldElsewhere: (hash: string) => boolean = () => false;
+
+  /** Whether a key's hash is in use in this world or anywhere else in the server. */
+  keyInUse(hash: string): boolean {
+    return this.data.keyByHash.has(hash) || this.keyHeldElsewhere(hash);
+  }
+
   /** The server's data. Setting it (a reset, a restore, an import) starts the retention over from it. */
   get data(): ServerData {
     return this.#current;
@@ -158,7 +172,7 @@ export class Store {
     const days = options.expiresInDays ?? null;
     if (days !== null && ![7, 30, 90, 180, 365].includes(days)) throw new Error('expiresInDays is one of 7, 30, 90, 180, 365 or null');
     const hash = hashKey(value);
-    if (this.data.keyByHash.has(hash)) throw new Error('That key value is in use already');
+    if (this.keyInUse(hash)) throw new Error(`key: ${KEY_IN_USE}`);
     const now = this.clock.now();
     const id = newId('key');
     this.data.keys.set(id, {

@@ -28,7 +28,7 @@ export function randomAlnum(length: number): string {
   return String.fromCharCode.apply(null, codes);
 }
 
-/** The id prefixes of contract.md, plus `spn_` for trace spans. */
+/** The id prefixes of the service's contract, plus `spn_` for trace spans. */
 export type IdPrefix = 'itm' | 'exe' | 'wfl' | 'tsk' | 'sch' | 'req' | 'key' | 'spn';
 
 /** Each prefix's codes and the `_`, then room for the 24 random characters (one flat string per id, made at once). */

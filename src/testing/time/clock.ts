@@ -137,6 +137,18 @@ function settle(): Promise<void> {
  * The clock with the timer machinery the server uses; only {@link OzClock} is public. Timers wait in two heaps
  * (work, and the rest such as schedules); a running clock arms one real `setTimeout` for the earliest of them.
  */
+/** The earliest time the server clock shows: 1970-01-01T00:00:00.000Z. */
+export const CLOCK_MIN_MS = 0;
+/** The latest: 9999-12-31T23:59:59.999Z (RFC 3339 has four-digit years; past it ISO strings read `+010000-...`). */
+export const CLOCK_MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
+/** Throws a `RangeError` when `ms` is outside the clock's range; `what` says what would have put it there. */
+function checkClockTime(ms: number, what: string): void {
+  if (ms >= CLOCK_MIN_MS && ms <= CLOCK_MAX_MS) return;
+  const at = Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms).toISOString() : `${ms} ms since 1970`;
+  throw new RangeError(`${what} would put the server clock at ${at}, outside its range 1970-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z`);
+}
+
 export class ServerClock implements OzClock {
   #isFrozen: boolean;
   #offset: number;
@@ -154,6 +166,7 @@ export class ServerClock implements OzClock {
     this.#isFrozen = options.frozen === true;
     const start = options.start === undefined ? Date.now() : new Date(options.start).getTime();
     if (Number.isNaN(start)) throw new TypeError(`clock.start is not a date: ${String(options.start)}`);
+    checkClockTime(start, 'clock.start');
     this.#frozenBase = start;
     this.#offset = this.frozen ? 0 : start - Date.now();
   }
@@ -186,6 +199,7 @@ export class ServerClock implements OzClock {
   async advance(ms: number): Promise<void> {
     if (!(ms >= 0) || !Number.isFinite(ms)) throw new RangeError(`advance(ms) needs a finite ms >= 0, got ${ms}`);
     const target = this.now() + ms;
+    checkClockTime(target, `advance(${ms})`);
     this.#advancing++;
     try {
       for (;;) {

@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { checkNesting, MAX_NESTING, nestingError } from '../contract/nesting.js';
 
 /**
  * The plain scalars another YAML reader would read as something else than a string: YAML 1.1's booleans
@@ -32,15 +33,22 @@ const DUMP_OPTIONS: yaml.DumpOptions = { schema: yaml.JSON_SCHEMA.extend({ impli
 /** The markdown fields of the envelopes: on the yaml wire they are always block scalars. */
 const MARKDOWN_FIELDS: ReadonlySet<string> = new Set(['content']);
 
-// Characters a YAML block scalar cannot carry (non-printable ones, and CR which would fold into LF).
-const NOT_BLOCKABLE = /[\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufeff]/;
+// Characters a YAML block scalar cannot carry, for YAML 1.2 and 1.1 readers alike (js-yaml, the yaml package,
+// PyYAML): C0 controls but tab and LF, CR (it would fold into LF), DEL, C1 controls (NEL among them), the line and
+// paragraph separators (1.1 line breaks), U+FEFF, U+FFFE, U+FFFF and lone surrogates. js-yaml escapes them all in a
+// double-quoted scalar instead.
+const NOT_BLOCKABLE = /[\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+// A line of only spaces or tabs: readers disagree whether its white space is content (the yaml package drops it).
+const BLANK_LINE_WITH_SPACES = /(?:^|\n)[ \t]+(?:\n|$)/;
 
 /**
  * A YAML literal block scalar (`|`, `|-`, `|+`) holding `value` exactly, indented by two spaces, or `null`
- * when the value cannot be one (empty, only newlines, or non-printable characters): js-yaml quotes it then.
+ * when the value cannot be one (empty, only newlines, a line of only white space, or non-printable characters):
+ * js-yaml quotes it then.
  */
 export function literalBlock(value: string): string | null {
-  if (value === '' || NOT_BLOCKABLE.test(value) || !/[^\n]/.test(value)) return null;
+  if (value === '' || NOT_BLOCKABLE.test(value) || !/[^\n]/.test(value) || BLANK_LINE_WITH_SPACES.test(value)) return null;
   const lines = value.split('\n');
   let chomp = '-';
   if (value.endsWith('\n')) {
@@ -85,11 +93,26 @@ const REFUSE_ANCHORS = (event: yaml.EventType, state: yaml.State): void => {
   if (event === 'close' && typeof anchor === 'string') throw new YamlAnchorError(`anchors and aliases are not accepted (found &${anchor})`);
 };
 
+// js-yaml's own bound (it counts a level more than `checkNesting` for a collection's content): anything within
+// MAX_NESTING parses, and js-yaml's recursion stops well before the stack's end.
+const YAML_MAX_DEPTH = MAX_NESTING + 2;
+
 /**
  * Parses YAML with the JSON schema, so `2026-11-21` stays a string. A request body may not use anchors or
  * aliases (`anchors: 'refuse'`, throws {@link YamlAnchorError}); a fixture document may (its expansion is capped
- * where it is loaded: see `fixtureExpansion.ts`).
+ * where it is loaded: see `fixtureExpansion.ts`). Nested deeper than {@link MAX_NESTING} levels, `what` (`The
+ * request body`) throws 400 `invalid_json`.
  */
-export function parseYaml(text: string, anchors: 'refuse' | 'allow'): unknown {
-  return yaml.load(text, anchors === 'refuse' ? { schema: yaml.JSON_SCHEMA, listener: REFUSE_ANCHORS } : { schema: yaml.JSON_SCHEMA });
+export function parseYaml(text: string, anchors: 'refuse' | 'allow', what: string): unknown {
+  let value: unknown;
+  try {
+    // `maxDepth` is js-yaml 4.3's; its published types predate it.
+    const options: yaml.LoadOptions & { readonly maxDepth: number } = { schema: yaml.JSON_SCHEMA, maxDepth: YAML_MAX_DEPTH };
+    value = yaml.load(text, anchors === 'refuse' ? { ...options, listener: REFUSE_ANCHORS } : options);
+  } catch (err) {
+    if (err instanceof yaml.YAMLException && err.reason.startsWith('nesting exceeded maxDepth')) throw nestingError(what);
+    throw err;
+  }
+  checkNesting(value, what);
+  return value;
 }

@@ -1,13 +1,15 @@
 /**
  * The fault soak: several concurrent clients make mixed calls over real HTTP to an embedded server that
  * injects random faults (runs, and the writes that are not runs: item, schedule and workflow creation, deletes,
- * cancels, connection links), then the server's state is reconciled with what every caller recorded: every
- * call's effect exactly once.
+ * cancels, connection links) and metered calls (chat completions, embeddings, proxied POSTs, drawn from a wallet
+ * of their own), then the server's state and that wallet are reconciled with what every caller recorded: every
+ * call's effect exactly once, and its price drawn once.
  *
  * Used by `soak.test.ts` (a few seconds inside `npm test`) and by `run.ts` (`npm run soak`, minutes).
  */
 import { Oz, OzError, OzStreamInterruptedError } from '../../../src/index.js';
 import type { FaultSpec, OzServer } from '../../../src/testing/index.js';
+import { TOKEN_MICROS } from '../../../src/testing/handlers/models.js';
 import { createTestServer, takeViolations } from '../../support/ozServer.js';
 import { runHostileClient, type HostileFigures } from './hostileClient.js';
 
@@ -40,7 +42,10 @@ type Kind =
   | 'workflowDelete'
   | 'scheduleDelete'
   | 'link'
-  | 'cancel';
+  | 'cancel'
+  | 'chat'
+  | 'embedding'
+  | 'proxy';
 const KINDS: readonly Kind[] = [
   'tool',
   'agent',
@@ -54,6 +59,9 @@ const KINDS: readonly Kind[] = [
   'scheduleDelete',
   'link',
   'cancel',
+  'chat',
+  'embedding',
+  'proxy',
 ];
 const OPERATION: Record<Kind, NonNullable<FaultSpec['operationId']>> = {
   tool: 'executeTool',
@@ -68,9 +76,17 @@ const OPERATION: Record<Kind, NonNullable<FaultSpec['operationId']>> = {
   scheduleDelete: 'deleteSchedule',
   link: 'linkConnection',
   cancel: 'cancelExecution',
+  chat: 'createChatCompletion',
+  embedding: 'createEmbedding',
+  proxy: 'proxyPost',
 };
+/** The metered calls: made with the key of {@link METER_ACCOUNT}, whose wallet pays only for them. */
+const METERED: ReadonlySet<Kind> = new Set(['chat', 'embedding', 'proxy']);
+const METER_ACCOUNT = 'meter';
 /** The writes that are not runs: their answer is kept under the trace id and replayed (never run twice). */
-const REPLAYED_WRITES: ReadonlySet<Kind> = new Set(['item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel']);
+const REPLAYED_WRITES: ReadonlySet<Kind> = new Set(['item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel', ...METERED]);
+/** The replayed writes whose operation documents a gateway's 502 (`upstream_error`). */
+const GATEWAY_WRITES: ReadonlySet<Kind> = new Set(['item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'cancel', 'proxy']);
 
 /** What one caller recorded about one call. */
 interface CallRecord {
@@ -85,6 +101,8 @@ interface CallRecord {
   executionId?: string;
   /** The item id the caller got back. */
   itemId?: string;
+  /** What a metered call's answer says it cost (micro-dollars). */
+  micros?: number;
 }
 
 /** The figures of a soak. */
@@ -114,6 +132,10 @@ export interface SoakFigures {
   recoveredWrites: number;
   /** Replayed answers the server gave (`x-idempotent-replayed: true`): lost answers of writes the client recovered. */
   replays: number;
+  /** Metered calls, what their answers say they cost, and what the meter account's wallet paid (micro-dollars): equal. */
+  metered: number;
+  pricedMicros: number;
+  spentMicros: number;
   /** Results whose content does not match the run the caller asked for: must be 0. */
   mismatched: number;
   /** Answers that broke openapi.json (checked by createTestServer): must be 0. */
@@ -143,7 +165,7 @@ function pickFault(rand: () => number, kind: Kind): FaultSpec {
   if (streaming && r < 0.3) return { operationId, type: 'cut', afterEvents: Math.floor(rand() * 6) };
   if (r < 0.4) {
     // A 502 (a gateway's answer) on the writes that document it, else a 500.
-    return rand() < 0.5 && REPLAYED_WRITES.has(kind) && kind !== 'link'
+    return rand() < 0.5 && GATEWAY_WRITES.has(kind)
       ? { operationId, type: 'error', status: 502, code: 'upstream_error', retryAfter: 0 }
       : { operationId, type: 'error', status: 500, code: 'internal_error', retryAfter: 0 };
   }
@@ -185,7 +207,7 @@ async function oneCall(
   marker: string,
   target: string | undefined,
   slug: string,
-): Promise<{ content?: string; executionId?: string; itemId?: string }> {
+): Promise<{ content?: string; executionId?: string; itemId?: string; micros?: number }> {
   const options = { idempotencyKey: traceId };
   switch (kind) {
     case 'tool': {
@@ -240,12 +262,27 @@ async function oneCall(
       const r = await client.executions.cancel(target!, options);
       return { content: r.status === 'cancelled' ? target : `${r.id} ${r.status}` };
     }
+    case 'chat': {
+      const r = await client.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: marker }] }, options);
+      return { content: r.choices[0]?.message.content ?? undefined, micros: r.usage!.total_tokens * TOKEN_MICROS };
+    }
+    case 'embedding': {
+      const r = await client.embeddings.create({ model: 'oz-embed', input: marker }, options);
+      return { micros: r.usage.total_tokens * TOKEN_MICROS };
+    }
+    case 'proxy': {
+      // ProxyResponse is the upstream's answer (any JSON); the mock's upstream echoes the request and its price.
+      const r = (await client.proxy.post('crm', 'notes', { text: marker }, options)) as { body: { text?: string } | null; metered_usd: number };
+      return { content: r.body?.text, micros: Math.round(r.metered_usd * 1e6) };
+    }
   }
 }
 
 /** The content a call of this kind answers (its marker, its slug, or what it acts on). */
 function expectedOf(kind: Kind, marker: string, slug: string, target: string | undefined): string | null {
-  if (kind === 'item' || kind === 'schedule') return marker;
+  if (kind === 'item' || kind === 'schedule' || kind === 'proxy') return marker;
+  if (kind === 'chat') return `Hello from oz-chat. You said: ${marker}`;
+  if (kind === 'embedding') return null;
   if (kind === 'workflowCreate') return slug;
   if (REPLAYED_WRITES.has(kind)) return target ?? null;
   return expectedContent(kind, marker);
@@ -262,6 +299,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   const started = Date.now();
 
   const server: OzServer = createTestServer({ journalLimit: 1_000_000, timing: { stepMs: 2, tokenMs: 1 } });
+  server.addAccount({ name: METER_ACCOUNT });
+  server.linkConnection(METER_ACCOUNT, 'crm');
+  const meterKey = server.addKey({ account: METER_ACCOUNT }).key;
   const listener = await server.listen({ port: 0, mcpPort: 0, host: '127.0.0.1' });
   let honestDone = false;
   const hostile = options.hostile ? runHostileClient(server, listener, () => honestDone) : null;
@@ -275,13 +315,15 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     // Makes what a write needs (faults may hit it too: it retries until it gets through).
     const setup = new Oz({ baseURL: listener.url, apiKey: server.apiKey, maxRetries: 20, logLevel: 'off' });
     for (let c = 0; c < clients; c++) {
-      const client = new Oz({ baseURL: listener.url, apiKey: server.apiKey, maxRetries: 2, logLevel: 'off' });
+      const honest = new Oz({ baseURL: listener.url, apiKey: server.apiKey, maxRetries: 2, logLevel: 'off' });
+      const metered = new Oz({ baseURL: listener.url, apiKey: meterKey, maxRetries: 2, logLevel: 'off' });
       for (let w = 0; w < concurrency; w++) {
         workers.push(
           (async () => {
             while (issued < total && Date.now() < deadline) {
               const n = issued++;
               const kind = KINDS[Math.floor(rand() * KINDS.length)]!;
+              const client = METERED.has(kind) ? metered : honest;
               const traceId = `soak-${c}-${w}-${n}`;
               const marker = `m${n} c${c}`;
               const slug = `s${n}-c${c}`;
@@ -300,6 +342,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
                 const got = await oneCall(client, kind, traceId, marker, record.target, slug);
                 record.executionId = got.executionId;
                 record.itemId = got.itemId;
+                record.micros = got.micros;
                 const expected = expectedOf(kind, marker, slug, record.target);
                 if (expected !== null && got.content !== expected) {
                   mismatched++;
@@ -344,6 +387,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
 
     // Reconcile: every run of the server against the callers' records.
     const reader = new Oz({ baseURL: listener.url, apiKey: server.apiKey, logLevel: 'off' });
+    const meterReader = new Oz({ baseURL: listener.url, apiKey: meterKey, logLevel: 'off' });
     // Every run the server holds, through its public API (task runs of a workflow belong to their workflow's run).
     const rootIds: string[] = [];
     for await (const e of reader.executions.list({ limit: 100 })) if (e.task_id === null) rootIds.push(e.id);
@@ -403,7 +447,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
         if (r.outcome === 'typed-error' && runs === 1) {
           // The write happened but its caller saw an error: the same call again (same key) answers it, once.
           try {
-            const again = await oneCall(reader, r.kind, r.traceId, r.marker, r.target, slugOf(r));
+            const again = await oneCall(METERED.has(r.kind) ? meterReader : reader, r.kind, r.traceId, r.marker, r.target, slugOf(r));
             const expected = expectedOf(r.kind, r.marker, slugOf(r), r.target);
             if (expected !== null && again.content !== expected) {
               mismatched++;
@@ -413,6 +457,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
               doubled++;
               problems.push(`${r.traceId} ${r.kind}: the retry with the same key wrote again`);
             }
+            r.micros = again.micros;
             recoveredWrites++;
           } catch (error) {
             lost++;
@@ -449,6 +494,15 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
         lost++;
         problems.push(`${r.traceId} ${r.kind}: ran (${run.status}) but cannot be recovered: ${String(error)}`);
       }
+    }
+
+    // Money: the meter account paid what the answers of its calls say, each call once (a call that never ran paid nothing).
+    const meteredRecords = records.filter((r) => METERED.has(r.kind));
+    const pricedMicros = meteredRecords.reduce((sum, r) => sum + ((runsByTrace.get(r.traceId) ?? 0) > 0 ? (r.micros ?? 0) : 0), 0);
+    const spentMicros = Math.round(server.wallet(METER_ACCOUNT).spent_usd * 1e6);
+    if (spentMicros !== pricedMicros) {
+      doubled++;
+      problems.push(`the meter account paid ${spentMicros} micro-dollars for calls priced ${pricedMicros}`);
     }
 
     const entries = server.journal.entries.filter(
@@ -489,6 +543,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       doubled,
       recoveredWrites,
       replays,
+      metered: meteredRecords.length,
+      pricedMicros,
+      spentMicros,
       mismatched,
       violations: violations.length,
       elapsedMs: Date.now() - started,

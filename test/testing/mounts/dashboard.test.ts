@@ -53,6 +53,22 @@ describe('the embedded server’s dashboard routes', () => {
     await expectError(await token(JSON.stringify({ code })), 400, 'code_expired');
   });
 
+  it('codes past their 120 s are forgotten when the next one is made (invalid_code, not code_expired)', async () => {
+    const old = await codeOf();
+    await server.clock.advance(120_001);
+    const fresh = await codeOf();
+    await expectError(await token(JSON.stringify({ code: old })), 400, 'invalid_code');
+    expect((await token(JSON.stringify({ code: fresh }))).status).toBe(200);
+  });
+
+  it('40,000 authorize requests without a key keep at most 1,000 live codes: the oldest are dropped first', async () => {
+    const codes: string[] = [];
+    for (let i = 0; i < 40_000; i++) codes.push(await codeOf());
+    // The 1,000 newest work; every older one was dropped.
+    for (const code of [codes[0]!, codes[20_000]!, codes[38_999]!]) await expectError(await token(JSON.stringify({ code })), 400, 'invalid_code');
+    for (const code of [codes[39_000]!, codes[39_500]!, codes[39_999]!]) expect((await token(JSON.stringify({ code }))).status).toBe(200);
+  }, 60_000);
+
   it('signInAs picks the account, keyName and keyExpiryDays the key; an unknown account throws', async () => {
     server.dashboard.signInAs('other');
     server.dashboard.keyName = 'laptop';

@@ -1,5 +1,5 @@
 /**
- * `oz-mock --json`: the line it prints has exactly the fields README's "--json output" table documents, each of
+ * `oz-mock --json`: the line it prints has exactly the fields docs/oz-mock.md's "--json output" table documents, each of
  * the documented shape; and `--max-sessions` bounds the sessions of the control plane.
  */
 import { readFileSync } from 'node:fs';
@@ -7,10 +7,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, spawnOzMock, waitForOutput, type SpawnedOzMock } from '../control/spawnOzMock.js';
 
-/** The rows of README's `--json` table: field name and the shape its text names. */
+/** The rows of docs/oz-mock.md's `--json` table: field name and the shape its text names. */
 function documentedFields(): Map<string, string> {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('#### `--json` output'));
+  const page = readFileSync(join(ROOT, 'docs/oz-mock.md'), 'utf8');
+  const section = page.slice(page.indexOf('### `--json` output'));
   const table = section.slice(0, section.indexOf('\n\n', section.indexOf('| field |')));
   const rows = [...table.matchAll(/^\| `(\w+)` \| ([^|]+) \|/gm)];
   return new Map(rows.map((m) => [m[1]!, m[2]!.trim()]));

@@ -16,7 +16,7 @@ export function runFlags(body: Record<string, unknown>): { stream: boolean; asyn
 /**
  * The request's `x-trace-id` (the idempotency key): it becomes the execution id as given; one already used
  * answers 409 `duplicate_execution_id` (with `X-Execution-Id`). Call it before anything is written (its shape was
- * checked before the handler: see idempotency.ts).
+ * checked before the handler: see pipeline/steps/traceId.ts).
  */
 export function takeTraceId(ctx: RequestContext): string | null {
   const traceId = ctx.header('x-trace-id');

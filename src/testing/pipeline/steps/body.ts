@@ -1,4 +1,5 @@
 import { invalidJson, OzMockError } from '../../contract/errors.js';
+import { checkNesting } from '../../contract/nesting.js';
 import type { RequestStep } from '../requestStep.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import { isYamlType, mediaType } from '../../wire/wire.js';
@@ -6,20 +7,26 @@ import { parseYaml } from '../../wire/yamlWire.js';
 
 /**
  * Parses a request body: YAML when the Content-Type names YAML, JSON when it names JSON, and JSON then YAML
- * when it names neither (a bare YAML body is accepted). Empty is `{}`. A body that does not parse answers 400
- * `invalid_json`; its value may be of any JSON type (see {@link requireObjectBody}).
+ * when it names neither (a bare YAML body is accepted). Empty is `{}`. A body that does not parse, or nests
+ * deeper than 128 levels (`checkNesting`), answers 400 `invalid_json`; its value may be of any JSON type (see
+ * {@link requireObjectBody}).
  */
 export function parseRequestBody(raw: string, contentType: string | null, jsonOnly: boolean): unknown {
   if (raw === '' || !/\S/.test(raw)) return {};
   const type = mediaType(contentType);
   if (!jsonOnly && isYamlType(contentType)) return loadYaml(raw, 'YAML');
+  let value: unknown;
   try {
-    return JSON.parse(raw);
+    value = JSON.parse(raw);
   } catch (err) {
     if (jsonOnly || type === 'application/json' || type.endsWith('+json')) throw invalidJson('JSON', (err as Error).message);
     return loadYaml(raw, 'JSON or YAML');
   }
+  checkNesting(value, BODY);
+  return value;
 }
+
+const BODY = 'The request body';
 
 function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
@@ -35,8 +42,9 @@ export function requireObjectBody(value: unknown): Record<string, unknown> {
 
 function loadYaml(raw: string, syntax: 'YAML' | 'JSON or YAML'): unknown {
   try {
-    return parseYaml(raw, 'refuse');
+    return parseYaml(raw, 'refuse', BODY);
   } catch (err) {
+    if (err instanceof OzMockError) throw err;
     throw invalidJson(syntax, (err as Error).message.split('\n')[0] ?? 'bad YAML');
   }
 }

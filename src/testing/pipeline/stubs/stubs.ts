@@ -2,6 +2,8 @@ import type { OperationId } from '../../../generated/operations.js';
 import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
+import { checkNesting } from '../../contract/nesting.js';
+import { checkAnswerHeaders } from '../../contract/answerHeaders.js';
 import { jsonSubset } from '../../support/jsonSubset.js';
 import { OPERATIONS, type OperationInfo } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
@@ -128,6 +130,7 @@ function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
   for (const k of Object.keys(answer)) if (!ANSWER_FIELDS.includes(k)) throw new TypeError(`answer.${k} is not a field (known: ${ANSWER_FIELDS.join(', ')})`);
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
+  checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
 }
 
 function checkSpec(stub: StubSpec): OperationInfo {
@@ -210,6 +213,7 @@ export class Stubs implements OzStubs {
   }
 
   add(stub: StubSpec): StubHandle {
+    checkNesting(stub, 'The stub');
     const op = checkSpec(stub);
     const shape = !stub.answer ? null : stub.unchecked ? responseShape(op, stub.answer.status, 'answer') : checkStubAnswer(op, stub.answer.status, stub.answer.body, 'answer');
     const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, shape, remaining: stub.times ?? null, hits: 0 };
