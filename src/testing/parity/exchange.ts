@@ -86,7 +86,7 @@ export function readEvents(text: string): ReadEvent[] {
 function readValue(text: string, contentType: string): unknown {
   try {
     if (contentType === 'application/json') return text === '' ? undefined : JSON.parse(text);
-    if (contentType === 'text/yaml' || contentType === 'application/yaml') return parseYaml(text, 'allow');
+    if (contentType === 'text/yaml' || contentType === 'application/yaml') return parseYaml(text, 'allow', 'The answer');
   } catch {
     return undefined;
   }
