@@ -42,7 +42,7 @@ function parsedBody(text: string, type: string | null): { value: unknown } | { w
   const media = mediaType(type);
   try {
     if (media === 'application/json' || media.endsWith('+json')) return { value: JSON.parse(text) };
-    if (isYamlType(type)) return { value: parseYaml(text, 'refuse', 'The recorded answer') };
+    if (isYamlType(type)) return { value: parseYaml(text, 'refuse', 'The recorded body') };
   } catch (err) {
     return { why: `its body does not parse as ${media}: ${(err as Error).message}` };
   }
