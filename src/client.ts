@@ -1,6 +1,5 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/credentials.js';
-import { LOADED_EXTRAS } from './core/loadedFeatures.js';
 import { Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/wire.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
@@ -43,7 +42,7 @@ export class Oz extends OzResources {
     registerErrorCodes(ERROR_CODES);
     const resolved = resolveOptions(options);
     const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
-    const config = transportConfigOf(resolved, LOADED_EXTRAS);
+    const config = transportConfigOf(resolved);
     const transport = new Transport(config, parent);
     super(transport);
     this.#transport = transport;

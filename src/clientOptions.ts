@@ -9,6 +9,7 @@ import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/re
 import type { ValidateMode } from './core/responseValidation.js';
 import type { RetryOptions } from './core/retryOptions.js';
 import { isBrowser } from './core/runtime.js';
+import { loadPart } from './core/optionalPart.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type TransportConfig } from './core/transport.js';
 import { getExecutionOperation } from './generated/operations.js';
 import { profileApiKey } from './profiles/profileApiKey.js';
@@ -132,17 +133,16 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
 export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
 /**
- * The transport's config of a client's resolved options; `extras` gives the call path's rarely used parts. The
+ * The transport's config of a client's resolved options. The
  * options are handed on as they are: each option the transport reads has the same name in both (a client's own
  * options, `mcpURL` and `dangerouslyAllowBrowser`, ride along unread).
  */
-export function transportConfigOf(resolved: ResolvedOptions, extras: TransportConfig['extras']): TransportConfig {
+export function transportConfigOf(resolved: ResolvedOptions): TransportConfig {
   return {
     ...resolved,
     executionRecord: getExecutionOperation,
-    // A chunk of its own: a program that never turns validation on never loads it.
-    loadValidators: () => import('./generated/responseValidators.js'),
-    extras,
+    // An optional part: a program that never turns validation on never loads it.
+    loadValidators: () => loadPart('the response validators', () => import('./generated/responseValidators.js')),
     // The transport's own knobs (tests shrink them) are not client options: an untyped option of that name is unread.
     backoff: undefined,
     pollIntervalMs: undefined,

@@ -1,15 +1,14 @@
 import type { Operation, RequestInput } from './operation.js';
 import { logOf, type Logging } from './telemetry/logger.js';
+import * as deprecation from './deprecation.js';
 
-// The warnings' code (deprecation.ts) is a chunk loaded on the first call or answer that warns.
-let deprecation: Promise<typeof import('./deprecation.js')> | undefined;
 
 /** Warns (once per process) of a call that uses what openapi.json marks deprecated. */
 export async function warnDeprecatedUse(op: Operation, input: RequestInput, headers: Headers, logging: Logging): Promise<void> {
-  (await (deprecation ??= import('./deprecation.js'))).warnDeprecatedUse(op, input, headers, logOf(logging));
+  deprecation.warnDeprecatedUse(op, input, headers, logOf(logging));
 }
 
 /** Warns (once per operation) of an answer with a `Deprecation` or `Sunset` header. */
 export async function warnDeprecationHeaders(op: Operation, answer: Headers, logging: Logging): Promise<void> {
-  (await (deprecation ??= import('./deprecation.js'))).warnDeprecationHeaders(op, answer, logOf(logging));
+  deprecation.warnDeprecationHeaders(op, answer, logOf(logging));
 }

@@ -3,7 +3,7 @@ import { lastEventData } from './streams/lastEventData.js';
 import { isServiceJson, jsonAnswer, jsonBody } from './jsonBody.js';
 import type { Format } from './requestOptions.js';
 import { wireOfContentType } from './wireOfContentType.js';
-import { parseYaml } from './yaml.js';
+import { yamlCodec } from './yaml.js';
 
 /**
  * The data of a successful answer, read as its `Content-Type` says (the wire the service actually answered on):
@@ -28,8 +28,9 @@ async function decodeOther(text: string, contentType: string | null, requested: 
   if (wire === 'markdown' || wire === 'text') return text;
   if (wire !== 'yaml') return jsonBody(text);
   if (text.trim() === '') return undefined;
+  const yaml = await yamlCodec();
   try {
-    return await parseYaml(text);
+    return yaml.parse(text);
   } catch (cause) {
     throw new OzError('The answer is not valid YAML.', { cause });
   }

@@ -22,13 +22,15 @@ it('gives the answer with its Response, as a Response, and as a result', async (
   expect(response.status).toBe(200);
   expect((await oz.tools.execute('echo', { text: 'y' }).asResponse()).status).toBe(200);
   const result = await oz.tools.execute('echo', { text: 'z' }).result();
-  expect(result.ok && result.data.content).toBe('z');
+  expect(result.error).toBeUndefined();
+  expect(result.data?.content).toBe('z');
 });
 
 it('waits for an async run', async () => {
   const pointer = await oz.workflows.executeStored('draft-and-review', { input: 'notes', async: true });
   const done = await pointer.wait();
-  expect(done.status).toBe('succeeded');
+  expect(done.ok).toBe(true);
+  expect(done.execution_id).toBe(pointer.execution_id);
 });
 
 it('checks answers with validate: strict', async () => {
