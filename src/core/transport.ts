@@ -18,7 +18,8 @@ import { usageError } from './usageMessages.js';
 import { providerKey } from './providerKey.js';
 import { tracedAnswer } from './telemetry/callTracing.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
-import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecationWarnings.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
+import { logOf } from './telemetry/logger.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
 import type { OzError } from './errors/errors.js';
 import type { Logger } from './telemetry/logger.js';
@@ -245,7 +246,7 @@ export class Transport implements CallPort {
     if (wired && options.format) headers.accept = accept;
     if (op.deprecated || op.deprecatedParams) {
       const sent = new Headers(headers);
-      warnDeprecatedUse(op, input, sent, settings.logging);
+      warnDeprecatedUse(op, input, sent, logOf(settings.logging));
     }
 
     const calls = ++this.#shared.calls;
@@ -303,9 +304,9 @@ export class Transport implements CallPort {
         ? await signal.guard(this.#fetched(call.settings.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
       if (call.debug) logAnswer(call, response, started);
-      // The service says the operation is going away: warned once (not holding the call up).
+      // The service says the operation is going away: warned once, before the call's promise settles.
       if (response.headers.has('deprecation') || response.headers.has('sunset')) {
-        warnDeprecationHeaders(call.op, response.headers, call.settings.logging);
+        warnDeprecationHeaders(call.op, response.headers, logOf(call.settings.logging));
       }
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
