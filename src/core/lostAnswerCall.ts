@@ -3,7 +3,7 @@ import { pointerOf, streamOptions } from './answerFeatures.js';
 import type { Call, CallPort } from './call.js';
 import { OzTimeoutError } from './errors/errors.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution } from './executions/executionPoller.js';
-import { recordFailure } from './executions/executionRecovery.js';
+import { checkedRecord, recordFailure } from './executions/executionRecovery.js';
 import { Stream } from './streams/stream.js';
 import { finalError } from './finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
@@ -34,6 +34,6 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     final: (error: unknown) => finalError(call, error),
     schedule: { ...DEFAULT_POLL_SCHEDULE, interval: port.config.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval },
   };
-  const parts: RecoveryParts = { pollExecution, recordFailure, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
+  const parts: RecoveryParts = { pollExecution, recordFailure, checkedRecord, decode: async (text, contentType) => await port.decode(text, contentType, 'json'), OzTimeoutError };
   return await recoverLostAnswer({ ...call, traceId: call.traceId!, log: logOf(call.settings.logging) }, conflict, recoveryPort, parts);
 }

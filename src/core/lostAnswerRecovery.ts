@@ -3,7 +3,7 @@ import type { ParsedResponse } from './apiPromise.js';
 import type { OzTimeoutError } from './errors/errors.js';
 import type { OzAPIError } from './errors/apiErrors.js';
 import type { ExecutionPoll, PollSchedule, pollExecution } from './executions/executionPoller.js';
-import type { ExecutionRecordAnswer, recordFailure } from './executions/executionRecovery.js';
+import type { checkedRecord, ExecutionRecordAnswer, recordFailure } from './executions/executionRecovery.js';
 import type { Logger } from './telemetry/logger.js';
 import type { Format, RequestOptions } from './requestOptions.js';
 
@@ -15,6 +15,7 @@ import type { Format, RequestOptions } from './requestOptions.js';
 export interface RecoveryParts {
   readonly pollExecution: typeof pollExecution;
   readonly recordFailure: typeof recordFailure;
+  readonly checkedRecord: typeof checkedRecord;
   /** A JSON answer's body, parsed. */
   readonly decode: (text: string, contentType: string | null) => Promise<unknown>;
   readonly OzTimeoutError: typeof OzTimeoutError;
@@ -60,7 +61,7 @@ export async function recoverLostAnswer(call: LostCall, conflict: OzAPIError, po
   const read = async (): Promise<ExecutionPoll> => {
     const { response, text } = await port.readRecord(id);
     recordText = text;
-    const record = (await parts.decode(text, response.headers.get('content-type'))) as ExecutionRecordAnswer;
+    const record = parts.checkedRecord(await parts.decode(text, response.headers.get('content-type')));
     return { record, response, requestId: response.headers.get('x-request-id') };
   };
   if (call.asyncRun) {

@@ -1,6 +1,7 @@
 import { abortError } from './abortError.js';
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
 import { OzUsageError, type OzError } from './errors/errors.js';
+import { isJsonObject, unexpectedAnswer } from './errors/unexpectedAnswer.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { RequestOptions } from './requestOptions.js';
 
@@ -32,8 +33,9 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
   readonly #signal: AbortSignal | undefined;
 
   constructor(body: PageBody<Item>, response: Response, fetchPage: PageFetcher<Item>, signal?: AbortSignal) {
-    this.data = Array.isArray(body?.data) ? body.data : [];
-    this.next_cursor = body?.next_cursor ?? null;
+    if (!isJsonObject(body) || !Array.isArray(body.data)) throw unexpectedAnswer('a list call', 'a page (`data`, `next_cursor`)', body);
+    this.data = body.data;
+    this.next_cursor = body.next_cursor ?? null;
     this.#response = response;
     this.#fetchPage = fetchPage;
     this.#signal = signal;
@@ -44,9 +46,13 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
     return this.#response;
   }
 
-  /** Whether a next page exists (`next_cursor` is a non-empty string). */
+  /**
+   * Whether a next page exists: `next_cursor` is a non-empty string and this page has items. An empty page ends
+   * the walk whatever its cursor says (a server that keeps answering empty pages with a cursor would otherwise
+   * be asked forever without one item to yield).
+   */
   hasNextPage(): boolean {
-    return this.nextPageParams() !== null;
+    return this.data.length > 0 && this.nextPageParams() !== null;
   }
 
   /** The parameters of the next page's request (`{cursor}`), or null on the last page. */
@@ -57,7 +63,9 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
   /** Fetches the next page with the same query and options. Throws `OzUsageError` on the last page. */
   async getNextPage(): Promise<Page<Item>> {
     const next = this.nextPageParams();
-    if (next === null) throw new OzUsageError('This is the last page (next_cursor is null); check hasNextPage() first.');
+    if (next === null || !this.hasNextPage()) {
+      throw new OzUsageError(`This is the last page (${next === null ? 'next_cursor is null' : 'it has no items'}); check hasNextPage() first.`);
+    }
     const { data, response } = await this.#fetchPage(next.cursor);
     return new Page(data, response, this.#fetchPage, this.#signal);
   }

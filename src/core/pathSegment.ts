@@ -24,11 +24,17 @@ export function isDotSegment(segment: string): boolean {
 
 /**
  * A path parameter's value, encoded for the URL: one segment, or for a passed-through path (`slashes`) each
- * `/`-separated segment. A `.` or `..` segment is the caller's mistake ({@link UsageProblem}), found before any
- * request.
+ * `/`-separated segment. A `.` or `..` segment, or a lone surrogate, is the caller's mistake ({@link
+ * UsageProblem}), found before any request. The raw client's calls pass through here too.
  */
 export function encodedPathParameter(op: Operation, name: string, value: string, slashes: boolean): string {
   const segments = slashes ? value.split('/') : undefined;
   if (segments === undefined ? isDotSegment(value) : segments.some(isDotSegment)) throw new UsageProblem('dotSegment', op, name, value);
-  return segments === undefined ? encodeURIComponent(value) : segments.map(encodeURIComponent).join('/');
+  try {
+    return segments === undefined ? encodeURIComponent(value) : segments.map(encodeURIComponent).join('/');
+  } catch (error) {
+    // encodeURIComponent's only failure: a lone surrogate.
+    if (error instanceof URIError) throw new UsageProblem('loneSurrogate', op, name);
+    throw error;
+  }
 }

@@ -8,6 +8,8 @@ const MESSAGES: { readonly [K in keyof UsageProblems]: (...details: UsageProblem
   dotSegment: (op, name, value) =>
     `Path parameter "${name}" of ${op.id} (${op.method} ${op.path}) holds a "." or ".." segment (${JSON.stringify(value)}), ` +
     'which would move the request to another route; nothing was sent.',
+  loneSurrogate: (op, name) =>
+    `Path parameter "${name}" of ${op.id} holds a lone surrogate (half of a UTF-16 pair, such as "\\ud800"), which no URL can carry; nothing was sent.`,
   headerName: (name, source) => `The header name ${JSON.stringify(name)} (from ${source}) is not a valid HTTP header name; nothing was sent.`,
   headerType: (name, source, type) => `The header "${name}" (from ${source}) must be a string, not ${type}; nothing was sent.`,
   headerValue: (name, source, held) => {

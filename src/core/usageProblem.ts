@@ -8,6 +8,8 @@ export interface UsageProblems {
   missingPathParameter: [op: Operation, name: string, queryOnly: boolean];
   /** A path parameter holding a `.` or `..` segment. */
   dotSegment: [op: Operation, name: string, value: string];
+  /** A path parameter holding a lone surrogate (`'\ud800'`): no URL can carry it. */
+  loneSurrogate: [op: Operation, name: string];
   /** `source`: the option the header came from (`defaultHeaders`, `headers`, `idempotencyKey`, `apiKey`). */
   headerName: [name: string, source: string];
   headerType: [name: string, source: string, type: string];

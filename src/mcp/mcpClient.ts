@@ -1,5 +1,6 @@
 import type { APIPromise } from '../core/apiPromise.js';
 import { OzError } from '../core/errors/errors.js';
+import { isJsonObject, unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
 import type { RequestOptions } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import { SDK_VERSION } from '../core/version.js';
@@ -47,42 +48,51 @@ export class McpClient extends Mcp {
     return this.#send(body, options);
   }
 
-  /** Sends one JSON-RPC request and answers its `result`; a JSON-RPC error throws its typed error. */
+  /**
+   * Sends one JSON-RPC request and answers its `result`; a JSON-RPC error throws its typed error. Only the response
+   * whose `id` is this request's is its answer: one with another id is an `OzError` (an HTTP answer carries the
+   * response to its own request; nothing else will come), as is an answer that is no JSON-RPC response.
+   */
   async call<R>(method: string, params?: Record<string, unknown>, options?: JsonRequestOptions, tool?: string): Promise<R> {
-    const answer = (await this.#send({ jsonrpc: '2.0', id: this.#nextId++, method, ...(params ? { params } : {}) }, options)) as
-      | JsonRpcResponse
-      | undefined;
-    if (!answer) throw new OzError(`The MCP server answered ${method} with no body.`);
-    if (answer.error) throw mcpErrorFor(answer.error, tool);
-    return answer.result as R;
+    const id = this.#nextId++;
+    const answer = await this.#send({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }, options);
+    return resultOf<R>(method, id, answer, tool);
   }
 
   /** Opens the session: `initialize`, then the `notifications/initialized` notification. */
   async initialize(options?: JsonRequestOptions): Promise<McpInitializeResult> {
+    const id = this.#nextId++;
     const { data, response } = await this.#send(
       {
         jsonrpc: '2.0',
-        id: this.#nextId++,
+        id,
         method: 'initialize',
         params: { protocolVersion: MCP_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'oz-sdk', version: SDK_VERSION } },
       },
       options,
     ).withResponse();
+    const result = resultOf<McpInitializeResult>('initialize', id, data);
     this.#session = response.headers.get('mcp-session-id') ?? undefined;
-    if (!data) throw new OzError('The MCP server answered initialize with no body.');
-    if (data.error) throw mcpErrorFor(data.error);
     await this.#send({ jsonrpc: '2.0', method: 'notifications/initialized' }, options);
-    return data.result as McpInitializeResult;
+    return result;
   }
 
-  /** Every tool the key may call (a key fenced to some tools sees only those), across pages. */
+  /**
+   * Every tool the key may call (a key fenced to some tools sees only those), across pages. An empty page ends
+   * the walk whatever its `nextCursor` says; a cursor answered twice is an `OzError` (the walk would never end).
+   */
   async listTools(options?: JsonRequestOptions): Promise<McpTool[]> {
     const tools: McpTool[] = [];
+    const seen = new Set<string>();
     let cursor: string | undefined;
     do {
-      const page = await this.call<{ tools: McpTool[]; nextCursor?: string }>('tools/list', cursor ? { cursor } : undefined, options);
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
+      const page = await this.call<{ tools?: unknown; nextCursor?: unknown }>('tools/list', cursor ? { cursor } : undefined, options);
+      if (!Array.isArray(page.tools)) throw unexpectedAnswer('MCP tools/list', 'a list of tools (`tools`)', page);
+      if (page.tools.length === 0) break;
+      tools.push(...(page.tools as McpTool[]));
+      cursor = typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
+      if (cursor !== undefined && seen.has(cursor)) throw new OzError(`The MCP server answered tools/list with the cursor ${JSON.stringify(cursor)} twice; the list would never end.`);
+      if (cursor !== undefined) seen.add(cursor);
     } while (cursor);
     return tools;
   }
@@ -113,16 +123,20 @@ export class McpClient extends Mcp {
 
   async #answer<S, O>(tool: string, args: Record<string, unknown>, options: McpCallOptions | undefined): Promise<McpAnswer<S, O>> {
     const { format = 'markdown', ...rest } = options ?? {};
-    const result = await this.callTool(tool, format === 'json' ? { ...args, format: 'json' } : args, rest);
-    const text = result.content.map((c) => c.text).join('\n');
-    if (result.isError) throw new McpToolError(tool, text);
+    const result: unknown = await this.callTool(tool, format === 'json' ? { ...args, format: 'json' } : args, rest);
+    if (!isJsonObject(result) || !Array.isArray(result.content)) throw unexpectedAnswer(`MCP tool ${tool}`, 'a tool result (`content`)', result);
+    const text = result.content.flatMap((c: unknown) => (isJsonObject(c) && typeof c.text === 'string' ? [c.text] : [])).join('\n');
+    if (result.isError === true) throw new McpToolError(tool, text);
     if (format === 'markdown') return text as McpAnswer<S, O>;
-    if (result.structuredContent) return result.structuredContent as McpAnswer<S, O>;
+    if (isJsonObject(result.structuredContent)) return result.structuredContent as McpAnswer<S, O>;
+    let parsed: unknown;
     try {
-      return JSON.parse(text) as McpAnswer<S, O>;
+      parsed = JSON.parse(text);
     } catch (cause) {
       throw new OzError(`The MCP tool ${tool} answered no structured content and no JSON text.`, { cause });
     }
+    if (!isJsonObject(parsed)) throw unexpectedAnswer(`MCP tool ${tool}`, 'a JSON object', parsed);
+    return parsed as McpAnswer<S, O>;
   }
 
   #send(body: JsonRpcRequest, options: RequestOptions | undefined): APIPromise<JsonRpcResponse | undefined, OperationError<'mcpRequest'>> {
@@ -133,4 +147,27 @@ export class McpClient extends Mcp {
       { ...options, ...(headers ? { headers } : {}) },
     );
   }
+}
+
+/**
+ * The `result` of the JSON-RPC response to request `id`, or the typed error of its `error`. JSON-RPC 2.0 answers
+ * an error it could not tie to a request (a parse error) with `id: null`: that one is this request's too.
+ */
+function resultOf<R>(method: string, id: number, answer: unknown, tool?: string): R {
+  const what = `MCP ${method}`;
+  if (!isJsonObject(answer)) throw unexpectedAnswer(what, 'a JSON-RPC response', answer);
+  const error = answer.error;
+  if (answer.id !== id && !(answer.id === null && error !== undefined)) {
+    throw new OzError(`The MCP server answered ${method} (id ${id}) with the response to another request (id ${describeId(answer.id)}); it is not this call's answer.`);
+  }
+  if (error !== undefined) {
+    if (!isJsonObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') throw unexpectedAnswer(what, 'a JSON-RPC error (`code`, `message`)', error);
+    throw mcpErrorFor({ code: error.code, message: error.message, data: error.data }, tool);
+  }
+  if (!isJsonObject(answer.result)) throw unexpectedAnswer(what, 'a JSON-RPC result object', answer.result);
+  return answer.result as R;
+}
+
+function describeId(id: unknown): string {
+  return id === undefined ? 'none' : typeof id === 'string' || typeof id === 'number' ? JSON.stringify(id) : `of type ${id === null ? 'null' : typeof id}`;
 }

@@ -3,6 +3,7 @@ import { Oz, OzUsageError } from '../../src/index.js';
 import { KEY, rejectionOf } from './support/clients.js';
 import { ScriptedServer } from './support/scriptedServer.js';
 import { operationCalls } from '../support/operationCalls.js';
+import { OzCore, proxyGet, toolsGet } from '../../src/funcs/index.js';
 
 const server = ScriptedServer.forSuite(() => ({ status: 400, body: { error: { code: 'invalid_json', message: 'should not arrive' } } }));
 const client = () => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', maxRetries: 0 });
@@ -46,5 +47,32 @@ describe('"." and ".." path segments are the usage error, before any request', (
     expect(error).toBeInstanceOf(OzUsageError);
     expect((error as Error).message).toContain(`Path parameter "${param}" of ${op.id}`);
     expect(server.requests).toEqual([]);
+  });
+});
+
+describe('a lone surrogate in a path parameter is the usage error, not a URIError', () => {
+  const LONE = ['\ud800', '\udc00', 'a\ud800b', 'tool\udfff'];
+  const cases = operationCalls().flatMap((op) =>
+    op.pathParams.flatMap((param) => LONE.map((value) => ({ op, param: param.name, value, label: `${op.clientMethod} ${param.name}=${JSON.stringify(value)}` }))),
+  );
+  it.each(cases)('$label', async ({ op, param, value }) => {
+    const values = op.sample();
+    values.path[param] = value;
+    const error = await rejectionOf(op.call(client(), values));
+    expect(error).toBeInstanceOf(OzUsageError);
+    expect((error as Error).message).toContain(`Path parameter "${param}" of ${op.id} holds a lone surrogate`);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('a standalone function refuses it too', async () => {
+    const core = new OzCore({ apiKey: KEY, baseURL: server.url, logLevel: 'off' });
+    expect(await rejectionOf(toolsGet(core, '\ud800'))).toBeInstanceOf(OzUsageError);
+    expect(await rejectionOf(proxyGet(core, 'crm', 'contacts/\udc00'))).toBeInstanceOf(OzUsageError);
+    expect(server.requests).toEqual([]);
+  });
+
+  it('a whole surrogate pair (an emoji) is a well-formed parameter and goes out encoded', async () => {
+    await client().tools.get('tool😀').catch(() => undefined);
+    expect(server.requests.map((r) => r.url)).toEqual(['/v1/tools/tool%F0%9F%98%80']);
   });
 });

@@ -5,7 +5,7 @@
  * and are not schema-validated.
  */
 import { describe, expect, it } from 'vitest';
-import { Oz, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
+import { Oz, OzError, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
 import { Transport } from '../../src/core/transport.js';
 import { OPERATIONS } from '../../src/generated/operations.js';
 import * as validators from '../../src/generated/responseValidators.js';
@@ -125,13 +125,16 @@ describe('validate: strict', () => {
 });
 
 describe('validate: warn', () => {
-  it('logs the first mismatch of each operation once and passes the data through', async () => {
+  it('logs the first mismatch of each operation once and passes the data through (a list that is no page still fails as an OzError)', async () => {
     const logger = recordingLogger();
     const oz = client({ validate: 'warn', logger, logLevel: 'warn' });
     server.answer({ headers: answered, body: { ...tool, name: 5 } }, { headers: answered, body: { ...tool, name: 6 } }, { headers: answered, body: { data: 'no', next_cursor: null } });
     expect(await oz.tools.get('echo')).toMatchObject({ name: 5 });
     expect(await oz.tools.get('echo')).toMatchObject({ name: 6 });
-    expect((await oz.tools.list().withResponse()).response.status).toBe(200);
+    // The warning is logged, and a page whose `data` is not a list cannot be walked: an OzError naming what came.
+    const listed = await rejectionOf(oz.tools.list());
+    expect(listed).toBeInstanceOf(OzError);
+    expect((listed as Error).message).toMatch(/not a page/);
     const warnings = logger.lines.filter((l) => l.level === 'warn');
     expect(warnings.map((l) => l.message)).toEqual([expect.stringMatching(/getTool: .*\$\.name.*req_bad/), expect.stringMatching(/listTools: .*\$\.data/)]);
   });

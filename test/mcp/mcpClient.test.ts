@@ -5,11 +5,14 @@ import {
   McpMethodNotFoundError,
   McpToolFencedError,
   Oz,
+  OzError,
   type Execution,
   type ExecutionResult,
   type WhoAmI,
 } from '../../src/index.js';
 import { testServersForSuite } from '../support/ozServer.js';
+import { KEY, rejectionOf } from '../core/support/clients.js';
+import { ScriptedServer, type RecordedRequest, type Script } from '../core/support/scriptedServer.js';
 
 const servers = testServersForSuite();
 let server: OzServer;
@@ -80,5 +83,91 @@ describe('client.mcp over real HTTP', () => {
     } finally {
       await listener.close();
     }
+  });
+});
+
+describe('client.mcp against a broken MCP server: every error is an OzError naming what came', () => {
+  const scripted = ScriptedServer.forSuite();
+  const client = () => new Oz({ baseURL: scripted.url, apiKey: KEY, mcpURL: `${scripted.url}/mcp`, maxRetries: 0, logLevel: 'off' });
+  const idOf = (request: RecordedRequest) => (JSON.parse(request.body) as { id?: unknown }).id;
+  /** Answers every request with its own id and this result (or `body` as the whole answer). */
+  const answering = (result: unknown): Script => (request) => ({ body: { jsonrpc: '2.0', id: idOf(request), result } });
+  const raw = (text: string): Script => () => ({ headers: { 'content-type': 'application/json' }, body: text });
+
+  it.each([
+    ['{}', 'an empty object'],
+    ['[]', 'an array (0 items)'],
+    ['null', 'null'],
+    ['"ok"', 'the string "ok"'],
+  ])('whoami() on the HTTP body %s', async (text, named) => {
+    scripted.fallback = raw(text);
+    const error = await rejectionOf(client().whoami());
+    expect(error).toBeInstanceOf(OzError);
+    expect(error).not.toBeInstanceOf(TypeError);
+    // `{}` has no id: it is no response to this request.
+    expect((error as Error).message).toContain(text === '{}' ? 'with the response to another request (id none)' : `is not a JSON-RPC response: it is ${named}.`);
+  });
+
+  it.each([
+    ['result: null', null, 'is not a JSON-RPC result object: it is null.'],
+    ['result: []', [], 'is not a JSON-RPC result object: it is an array (0 items).'],
+    ['result without content', {}, 'The answer of MCP tool svc_whoami is not a tool result (`content`): it is an empty object.'],
+    ['content that is not a list', { content: 'x' }, 'is not a tool result (`content`): it is an object with keys content.'],
+    ['JSON text that is not an object', { content: [{ type: 'text', text: '[]' }] }, 'The answer of MCP tool svc_whoami is not a JSON object: it is an array (0 items).'],
+  ])('whoami() on %s', async (_, result, message) => {
+    scripted.fallback = answering(result);
+    const error = await rejectionOf(client().whoami());
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it('initialize() on { result: null } or {} is an OzError', async () => {
+    scripted.fallback = answering(null);
+    expect(await rejectionOf(client().mcp.initialize())).toBeInstanceOf(OzError);
+    scripted.fallback = raw('{}');
+    expect(await rejectionOf(client().mcp.initialize())).toBeInstanceOf(OzError);
+  });
+
+  it('a JSON-RPC error whose fields are not a code and a message is an OzError naming it', async () => {
+    scripted.fallback = (request) => ({ body: { jsonrpc: '2.0', id: idOf(request), error: 'boom' } });
+    const error = await rejectionOf(client().mcp.call('tools/list'));
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toContain('is not a JSON-RPC error (`code`, `message`): it is the string "boom".');
+  });
+
+  it("takes only the response whose id is its request's: another id is an OzError naming both", async () => {
+    scripted.fallback = (request) => ({ body: { jsonrpc: '2.0', id: Number(idOf(request)) + 7, result: { tools: [] } } });
+    const error = await rejectionOf(client().mcp.call('tools/list'));
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toBe("The MCP server answered tools/list (id 1) with the response to another request (id 8); it is not this call's answer.");
+    scripted.fallback = () => ({ body: { jsonrpc: '2.0', id: '1', result: {} } });
+    expect(((await rejectionOf(client().mcp.call('ping'))) as Error).message).toContain('(id "1")');
+  });
+
+  it('the same over server-sent events: a message event with another id is not the answer', async () => {
+    scripted.fallback = (request) => ({
+      headers: { 'content-type': 'text/event-stream' },
+      body: `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: Number(idOf(request)) + 1, result: {} })}\n\n`,
+    });
+    expect(((await rejectionOf(client().mcp.call('ping'))) as Error).message).toContain('with the response to another request (id 2)');
+  });
+
+  it('an error with id null (JSON-RPC: a request it could not read) is this request\'s typed error', async () => {
+    scripted.fallback = () => ({ body: { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Invalid params' } } });
+    expect(await rejectionOf(client().mcp.call('tools/list'))).toBeInstanceOf(McpInvalidParamsError);
+  });
+
+  it('listTools(): an empty page ends the walk whatever its nextCursor says; a repeated cursor is an OzError', async () => {
+    scripted.fallback = answering({ tools: [], nextCursor: 'again' });
+    expect(await client().mcp.listTools()).toEqual([]);
+    expect(scripted.requests).toHaveLength(1);
+    scripted.reset();
+    scripted.fallback = answering({ tools: [{ name: 't', inputSchema: { type: 'object' } }], nextCursor: 'same' });
+    const error = await rejectionOf(client().mcp.listTools());
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toContain('with the cursor "same" twice');
+    expect(scripted.requests).toHaveLength(2);
+    scripted.fallback = answering({ nextCursor: 'x' });
+    expect(((await rejectionOf(client().mcp.listTools())) as Error).message).toContain('is not a list of tools (`tools`): it is an object with keys nextCursor.');
   });
 });

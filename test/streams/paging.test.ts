@@ -1,7 +1,7 @@
 import { getEventListeners } from 'node:events';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { InternalError, Oz, OzAbortError, OzUsageError, Page, PagePromise } from '../../src/index.js';
+import { InternalError, Oz, OzAbortError, OzError, OzUsageError, Page, PagePromise } from '../../src/index.js';
 import { KEY } from '../core/support/clients.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../core/support/scriptedServer.js';
 import { collect, rejectionOf } from './support/sse.js';
@@ -150,4 +150,40 @@ describe('auto-paging', () => {
       expect(server.requests.map((request) => request.path)).toEqual([path, path, path]);
     }
   });
+});
+
+describe('an empty page ends the walk, whatever its next_cursor says', () => {
+  it('for await over executions.list() against empty pages that carry a cursor asks once and yields nothing', async () => {
+    server.fallback = () => ({ body: { data: [], next_cursor: 'again' } });
+    expect(await collect(client().executions.list())).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('items, then an empty page with a cursor: the walk ends after that page', async () => {
+    server.answer({ body: { data: [{ id: 'exe_1' }], next_cursor: 'c1' } });
+    server.fallback = () => ({ body: { data: [], next_cursor: 'c2' } });
+    expect(await collect(client().executions.list())).toEqual([{ id: 'exe_1' }]);
+    expect(cursors()).toEqual([null, 'c1']);
+  });
+
+  it('an empty page has no next page: hasNextPage() is false, getNextPage() is the usage error, iterPages() ends', async () => {
+    server.fallback = () => ({ body: { data: [], next_cursor: 'again' } });
+    const page = await client().tools.list();
+    expect([page.next_cursor, page.hasNextPage()]).toEqual(['again', false]);
+    const error = await rejectionOf(page.getNextPage());
+    expect(error).toBeInstanceOf(OzUsageError);
+    expect((error as Error).message).toContain('it has no items');
+    expect(await collect(page.iterPages())).toHaveLength(1);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each([[{}, 'an empty object'], [[], 'an array (0 items)'], [null, 'null'], [{ data: 'x', next_cursor: null }, 'an object with keys data, next_cursor'], ['page', 'the string "page"']])(
+    'a 200 whose body is not a page (%j) is an OzError naming what came',
+    async (body, named) => {
+      server.answer({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      const error = await rejectionOf(client().tools.list());
+      expect(error).toBeInstanceOf(OzError);
+      expect((error as Error).message).toBe(`The answer of a list call is not a page (\`data\`, \`next_cursor\`): it is ${named}.`);
+    },
+  );
 });

@@ -31,8 +31,10 @@ export async function pollExecution<Record extends ExecutionRecordAnswer>(
   const maxInterval = Math.max(schedule.maxInterval, interval);
   for (;;) {
     const poll = await read();
+    // Checked before any hook reads a field: an answer that is not a record ends the loop with its OzError.
+    const unfinished = isUnfinished(poll.record);
     await hooks.onRecord?.(poll.record);
-    if (!isUnfinished(poll.record)) return poll;
+    if (!unfinished) return poll;
     const wait = nextPollDelay(poll.response.headers, interval);
     interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
     hooks.beforeWait?.(wait, poll);
@@ -69,13 +71,14 @@ export async function waitParsed<Record extends ExecutionRecordAnswer>(
       return { record: data, response, requestId };
     };
     const onRecord = (polled: Record) => {
-      lastStatus = polled.status;
+      lastStatus = typeof polled.status === 'string' ? polled.status : undefined;
       return options.onProgress?.(polled);
     };
     const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord, sleep: transport.sleep?.bind(transport) }, parts);
     const failure = recordFailure(finished, requestId);
     if (failure) throw failure;
-    return { data: { ok: true, content: finished.content ?? '', execution_id: finished.id, request_id: requestId ?? '' }, response };
+    const content = typeof finished.content === 'string' ? finished.content : '';
+    return { data: { ok: true, content, execution_id: id, request_id: requestId ?? '' }, response };
   } catch (error) {
     if (error instanceof OzAbortError && scope.signal.aborted && !caller?.aborted) {
       throw new OzWaitTimeoutError(id, timeout, lastStatus, { cause: error });

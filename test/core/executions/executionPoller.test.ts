@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_POLL_MS, nextPollDelay } from '../../../src/core/executions/executionPoller.js';
 import { RETRY_AFTER_CAP_MS } from '../../../src/core/retryDefaults.js';
-import { Oz, type ExecuteStreamEvent } from '../../../src/index.js';
-import { fastClient, KEY } from '../support/clients.js';
+import { ExecutionCancelledError, InternalError, InvalidParamsError, Oz, OzError, OzWaitTimeoutError, type ExecuteStreamEvent } from '../../../src/index.js';
+import { fastClient, KEY, rejectionOf } from '../support/clients.js';
 import { executionRecord } from '../support/executionRecord.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../support/scriptedServer.js';
 
@@ -115,5 +115,95 @@ describe('lost-answer recovery polls on the same rules', () => {
     for await (const event of stream) events.push(event);
     expect(events.map((e) => e.event)).toEqual(['token', 'result']);
     expectSuggestedGaps(2);
+  });
+});
+
+// What a wait accepts (contract, 2026-11-26): only `succeeded` resolves; `failed`/`cancelled` reject typed; an
+// object with any other or no status is polled again; a value that is not an object is an OzError naming it.
+describe('what a wait accepts from the record route', () => {
+  const NOT_RECORDS: [string, string][] = [
+    ['[]', 'an array (0 items)'],
+    ['"running"', 'the string "running"'],
+    ['null', 'null'],
+    ['42', 'the number 42'],
+  ];
+  const json = (text: string): ScriptedAnswer => ({ headers: { 'content-type': 'application/json' }, body: text });
+  const pointerService = (record: string) => (request: RecordedRequest): ScriptedAnswer =>
+    request.method === 'POST' ? { status: 202, body: { workflow_id: null, execution_id: 'exe_p', task_id: null, status: 'queued' } } : json(record);
+
+  it.each(NOT_RECORDS)('executions.wait() on %s rejects with an OzError naming it, after one poll', async (text, named) => {
+    server.fallback = () => json(text);
+    const error = await rejectionOf(waitingClient().executions.wait('exe_n', { interval: 1 }));
+    expect(error).toBeInstanceOf(OzError);
+    expect(error).not.toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe(`The answer of GET /v1/executions/{id} is not an execution record: it is ${named}.`);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it.each(NOT_RECORDS)("a pointer's wait() on %s rejects with the same OzError", async (text, named) => {
+    server.fallback = pointerService(text);
+    const pointer = await waitingClient().schedules.run('sch_1');
+    const error = await rejectionOf(pointer.wait({ interval: 1 }));
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toContain(`it is ${named}.`);
+  });
+
+  it('onProgress never sees an answer that is not a record', async () => {
+    server.fallback = () => json('null');
+    const seen: unknown[] = [];
+    await rejectionOf(waitingClient().executions.wait('exe_n', { interval: 1, onProgress: (record) => void seen.push(record) }));
+    expect(seen).toEqual([]);
+  });
+
+  it.each([
+    ['an unknown status', { status: 'paused' }],
+    ['no status', {}],
+    ['a status that is not a string', { status: 7 }],
+  ])('%s keeps polling until the run succeeds, then resolves with its content', async (_, odd) => {
+    server.answer({ body: odd }, { body: odd }, { body: record('exe_o', 'succeeded') });
+    await expect(waitingClient().executions.wait('exe_o', { interval: 1 })).resolves.toMatchObject({ ok: true, content: 'first run result', execution_id: 'exe_o' });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('an empty object forever ends with the wait\'s own timeout (OzWaitTimeoutError), never { ok: true }', async () => {
+    server.fallback = () => ({ body: {} });
+    const error = await rejectionOf(waitingClient().executions.wait('exe_e', { interval: 1, maxInterval: 5, timeout: 200 }));
+    expect(error).toBeInstanceOf(OzWaitTimeoutError);
+    expect(server.requests.length).toBeGreaterThan(1);
+  });
+
+  it("a pointer's wait() keeps polling through { status: 'paused' } too", async () => {
+    let polls = 0;
+    server.fallback = (request) =>
+      request.method === 'POST' ? pointerService('')(request) : { body: ++polls < 3 ? { status: 'paused' } : record('exe_p', 'succeeded') };
+    const pointer = await waitingClient().schedules.run('sch_1');
+    await expect(pointer.wait({ interval: 1 })).resolves.toMatchObject({ content: 'first run result' });
+    expect(polls).toBe(3);
+  });
+
+  it('failed rejects with the typed error of its code; cancelled with ExecutionCancelledError', async () => {
+    server.answer({ body: record('exe_f', 'failed', { error: { code: 'invalid_params', message: 'bad' } }) });
+    expect(await rejectionOf(waitingClient().executions.wait('exe_f', { interval: 1 }))).toBeInstanceOf(InvalidParamsError);
+    server.answer({ body: record('exe_c', 'cancelled') });
+    expect(await rejectionOf(waitingClient().executions.wait('exe_c', { interval: 1 }))).toBeInstanceOf(ExecutionCancelledError);
+  });
+
+  it.each([['a string', 'boom'], ['an array', []], ['an object without a code', { message: 'x' }]])(
+    'failed with an error that is %s rejects with InternalError, not a TypeError',
+    async (_, error) => {
+      server.answer({ body: { ...record('exe_f', 'failed'), error } });
+      expect(await rejectionOf(waitingClient().executions.wait('exe_f', { interval: 1 }))).toBeInstanceOf(InternalError);
+    },
+  );
+
+  it('a lost answer whose record reads null is an OzError naming it (parsed and async calls)', async () => {
+    const service = lostAnswerService(0, {});
+    server.fallback = (request) => (request.method === 'GET' ? json('null') : service(request));
+    const error = await rejectionOf(fastClient(server).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_l1' }));
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toContain('not an execution record: it is null');
+    const asyncError = await rejectionOf(fastClient(server).tools.execute('echo', { text: 'x', async: true }, { idempotencyKey: 'exe_l2' }));
+    expect(asyncError).toBeInstanceOf(OzError);
+    expect((asyncError as Error).message).toContain('not an execution record: it is null');
   });
 });
