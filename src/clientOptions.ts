@@ -8,7 +8,7 @@ import type { Middleware } from './core/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
 import type { ValidateMode } from './core/responseValidation.js';
 import type { RetryOptions } from './core/retryOptions.js';
-import { isBrowser } from './core/runtime.js';
+import { callsStayInProcess, isBrowser } from './core/runtime.js';
 import { loadPart } from './core/optionalPart.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type TransportConfig } from './core/transport.js';
 import { getExecutionOperation } from './generated/operations.js';
@@ -102,13 +102,13 @@ const env = (name: string): string | undefined =>
 
 /** The options of a client with the environment's values filled in. */
 export function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
-  if (isBrowser() && !options.dangerouslyAllowBrowser) {
+  const baseURL = options.baseURL ?? env('OZ_BASE_URL');
+  if (isBrowser() && !options.dangerouslyAllowBrowser && !callsStayInProcess(options.fetch, baseURL)) {
     throw new OzUsageError(
       'The Oz client refuses to run in a browser, where its API key would be exposed to every visitor. ' +
         'Call Oz from a server; if you really mean it, pass `dangerouslyAllowBrowser: true`.',
     );
   }
-  const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
   checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
   // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
