@@ -79,7 +79,7 @@ export {
   type WaitError,
 } from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
-export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/wire.js';
+export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/resultTypes.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {
   ERROR_CODES,

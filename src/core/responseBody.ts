@@ -1,6 +1,6 @@
 import { OzError } from './errors/errors.js';
 import { lastEventData } from './streams/lastEventData.js';
-import { isServiceJson, jsonAnswer, jsonBody } from './jsonBody.js';
+import { isServiceJson, jsonAnswer, jsonBody } from './decodeAnswer.js';
 import type { Format } from './requestOptions.js';
 import { wireOfContentType } from './wireOfContentType.js';
 import { yamlCodec } from './yaml.js';

@@ -5,12 +5,12 @@ import { setAuth } from './auth.js';
 import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
 import { parsedAnswer, streamAnswer } from './answerFeatures.js';
 import { boundBody } from './boundBody.js';
-import { failedAttemptError } from './errorHints.js';
+import { failedAttemptError } from './callErrors.js';
 import { recoverCall } from './lostAnswerCall.js';
 import { throughMiddleware } from './middlewareAttempt.js';
 import { exchange } from './rawExchange.js';
 import { decodeBody } from './responseBody.js';
-import { yamlBody } from './yamlBody.js';
+import { encodeYamlBody } from './encodeRequestBody.js';
 import { followRedirects } from './redirect.js';
 import { retryLoop, type AttemptOutcome } from './retryLoop.js';
 import { settingsOver } from './callSettings.js';
@@ -29,7 +29,7 @@ import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { isServiceJson, jsonBody } from './jsonBody.js';
+import { isServiceJson, jsonBody } from './decodeAnswer.js';
 import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
 import { hasOwnSettings } from './ownSettings.js';
 import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
@@ -219,7 +219,7 @@ export class Transport implements CallPort {
     let contentType: string | undefined;
     if (input.body !== undefined) {
       if (options.bodyFormat === 'yaml') {
-        body = await yamlBody(op, input.body);
+        body = await encodeYamlBody(op, input.body);
         contentType = 'text/yaml';
       } else {
         body = JSON.stringify(input.body);
