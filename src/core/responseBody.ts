@@ -13,7 +13,7 @@ import { yamlCodec } from './yaml.js';
  *
  * A JSON answer (most answers) is decoded at once, without a promise (a broken one throws); any other answer gives
  * a promise of its data. Await the result either way. The transport decodes the service's JSON itself
- * (jsonBody.ts) and comes here for any other answer, so a bundle loads this with the call path's rarely used parts.
+ * (decodeAnswer.ts) and comes here for any other answer.
  */
 export function decodeBody(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
   // Most answers, without parsing their media type.
