@@ -53,7 +53,7 @@ export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pa
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
-export { MAX_REDIRECTS, OzRedirectError } from './core/redirect.js';
+export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';
 export type { StreamMode } from './core/streams/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
