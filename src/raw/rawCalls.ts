@@ -8,7 +8,7 @@ import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
 import type { OzRawClient } from './rawClientType.js';
 
-// The raw client's calls, made by rawClient.ts on the first one: openapi-fetch over a fetch that sends each
+// The raw client's calls, loaded by rawClient.ts on the first one (an optional part): openapi-fetch over a fetch that sends each
 // request as a call of its operation through the transport.
 
 /** What the raw calls take from the client's modules (handed in by rawClient.ts, see there why). */

@@ -4,21 +4,23 @@ import { checkedMiddleware, type Middleware } from '../core/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient } from './rawClientType.js';
-import { createRawCalls } from './rawCalls.js';
+import { loadPart } from '../core/optionalPart.js';
 
 export type { OzRawClient };
 
 /**
  * Builds the raw client of a transport whose base address is `baseURL`. openapi-fetch's client and the routing of a
- * request to its operation (rawCalls.ts) are made on the first raw call.
+ * request to its operation (rawCalls.ts) are an optional part, loaded on the first raw call.
  */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
   const middlewares: FetchMiddleware[] = [];
   // The SDK's middleware of the raw calls: a live list, read by each call.
   const chain: Middleware[] = [];
   let instance: OzRawClient | undefined;
-  // openapi-fetch's client is made on the first raw call (most clients never make one).
-  const loaded = (): OzRawClient => {
+  // An optional part: openapi-fetch (a package of its own, which would add to every program's start) loads on the first
+  // raw call (most clients never make one).
+  const loaded = async (): Promise<OzRawClient> => {
+    const { createRawCalls } = await loadPart('the raw client', () => import('./rawCalls.js'));
     if (instance === undefined) {
       instance = createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
       // The middlewares added before it was made, in their order.
@@ -29,7 +31,7 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
   const method =
     (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE' | 'request') =>
     (...args: unknown[]) =>
-      (loaded()[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+      loaded().then((c) => (c[name] as (...a: unknown[]) => Promise<unknown>)(...args));
   const raw = {
     GET: method('GET'),
     PUT: method('PUT'),

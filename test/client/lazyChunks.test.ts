@@ -1,7 +1,7 @@
 /**
  * What a program that only makes calls loads: the code of the optional parts (`OptionalPart` of
  * src/core/optionalPart.ts: OpenTelemetry spans, the command-line sign-in, the response validators, the profile
- * file; the YAML reader is a package of its own) sits in chunks of their own, imported on first use, each shared
+ * file, the raw client; the YAML reader is a package of its own) sits in chunks of their own, imported on first use, each shared
  * with nothing else (esbuild would split a shared module into a chunk of its own, loaded with the client).
  * Everything else is loaded with the client.
  */
@@ -18,10 +18,11 @@ const LAZY = {
   'signInFlow.ts': '/api/cli/token',
   'responseValidators.ts': 'must have required property',
   'profileLookup.ts': 'profiles.json',
+  'rawCalls.ts': 'the raw client calls the API',
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the response validators and the profile file only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the response validators, the profile file and the raw client only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,
