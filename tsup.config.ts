@@ -1,5 +1,4 @@
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 import type { Plugin } from 'esbuild';
@@ -46,20 +45,19 @@ const shared = {
   noExternal: [bundledPackage],
 } satisfies Options;
 
-// The modules `OzCore` loads on first use (the dynamic imports of featuresOnFirstUse.ts: the call path's rarely used
-// parts of loadedFeatures.ts, the generated error classes and the table's code) come out as ONE lazy chunk. Each
-// lazy chunk is an entry point of its own to esbuild, and the `Oz` client reaches the same modules statically: three
-// lazy entries cut the client's code into more chunks (one per set of them that reaches a part), each a file that
-// `import('oz-sdk')` loads; one cuts it into two. A standalone function's bundle still carries none of them until a
-// call needs them.
-const FIRST_USE = fileURLToPath(new URL('./src/funcs/featuresOnFirstUse.ts', import.meta.url));
-const firstUseInOneChunk: Plugin = {
-  name: 'first-use-features-in-one-chunk',
+// The CommonJS builds load the SDK's optional parts (`loadPart` of src/core/optionalPart.ts: YAML, the response
+// validators, spans, sign-in, the profile file) with `require`: jest's CommonJS defaults (and other CommonJS hosts)
+// cannot run a dynamic `import()`. Every `import('literal')` of the sources is such a loader (a test holds it), so
+// each becomes a `require` there; esbuild then bundles the required module in the chunk, evaluated on first use.
+// (tsup builds CommonJS with splitting through esbuild's ESM output, so the format is told by the output's extension.)
+const DYNAMIC_IMPORT = /(?<!typeof\s*)\bimport\((\s*'[^']+'\s*)\)/g;
+const requireInCommonJS: Plugin = {
+  name: 'require-in-commonjs',
   setup(build) {
-    build.onResolve({ filter: /^\./ }, (args) => (args.kind === 'dynamic-import' && args.importer === FIRST_USE ? { path: FIRST_USE, namespace: 'first-use' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'first-use' }, () => {
-      const loaded = new Set([...readFileSync(FIRST_USE, 'utf8').matchAll(/import\(\s*'(\.[^']+)'\s*\)/g)].map((match) => match[1]!));
-      return { resolveDir: dirname(FIRST_USE), loader: 'ts', contents: [...loaded].map((module) => `export * from '${module}';`).join('\n') };
+    if (build.initialOptions.outExtension?.['.js'] !== '.cjs') return;
+    build.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      return source.includes('import(') ? { loader: 'ts', contents: source.replace(DYNAMIC_IMPORT, 'Promise.resolve().then(() => require($1))') } : undefined;
     });
   },
 };
@@ -86,10 +84,11 @@ const testingEntries: Record<string, string> = { 'testing/index': 'src/testing/i
 
 /** The three builds, without their declaration files. The client's entries are one build: they share their chunks. */
 export const builds: readonly Options[] = [
-  { ...shared, entry: clientEntries, esbuildPlugins: [firstUseInOneChunk] },
-  { ...shared, entry: testingEntries, esbuildPlugins: [consoleScriptInlined] },
-  // The `oz` command line: an entry of its own, so the client's bundle carries none of it.
-  { ...shared, entry: { 'cli/oz': 'src/cli/main.ts' } },
+  { ...shared, entry: clientEntries, esbuildPlugins: [requireInCommonJS] },
+  { ...shared, entry: testingEntries, esbuildPlugins: [requireInCommonJS, consoleScriptInlined] },
+  // The `oz` command line: an entry of its own, so the client's bundle carries none of it. A bin runs in a process
+  // of its own (`bin` points at dist/cli/oz.js), so ESM only: its commands load on first use with `import()`.
+  { ...shared, format: ['esm'], entry: { 'cli/oz': 'src/cli/main.ts' } },
 ];
 
 export default defineConfig((): Options[] => {

@@ -1,8 +1,7 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/credentials.js';
-import { LOADED_EXTRAS } from './core/loadedFeatures.js';
 import { Transport } from './core/transport.js';
-import type { JsonRequestOptions } from './core/wire.js';
+import type { JsonRequestOptions } from './core/resultTypes.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
@@ -44,7 +43,7 @@ export class Oz extends OzResources {
     registerErrorCodes(ERROR_CODES);
     const resolved = resolveOptions(options);
     const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
-    const config = transportConfigOf(resolved, LOADED_EXTRAS);
+    const config = transportConfigOf(resolved);
     const transport = new Transport(config, parent);
     super(transport);
     this.#transport = transport;

@@ -8,7 +8,8 @@ import type { Middleware } from './core/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
 import type { ValidateMode } from './core/responseValidation.js';
 import type { RetryOptions } from './core/retryOptions.js';
-import { isBrowser } from './core/runtime.js';
+import { callsStayInProcess, isBrowser } from './core/runtime.js';
+import { loadPart } from './core/optionalPart.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type TransportConfig } from './core/transport.js';
 import { getExecutionOperation } from './generated/operations.js';
 import { profileApiKey } from './profiles/profileApiKey.js';
@@ -101,13 +102,13 @@ const env = (name: string): string | undefined =>
 
 /** The options of a client with the environment's values filled in. */
 export function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
-  if (isBrowser() && !options.dangerouslyAllowBrowser) {
+  const baseURL = options.baseURL ?? env('OZ_BASE_URL');
+  if (isBrowser() && !options.dangerouslyAllowBrowser && !callsStayInProcess(options.fetch, baseURL)) {
     throw new OzUsageError(
       'The Oz client refuses to run in a browser, where its API key would be exposed to every visitor. ' +
         'Call Oz from a server; if you really mean it, pass `dangerouslyAllowBrowser: true`.',
     );
   }
-  const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
   checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
   // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
@@ -132,17 +133,16 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
 export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
 /**
- * The transport's config of a client's resolved options; `extras` gives the call path's rarely used parts. The
+ * The transport's config of a client's resolved options. The
  * options are handed on as they are: each option the transport reads has the same name in both (a client's own
  * options, `mcpURL` and `dangerouslyAllowBrowser`, ride along unread).
  */
-export function transportConfigOf(resolved: ResolvedOptions, extras: TransportConfig['extras']): TransportConfig {
+export function transportConfigOf(resolved: ResolvedOptions): TransportConfig {
   return {
     ...resolved,
     executionRecord: getExecutionOperation,
-    // A chunk of its own: a program that never turns validation on never loads it.
-    loadValidators: () => import('./generated/responseValidators.js'),
-    extras,
+    // An optional part: a program that never turns validation on never loads it.
+    loadValidators: () => loadPart('the response validators', () => import('./generated/responseValidators.js')),
     // The transport's own knobs (tests shrink them) are not client options: an untyped option of that name is unread.
     backoff: undefined,
     pollIntervalMs: undefined,

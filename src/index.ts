@@ -53,7 +53,7 @@ export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pa
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
-export { MAX_REDIRECTS, OzRedirectError } from './core/redirect.js';
+export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';
 export type { StreamMode } from './core/streams/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -79,7 +79,7 @@ export {
   type WaitError,
 } from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
-export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/wire.js';
+export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/resultTypes.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {
   ERROR_CODES,

@@ -67,7 +67,7 @@ export function renderResourceFile(file) {
   if (uses.has('listPages')) out += "import { listPages } from '../../core/pagination.js';\n";
   out += "import type { Transport } from '../../core/transport.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
-  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/wire.js';\n`;
+  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/resultTypes.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
   if (uses.has('OPERATIONS')) out += "import { OPERATIONS } from '../operations.js';\n";
@@ -276,7 +276,7 @@ export function renderFuncsFile(file) {
   if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
-  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/wire.js';\n`;
+  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/resultTypes.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
   const descriptors = [...uses].filter((u) => u.startsWith('op:')).map((u) => u.slice(3)).sort();

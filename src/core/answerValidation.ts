@@ -1,22 +1,21 @@
 import { logOf } from './telemetry/logger.js';
-import type { AnswerChecker } from './answerChecker.js';
+import { AnswerChecker } from './answerChecker.js';
 import type { Call, CallPort } from './call.js';
 import { OzResponseValidationError } from './errors/responseValidationError.js';
 import type { Format } from './requestOptions.js';
 import type { ValidationReport } from './responseValidation.js';
 
 // Answers checked against openapi.json (`validate: 'warn' | 'strict'`): used only by calls made with validation
-// on. The checker's own code (answerChecker.ts) and the validators are chunks loaded on the first such call.
+// on. The validators are an optional part, loaded on the first such call.
 
 // The checker of each transport (its warnings are once per operation and transport).
-const CHECKERS = new WeakMap<CallPort, Promise<AnswerChecker>>();
+const CHECKERS = new WeakMap<CallPort, AnswerChecker>();
 
 /** The answer checker of `port`'s transport, made on its first call with validation on. */
-function checkerOf(port: CallPort): Promise<AnswerChecker> {
+function checkerOf(port: CallPort): AnswerChecker {
   let checker = CHECKERS.get(port);
   if (checker === undefined) {
-    const load = port.config.loadValidators;
-    checker = import('./answerChecker.js').then(({ AnswerChecker }) => new AnswerChecker(load, OzResponseValidationError));
+    checker = new AnswerChecker(port.config.loadValidators, OzResponseValidationError);
     CHECKERS.set(port, checker);
   }
   return checker;
@@ -38,7 +37,7 @@ function validationReport(call: Call, response: Response): ValidationReport {
  */
 export async function checkedBody(port: CallPort, call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
   const report = validationReport(call, response);
-  const checker = await checkerOf(port);
+  const checker = checkerOf(port);
   let data: unknown;
   try {
     data = await port.decode(text, response.headers.get('content-type'), call.format);
@@ -55,7 +54,7 @@ export async function checkedBody(port: CallPort, call: Call, response: Response
 
 /** The check of each event of a stream answered with validation on. */
 export async function eventCheck(port: CallPort, call: Call, response: Response): Promise<(item: unknown) => void> {
-  const checker = await checkerOf(port);
+  const checker = checkerOf(port);
   const validators = await checker.validators();
   const report = validationReport(call, response);
   return (item) => checker.check(validators, call.settings.validate, call.op.id, `${call.op.id}_event`, item, report);

@@ -1,5 +1,6 @@
 import type { ParsedResponse, ReaderParts, WithResponse } from './answerTypes.js';
 import { answerOf, type CallResult } from './callResult.js';
+import { resultOf, responseOf, withResponseOf } from './answerReaders.js';
 import { OzError, OzUsageError } from './errors/errors.js';
 
 export type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.js';
@@ -22,14 +23,7 @@ function parsedData<T>(parsed: ParsedResponse<T>): T {
   return parsed.data;
 }
 
-// The readers of `withResponse()`, `asResponse()` and `result()`: a chunk of their own, loaded when a program first
-// asks for one (most calls are only awaited). What they use of the client is handed in, so the chunk shares no module.
-type AnswerReaders = typeof import('./answerReaders.js');
-let readers: AnswerReaders | undefined;
-let loadingReaders: Promise<AnswerReaders> | undefined;
 const READER_PARTS: ReaderParts = { OzError, answerOf, parsedData };
-// Once loaded, the readers are used without an await.
-const loadReaders = async (): Promise<AnswerReaders> => (readers = await (loadingReaders ??= import('./answerReaders.js')));
 
 /**
  * A `Promise` of a call's result that can also give the raw `Response` and its metadata
@@ -77,7 +71,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
   /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
   async withResponse(): Promise<WithResponse<T>> {
     const parsed = await this.#parsed;
-    return (readers ?? (await loadReaders())).withResponseOf(parsed, READER_PARTS);
+    return withResponseOf(parsed, READER_PARTS);
   }
 
   /**
@@ -89,7 +83,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
   async asResponse(): Promise<Response> {
     HANDED_OVER.add(this);
     const parsed = await this.#parsed;
-    return (readers ?? (await loadReaders())).responseOf(parsed);
+    return responseOf(parsed);
   }
 
   /**
@@ -107,6 +101,6 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    * }
    */
   async result(): Promise<CallResult<T, E>> {
-    return await (readers ?? (await loadReaders())).resultOf<T, E>(this.#parsed, READER_PARTS);
+    return await resultOf<T, E>(this.#parsed, READER_PARTS);
   }
 }

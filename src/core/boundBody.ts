@@ -17,23 +17,37 @@ export function boundBody(signal: AttemptSignal, response: Response): Response {
     return response;
   }
   const reader = source.getReader();
-  const fail = (cause: unknown, controller: ReadableStreamDefaultController<Uint8Array>) => {
+  let cut: (() => void) | undefined;
+  const release = () => {
     signal.release();
+    if (cut) signal.signal.removeEventListener('abort', cut);
+  };
+  const fail = (cause: unknown, controller: ReadableStreamDefaultController<Uint8Array>) => {
+    release();
     controller.error(attemptErrorOf(signal, cause));
   };
   const body = new ReadableStream<Uint8Array>({
+    // An abort errors the body at once, read or not (whoever reads it, a `Stream`, stops its timers then), and
+    // lets go of the connection: a caller that aborts between two reads may never read again.
+    start: (controller) => {
+      cut = () => {
+        fail(signal.signal.reason, controller);
+        void reader.cancel().catch(ignore);
+      };
+      signal.signal.addEventListener('abort', cut, { once: true });
+    },
     // Not an async function: the read's own promise is the pull's (one async step per chunk, not two).
     pull: (controller) =>
       reader.read().then(({ done, value }) => {
         if (done) {
-          signal.release();
+          release();
           controller.close();
         } else {
           controller.enqueue(value);
         }
       }, (cause: unknown) => fail(cause, controller)),
     cancel: async (reason) => {
-      signal.release();
+      release();
       await reader.cancel(reason).catch(ignore);
     },
   });

@@ -1,6 +1,6 @@
-import type { ParsedResponse } from './apiPromise.js';
+import type { ParsedResponse } from './answerTypes.js';
 import type { Credentials } from './credentials.js';
-import type { ExecutionReader } from './executions/executionPoller.js';
+import type { ExecutionReader } from './executions/pollTypes.js';
 import type { OzAPIError } from './errors/apiErrors.js';
 import type { HeaderRecord } from './headerValue.js';
 import type { Middleware } from './middleware.js';

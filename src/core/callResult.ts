@@ -1,5 +1,5 @@
 import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from './errors/errors.js';
-import type { OzRedirectError } from './redirect.js';
+import type { OzRedirectError } from './errors/redirectError.js';
 import type { OzResponseValidationError } from './errors/responseValidationError.js';
 
 /**

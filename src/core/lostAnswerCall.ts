@@ -7,20 +7,17 @@ import { checkedRecord, recordFailure } from './executions/executionRecovery.js'
 import { Stream } from './streams/stream.js';
 import { finalError } from './finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
-import type { RecoveryParts } from './lostAnswerRecovery.js';
+import { recoverLostAnswer, type RecoveryParts } from './lostAnswerRecovery.js';
 import type { RequestOptions } from './requestOptions.js';
 import { copyInto } from './telemetry/callTracing.js';
 import { copyTraceContext } from './telemetry/tracing.js';
 import { logOf } from './telemetry/logger.js';
 
-let lostAnswerRecovery: Promise<typeof import('./lostAnswerRecovery.js')> | undefined;
-
 /**
  * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads
- * that execution through the execution poller (`lostAnswerRecovery.ts`, loaded on the first lost answer).
+ * that execution through the execution poller (`lostAnswerRecovery.ts`).
  */
 export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIError): Promise<ParsedResponse<unknown>> {
-  const { recoverLostAnswer } = await (lostAnswerRecovery ??= import('./lostAnswerRecovery.js'));
   const pollOptions: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
   const recoveryPort = {
     readRecord: async (id: string) => {

@@ -1,12 +1,11 @@
 import { abortError } from './abortError.js';
 import type { Credentials } from './credentials.js';
 import { OzTimeoutError, OzUsageError } from './errors/errors.js';
-import type { ProviderParts } from './keyProvider.js';
+import { askProvider, type ProviderParts } from './keyProvider.js';
 
 // Keys seen are kept to scrub them from logs and errors; a provider minting a key per call must not grow it.
 const KEPT_SECRETS = 8;
 
-let keyProvider: Promise<typeof import('./keyProvider.js')> | undefined;
 const PROVIDER_PARTS: ProviderParts = { OzTimeoutError, OzUsageError, abortError };
 
 /**
@@ -17,7 +16,6 @@ const PROVIDER_PARTS: ProviderParts = { OzTimeoutError, OzUsageError, abortError
 export async function providerKey(credentials: Credentials, signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
   const source = credentials.source;
   if (typeof source === 'string') return source;
-  const { askProvider } = await (keyProvider ??= import('./keyProvider.js'));
   const answer = await askProvider(source, signal, timeoutMs, PROVIDER_PARTS);
   const secrets = credentials.secrets;
   if (!secrets.includes(answer) && secrets.push(answer) > KEPT_SECRETS) secrets.shift();

@@ -1,9 +1,9 @@
 import { OzError } from './errors/errors.js';
 import { lastEventData } from './streams/lastEventData.js';
-import { isServiceJson, jsonAnswer, jsonBody } from './jsonBody.js';
+import { isServiceJson, jsonAnswer, jsonBody } from './decodeAnswer.js';
 import type { Format } from './requestOptions.js';
 import { wireOfContentType } from './wireOfContentType.js';
-import { parseYaml } from './yaml.js';
+import { yamlCodec } from './yaml.js';
 
 /**
  * The data of a successful answer, read as its `Content-Type` says (the wire the service actually answered on):
@@ -13,7 +13,7 @@ import { parseYaml } from './yaml.js';
  *
  * A JSON answer (most answers) is decoded at once, without a promise (a broken one throws); any other answer gives
  * a promise of its data. Await the result either way. The transport decodes the service's JSON itself
- * (jsonBody.ts) and comes here for any other answer, so a bundle loads this with the call path's rarely used parts.
+ * (decodeAnswer.ts) and comes here for any other answer.
  */
 export function decodeBody(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
   // Most answers, without parsing their media type.
@@ -28,8 +28,9 @@ async function decodeOther(text: string, contentType: string | null, requested: 
   if (wire === 'markdown' || wire === 'text') return text;
   if (wire !== 'yaml') return jsonBody(text);
   if (text.trim() === '') return undefined;
+  const yaml = await yamlCodec();
   try {
-    return await parseYaml(text);
+    return yaml.parse(text);
   } catch (cause) {
     throw new OzError('The answer is not valid YAML.', { cause });
   }

@@ -3,8 +3,23 @@ import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
 import { setAuth } from './auth.js';
 import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
-import type { AttemptOutcome } from './retryLoop.js';
-import type { CallExtras } from './callExtras.js';
+import { parsedAnswer, streamAnswer } from './answerFeatures.js';
+import { boundBody } from './boundBody.js';
+import { failedAttemptError } from './callErrors.js';
+import { recoverCall } from './lostAnswerCall.js';
+import { throughMiddleware } from './middlewareAttempt.js';
+import { exchange } from './rawExchange.js';
+import { decodeBody } from './responseBody.js';
+import { encodeYamlBody } from './encodeRequestBody.js';
+import { followRedirects } from './redirect.js';
+import { retryLoop, type AttemptOutcome } from './retryLoop.js';
+import { settingsOver } from './callSettings.js';
+import { usageError } from './usageMessages.js';
+import { providerKey } from './providerKey.js';
+import { tracedAnswer } from './telemetry/callTracing.js';
+import { logAnswer, logAttempt } from './telemetry/debugLines.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
+import { logOf } from './telemetry/logger.js';
 import { Credentials, type ApiKeySource } from './credentials.js';
 import type { OzError } from './errors/errors.js';
 import type { Logger } from './telemetry/logger.js';
@@ -14,7 +29,7 @@ import type { Operation, RequestInput } from './operation.js';
 import { encodedPathParameter } from './pathSegment.js';
 import { setHeader, type HeaderRecord } from './headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { isServiceJson, jsonBody } from './jsonBody.js';
+import { isServiceJson, jsonBody } from './decodeAnswer.js';
 import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
 import { hasOwnSettings } from './ownSettings.js';
 import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
@@ -72,12 +87,6 @@ export interface TransportConfig {
   maxEventBytes?: number | undefined;
   /** Milliseconds a whole stream may last (default: no limit). */
   streamTimeout?: number | undefined;
-  /**
-   * The call path's rarely used parts ({@link CallExtras}: the retry loop, the `Stream`, the execution poller,
-   * validation, spans...), given by the layer above so that the call path of a default call imports none of them:
-   * the `Oz` client gives them loaded (`loadedFeatures.ts`), `OzCore` loads them on first use.
-   */
-  extras: () => CallExtras | Promise<CallExtras>;
 }
 
 
@@ -133,7 +142,7 @@ export class Transport implements CallPort {
       fetchOptions: config.fetchOptions,
     };
     const own = { retry: config.retry, validate: config.validate, idleTimeout: config.idleTimeout, maxEventBytes: config.maxEventBytes, streamTimeout: config.streamTimeout };
-    return (this.#settings = hasOwnSettings(own) ? await (await this.#extras()).settingsOver(defaults, own, '') : defaults);
+    return (this.#settings = hasOwnSettings(own) ? await settingsOver(defaults, own, '') : defaults);
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
@@ -157,7 +166,7 @@ export class Transport implements CallPort {
     const tracing = registeredTracing();
     // Most calls: no tracer, so no span to run the call inside (nor its two closures).
     if (tracing === undefined) return (await this.answer(prepared)) as ParsedResponse<T>;
-    return (await (await this.#extras()).tracedAnswer(this, prepared, tracing)) as ParsedResponse<T>;
+    return (await tracedAnswer(this, prepared, tracing)) as ParsedResponse<T>;
   }
 
   /**
@@ -168,23 +177,13 @@ export class Transport implements CallPort {
    * caller's to read). A lost answer found by a retry throws the `DuplicateExecutionIdError`.
    */
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
-    return await (await this.#extras()).exchange(this, op, url, body, headers, options, mode);
-  }
-
-  /** The call path's rarely used parts (see {@link CallExtras}): given loaded by `Oz`, loaded on first use by `OzCore`. */
-  #extras(): CallExtras | Promise<CallExtras> {
-    return this.#config.extras();
-  }
-
-  /** What `use` does with the call path's rarely used parts, once they are there. */
-  async #withExtras<R>(use: (extras: CallExtras) => R): Promise<Awaited<R>> {
-    return await use(await this.#extras());
+    return await exchange(this, op, url, body, headers, options, mode);
   }
 
   /** Sends a prepared call and parses its answer (a lost answer recovered from its execution). */
   async answer(call: Call): Promise<ParsedResponse<unknown>> {
     const sent = await this.send(call);
-    if (sent.kind === 'lost') return await (await this.#extras()).recoverCall(this, call, sent.conflict);
+    if (sent.kind === 'lost') return await recoverCall(this, call, sent.conflict);
     if (sent.answer.unread) return { data: undefined, response: sent.answer.response, unread: true };
     return await this.#parse(call, sent.answer);
   }
@@ -195,7 +194,7 @@ export class Transport implements CallPort {
       return await this.#resolve(op, input, options, mode, handoff);
     } catch (error) {
       // A `UsageProblem` found on the way: its message's words load now (a part of CallExtras).
-      throw error instanceof UsageProblem ? (await this.#extras()).usageError(error) : error;
+      throw error instanceof UsageProblem ? usageError(error) : error;
     }
   }
 
@@ -208,10 +207,10 @@ export class Transport implements CallPort {
     if (!(timeout > 0)) throw new UsageProblem('timeout', timeout);
     // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
     const client = this.#settings ?? (await this.#clientSettings());
-    const settings = hasOwnSettings(options) ? await (await this.#extras()).settingsOver(client, options, 'options.') : client;
+    const settings = hasOwnSettings(options) ? await settingsOver(client, options, 'options.') : client;
     const credentials = settings.credentials;
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
-    const apiKey = typeof credentials.source === 'string' ? credentials.source : await (await this.#extras()).providerKey(credentials, options.signal, timeout);
+    const apiKey = typeof credentials.source === 'string' ? credentials.source : await providerKey(credentials, options.signal, timeout);
     const wired = op.wire && mode === 'parse';
     const format: Format = wired ? (options.format ?? 'json') : 'json';
     const url = buildURL(settings.baseURL, op, input, wired ? options.format : undefined, config.defaultQuery, options.query);
@@ -220,7 +219,7 @@ export class Transport implements CallPort {
     let contentType: string | undefined;
     if (input.body !== undefined) {
       if (options.bodyFormat === 'yaml') {
-        body = await (await this.#extras()).yamlBody(op, input.body);
+        body = await encodeYamlBody(op, input.body);
         contentType = 'text/yaml';
       } else {
         body = JSON.stringify(input.body);
@@ -247,7 +246,7 @@ export class Transport implements CallPort {
     if (wired && options.format) headers.accept = accept;
     if (op.deprecated || op.deprecatedParams) {
       const sent = new Headers(headers);
-      void this.#withExtras((extras) => extras.warnDeprecatedUse(op, input, sent, settings.logging));
+      warnDeprecatedUse(op, input, sent, logOf(settings.logging));
     }
 
     const calls = ++this.#shared.calls;
@@ -287,7 +286,7 @@ export class Transport implements CallPort {
     } catch (error) {
       first = { error };
     }
-    return await (await this.#extras()).retryLoop(this, call, first);
+    return await retryLoop(this, call, first);
   }
 
   /**
@@ -298,26 +297,26 @@ export class Transport implements CallPort {
     call.headers['x-oz-retry-count'] = String(attempt);
     const signal = new AttemptSignal(call.signal, call.timeout);
     const started = call.debug ? Date.now() : 0;
-    if (call.debug) (await this.#extras()).logAttempt(call, attempt);
+    if (call.debug) logAttempt(call, attempt);
     let bound = false;
     try {
       const response = call.unsignalled
         ? await signal.guard(this.#fetched(call.settings.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
         : await this.#signalledFetch(call, attempt, signal);
-      if (call.debug) (await this.#extras()).logAnswer(call, response, started);
-      // The service says the operation is going away: warned once (not holding the call up).
+      if (call.debug) logAnswer(call, response, started);
+      // The service says the operation is going away: warned once, before the call's promise settles.
       if (response.headers.has('deprecation') || response.headers.has('sunset')) {
-        void this.#withExtras((extras) => extras.warnDeprecationHeaders(call.op, response.headers, call.settings.logging));
+        warnDeprecationHeaders(call.op, response.headers, logOf(call.settings.logging));
       }
       if (response.ok && (call.mode === 'stream' || (call.handoff !== undefined && bodyHandedOver(call.handoff)))) {
         bound = true;
-        return { response: (await this.#extras()).boundBody(signal, response), text: '', unread: call.mode !== 'stream' };
+        return { response: boundBody(signal, response), text: '', unread: call.mode !== 'stream' };
       }
       return { response, text: await signal.readText(response) };
     } catch (cause) {
       // The deadline cannot pass while the error's reader loads: what the attempt came to is decided here.
       signal.stopTimer();
-      throw (await this.#extras()).failedAttemptError(call, signal, cause);
+      throw failedAttemptError(call, signal, cause);
     } finally {
       if (!bound) signal.release();
     }
@@ -330,7 +329,7 @@ export class Transport implements CallPort {
   async #fetched(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
     const response = await fetch(url, init);
     const status = response.status;
-    return (status < 300 || status > 399) && response.type !== 'opaqueredirect' ? response : (await this.#extras()).followRedirects(fetch, url, init, response);
+    return (status < 300 || status > 399) && response.type !== 'opaqueredirect' ? response : followRedirects(fetch, url, init, response);
   }
 
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
@@ -338,13 +337,13 @@ export class Transport implements CallPort {
     const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
     return call.settings.middleware.length === 0
       ? this.#fetched(call.settings.fetch, call.url, { ...call.settings.fetchOptions, ...init, redirect: 'manual' })
-      : this.#withExtras((extras) => extras.throughMiddleware(call, attempt, init, signal));
+      : throughMiddleware(call, attempt, init, signal);
   }
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
-    if (call.mode === 'stream') return await (await this.#extras()).streamAnswer(this, call, response);
+    if (call.mode === 'stream') return await streamAnswer(this, call, response);
     // A run's pointer (202) and validation need more than decoding: most answers are decoded only.
-    if ((response.status === 202 && call.op.idempotent) || call.settings.validate !== 'off') return await (await this.#extras()).parsedAnswer(this, call, response, text);
+    if ((response.status === 202 && call.op.idempotent) || call.settings.validate !== 'off') return await parsedAnswer(this, call, response, text);
     return { data: await this.decode(text, response.headers.get('content-type'), call.format), response, text };
   }
 
@@ -353,7 +352,7 @@ export class Transport implements CallPort {
    * server-sent events) through the decoder of {@link CallExtras}.
    */
   decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
-    return isServiceJson(contentType) ? jsonBody(text) : this.#withExtras((extras) => extras.decodeBody(text, contentType, requested));
+    return isServiceJson(contentType) ? jsonBody(text) : decodeBody(text, contentType, requested);
   }
 
 }

@@ -1,5 +1,6 @@
 import { bindTransport, type CoreClient } from '../core/coreClient.js';
-import { EXTRAS_ON_FIRST_USE } from './featuresOnFirstUse.js';
+import { registerErrorCodes } from '../core/errors/apiErrors.js';
+import { ERROR_CODES } from '../generated/errors.js';
 import { Transport } from '../core/transport.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
 
@@ -20,8 +21,7 @@ export type OzCoreOptions = Omit<ClientOptions, 'mcpURL'>;
  * const core = new OzCore({ apiKey: process.env.OZ_API_KEY, baseURL: 'https://oz.example.com' });
  * const result = await toolsExecute(core, 'echo', { params: { text: 'hi' } });
  *
- * The stream of a streaming call and the execution poller (a pointer's `wait()`) are loaded on the first answer
- * that needs them. The key is held out of sight: it never shows in `util.inspect(core)`, `JSON.stringify(core)`,
+ * The key is held out of sight: it never shows in `util.inspect(core)`, `JSON.stringify(core)`,
  * a log line or an error.
  */
 export class OzCore implements CoreClient {
@@ -29,10 +29,10 @@ export class OzCore implements CoreClient {
 
   /** Reads `apiKey`, `baseURL` and `logLevel` from `OZ_API_KEY`, `OZ_BASE_URL` and `OZ_LOG` when not given, as `Oz` does. */
   constructor(options: OzCoreOptions = {}) {
-    // The error table holds the codes of the operations called: each function adds those its result types name on
-    // its first call (the `Oz` client adds every code).
     this.#options = resolveOptions(options);
-    bindTransport(this, new Transport(transportConfigOf(this.#options, EXTRAS_ON_FIRST_USE)));
+    // Every code's class, as the `Oz` client has them.
+    registerErrorCodes(ERROR_CODES);
+    bindTransport(this, new Transport(transportConfigOf(this.#options)));
   }
 
   /** The base address calls go to. */

@@ -4,7 +4,7 @@ import { isJsonObject, unexpectedAnswer } from '../core/errors/unexpectedAnswer.
 import type { RequestOptions } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import { SDK_VERSION } from '../core/version.js';
-import type { JsonRequestOptions } from '../core/wire.js';
+import type { JsonRequestOptions } from '../core/resultTypes.js';
 import { Mcp, OPERATIONS } from '../generated/index.js';
 import type { OperationError } from '../generated/operationErrors.js';
 import type { Execution, ExecutionResult, JsonRpcRequest, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../generated/index.js';

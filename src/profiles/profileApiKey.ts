@@ -1,16 +1,17 @@
 import { OzUsageError } from '../core/errors/errors.js';
+import { loadPart } from '../core/optionalPart.js';
 
 /**
  * The key of the selected profile for a client of `baseURL`, as a function the transport calls on the first
- * request: the profile file is read then (once per client; again after a failure), by a module loaded on first
- * use (profileLookup.ts). A profile that keeps another service's base URL gives no key but the `OzUsageError`
+ * request: the profile file is read then (once per client; again after a failure), by an optional part loaded on
+ * first use (profileLookup.ts). A profile that keeps another service's base URL gives no key but the `OzUsageError`
  * naming both addresses. Undefined where profiles cannot be read (not on Node).
  */
 export function profileApiKey(baseURL: string): (() => Promise<string>) | undefined {
   if (typeof process === 'undefined' || !process.versions?.node) return undefined;
   const env = process.env;
   const token = {};
-  const key = async () => (await import('./profileLookup.js')).profileKey(token, env, baseURL, OzUsageError);
+  const key = async () => (await loadPart('the profile file', () => import('./profileLookup.js'))).profileKey(token, env, baseURL, OzUsageError);
   PROFILE_KEYS.add(key);
   return key;
 }

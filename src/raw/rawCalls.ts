@@ -1,3 +1,4 @@
+import createClient from 'openapi-fetch';
 import type { OzUsageError } from '../core/errors/errors.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Operation } from '../core/operation.js';
@@ -7,7 +8,7 @@ import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
 import type { OzRawClient } from './rawClientType.js';
 
-// The raw client's calls, loaded by rawClient.ts on the first one: openapi-fetch over a fetch that sends each
+// The raw client's calls, loaded by rawClient.ts on the first one (an optional part): openapi-fetch over a fetch that sends each
 // request as a call of its operation through the transport.
 
 /** What the raw calls take from the client's modules (handed in by rawClient.ts, see there why). */
@@ -19,8 +20,7 @@ export interface RawCallParts {
 }
 
 /** openapi-fetch's client over `transport`, for a base address `baseURL`. */
-export async function createRawCalls(transport: Transport, baseURL: string, parts: RawCallParts): Promise<OzRawClient> {
-  const { default: createClient } = await import('openapi-fetch');
+export function createRawCalls(transport: Transport, baseURL: string, parts: RawCallParts): OzRawClient {
   const base = new URL(baseURL.replace(/\/+$/, '') + '/');
   const routes = allRoutes(parts.operations);
   const send: FetchLike = async (input, init) => {

@@ -5,29 +5,30 @@ import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient } from './rawClientType.js';
 import { rawPathProblem } from './rawPathParameters.js';
+import { loadPart } from '../core/optionalPart.js';
 
 export type { OzRawClient };
 
 /**
- * Builds the raw client of a transport whose base address is `baseURL`. openapi-fetch and the routing of a
- * request to its operation (rawCalls.ts) are imported on the first raw call, so a bundle of the client carries
- * them only in a lazy chunk.
+ * Builds the raw client of a transport whose base address is `baseURL`. openapi-fetch's client and the routing of a
+ * request to its operation (rawCalls.ts) are an optional part, loaded on the first raw call.
  */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
   const middlewares: FetchMiddleware[] = [];
   // The SDK's middleware of the raw calls: a live list, read by each call.
   const chain: Middleware[] = [];
   let instance: OzRawClient | undefined;
-  let client: Promise<OzRawClient> | undefined;
-  const loaded = () =>
-    (client ??= import('./rawCalls.js').then(async ({ createRawCalls }) => {
-      // Handed in rather than imported: a lazy module that shares no module with the client stays one lazy chunk
-      // in a bundle (esbuild splits shared modules into chunks of their own).
-      instance = await createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
-      // The middlewares added before it was loaded, in their order.
+  // An optional part: openapi-fetch (a package of its own, which would add to every program's start) loads on the first
+  // raw call (most clients never make one).
+  const loaded = async (): Promise<OzRawClient> => {
+    const { createRawCalls } = await loadPart('the raw client', () => import('./rawCalls.js'));
+    if (instance === undefined) {
+      instance = createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
+      // The middlewares added before it was made, in their order.
       if (middlewares.length > 0) instance.use(...middlewares);
-      return instance;
-    }));
+    }
+    return instance;
+  };
   const method =
     (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE' | 'request') =>
     (...args: unknown[]) => {

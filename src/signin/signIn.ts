@@ -2,6 +2,7 @@ import type { SignInOptions, SignInResult } from './signInOptions.js';
 import type { FetchLike } from '../core/requestOptions.js';
 import { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import { SignInError } from './signInError.js';
+import { loadPart } from '../core/optionalPart.js';
 
 export type { SignInOptions, SignInResult } from './signInOptions.js';
 
@@ -15,9 +16,9 @@ export const SIGN_IN_CODE_VALIDITY_MS = 120_000;
  * timeout, abort). The key is never logged. Node only.
  */
 export async function signIn(options: SignInOptions = {}): Promise<SignInResult> {
-  // The listener and the exchange load on first use: most programs that bundle the client never sign in. What
-  // the flow needs of the client's modules is handed to it rather than imported: a lazy module that shares no
-  // module with the client stays one lazy chunk in a bundle (esbuild splits shared modules into chunks of their own).
-  const { runSignIn } = await import('./signInFlow.js');
+  // An optional part: most programs that bundle the client never sign in. What the flow needs of the client's
+  // modules is handed to it rather than imported: a lazy module that shares no module with the client stays one
+  // lazy chunk in a bundle (esbuild splits shared modules into chunks of their own).
+  const { runSignIn } = await loadPart('sign-in', () => import('./signInFlow.js'));
   return await runSignIn(options, { SignInError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss });
 }

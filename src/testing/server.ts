@@ -16,6 +16,7 @@ import { Dashboard, DASHBOARD_PATH, withDashboard } from './mounts/dashboard.js'
 import { seedDemo, type DemoKeys } from './state/demoSeed.js';
 import { executionView, usd } from './state/executionViews.js';
 import { serveInProcess } from './mounts/fetchMount.js';
+import { markEmbeddedServerFetch } from '../core/runtime.js';
 import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';
@@ -191,11 +192,12 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
     session: () => {
       throw new Error('A session has no sessions of its own: call server.session() on the server.');
     },
-    fetch: (input, init) => {
+    // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/runtime.ts).
+    fetch: markEmbeddedServerFetch((input: RequestInfo | URL, init?: RequestInit) => {
       if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
       return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
-    },
+    }),
     handle,
     handlers: (handlerOptions) => mswHandlers(handler, resolved, handlerOptions),
     async listen(listenOptions = {}) {

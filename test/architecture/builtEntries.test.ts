@@ -78,13 +78,18 @@ function staticFiles(file: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
+/** Every file of the build with the extension `ext`, as paths under `dir`. */
+function builtFiles(dir: string, ext: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith(ext));
+}
+
 describe('the built client entries', () => {
   let dir = '';
   beforeAll(async () => {
     dir = await builtPackage();
   }, 180_000);
 
-  it('share one class per error, one Stream and the first-use features across oz-sdk, oz-sdk/mcp and oz-sdk/funcs in ESM', async () => {
+  it('share one class per error, one Stream and the optional parts across oz-sdk, oz-sdk/mcp and oz-sdk/funcs in ESM', async () => {
     const load = (file: string) => import(pathToFileURL(join(dir, file)).href) as Promise<Module>;
     const entries = { sdk: await load('index.js'), mcp: await load('mcp/index.js'), funcs: await load('funcs/index.js') };
     expectOneClassEach(entries, 'ESM');
@@ -95,7 +100,7 @@ describe('the built client entries', () => {
     expect(finished.execution_id).toMatch(/./);
   });
 
-  it('share one class per error, one Stream and the first-use features across oz-sdk, oz-sdk/mcp and oz-sdk/funcs in CJS', async () => {
+  it('share one class per error, one Stream and the optional parts across oz-sdk, oz-sdk/mcp and oz-sdk/funcs in CJS', async () => {
     const require = createRequire(join(dir, 'index.cjs'));
     const entries = { sdk: require('./index.cjs') as Module, mcp: require('./mcp/index.cjs') as Module, funcs: require('./funcs/index.cjs') as Module };
     expectOneClassEach(entries, 'CJS');
@@ -111,6 +116,26 @@ describe('the built client entries', () => {
     for (const other of ['testing/index.js', 'testing/cli.js', 'cli/oz.js']) {
       const shared = [...staticFiles(join(dir, other))].filter((file) => index.has(file));
       expect(shared, other).toEqual([]);
+    }
+  });
+
+  it('hold no dynamic import() in any CommonJS file: an optional part is a require there (jest cannot run an import())', () => {
+    const cjs = builtFiles(dir, '.cjs');
+    expect(cjs).toEqual(expect.arrayContaining(['index.cjs', 'funcs/index.cjs', 'mcp/index.cjs', 'testing/index.cjs']));
+    const withImport = cjs.filter((file) => /\bimport\(/.test(readFileSync(join(dir, file), 'utf8')));
+    expect(withImport).toEqual([]);
+  });
+
+  it('load the optional parts by require in CommonJS: YAML and a validated call work from index.cjs', async () => {
+    const require = createRequire(join(dir, 'index.cjs'));
+    const { Oz } = require('./index.cjs') as { Oz: new (options: object) => { tools: { execute(tool: string, params: object, options?: object): Promise<{ content: string }> } } };
+    const server = createOzServer();
+    try {
+      const oz = new Oz({ apiKey: server.apiKey, baseURL: server.url, fetch: server.fetch, logLevel: 'off' });
+      expect((await oz.tools.execute('echo', { text: 'yaml' }, { format: 'yaml' })).content).toBe('yaml');
+      expect((await oz.tools.execute('echo', { text: 'checked' }, { validate: 'strict' })).content).toBe('checked');
+    } finally {
+      await server.close();
     }
   });
 });

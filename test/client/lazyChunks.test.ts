@@ -1,8 +1,9 @@
 /**
- * What a program that only makes calls loads: the code of features most programs never use (OpenTelemetry spans,
- * the command-line sign-in, the raw client's routing, the error readers of the markdown and text wires) sits in
- * chunks of its own, imported on first use, each shared with nothing else (esbuild would split a shared module
- * into a chunk of its own, loaded with the client).
+ * What a program that only makes calls loads: the code of the optional parts (`OptionalPart` of
+ * src/core/optionalPart.ts: OpenTelemetry spans, the command-line sign-in, the response validators, the profile
+ * file, the raw client; the YAML reader is a package of its own) sits in chunks of their own, imported on first use, each shared
+ * with nothing else (esbuild would split a shared module into a chunk of its own, loaded with the client).
+ * Everything else is loaded with the client.
  */
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -15,22 +16,13 @@ const entry = fileURLToPath(new URL('../../src/index.ts', import.meta.url));
 const LAZY = {
   'callSpan.ts': 'OpenTelemetry Context Key SPAN',
   'signInFlow.ts': '/api/cli/token',
-  'rawCalls.ts': 'the raw client calls the API',
-  'errorLines.ts': 'missing|contract|hint|connect',
   'responseValidators.ts': 'must have required property',
-  'middlewareChain.ts': 'called next() twice in one attempt',
-  'keyProvider.ts': 'did not settle within',
-  'retryOptionsCheck.ts': 'retry.shouldRetry threw',
   'profileLookup.ts': 'profiles.json',
-  'lostAnswerRecovery.ts': 'already started; reading its result',
-  'answerChecker.ts': 'later mismatches of',
-  'deprecation.ts': 'is deprecated in the API',
-  'pollLoop.ts': "The wait's timeout must be",
-  'answerReaders.ts': 'x-ratelimit-remaining',
+  'rawCalls.ts': 'the raw client calls the API',
 };
 
 describe('a bundle of the client (esbuild, code splitting)', () => {
-  it('loads the span code, sign-in, the raw routing, the markdown/text error readers, the response validators, the middleware runner, key providers, retry-option checks, the profile file, lost-answer recovery, the answer checker, deprecation warnings and the poll loop only on first use, each as one self-contained chunk', async () => {
+  it('loads the span code, sign-in, the response validators, the profile file and the raw client only on first use, each as one self-contained chunk', async () => {
     const result = await build({
       entryPoints: { entry },
       bundle: true,

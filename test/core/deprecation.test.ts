@@ -10,21 +10,14 @@ import { ScriptedServer } from './support/scriptedServer.js';
 const server = ScriptedServer.forSuite(() => ({ body: { name: 'echo', description: 'x', data: [], next_cursor: null } }));
 const warnings = (log: ReturnType<typeof recordingLogger>) => log.lines.filter((l) => l.level === 'warn').map((l) => l.message);
 
-/**
- * The warnings once written: a warning's code is a chunk the first deprecated use loads, and the line is written
- * when it has loaded (after the call answered, under load). Waits for that module and one turn of the event loop.
- */
-async function settledWarnings(log: ReturnType<typeof recordingLogger>): Promise<string[]> {
-  await import('../../src/core/deprecation.js');
-  await new Promise((resolve) => setImmediate(resolve));
-  return warnings(log);
-}
 
 /** A transport over the scripted server, as the generated methods use it, with operations the test marks deprecated. */
 function transportWith(log: ReturnType<typeof recordingLogger>): Transport {
   return new Transport({ baseURL: server.url, apiKey: KEY, ...TRANSPORT_PARTS, logger: log, maxRetries: 0 });
 }
 
+// Each expectation reads the logger's lines right after the call's `await`: a warning is written before the call's
+// promise settles.
 describe('deprecation: one warning per process, through the client logger', () => {
   it('an operation marked deprecated (the operations table): one warning on first use, none after, none on other operations', async () => {
     const log = recordingLogger();
@@ -34,7 +27,7 @@ describe('deprecation: one warning per process, through the client logger', () =
     await transport.request(deprecated, { path: { tool: 'echo' } });
     await transportWith(log).request(deprecated, { path: { tool: 'echo' } });
     await transport.request(OPERATIONS.getTool, { path: { tool: 'echo' } });
-    expect(await settledWarnings(log)).toEqual(['[oz] getToolOld (GET /v1/tools/{tool}) is deprecated in the API\'s description and may be removed.']);
+    expect(warnings(log)).toEqual(['[oz] getToolOld (GET /v1/tools/{tool}) is deprecated in the API\'s description and may be removed.']);
   });
 
   it('a deprecated parameter: a warning only once a call sends it', async () => {
@@ -42,11 +35,11 @@ describe('deprecation: one warning per process, through the client logger', () =
     const transport = transportWith(log);
     const op: Operation = { ...OPERATIONS.listTools, id: 'listToolsOldLimit', deprecatedParams: [{ name: 'limit', in: 'query' }, { name: 'x-old', in: 'header' }] };
     await listPages(transport, op, { query: {} });
-    expect(await settledWarnings(log)).toEqual([]);
+    expect(warnings(log)).toEqual([]);
     await listPages(transport, op, { query: { limit: 5 } });
     await listPages(transport, op, { query: { limit: 6 } });
     await listPages(transport, op, { query: {} }, { headers: { 'x-old': '1' } });
-    expect(await settledWarnings(log)).toEqual([
+    expect(warnings(log)).toEqual([
       '[oz] The query parameter "limit" of listToolsOldLimit is deprecated in the API\'s description and may be removed.',
       '[oz] The header parameter "x-old" of listToolsOldLimit is deprecated in the API\'s description and may be removed.',
     ]);
@@ -64,7 +57,7 @@ describe('deprecation: one warning per process, through the client logger', () =
     await oz.tools.get('echo');
     await oz.tools.list();
     await oz.tools.list();
-    expect(await settledWarnings(log)).toEqual([
+    expect(warnings(log)).toEqual([
       '[oz] The service says getTool (GET /v1/tools/{tool}) is deprecated (Deprecation: @1798761600); it stops working at Wed, 01 Dec 2027 00:00:00 GMT (Sunset). See <https://oz.example/changes>; rel="deprecation".',
       '[oz] The service says listTools (GET /v1/tools) is deprecated; it stops working at Wed, 01 Dec 2027 00:00:00 GMT (Sunset).',
     ]);

@@ -2,8 +2,7 @@ import { readErrorBody } from './errorBody.js';
 import { OzError } from './errors.js';
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
 
-// The errors of the service's answers, apart from the SDK's own (errors.ts): a call that gets no error answer (and
-// no stream or run) never needs them, so `OzCore` loads them with its first such answer (src/funcs/featuresOnFirstUse.ts).
+// The errors of the service's answers, apart from the SDK's own (errors.ts).
 
 /**
  * The service answered with an error status. Branch on the code class (`instanceof InvalidParamsError`, generated

@@ -1,22 +1,29 @@
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
 import { tryParseJson } from '../tryParseJson.js';
 import { wireOfContentType } from '../wireOfContentType.js';
-import { parseYaml } from '../yaml.js';
+import { yamlCodec } from '../yaml.js';
+import { markdownError, textError } from './errorLines.js';
 
 /**
  * The error object of an error body on any wire, or undefined when the body carries none. json and yaml hold
  * the envelope `{error: {...}}`; markdown and text are read line by line as the service renders them (by
- * errorLines.ts, loaded on the first such error: most programs never ask for those wires).
+ * errorLines.ts).
  */
 export async function readErrorBody(text: string, contentType: string | null): Promise<ErrorBody | undefined> {
   if (text.trim() === '') return undefined;
   switch (wireOfContentType(contentType)) {
-    case 'yaml':
-      return envelopeError(await parseYaml(text).catch(() => undefined));
+    case 'yaml': {
+      const yaml = await yamlCodec();
+      try {
+        return envelopeError(yaml.parse(text));
+      } catch {
+        return undefined; // a broken document carries no envelope
+      }
+    }
     case 'markdown':
-      return (await import('./errorLines.js')).markdownError(text);
+      return markdownError(text);
     case 'text':
-      return (await import('./errorLines.js')).textError(text);
+      return textError(text);
     case 'json':
     default: {
       // A body that is no JSON carries no envelope: the error is built from the status and headers alone.

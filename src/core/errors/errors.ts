@@ -37,4 +37,9 @@ export class OzAbortError extends OzError {
   override name = 'OzAbortError';
   /** The SDK's own code of this error, for a `switch (error.code)` over a call's `result()`. */
   readonly code = 'abort_error' as const;
+  /**
+   * The run a stream reported on (its `X-Execution-Id`), when an aborted stream knew it: the run goes on, read its
+   * outcome with `client.executions.wait(executionId)`.
+   */
+  executionId?: string;
 }

@@ -20,8 +20,9 @@ import type { RequestOptions } from '../requestOptions.js';
 import { RETRY_AFTER_CAP_MS } from '../retryDefaults.js';
 import { retryAfterMs } from '../retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
+import { pollExecution as pollLoop, waitParsed } from './pollLoop.js';
 
-// The poller's types are in pollTypes.ts (shared with the lazily loaded pollLoop.ts without an import circle).
+// The poller's types are in pollTypes.ts (shared with pollLoop.ts without an import circle).
 export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from './pollTypes.js';
 
 /** The first interval between two polls, by default. */
@@ -60,7 +61,7 @@ export async function pollExecution<Record extends ExecutionRecordAnswer>(
   schedule: PollSchedule,
   hooks: PollHooks<Record> = {},
 ): Promise<ExecutionPoll<Record>> {
-  return (await (pollLoop ??= import('./pollLoop.js'))).pollExecution(read, schedule, hooks, POLL_PARTS);
+  return await pollLoop(read, schedule, hooks, POLL_PARTS);
 }
 
 /** The id an {@link ExecutionRef} names. */
@@ -89,7 +90,7 @@ export function waitForExecution<Record extends ExecutionRecordAnswer = Executio
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
 ): APIPromise<ExecutionResultAnswer, E> {
-  return new APIPromise((pollLoop ??= import('./pollLoop.js')).then((loop) => loop.waitParsed(transport, ref, options, requestOptions, POLL_PARTS)));
+  return new APIPromise(waitParsed(transport, ref, options, requestOptions, POLL_PARTS));
 }
 
 /**
@@ -118,10 +119,6 @@ export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callO
   return pointer;
 }
 
-// The loop and the wait are a chunk loaded on the first wait or poll (`pollLoop.ts`): a program that never waits
-// on a run carries neither. What they use of the core comes in `POLL_PARTS`, so that the chunk shares no module
-// with the client's.
-let pollLoop: Promise<typeof import('./pollLoop.js')> | undefined;
 const POLL_PARTS: PollParts = {
   abortableSleep,
   abortError,

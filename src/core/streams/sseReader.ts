@@ -77,6 +77,9 @@ export class SseReader {
       onComment: () => void (this.#dispatched = true),
     });
     if (limits.deadlineAt !== undefined && Number.isFinite(limits.deadlineAt)) this.#armDeadline();
+    // A body that ends or fails while no read waits (the caller's abort errors it at once) stops the timers then.
+    const stop = (): void => this.#stopTimers();
+    this.#reader.closed.then(stop, stop);
   }
 
   /**

@@ -284,7 +284,7 @@ export class Stream<E> implements AsyncIterable<E> {
   #next(): Promise<IteratorResult<E>> {
     for (;;) {
       if (this.#state !== 'reading') return Promise.resolve(DONE);
-      if (this.#signal?.aborted) return this.#failWith(abortError(this.#signal));
+      if (this.#signal?.aborted) return this.#failWith(this.#abortError(abortError(this.#signal)));
       const message = this.#reader!.take();
       if (message === undefined) return this.#nextRead();
       const handled = this.#handle(message);
@@ -387,11 +387,17 @@ export class Stream<E> implements AsyncIterable<E> {
 
   /** The typed error of a failed body read: an abort stays one; anything else cut the stream. */
   #readError(cause: unknown): unknown {
-    if (cause instanceof OzAbortError) return cause;
+    if (cause instanceof OzAbortError) return this.#abortError(cause);
     if (cause instanceof OzTimeoutError) {
       return new OzStreamIdleTimeoutError(this.#idleTimeout, this.#interruption(), { cause, message: cause.message });
     }
     return new OzStreamInterruptedError(`The stream was cut before its end.${this.#pollHint()}`, this.#interruption(), { cause });
+  }
+
+  /** The caller's abort, with the stream's execution id when it is known. */
+  #abortError(error: OzAbortError): OzAbortError {
+    if (this.#meta.executionId !== undefined) error.executionId ??= this.#meta.executionId;
+    return error;
   }
 
   #interruption(): StreamInterruption {

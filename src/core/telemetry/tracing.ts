@@ -1,5 +1,6 @@
 import type { CallSpan, CallSpanStart, OtelGlobal } from './spanTypes.js';
 import { SDK_VERSION } from '../version.js';
+import { loadPart } from '../optionalPart.js';
 
 /**
  * OpenTelemetry client spans, without importing `@opentelemetry/api`: the API (an optional peer) keeps what an
@@ -7,13 +8,11 @@ import { SDK_VERSION } from '../version.js';
  * version, which is how several copies of the API share one registration. Reading that object costs a property
  * lookup when nothing is registered, loads no module, and cannot break a bundler or a runtime without the API.
  *
- * Only the check of registeredTracing.ts loads with the client. The code that starts and records a span (`callSpan.ts`) is imported on
- * the first call made while a tracer provider is registered: an application without OpenTelemetry neither ships
+ * Only the check of registeredTracing.ts loads with the client. The code that starts and records a span (`callSpan.ts`) is an optional
+ * part (`optionalPart.ts`), loaded on the first call made while a tracer provider is registered: an application without OpenTelemetry neither ships
  * it in its first bundle chunk nor parses it at start.
  */
 export type { Attributes, CallSpan, CallSpanStart, OtelContext, OtelGlobal, OtelSpan, OtelSpanContext } from './spanTypes.js';
-
-let spans: Promise<typeof import('./callSpan.js')> | undefined;
 
 /**
  * Starts the client span of one call on the API `registeredTracing()` found, and writes its W3C `traceparent` on
@@ -21,8 +20,7 @@ let spans: Promise<typeof import('./callSpan.js')> | undefined;
  * conventions' attributes.
  */
 export async function startCallSpan(api: OtelGlobal, start: CallSpanStart): Promise<CallSpan> {
-  spans ??= import('./callSpan.js');
-  return (await spans).startCallSpan(api, start, SDK_VERSION);
+  return (await loadPart('OpenTelemetry spans', () => import('./callSpan.js'))).startCallSpan(api, start, SDK_VERSION);
 }
 
 /** Sends a call's trace context (`traceparent`, `tracestate`) on another request made for the same call. */

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import { transportOf, type CoreClient } from '../../core/coreClient.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
-import type { DefaultRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, WireResult } from '../../core/resultTypes.js';
 import type { OperationError } from '../operationErrors.js';
 import { linkConnectionOperation } from '../operations.js';
 import type * as T from '../types.js';

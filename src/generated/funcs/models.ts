@@ -3,7 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import { transportOf, type CoreClient } from '../../core/coreClient.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/streams/stream.js';
-import type { JsonRequestOptions, StreamRequestOptions } from '../../core/wire.js';
+import type { JsonRequestOptions, StreamRequestOptions } from '../../core/resultTypes.js';
 import type { OperationError } from '../operationErrors.js';
 import { createChatCompletionOperation, createEmbeddingOperation, getModelOperation, listModelsOperation } from '../operations.js';
 import type * as T from '../types.js';

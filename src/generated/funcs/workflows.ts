@@ -5,7 +5,7 @@ import type { Waitable } from '../../core/executions/executionPoller.js';
 import { listPages, type PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import type { Stream } from '../../core/streams/stream.js';
-import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/resultTypes.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
 import { createWorkflowOperation, deleteWorkflowOperation, executeStoredWorkflowOperation, executeStoredWorkflowStreamOperation, executeWorkflowOperation, executeWorkflowStreamOperation, getWorkflowOperation, listWorkflowsOperation } from '../operations.js';
 import type * as T from '../types.js';

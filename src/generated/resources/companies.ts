@@ -4,7 +4,7 @@ import type { PagePromise } from '../../core/pagination.js';
 import type { RequestOptions } from '../../core/requestOptions.js';
 import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
-import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/resultTypes.js';
 import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';

@@ -2,7 +2,7 @@
 import type { PagePromise } from '../../core/pagination.js';
 import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
-import type { ListRequestOptions } from '../../core/wire.js';
+import type { ListRequestOptions } from '../../core/resultTypes.js';
 import type { OperationError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';

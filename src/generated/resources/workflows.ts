@@ -6,7 +6,7 @@ import type { Stream } from '../../core/streams/stream.js';
 import type { Waitable } from '../../core/executions/executionPoller.js';
 import { listPages } from '../../core/pagination.js';
 import type { Transport } from '../../core/transport.js';
-import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/wire.js';
+import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/resultTypes.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
 import { OPERATIONS } from '../operations.js';
 import type * as T from '../types.js';

@@ -1,7 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { expect } from 'vitest';
 import { OzAbortError } from '../../../src/core/errors/errors.js';
-import { LOADED_EXTRAS } from '../../../src/core/loadedFeatures.js';
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
 import type { Logger } from '../../../src/core/telemetry/logger.js';
 import { OzResources } from '../../../src/generated/index.js';
@@ -9,12 +8,10 @@ import { OPERATIONS } from '../../../src/generated/operations.js';
 import type { ScriptedServer } from './scriptedServer.js';
 
 /**
- * What the layer above gives every transport (as `Oz` does): the record operation, the call path's rarely used
- * parts and the validators' loader.
+ * What the layer above gives every transport (as `Oz` does): the record operation and the validators' loader.
  */
 export const TRANSPORT_PARTS = {
   executionRecord: OPERATIONS.getExecution,
-  extras: LOADED_EXTRAS,
   loadValidators: () => import('../../../src/generated/responseValidators.js'),
 } satisfies Partial<TransportConfig>;
 

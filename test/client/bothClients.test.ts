@@ -1,11 +1,10 @@
 /**
- * The call path's rarely used parts (`CallExtras`, gathered in core/loadedFeatures.ts: a call's own settings, the
- * words of a caller's mistake, the retry loop after a first attempt that is not a 2xx, the
- * failed attempt's typed error, the redirect follower, debug lines, other wires than JSON and YAML bodies, spans,
- * streams, pointers, validation, lost answers, the in-process and legacy-key hints) and the readers of
- * withResponse(), asResponse() and result() work on their first use through both clients: the `Oz` client gives them
- * loaded, `OzCore` loads them then (so a bundle of one standalone function carries none of them up front). Each
- * part is called through `oz.<method>` and through its standalone function, and both answer the same.
+ * Every step of the call path that a default call skips (a call's own settings, the words of a caller's mistake,
+ * the retry loop after a first attempt that is not a 2xx, the failed attempt's typed error, the redirect follower,
+ * debug lines, other wires than JSON and YAML bodies, spans, streams, pointers, validation, lost answers, the
+ * in-process and legacy-key hints) and the readers of withResponse(), asResponse() and result() work the same
+ * through both clients: each is called through `oz.<method>` and through its standalone function, and both answer
+ * the same.
  */
 import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -54,7 +53,7 @@ async function bothClients<R>(
 
 const failure = (error: unknown) => (error instanceof Error ? { name: error.name, message: error.message } : { name: 'not an error', message: String(error) });
 
-describe('the call path parts loaded on first use, through Oz and through OzCore', () => {
+describe('the call path, through Oz and through OzCore', () => {
   it('a 401 to a legacy key off its plane: LegacyKeyError', async () => {
     const answers = () => [json(401, { error: { code: 'unauthorized', message: 'bad key' } }, { 'x-error-code': 'unauthorized' })];
     const { oz, core } = await bothClients(

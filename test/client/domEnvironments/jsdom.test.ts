@@ -1,0 +1,5 @@
+// @vitest-environment jsdom
+import { describe } from 'vitest';
+import { embeddedServerCases } from './embeddedServer.js';
+
+describe('under jsdom', embeddedServerCases);
