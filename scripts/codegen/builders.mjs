@@ -8,7 +8,8 @@
 // - src/generated/builderValidators.ts: a strict validator per resource schema and the error envelope (ajv's
 //   standalone code, as the server's request validators), so a built value is checked against openapi.json itself.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DOCUMENT_ID, METHODS, deref, standaloneModuleOf } from './standaloneValidators.mjs';
+import { validatedAnswers } from './responseValidators.mjs';
+import { DOCUMENT_ID, deref, standaloneModuleOf } from './standaloneValidators.mjs';
 
 /** The time every built timestamp starts at (the contract's example time): a fixed one, so builds are deterministic. */
 export const BUILT_TIME = '2026-11-21T12:00:00.000Z';
@@ -24,23 +25,16 @@ function listElement(schema) {
   return schema.properties?.data?.type === 'array' && listOnly ? refName(schema.properties.data.items) : undefined;
 }
 
-/** The resource schemas of openapi.json, sorted by name. */
+/** The resource schemas of openapi.json (the 2xx JSON answers the client validates, a list's element for a list), sorted by name. */
 export function resourceSchemasOf(doc) {
   const names = new Set();
-  for (const item of Object.values(doc.paths)) {
-    for (const method of METHODS) {
-      const op = item[method];
-      if (!op) continue;
-      for (const [status, ref] of Object.entries(op.responses)) {
-        if (!/^2\d\d$/.test(status)) continue;
-        const name = refName(deref(doc, ref).content?.['application/json']?.schema);
-        if (!name) continue;
-        const schema = doc.components.schemas[name];
-        const element = listElement(schema);
-        if (element) names.add(element);
-        else if (schema.type === 'object' && schema.properties) names.add(name);
-      }
-    }
+  for (const answer of validatedAnswers(doc)) {
+    const name = refName(answer.schema);
+    if (answer.name.endsWith('_event') || !name) continue;
+    const schema = doc.components.schemas[name];
+    const element = listElement(schema);
+    if (element) names.add(element);
+    else if (schema.type === 'object' && schema.properties) names.add(name);
   }
   return [...names].sort();
 }

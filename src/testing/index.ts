@@ -38,7 +38,7 @@ export type { OzClock, OzClockOptions } from './time/clock.js';
 export type { OzDashboard } from './mounts/dashboard.js';
 export type { OzJournal, JournalEntry, JournalFilter, FaultType, VerifyOptions } from './harness/journal.js';
 export { OzVerificationError } from './harness/verificationError.js';
-export type { Difference, NearMiss } from './harness/nearMisses.js';
+export type { Difference, NearMiss, SeenRequest } from './harness/nearMisses.js';
 export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle, FaultBodyMatch } from './harness/faults.js';
 export type { ResponseEvent, ResponseListener, RouteKind } from './harness/serverEvents.js';
 export type { AgentDefinition, ToolDefinition, PipelineStepDefinition, RunContext } from './state/catalog.js';

@@ -4,7 +4,7 @@ import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
 import type { JournalContentFilter } from '../harness/journalMatch.js';
 import type { VerifyOptions } from '../harness/journal.js';
-import type { NearMiss } from '../harness/nearMisses.js';
+import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
 import type { NearMissed } from '../pipeline/stubs/unused.js';
@@ -34,20 +34,11 @@ export interface PortableJournalFilter extends JournalContentFilter {
 export type PortableStubSpec = Omit<StubSpec, 'respond'> & { readonly answer: StubAnswer };
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
-export interface JournalRecord {
-  readonly requestId: string;
-  readonly operationId: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly body: string | null;
-  readonly account: string | null;
-  readonly status: number | null;
+export interface JournalRecord extends SeenRequest {
   readonly executionId: string | null;
   readonly fault: string | null;
   /** The answer replayed a kept answer (`x-idempotent-replayed: true`). */
   readonly replayed: boolean;
-  readonly at: number;
 }
 
 /**

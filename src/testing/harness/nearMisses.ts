@@ -10,20 +10,6 @@ export interface Difference {
   readonly actual: unknown;
 }
 
-/** A journal entry close to what a stub, fault or filter expects, with what differs. */
-export interface NearMiss {
-  readonly requestId: string;
-  readonly operationId: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly status: number | null;
-  /** The server clock's time it arrived (ms since the epoch). */
-  readonly at: number;
-  /** Every field that differs, in the order the expectation names them. */
-  readonly differences: readonly Difference[];
-}
-
 /** What of a journal entry a near miss reads (a `JournalEntry` is one). */
 export interface SeenRequest {
   readonly requestId: string;
@@ -35,6 +21,12 @@ export interface SeenRequest {
   readonly status: number | null;
   readonly account: string | null;
   readonly at: number;
+}
+
+/** A journal entry close to what a stub, fault or filter expects (`at`: its arrival, ms), with what differs. */
+export interface NearMiss extends Pick<SeenRequest, 'requestId' | 'operationId' | 'method' | 'path' | 'query' | 'status' | 'at'> {
+  /** Every field that differs, in the order the expectation names them. */
+  readonly differences: readonly Difference[];
 }
 
 /** How many near misses a listing or a verification names. */
