@@ -35,8 +35,8 @@ files.set('types.ts', HEADER + renderTypes(doc, model));
 files.set('operations.ts', HEADER + renderOperations(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
-// The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore (whose first error answer, run or
-// stream loads the error classes: src/funcs/featuresOnFirstUse.ts).
+// The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore (which registers every error class
+// when it is made, as the Oz client does).
 for (const file of model.files) files.set(`funcs/${file.tag}.ts`, HEADER + renderFuncsFile(file));
 // The entry of `oz-sdk/funcs` (src/funcs/index.ts) lists them name by name: written here too, checked for drift.
 files.set('../funcs/index.ts', HEADER + renderFuncsEntry(model));

@@ -11,10 +11,8 @@ import type { RetryPolicy } from './retryOptions.js';
 import type { CallSpan } from './telemetry/tracing.js';
 import type { Logging } from './telemetry/logger.js';
 
-// A call as the transport resolves it, and the narrow port through which the parts of the call path that most
-// calls never use (streams, pointers, validation, lost answers, spans, the raw client's exchange, error hints:
-// `CallExtras`, gathered in loadedFeatures.ts) reach the transport: they are modules of their own, which `OzCore`
-// loads on first use.
+// A call as the transport resolves it: its settings, its request (the same on every attempt) and its answer, as
+// the steps of a call (src/core/README.md lists them in order) hand them on.
 
 /**
  * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of

@@ -1,6 +1,6 @@
 /**
  * src/core/README.md is the core's index: it names every folder of src/core/ (as `folder/`), and every file it
- * names (`x.ts`, `folder/x.ts`, relative to src/core/) exists, so the index cannot drift from the code.
+ * names (a file, or a folder and a file, relative to src/core/) exists, so the index cannot drift from the code.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

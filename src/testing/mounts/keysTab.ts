@@ -49,7 +49,7 @@ export function dashboardFailure(status: number, code: string, message: string):
 }
 
 /**
- * The dashboard's keys tab (`{dashboard}/keys`, service-api.md, Authentication, point 7) for the account signed
+ * The dashboard's keys tab (`{dashboard}/keys`, the service's specification, Authentication, point 7) for the account signed
  * in with `signInAs`: `GET` lists its keys (name, created, expiry, last characters; legacy keys read-only with
  * revoke), `POST {dashboard}/keys` creates a platform key (`name`, `expires_in_days`: `never`, 7, 30, 90, 180 or
  * 365) and answers the page with its value, shown this once; `POST {dashboard}/keys/{id}/revoke` revokes one (it

@@ -75,7 +75,7 @@ export const DEMO_AGENTS: readonly AgentDefinition[] = [
   },
 ];
 
-/** The demo account's company, its cloud building and its stored workflow (contract.md, "The demo account"). */
+/** The demo account's company, its cloud building and its stored workflow (the contract's "The demo account"). */
 export const DEMO_NAMES = { company: 'acme', building: 'hq', workflow: 'draft-and-review' } as const;
 
 /** Seeds the demo account of the service's contract ("The demo account"). */

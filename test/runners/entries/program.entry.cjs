@@ -1,4 +1,4 @@
-// A plain CommonJS program (`node program.cjs`): every feature in turn, exit 1 on a failure.
+// A plain CommonJS program (run by `node` as a .cjs file): every feature in turn, exit 1 on a failure.
 const mswNode = require('msw/node');
 const sdk = require('oz-sdk');
 const funcs = require('oz-sdk/funcs');

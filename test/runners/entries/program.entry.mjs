@@ -1,4 +1,4 @@
-// A plain ES module program (`node program.mjs`): every feature in turn, exit 1 on a failure.
+// A plain ES module program (run by `node` as a .mjs file): every feature in turn, exit 1 on a failure.
 import * as mswNode from 'msw/node';
 import * as sdk from 'oz-sdk';
 import * as funcs from 'oz-sdk/funcs';
