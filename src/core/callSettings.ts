@@ -1,6 +1,6 @@
 import { checkedBaseURL } from './baseURL.js';
 import type { CallSettings } from './call.js';
-import { Credentials } from './credentials.js';
+import { Credentials, keySourceFor } from './credentials.js';
 import { OzUsageError } from './errors/errors.js';
 import { checkedMiddleware } from './middleware.js';
 import type { OwnSettings } from './ownSettings.js';
@@ -22,7 +22,9 @@ export async function settingsOver(base: CallSettings, own: OwnSettings, where: 
   const streamTimeout = own.streamTimeout ?? base.streamTimeout;
   // Stream bounds given are checked before anything is sent (a call that gives none takes the stream's defaults).
   if (own.idleTimeout !== undefined || own.maxEventBytes !== undefined || own.streamTimeout !== undefined) checkedStreamBounds({ idleTimeout, maxEventBytes, streamTimeout });
-  const credentials = own.apiKey === undefined ? base.credentials : new Credentials(own.apiKey);
+  // A call to another base URL with its client's key: a key bound to its service (a profile's) is asked for that address.
+  const serviceKey = own.apiKey === undefined && own.baseURL !== undefined ? keySourceFor(base.credentials.source, own.baseURL) : base.credentials.source;
+  const credentials = own.apiKey !== undefined ? new Credentials(own.apiKey) : serviceKey !== base.credentials.source ? new Credentials(serviceKey) : base.credentials;
   const logging =
     own.logger === undefined && own.logLevel === undefined && credentials === base.credentials
       ? base.logging

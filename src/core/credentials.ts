@@ -20,3 +20,21 @@ export class Credentials {
     this.secrets = typeof source === 'string' ? [source] : [];
   }
 }
+
+// Key providers that belong to one service (a profile's key): for another base URL, the provider of that address.
+const PER_SERVICE = new WeakMap<object, (baseURL: string) => ApiKeySource>();
+
+/**
+ * Marks `source` as the key of one service: a call made to another base URL asks `forBaseURL(baseURL)` for its key
+ * instead (a profile's key is bound to the base URL stored with it). Answers `source`.
+ */
+export function keyOfService<F extends () => string | Promise<string>>(source: F, forBaseURL: (baseURL: string) => ApiKeySource): F {
+  PER_SERVICE.set(source, forBaseURL);
+  return source;
+}
+
+/** The key source of a call to `baseURL` made with a client's `source`: another for a service's own key, else `source`. */
+export function keySourceFor(source: ApiKeySource, baseURL: string): ApiKeySource {
+  const forBaseURL = typeof source === 'function' ? PER_SERVICE.get(source) : undefined;
+  return forBaseURL === undefined ? source : forBaseURL(baseURL);
+}

@@ -1,4 +1,5 @@
 import { OzUsageError } from '../core/errors/errors.js';
+import { keyOfService } from '../core/credentials.js';
 import { loadPart } from '../core/optionalPart.js';
 
 /**
@@ -13,7 +14,13 @@ export function profileApiKey(baseURL: string): (() => Promise<string>) | undefi
   const token = {};
   const key = async () => (await loadPart('the profile file', () => import('./profileLookup.js'))).profileKey(token, env, baseURL, OzUsageError);
   PROFILE_KEYS.add(key);
-  return key;
+  // A call given its own baseURL asks the profile for that address (the same lookup and checks), once per address.
+  const others = new Map<string, () => Promise<string>>();
+  return keyOfService(key, (other) => {
+    let found = others.get(other);
+    if (found === undefined) others.set(other, (found = profileApiKey(other)!));
+    return found;
+  });
 }
 
 // The functions profileApiKey() made: a key found in a profile, not given by the caller.

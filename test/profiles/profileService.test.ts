@@ -65,6 +65,21 @@ describe('the client: a profile key goes only to its own base URL', () => {
     expect(b.journal.entries).toHaveLength(0);
   });
 
+  it('a call given its own baseURL of B (client on A): nothing reaches B; with its own apiKey the call goes', async () => {
+    process.env.OZ_PROFILE = 'prod';
+    const client = new Oz({ baseURL: onA.url, maxRetries: 0 });
+    await client.tools.list();
+    const error = await rejectionOf(client.tools.list({}, { baseURL: onB.url }));
+    expect(error).toBeInstanceOf(OzUsageError);
+    expect((error as Error).message).toContain(`The key of profile "prod" was made for ${onA.url}, but the base URL in use is ${onB.url}`);
+    expect(b.journal.entries).toHaveLength(0);
+    await client.tools.list({}, { baseURL: onB.url, apiKey: b.apiKey });
+    expect(keysSeenByB()).toEqual([`Bearer ${b.apiKey}`]);
+    // The client's own calls still go to A with the profile's key.
+    await client.tools.list({}, { baseURL: `${onA.url}/` });
+    expect(a.journal.entries).toHaveLength(2);
+  });
+
   it('OZ_BASE_URL=B with the profile selected by `current`: the same', async () => {
     writeProfiles();
     const file = join(dir, 'profiles.json');
