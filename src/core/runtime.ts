@@ -20,14 +20,15 @@ export function markEmbeddedServerFetch<F extends object>(fetch: F): F {
 /**
  * Whether a client's calls stay inside this Node process, so that a DOM-like test environment (jsdom, happy-dom:
  * a `window` with a `document` in Node) is no browser exposing a key: they go to the embedded server, through its
- * marked `fetch` or to its in-process address (`*.oz.test`, which only its msw mount answers). A real browser has
- * no Node process: there the client still needs `dangerouslyAllowBrowser`.
+ * marked `fetch`, or to its in-process address (`*.oz.test`, a reserved name no network answers: its msw mount, or
+ * a test's own fetch over `server.fetch`). A real browser has no Node process: there the client still needs
+ * `dangerouslyAllowBrowser`.
  */
 export function callsStayInProcess(fetch: unknown, baseURL: string | undefined): boolean {
   const node = typeof process === 'object' && process !== null && typeof process.versions?.node === 'string';
   if (!node) return false;
   if (typeof fetch === 'function' && (fetch as unknown as Record<symbol, unknown>)[EMBEDDED_SERVER_FETCH] === true) return true;
-  if (fetch !== undefined || baseURL === undefined) return false;
+  if (baseURL === undefined) return false;
   try {
     const host = new URL(baseURL).hostname.toLowerCase();
     return host === IN_PROCESS_DOMAIN || host.endsWith(`.${IN_PROCESS_DOMAIN}`);
