@@ -9,6 +9,7 @@
  */
 import { Oz, OzError, OzStreamInterruptedError } from '../../../src/index.js';
 import type { FaultSpec, OzServer } from '../../../src/testing/index.js';
+import { seededRandom } from '../../../src/testing/builders/seededIds.js';
 import { TOKEN_MICROS } from '../../../src/testing/handlers/models.js';
 import { createTestServer, takeViolations } from '../../support/ozServer.js';
 import { runHostileClient, type HostileFigures } from './hostileClient.js';
@@ -144,18 +145,6 @@ export interface SoakFigures {
   /** What the hostile client did (with `hostile: true`), and the highest RSS seen. */
   hostile: HostileFigures | null;
   problems: string[];
-}
-
-/** A small seeded generator (mulberry32), so a soak can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pickFault(rand: () => number, kind: Kind): FaultSpec {
@@ -295,7 +284,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   const clients = options.clients ?? 6;
   const concurrency = options.concurrency ?? 4;
   const faultRate = options.faultRate ?? 0.3;
-  const rand = random(options.seed ?? 9);
+  const rand = seededRandom(options.seed ?? 9);
   const started = Date.now();
 
   const server: OzServer = createTestServer({ journalLimit: 1_000_000, timing: { stepMs: 2, tokenMs: 1 } });
