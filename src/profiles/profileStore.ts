@@ -1,12 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, stat, unlink } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { ProfileFileError } from './profileFileError.js';
 
 // The profile file: where `oz sign-in` keeps keys and where the client looks for one when neither `apiKey` nor
 // OZ_API_KEY gives it. Node only: the client loads it as an optional part (`the profile file`), and a bundle for a
-// browser never loads it.
+// browser never loads it. Node's own modules load when a function here runs, never at the module's top: a bundle made
+// for a runtime without them (Cloudflare Workers) holds this part too, and such a runtime refuses a module whose
+// static imports it lacks, though it never runs the part.
 
 /** The file's name inside the configuration directory. */
 export const PROFILES_FILE = 'profiles.json';
@@ -52,10 +50,12 @@ export function profileNameProblem(name: string): string | undefined {
  * (`%APPDATA%\oz` on Windows, `~/Library/Application Support/oz` on macOS, `~/.config/oz` elsewhere).
  */
 export async function configDir(env: Env = process.env): Promise<string> {
+  const { join } = await import('node:path');
   const explicit = set(env.OZ_CONFIG_DIR);
   if (explicit) return explicit;
   const xdg = set(env.XDG_CONFIG_HOME);
   if (xdg) return join(xdg, 'oz');
+  const { homedir } = await import('node:os');
   if (process.platform === 'win32') return join(set(env.APPDATA) ?? join(homedir(), 'AppData', 'Roaming'), 'oz');
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'oz');
   return join(homedir(), '.config', 'oz');
@@ -63,6 +63,7 @@ export async function configDir(env: Env = process.env): Promise<string> {
 
 /** The profile file's path. */
 export async function profilesPath(env: Env = process.env): Promise<string> {
+  const { join } = await import('node:path');
   return join(await configDir(env), PROFILES_FILE);
 }
 
@@ -100,6 +101,7 @@ function checkedDocument(path: string, value: unknown): ProfileDocument {
  * profile document.
  */
 export async function readProfiles(path: string): Promise<ProfileDocument | undefined> {
+  const { readFile, stat } = await import('node:fs/promises');
   let text: string;
   try {
     const info = await stat(path);
@@ -127,6 +129,9 @@ export async function readProfiles(path: string): Promise<ProfileDocument | unde
  * sees the old file or the new one, never half of one). The directory is made with mode 0700 when missing.
  */
 export async function writeProfiles(path: string, document: ProfileDocument): Promise<void> {
+  const { mkdir, open, rename, unlink } = await import('node:fs/promises');
+  const { dirname } = await import('node:path');
+  const { randomBytes } = await import('node:crypto');
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const temporary = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
   try {
@@ -146,6 +151,7 @@ export async function writeProfiles(path: string, document: ProfileDocument): Pr
 
 /** Renames a file that cannot be used out of the way (`profiles.json.broken-<time>`); answers the new path. */
 export async function moveAside(path: string): Promise<string> {
+  const { rename } = await import('node:fs/promises');
   const aside = `${path}.broken-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   await rename(path, aside);
   return aside;

@@ -1,5 +1,4 @@
-import { spawn } from 'node:child_process';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SignInOptions, SignInResult } from './signInOptions.js';
 import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import type { SignInError } from './signInError.js';
@@ -22,6 +21,8 @@ export async function runSignIn(options: SignInOptions, parts: SignInParts): Pro
   if (!dashboard) throw new SignInError('invalid_answer', 'No dashboard URL: pass `dashboardURL` or set OZ_DASHBOARD_URL.');
   if (options.signal?.aborted) throw new SignInError('aborted', 'The sign-in was aborted before it started.');
   const state = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(24))).toString('base64url');
+  // Node's own modules load when the part runs: a static import would sit at the top of a Worker's bundle (profileStore.ts says why).
+  const { createServer } = await import('node:http');
 
   let server: Server | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -132,6 +133,7 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
 }
 
 async function openInBrowser(url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
   const [cmd, args] =
     process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   // Best effort: the URL was already given to the user, so a missing opener is not an error.

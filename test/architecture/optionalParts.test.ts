@@ -1,7 +1,10 @@
 /**
  * What loads on first use is only the named optional parts (`OptionalPart` of src/core/optionalPart.ts), each
  * through `loadPart`: every dynamic `import()` of the sources (but the `oz` command's, a bin built as ESM only)
- * stands inside a `loadPart(...)` call, so the CommonJS build can turn each into a `require` (tsup.config.ts).
+ * stands inside a `loadPart(...)` call, so the CommonJS build can turn each into a `require` (tsup.config.ts). The
+ * one other kind is an `import('node:...')` of Node's own modules inside the Node-only optional parts (the profile
+ * file, sign-in): a static one would sit at the top of any bundle holding the part (a Worker's refuses it at load);
+ * the CommonJS build makes it a `require` too.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -11,6 +14,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createOzServer } from '../../src/testing/index.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The folders of the optional parts that run on Node alone (the profile file, sign-in). */
+const NODE_ONLY_PARTS = ['src/profiles/', 'src/signin/'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
@@ -27,7 +32,9 @@ function dynamicImports(file: string): { at: string; loader: string | undefined 
       let outer: ts.Node | undefined = node.parent;
       while (outer && !(ts.isCallExpression(outer) && ts.isIdentifier(outer.expression) && outer.expression.text === 'loadPart')) outer = outer.parent;
       const { line } = source.getLineAndCharacterOfPosition(node.getStart());
-      found.push({ at: `${relative(root, file)}:${line + 1}`, loader: outer ? 'loadPart' : undefined });
+      const specifier = node.arguments[0];
+      const nodeModule = specifier !== undefined && ts.isStringLiteral(specifier) && specifier.text.startsWith('node:') && NODE_ONLY_PARTS.some((dir) => file.startsWith(join(root, dir)));
+      found.push({ at: `${relative(root, file)}:${line + 1}`, loader: outer ? 'loadPart' : nodeModule ? 'node module of a Node-only part' : undefined });
     }
     ts.forEachChild(node, visit);
   };
