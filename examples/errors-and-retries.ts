@@ -100,10 +100,10 @@ const patient = oz.withOptions({
     onRetry: ({ operationId, attempt, delayMs, error }) => console.log(`${operationId} attempt ${attempt} ${error.name}: again in ${delayMs} ms`),
   },
 });
-server.faults.add({ operationId: 'executeTool', type: 'error', status: 503, code: 'not_enabled', times: 2 });
+server.faults.add({ operationId: 'executeTool', type: 'error', status: 502, code: 'upstream_error', times: 2 });
 console.log((await patient.tools.execute('echo', { text: 'patience' })).content);
-// executeTool attempt 0 NotEnabledError: again in 100 ms
-// executeTool attempt 1 NotEnabledError: again in 200 ms
+// executeTool attempt 0 UpstreamError: again in 100 ms
+// executeTool attempt 1 UpstreamError: again in 200 ms
 // patience
 // An answer may say itself: `x-should-retry: false` forbids the retry of a 5xx, `true` forces one. Every attempt
 // carries `x-oz-retry-count` (0 on the first).
