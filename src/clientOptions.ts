@@ -1,11 +1,11 @@
-import type { ApiKeySource } from './core/credentials.js';
+import type { ApiKeySource } from './core/options/credentials.js';
 import { OzUsageError } from './core/errors/errors.js';
 import type { Logger } from './core/telemetry/logger.js';
 import { parseLogLevel, type LogLevel } from './core/telemetry/logLevel.js';
 import { scrubText } from './core/telemetry/redaction.js';
-import { checkedBaseURL } from './core/baseURL.js';
+import { checkedBaseURL } from './core/options/baseURL.js';
 import type { Middleware } from './core/middleware.js';
-import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/requestOptions.js';
+import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/options/requestOptions.js';
 import type { ValidateMode } from './core/responseValidation.js';
 import type { RetryOptions } from './core/retryOptions.js';
 import { callsStayInProcess, isBrowser } from './core/runtime.js';

@@ -43,14 +43,14 @@ export {
   UnauthorizedError,
 } from './core/errors/apiErrors.js';
 export { LegacyKeyError } from './core/errors/legacyKeyError.js';
-export type { ApiKeySource } from './core/credentials.js';
+export type { ApiKeySource } from './core/options/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';
 export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
 export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
-export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
+export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/options/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
 export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';

@@ -8,7 +8,7 @@ import { Stream } from './streams/stream.js';
 import { finalError } from './finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
 import { recoverLostAnswer, type RecoveryParts } from './lostAnswerRecovery.js';
-import type { RequestOptions } from './requestOptions.js';
+import type { RequestOptions } from './options/requestOptions.js';
 import { copyInto } from './telemetry/callTracing.js';
 import { copyTraceContext } from './telemetry/tracing.js';
 import { logOf } from './telemetry/logger.js';

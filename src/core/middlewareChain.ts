@@ -5,7 +5,7 @@ import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware
 import type { OzMiddlewareError } from './errors/middlewareError.js';
 import type { Operation } from './operation.js';
 import type { fetchWithinOrigin } from './redirect.js';
-import type { FetchLike, FetchOptions, Format } from './requestOptions.js';
+import type { FetchLike, FetchOptions, Format } from './options/requestOptions.js';
 
 // The middleware runner, loaded by the transport on the first attempt that has middleware (a client without any
 // never loads it). The error classes are handed in: a lazy module sharing no module with the client stays one chunk.

@@ -1,7 +1,7 @@
 import { OzError } from './errors/errors.js';
 import { lastEventData } from './streams/lastEventData.js';
 import { isServiceJson, jsonAnswer, jsonBody } from './decodeAnswer.js';
-import type { Format } from './requestOptions.js';
+import type { Format } from './options/requestOptions.js';
 import { wireOfContentType } from './wireOfContentType.js';
 import { yamlCodec } from './yaml.js';
 

@@ -1,7 +1,7 @@
 import { abortableSleep } from './abortableSleep.js';
 import { setAuth } from './auth.js';
-import { usageError } from './usageMessages.js';
-import { providerKey } from './providerKey.js';
+import { usageError } from './options/usageMessages.js';
+import { providerKey } from './options/providerKey.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';
 import { rememberAnswer } from './callResult.js';
 import { answerError } from './callErrors.js';

@@ -1,7 +1,7 @@
 import type { APIPromise } from '../core/apiPromise.js';
 import { OzError } from '../core/errors/errors.js';
 import { isJsonObject, unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
-import type { RequestOptions } from '../core/requestOptions.js';
+import type { RequestOptions } from '../core/options/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import { SDK_VERSION } from '../core/version.js';
 import type { JsonRequestOptions } from '../core/resultTypes.js';

@@ -6,7 +6,7 @@ import type { AsyncPointerAnswer } from '../../src/core/executions/asyncPointer.
 import type { ExecutionResultAnswer } from '../../src/core/executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from '../../src/core/executions/executionRecovery.js';
 import type { Operation } from '../../src/core/operation.js';
-import type { Format } from '../../src/core/requestOptions.js';
+import type { Format } from '../../src/core/options/requestOptions.js';
 import type { components } from '../../src/generated/openapi.js';
 import type { OPERATIONS } from '../../src/generated/operations.js';
 

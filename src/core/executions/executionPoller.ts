@@ -16,7 +16,7 @@ import type {
   PollSchedule,
   WaitOptions,
 } from './pollTypes.js';
-import type { RequestOptions } from '../requestOptions.js';
+import type { RequestOptions } from '../options/requestOptions.js';
 import { RETRY_AFTER_CAP_MS } from '../retryDefaults.js';
 import { retryAfterMs } from '../retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';

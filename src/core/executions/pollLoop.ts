@@ -11,7 +11,7 @@ import type {
   WaitOptions,
 } from './pollTypes.js';
 import type { ExecutionRecordAnswer } from './executionRecovery.js';
-import type { RequestOptions } from '../requestOptions.js';
+import type { RequestOptions } from '../options/requestOptions.js';
 
 // The execution poller's loop and `executions.wait()`'s body, loaded on the first wait or poll (see
 // executionPoller.ts, which declares the port and the options). It imports no value of the core (what it uses comes in `PollParts`), so that it stays one chunk of its own.

@@ -4,7 +4,7 @@ import type { AttemptSignal } from '../attemptSignal.js';
 import type { OzAbortError, OzUsageError } from '../errors/errors.js';
 import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';
 import type { Operation, RequestInput } from '../operation.js';
-import type { RequestOptions } from '../requestOptions.js';
+import type { RequestOptions } from '../options/requestOptions.js';
 import type { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The execution poller's types: its port, options and answers (executionPoller.ts re-exports them), in a file of

@@ -2,7 +2,7 @@
 import type { APIPromise } from '../../core/apiPromise.js';
 import { transportOf, type CoreClient } from '../../core/coreClient.js';
 import { listPages, type PagePromise } from '../../core/pagination.js';
-import type { RequestOptions } from '../../core/requestOptions.js';
+import type { RequestOptions } from '../../core/options/requestOptions.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/resultTypes.js';
 import type { OperationError } from '../operationErrors.js';
 import { createCompanyItemOperation, getCompanyItemOperation, listCompanyItemsOperation } from '../operations.js';

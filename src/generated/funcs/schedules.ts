@@ -3,7 +3,7 @@ import type { APIPromise } from '../../core/apiPromise.js';
 import { transportOf, type CoreClient } from '../../core/coreClient.js';
 import type { Waitable } from '../../core/executions/executionPoller.js';
 import { listPages, type PagePromise } from '../../core/pagination.js';
-import type { RequestOptions } from '../../core/requestOptions.js';
+import type { RequestOptions } from '../../core/options/requestOptions.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/resultTypes.js';
 import type { OperationError, WaitError } from '../operationErrors.js';
 import { createScheduleOperation, deleteScheduleOperation, getScheduleOperation, listSchedulesOperation, runScheduleOperation } from '../operations.js';

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors/errors.js';
+import { OzUsageError } from '../errors/errors.js';
 
 /**
  * The base address, checked once where it is given: an absolute http(s) URL of the service's root. Paths of

@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors/errors.js';
+import { OzUsageError } from '../errors/errors.js';
 import { UsageProblem, type UsageProblems } from './usageProblem.js';
 
 const MESSAGES: { readonly [K in keyof UsageProblems]: (...details: UsageProblems[K]) => string } = {

@@ -1,6 +1,6 @@
-import { abortError } from './abortError.js';
+import { abortError } from '../abortError.js';
 import type { Credentials } from './credentials.js';
-import { OzTimeoutError, OzUsageError } from './errors/errors.js';
+import { OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import { askProvider, type ProviderParts } from './keyProvider.js';
 
 // Keys seen are kept to scrub them from logs and errors; a provider minting a key per call must not grow it.

@@ -1,12 +1,12 @@
 import { checkedBaseURL } from './baseURL.js';
-import type { CallSettings } from './call.js';
+import type { CallSettings } from '../call.js';
 import { Credentials, keySourceFor } from './credentials.js';
-import { OzUsageError } from './errors/errors.js';
-import { checkedMiddleware } from './middleware.js';
+import { OzUsageError } from '../errors/errors.js';
+import { checkedMiddleware } from '../middleware.js';
 import type { OwnSettings } from './ownSettings.js';
-import { isValidateMode } from './responseValidation.js';
-import { retryPolicyOf } from './retryOptions.js';
-import { checkedStreamBounds } from './streams/streamBounds.js';
+import { isValidateMode } from '../responseValidation.js';
+import { retryPolicyOf } from '../retryOptions.js';
+import { checkedStreamBounds } from '../streams/streamBounds.js';
 
 /**
  * `base` with what `own` gives over it, each checked before anything is sent: a client's settings over the

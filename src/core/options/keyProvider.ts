@@ -1,5 +1,5 @@
-import type { abortError } from './abortError.js';
-import type { OzTimeoutError, OzUsageError } from './errors/errors.js';
+import type { abortError } from '../abortError.js';
+import type { OzTimeoutError, OzUsageError } from '../errors/errors.js';
 
 // Asking a key provider, loaded on the first call of a client whose apiKey is a function. The classes are handed
 // in: a lazy module sharing no module with the client stays one chunk.
