@@ -7,7 +7,7 @@ import { withPointerWait } from './executions/executionPoller.js';
 import { Stream, type StreamOptions } from './streams/stream.js';
 import type { StreamInterruption } from './streams/streamErrors.js';
 import type { StreamMode } from './streams/streamProtocol.js';
-import { wireOfContentType } from './wireOfContentType.js';
+import { wireOfContentType } from './request/wireOfContentType.js';
 
 // Answers that need more than decoding: the `Stream` of an event stream, the pointer of a 202 with its `wait()`, a
 // body checked against openapi.json.

@@ -1,5 +1,5 @@
 import { abortableSleep } from './abortableSleep.js';
-import { setAuth } from './auth.js';
+import { setAuth } from './request/auth.js';
 import { usageError } from './options/usageMessages.js';
 import { providerKey } from './options/providerKey.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';

@@ -1,5 +1,5 @@
 import type { Operation } from '../core/operation.js';
-import { encodedPathParameter } from '../core/pathSegment.js';
+import { encodedPathParameter } from '../core/request/pathSegment.js';
 import { usageError } from '../core/options/usageMessages.js';
 import type { OPERATIONS } from '../generated/operations.js';
 

@@ -1,6 +1,6 @@
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
 import { tryParseJson } from '../tryParseJson.js';
-import { wireOfContentType } from '../wireOfContentType.js';
+import { wireOfContentType } from '../request/wireOfContentType.js';
 import { yamlCodec } from '../yaml.js';
 import { markdownError, textError } from './errorLines.js';
 

@@ -1,12 +1,12 @@
 import type { ApiKeySource } from './credentials.js';
-import type { Format } from '../format.js';
+import type { Format } from '../request/format.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { LogLevel } from '../telemetry/logLevel.js';
 import type { ValidateMode } from '../responseValidation.js';
 import type { Middleware } from '../middleware.js';
 import type { RetryOptions } from '../retryOptionTypes.js';
 
-export type { Format } from '../format.js';
+export type { Format } from '../request/format.js';
 
 /** Any Fetch-API function: `globalThis.fetch`, undici's, or the embedded server's `server.fetch`. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
