@@ -4,7 +4,7 @@ import type { Logger } from './core/telemetry/logger.js';
 import { parseLogLevel, type LogLevel } from './core/telemetry/logLevel.js';
 import { scrubText } from './core/telemetry/redaction.js';
 import { checkedBaseURL } from './core/options/baseURL.js';
-import type { Middleware } from './core/middleware.js';
+import type { Middleware } from './core/attempt/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/options/requestOptions.js';
 import type { ValidateMode } from './core/responseValidation.js';
 import type { RetryOptions } from './core/retryOptions.js';

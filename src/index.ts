@@ -45,7 +45,7 @@ export {
 export { LegacyKeyError } from './core/errors/legacyKeyError.js';
 export type { ApiKeySource } from './core/options/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';
-export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/attempt/middleware.js';
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
 export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
 export type { Plane } from './core/operation.js';

@@ -3,7 +3,7 @@ import type { Credentials } from './options/credentials.js';
 import type { ExecutionReader } from './executions/pollTypes.js';
 import type { OzAPIError } from './errors/apiErrors.js';
 import type { HeaderRecord } from './request/headerValue.js';
-import type { Middleware } from './middleware.js';
+import type { Middleware } from './attempt/middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './options/requestOptions.js';
 import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';

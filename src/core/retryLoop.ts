@@ -4,7 +4,7 @@ import { usageError } from './options/usageMessages.js';
 import { providerKey } from './options/providerKey.js';
 import type { Answer, Call, CallPort, Sent } from './call.js';
 import { rememberAnswer } from './callResult.js';
-import { answerError } from './callErrors.js';
+import { answerError } from './attempt/callErrors.js';
 import { OzError } from './errors/errors.js';
 import { finalError } from './finalError.js';
 import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';

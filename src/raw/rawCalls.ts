@@ -1,6 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { OzUsageError } from '../core/errors/errors.js';
-import type { Middleware } from '../core/middleware.js';
+import type { Middleware } from '../core/attempt/middleware.js';
 import type { Operation } from '../core/operation.js';
 import type { FetchLike, RequestOptions } from '../core/options/requestOptions.js';
 import type { Transport } from '../core/transport.js';

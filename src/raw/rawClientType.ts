@@ -1,5 +1,5 @@
 import type { Client, Middleware as FetchMiddleware } from 'openapi-fetch';
-import type { Middleware } from '../core/middleware.js';
+import type { Middleware } from '../core/attempt/middleware.js';
 import type { paths } from '../generated/openapi.js';
 
 /**

@@ -2,7 +2,7 @@ import { abortError } from '../abortError.js';
 import { abortableSleep } from '../abortableSleep.js';
 import { APIPromise } from '../apiPromise.js';
 
-import { AttemptSignal } from '../attemptSignal.js';
+import { AttemptSignal } from '../attempt/attemptSignal.js';
 import { OzAbortError, OzUsageError, type OzError } from '../errors/errors.js';
 import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
 import type {

@@ -1,6 +1,6 @@
 import type { abortError } from '../abortError.js';
 import type { abortableSleep } from '../abortableSleep.js';
-import type { AttemptSignal } from '../attemptSignal.js';
+import type { AttemptSignal } from '../attempt/attemptSignal.js';
 import type { OzAbortError, OzUsageError } from '../errors/errors.js';
 import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';
 import type { Operation, RequestInput } from '../operation.js';

@@ -2,7 +2,7 @@ import { checkedBaseURL } from './baseURL.js';
 import type { CallSettings } from '../call.js';
 import { Credentials, keySourceFor } from './credentials.js';
 import { OzUsageError } from '../errors/errors.js';
-import { checkedMiddleware } from '../middleware.js';
+import { checkedMiddleware } from '../attempt/middleware.js';
 import type { OwnSettings } from './ownSettings.js';
 import { isValidateMode } from '../responseValidation.js';
 import { retryPolicyOf } from '../retryOptions.js';

@@ -1,8 +1,8 @@
 import { attemptErrorOf } from './attemptError.js';
 import type { AttemptSignal } from './attemptSignal.js';
-import type { Call } from './call.js';
-import { OzError, OzUsageError } from './errors/errors.js';
-import { OzMiddlewareError } from './errors/middlewareError.js';
+import type { Call } from '../call.js';
+import { OzError, OzUsageError } from '../errors/errors.js';
+import { OzMiddlewareError } from '../errors/middlewareError.js';
 import { attemptThrough, type ChainParts } from './middlewareChain.js';
 import { fetchWithinOrigin } from './redirect.js';
 

@@ -1,11 +1,11 @@
 import type { attemptErrorOf } from './attemptError.js';
 import type { AttemptSignal } from './attemptSignal.js';
-import type { OzError, OzUsageError } from './errors/errors.js';
+import type { OzError, OzUsageError } from '../errors/errors.js';
 import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
-import type { OzMiddlewareError } from './errors/middlewareError.js';
-import type { Operation } from './operation.js';
+import type { OzMiddlewareError } from '../errors/middlewareError.js';
+import type { Operation } from '../operation.js';
 import type { fetchWithinOrigin } from './redirect.js';
-import type { FetchLike, FetchOptions, Format } from './options/requestOptions.js';
+import type { FetchLike, FetchOptions, Format } from '../options/requestOptions.js';
 
 // The middleware runner, loaded by the transport on the first attempt that has middleware (a client without any
 // never loads it). The error classes are handed in: a lazy module sharing no module with the client stays one chunk.

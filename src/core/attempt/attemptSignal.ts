@@ -1,4 +1,4 @@
-import { OzTimeoutError } from './errors/errors.js';
+import { OzTimeoutError } from '../errors/errors.js';
 
 // setTimeout fires at once for delays above 2^31 - 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;

@@ -1,6 +1,6 @@
-import { abortError } from './abortError.js';
+import { abortError } from '../abortError.js';
 import type { AttemptSignal } from './attemptSignal.js';
-import { OzConnectionError, OzTimeoutError, type OzAbortError } from './errors/errors.js';
+import { OzConnectionError, OzTimeoutError, type OzAbortError } from '../errors/errors.js';
 
 // undici's own timeouts of Node's built-in fetch (300 s each by default).
 const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
