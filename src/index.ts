@@ -47,7 +47,7 @@ export type { ApiKeySource } from './core/options/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';
 export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/attempt/middleware.js';
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
-export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
+export type { RetryInfo, RetryOptions } from './core/retry/retryOptions.js';
 export type { Plane } from './core/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/options/requestOptions.js';

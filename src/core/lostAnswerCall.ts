@@ -5,7 +5,7 @@ import { OzTimeoutError } from './errors/errors.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution } from './executions/executionPoller.js';
 import { checkedRecord, recordFailure } from './executions/executionRecovery.js';
 import { Stream } from './streams/stream.js';
-import { finalError } from './finalError.js';
+import { finalError } from './retry/finalError.js';
 import { type OzAPIError } from './errors/apiErrors.js';
 import { recoverLostAnswer, type RecoveryParts } from './lostAnswerRecovery.js';
 import type { RequestOptions } from './options/requestOptions.js';

@@ -1,5 +1,5 @@
 import { abortError } from '../abortError.js';
-import { abortableSleep } from '../abortableSleep.js';
+import { abortableSleep } from '../retry/abortableSleep.js';
 import { APIPromise } from '../apiPromise.js';
 
 import { AttemptSignal } from '../attempt/attemptSignal.js';
@@ -17,8 +17,8 @@ import type {
   WaitOptions,
 } from './pollTypes.js';
 import type { RequestOptions } from '../options/requestOptions.js';
-import { RETRY_AFTER_CAP_MS } from '../retryDefaults.js';
-import { retryAfterMs } from '../retryPolicy.js';
+import { RETRY_AFTER_CAP_MS } from '../retry/retryDefaults.js';
+import { retryAfterMs } from '../retry/retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 import { pollExecution as pollLoop, waitParsed } from './pollLoop.js';
 

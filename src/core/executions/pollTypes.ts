@@ -1,5 +1,5 @@
 import type { abortError } from '../abortError.js';
-import type { abortableSleep } from '../abortableSleep.js';
+import type { abortableSleep } from '../retry/abortableSleep.js';
 import type { AttemptSignal } from '../attempt/attemptSignal.js';
 import type { OzAbortError, OzUsageError } from '../errors/errors.js';
 import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';

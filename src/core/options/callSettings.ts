@@ -5,7 +5,7 @@ import { OzUsageError } from '../errors/errors.js';
 import { checkedMiddleware } from '../attempt/middleware.js';
 import type { OwnSettings } from './ownSettings.js';
 import { isValidateMode } from '../responseValidation.js';
-import { retryPolicyOf } from '../retryOptions.js';
+import { retryPolicyOf } from '../retry/retryOptions.js';
 import { checkedStreamBounds } from '../streams/streamBounds.js';
 
 /**

@@ -4,7 +4,7 @@ import type { Logger } from '../telemetry/logger.js';
 import type { LogLevel } from '../telemetry/logLevel.js';
 import type { ValidateMode } from '../responseValidation.js';
 import type { Middleware } from '../attempt/middleware.js';
-import type { RetryOptions } from '../retryOptionTypes.js';
+import type { RetryOptions } from '../retry/retryOptionTypes.js';
 
 export type { Format } from '../request/format.js';
 

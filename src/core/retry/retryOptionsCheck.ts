@@ -1,4 +1,4 @@
-import type { OzUsageError } from './errors/errors.js';
+import type { OzUsageError } from '../errors/errors.js';
 import type { RetryOptions, RetryPolicy } from './retryOptionTypes.js';
 
 // Checking retry options, loaded when a client or a call gives `retry` (OzUsageError handed in: a lazy module

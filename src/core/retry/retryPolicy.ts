@@ -3,7 +3,7 @@
  * attempt timeouts, 408, 429 and 500+; never 409, 424 or any other 4xx. Read only once an attempt has failed (the
  * retry loop), so a bundle loads it with the call path's rarely used parts; the defaults are retryDefaults.ts's.
  */
-import { OzAbortError, OzConnectionError, type OzError } from './errors/errors.js';
+import { OzAbortError, OzConnectionError, type OzError } from '../errors/errors.js';
 import { DEFAULT_BACKOFF, DEFAULT_JITTER, RETRY_AFTER_CAP_MS } from './retryDefaults.js';
 import type { BackoffSchedule, RetryPolicy } from './retryOptionTypes.js';
 

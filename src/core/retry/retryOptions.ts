@@ -1,4 +1,4 @@
-import { OzUsageError } from './errors/errors.js';
+import { OzUsageError } from '../errors/errors.js';
 import type { RetryOptions, RetryPolicy } from './retryOptionTypes.js';
 import { checkedRetryPolicy } from './retryOptionsCheck.js';
 

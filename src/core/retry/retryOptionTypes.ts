@@ -1,7 +1,7 @@
 // The retry options' types: retryOptions.ts (loaded with the client) and retryOptionsCheck.ts (loaded when options
 // are given) take them from here, so neither imports the other back.
-import type { OzError } from './errors/errors.js';
-import type { Logger } from './telemetry/logger.js';
+import type { OzError } from '../errors/errors.js';
+import type { Logger } from '../telemetry/logger.js';
 
 /** What `retry.onRetry` is told before the SDK waits for another attempt. */
 export interface RetryInfo {
