@@ -6,7 +6,7 @@ import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
 import { parsedAnswer, streamAnswer } from './answerFeatures.js';
 import { boundBody } from './attempt/boundBody.js';
 import { failedAttemptError } from './attempt/callErrors.js';
-import { recoverCall } from './lostAnswerCall.js';
+import { recoverCall } from './recovery/lostAnswerCall.js';
 import { throughMiddleware } from './attempt/middlewareAttempt.js';
 import { exchange } from './rawExchange.js';
 import { decodeBody } from './responseBody.js';

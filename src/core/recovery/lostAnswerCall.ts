@@ -1,17 +1,17 @@
-import type { ParsedResponse } from './apiPromise.js';
-import { pointerOf, streamOptions } from './answerFeatures.js';
-import type { Call, CallPort } from './call.js';
-import { OzTimeoutError } from './errors/errors.js';
-import { DEFAULT_POLL_SCHEDULE, pollExecution } from './executions/executionPoller.js';
-import { checkedRecord, recordFailure } from './executions/executionRecovery.js';
-import { Stream } from './streams/stream.js';
-import { finalError } from './retry/finalError.js';
-import { type OzAPIError } from './errors/apiErrors.js';
+import type { ParsedResponse } from '../apiPromise.js';
+import { pointerOf, streamOptions } from '../answerFeatures.js';
+import type { Call, CallPort } from '../call.js';
+import { OzTimeoutError } from '../errors/errors.js';
+import { DEFAULT_POLL_SCHEDULE, pollExecution } from '../executions/executionPoller.js';
+import { checkedRecord, recordFailure } from '../executions/executionRecovery.js';
+import { Stream } from '../streams/stream.js';
+import { finalError } from '../retry/finalError.js';
+import { type OzAPIError } from '../errors/apiErrors.js';
 import { recoverLostAnswer, type RecoveryParts } from './lostAnswerRecovery.js';
-import type { RequestOptions } from './options/requestOptions.js';
-import { copyInto } from './telemetry/callTracing.js';
-import { copyTraceContext } from './telemetry/tracing.js';
-import { logOf } from './telemetry/logger.js';
+import type { RequestOptions } from '../options/requestOptions.js';
+import { copyInto } from '../telemetry/callTracing.js';
+import { copyTraceContext } from '../telemetry/tracing.js';
+import { logOf } from '../telemetry/logger.js';
 
 /**
  * A retry answered 409 `duplicate_execution_id`: the first attempt did run and only its answer was lost. Reads

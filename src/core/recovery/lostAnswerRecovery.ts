@@ -1,11 +1,11 @@
-import type { AsyncPointerAnswer } from './executions/asyncPointer.js';
-import type { ParsedResponse } from './apiPromise.js';
-import type { OzTimeoutError } from './errors/errors.js';
-import type { OzAPIError } from './errors/apiErrors.js';
-import type { ExecutionPoll, PollSchedule, pollExecution } from './executions/executionPoller.js';
-import type { checkedRecord, ExecutionRecordAnswer, recordFailure } from './executions/executionRecovery.js';
-import type { Logger } from './telemetry/logger.js';
-import type { Format, RequestOptions } from './options/requestOptions.js';
+import type { AsyncPointerAnswer } from '../executions/asyncPointer.js';
+import type { ParsedResponse } from '../apiPromise.js';
+import type { OzTimeoutError } from '../errors/errors.js';
+import type { OzAPIError } from '../errors/apiErrors.js';
+import type { ExecutionPoll, PollSchedule, pollExecution } from '../executions/executionPoller.js';
+import type { checkedRecord, ExecutionRecordAnswer, recordFailure } from '../executions/executionRecovery.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { Format, RequestOptions } from '../options/requestOptions.js';
 
 // Loaded on the first lost answer only (a retry of an execute call answered 409 `duplicate_execution_id`): no
 // program that never loses an answer carries this code. It imports no value of the core (what it needs comes in
