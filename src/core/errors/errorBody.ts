@@ -1,7 +1,7 @@
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
-import { tryParseJson } from '../tryParseJson.js';
+import { tryParseJson } from '../answer/tryParseJson.js';
 import { wireOfContentType } from '../request/wireOfContentType.js';
-import { yamlCodec } from '../yaml.js';
+import { yamlCodec } from '../answer/yaml.js';
 import { markdownError, textError } from './errorLines.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ParsedResponse } from '../apiPromise.js';
-import { pointerOf, streamOptions } from '../answerFeatures.js';
+import { pointerOf, streamOptions } from '../answer/answerFeatures.js';
 import type { Call, CallPort } from '../call.js';
 import { OzTimeoutError } from '../errors/errors.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution } from '../executions/executionPoller.js';

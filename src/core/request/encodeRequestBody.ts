@@ -1,6 +1,6 @@
 import { OzUsageError } from '../errors/errors.js';
 import type { Operation } from '../operation.js';
-import { yamlCodec } from '../yaml.js';
+import { yamlCodec } from '../answer/yaml.js';
 
 /**
  * A call's body written as YAML (`bodyFormat: 'yaml'`), for an operation that takes one; for any other, the

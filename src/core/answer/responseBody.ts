@@ -1,8 +1,8 @@
-import { OzError } from './errors/errors.js';
-import { lastEventData } from './streams/lastEventData.js';
+import { OzError } from '../errors/errors.js';
+import { lastEventData } from '../streams/lastEventData.js';
 import { isServiceJson, jsonAnswer, jsonBody } from './decodeAnswer.js';
-import type { Format } from './options/requestOptions.js';
-import { wireOfContentType } from './request/wireOfContentType.js';
+import type { Format } from '../options/requestOptions.js';
+import { wireOfContentType } from '../request/wireOfContentType.js';
 import { yamlCodec } from './yaml.js';
 
 /**

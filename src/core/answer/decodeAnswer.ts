@@ -1,4 +1,4 @@
-import { OzError } from './errors/errors.js';
+import { OzError } from '../errors/errors.js';
 import { tryParseJson } from './tryParseJson.js';
 
 /** Whether a `Content-Type` is JSON as the service writes it (most answers), read without parsing the media type. */

@@ -1,13 +1,13 @@
-import type { ParsedResponse } from './apiPromise.js';
-import { checkedBody, eventCheck } from './answerValidation.js';
-import type { Call, CallPort } from './call.js';
-import { OzConnectionError } from './errors/errors.js';
-import { parsePointerLines } from './executions/asyncPointer.js';
-import { withPointerWait } from './executions/executionPoller.js';
-import { Stream, type StreamOptions } from './streams/stream.js';
-import type { StreamInterruption } from './streams/streamErrors.js';
-import type { StreamMode } from './streams/streamProtocol.js';
-import { wireOfContentType } from './request/wireOfContentType.js';
+import type { ParsedResponse } from '../apiPromise.js';
+import { checkedBody, eventCheck } from '../answerValidation.js';
+import type { Call, CallPort } from '../call.js';
+import { OzConnectionError } from '../errors/errors.js';
+import { parsePointerLines } from '../executions/asyncPointer.js';
+import { withPointerWait } from '../executions/executionPoller.js';
+import { Stream, type StreamOptions } from '../streams/stream.js';
+import type { StreamInterruption } from '../streams/streamErrors.js';
+import type { StreamMode } from '../streams/streamProtocol.js';
+import { wireOfContentType } from '../request/wireOfContentType.js';
 
 // Answers that need more than decoding: the `Stream` of an event stream, the pointer of a 202 with its `wait()`, a
 // body checked against openapi.json.
