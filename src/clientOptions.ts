@@ -6,7 +6,7 @@ import { scrubText } from './core/telemetry/redaction.js';
 import { checkedBaseURL } from './core/options/baseURL.js';
 import type { Middleware } from './core/attempt/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/options/requestOptions.js';
-import type { ValidateMode } from './core/responseValidation.js';
+import type { ValidateMode } from './core/validation/responseValidation.js';
 import type { RetryOptions } from './core/retry/retryOptions.js';
 import { callsStayInProcess, isBrowser } from './core/runtime.js';
 import { loadPart } from './core/optionalPart.js';

@@ -68,7 +68,7 @@ export {
 export { OzWaitTimeoutError } from './core/executions/waitTimeoutError.js';
 export type { CallResult, OzClientError } from './core/callResult.js';
 export { OzResponseValidationError } from './core/errors/responseValidationError.js';
-export type { ValidateMode } from './core/responseValidation.js';
+export type { ValidateMode } from './core/validation/responseValidation.js';
 // Each operation's error codes and the error type of its `result()`: generated from openapi.json.
 export {
   OPERATION_ERROR_CODES,

@@ -6,7 +6,7 @@ import type { HeaderRecord } from './request/headerValue.js';
 import type { Middleware } from './attempt/middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './options/requestOptions.js';
-import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
+import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
 import type { RetryPolicy } from './retry/retryOptions.js';
 import type { CallSpan } from './telemetry/tracing.js';
 import type { Logging } from './telemetry/logger.js';

@@ -30,7 +30,7 @@ import { encodedPathParameter } from './request/pathSegment.js';
 import { setHeader, type HeaderRecord } from './request/headerValue.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './options/requestOptions.js';
 import { isServiceJson, jsonBody } from './answer/decodeAnswer.js';
-import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
+import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
 import { hasOwnSettings } from './options/ownSettings.js';
 import { DEFAULT_RETRY_POLICY } from './retry/retryDefaults.js';
 import type { RetryOptions, RetryPolicy } from './retry/retryOptions.js';

@@ -1,5 +1,5 @@
 import type { ParsedResponse } from '../apiPromise.js';
-import { checkedBody, eventCheck } from '../answerValidation.js';
+import { checkedBody, eventCheck } from '../validation/answerValidation.js';
 import type { Call, CallPort } from '../call.js';
 import { OzConnectionError } from '../errors/errors.js';
 import { parsePointerLines } from '../executions/asyncPointer.js';

@@ -4,7 +4,7 @@ import { Credentials, keySourceFor } from './credentials.js';
 import { OzUsageError } from '../errors/errors.js';
 import { checkedMiddleware } from '../attempt/middleware.js';
 import type { OwnSettings } from './ownSettings.js';
-import { isValidateMode } from '../responseValidation.js';
+import { isValidateMode } from '../validation/responseValidation.js';
 import { retryPolicyOf } from '../retry/retryOptions.js';
 import { checkedStreamBounds } from '../streams/streamBounds.js';
 

@@ -2,7 +2,7 @@ import type { ApiKeySource } from './credentials.js';
 import type { Format } from '../request/format.js';
 import type { Logger } from '../telemetry/logger.js';
 import type { LogLevel } from '../telemetry/logLevel.js';
-import type { ValidateMode } from '../responseValidation.js';
+import type { ValidateMode } from '../validation/responseValidation.js';
 import type { Middleware } from '../attempt/middleware.js';
 import type { RetryOptions } from '../retry/retryOptionTypes.js';
 

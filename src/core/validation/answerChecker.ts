@@ -1,5 +1,5 @@
 import type { AnswerValidator, AnswerValidatorLoader, AnswerValidators, ValidateMode, ValidationReport } from './responseValidation.js';
-import type { OzResponseValidationError } from './errors/responseValidationError.js';
+import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 
 // Loaded on the first call made with validation on (`validate: 'warn' | 'strict'`): a program that never checks
 // answers carries none of this. It imports no value of the core (the error class comes in its constructor), so

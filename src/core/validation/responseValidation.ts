@@ -1,5 +1,5 @@
-import type { Logger } from './telemetry/logger.js';
-import type { OzResponseValidationError } from './errors/responseValidationError.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 
 /**
  * How the client checks answers against openapi.json: `off` (default) does not; `warn` logs the first mismatch of

@@ -1,8 +1,8 @@
-import { logOf } from './telemetry/logger.js';
+import { logOf } from '../telemetry/logger.js';
 import { AnswerChecker } from './answerChecker.js';
-import type { Call, CallPort } from './call.js';
-import { OzResponseValidationError } from './errors/responseValidationError.js';
-import type { Format } from './options/requestOptions.js';
+import type { Call, CallPort } from '../call.js';
+import { OzResponseValidationError } from '../errors/responseValidationError.js';
+import type { Format } from '../options/requestOptions.js';
 import type { ValidationReport } from './responseValidation.js';
 
 // Answers checked against openapi.json (`validate: 'warn' | 'strict'`): used only by calls made with validation
