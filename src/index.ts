@@ -14,7 +14,7 @@ registerErrorCodes(ERROR_CODES);
 
 export { Oz, type ClientOptions } from './client.js';
 export type { OzRawClient } from './raw/rawClient.js';
-export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
+export { APIPromise, type RateLimitInfo, type WithResponse } from './core/result/apiPromise.js';
 export {
   OzError,
   OzUsageError,
@@ -49,7 +49,7 @@ export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/attem
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
 export type { RetryInfo, RetryOptions } from './core/retry/retryOptions.js';
 export type { Plane } from './core/operation.js';
-export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
+export { Page, PagePromise, type NextPageParams, type PageBody } from './core/result/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/options/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
@@ -66,7 +66,7 @@ export {
   type Waitable,
 } from './core/executions/executionPoller.js';
 export { OzWaitTimeoutError } from './core/executions/waitTimeoutError.js';
-export type { CallResult, OzClientError } from './core/callResult.js';
+export type { CallResult, OzClientError } from './core/result/callResult.js';
 export { OzResponseValidationError } from './core/errors/responseValidationError.js';
 export type { ValidateMode } from './core/validation/responseValidation.js';
 // Each operation's error codes and the error type of its `result()`: generated from openapi.json.
@@ -79,7 +79,7 @@ export {
   type WaitError,
 } from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
-export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/resultTypes.js';
+export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/result/resultTypes.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {
   ERROR_CODES,

@@ -1,4 +1,4 @@
-import type { ParsedResponse } from './answerTypes.js';
+import type { ParsedResponse } from './result/answerTypes.js';
 import type { Credentials } from './options/credentials.js';
 import type { ExecutionReader } from './executions/pollTypes.js';
 import type { OzAPIError } from './errors/apiErrors.js';

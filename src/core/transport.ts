@@ -1,5 +1,5 @@
 import { abortError } from './abortError.js';
-import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
+import { APIPromise, bodyHandedOver, type ParsedResponse } from './result/apiPromise.js';
 import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attempt/attemptSignal.js';
 import { setAuth } from './request/auth.js';
 import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';

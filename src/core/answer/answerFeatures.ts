@@ -1,4 +1,4 @@
-import type { ParsedResponse } from '../apiPromise.js';
+import type { ParsedResponse } from '../result/apiPromise.js';
 import { checkedBody, eventCheck } from '../validation/answerValidation.js';
 import type { Call, CallPort } from '../call.js';
 import { OzConnectionError } from '../errors/errors.js';

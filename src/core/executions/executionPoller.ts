@@ -1,6 +1,6 @@
 import { abortError } from '../abortError.js';
 import { abortableSleep } from '../retry/abortableSleep.js';
-import { APIPromise } from '../apiPromise.js';
+import { APIPromise } from '../result/apiPromise.js';
 
 import { AttemptSignal } from '../attempt/attemptSignal.js';
 import { OzAbortError, OzUsageError, type OzError } from '../errors/errors.js';

@@ -1,4 +1,4 @@
-import type { ParsedResponse } from '../answerTypes.js';
+import type { ParsedResponse } from '../result/answerTypes.js';
 import type {
   ExecutionPoll,
   ExecutionReader,

@@ -1,4 +1,4 @@
-import type { ParsedResponse } from '../apiPromise.js';
+import type { ParsedResponse } from '../result/apiPromise.js';
 import { pointerOf, streamOptions } from '../answer/answerFeatures.js';
 import type { Call, CallPort } from '../call.js';
 import { OzTimeoutError } from '../errors/errors.js';

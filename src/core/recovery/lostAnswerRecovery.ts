@@ -1,5 +1,5 @@
 import type { AsyncPointerAnswer } from '../executions/asyncPointer.js';
-import type { ParsedResponse } from '../apiPromise.js';
+import type { ParsedResponse } from '../result/apiPromise.js';
 import type { OzTimeoutError } from '../errors/errors.js';
 import type { OzAPIError } from '../errors/apiErrors.js';
 import type { ExecutionPoll, PollSchedule, pollExecution } from '../executions/executionPoller.js';

@@ -3,7 +3,7 @@ import { setAuth } from '../request/auth.js';
 import { usageError } from '../options/usageMessages.js';
 import { providerKey } from '../options/providerKey.js';
 import type { Answer, Call, CallPort, Sent } from '../call.js';
-import { rememberAnswer } from '../callResult.js';
+import { rememberAnswer } from '../result/callResult.js';
 import { answerError } from '../attempt/callErrors.js';
 import { OzError } from '../errors/errors.js';
 import { finalError } from './finalError.js';

@@ -1,4 +1,4 @@
-import type { ParsedResponse } from '../apiPromise.js';
+import type { ParsedResponse } from '../result/apiPromise.js';
 import type { Call, CallPort } from '../call.js';
 import type { HeaderRecord } from '../request/headerValue.js';
 import { startCallSpan, type OtelGlobal } from './tracing.js';

@@ -1,6 +1,6 @@
-import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from './errors/errors.js';
-import type { OzRedirectError } from './errors/redirectError.js';
-import type { OzResponseValidationError } from './errors/responseValidationError.js';
+import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
+import type { OzRedirectError } from '../errors/redirectError.js';
+import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 
 /**
  * The errors the SDK raises itself, whatever the operation: the connection failed or was cut, an attempt timed

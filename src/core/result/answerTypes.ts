@@ -1,4 +1,4 @@
-import type { OzError } from './errors/errors.js';
+import type { OzError } from '../errors/errors.js';
 
 // The types of a call's answer as an `APIPromise` hands it out (apiPromise.ts) and its readers read it (answerReaders.ts).
 

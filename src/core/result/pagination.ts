@@ -1,9 +1,9 @@
-import { abortError } from './abortError.js';
+import { abortError } from '../abortError.js';
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
-import { OzUsageError, type OzError } from './errors/errors.js';
-import { isJsonObject, unexpectedAnswer } from './errors/unexpectedAnswer.js';
-import type { Operation, RequestInput } from './operation.js';
-import type { RequestOptions } from './options/requestOptions.js';
+import { OzUsageError, type OzError } from '../errors/errors.js';
+import { isJsonObject, unexpectedAnswer } from '../errors/unexpectedAnswer.js';
+import type { Operation, RequestInput } from '../operation.js';
+import type { RequestOptions } from '../options/requestOptions.js';
 
 /** The body of one page of a list route, as the service sends it. */
 export interface PageBody<Item> {

@@ -1,7 +1,7 @@
 import type { ParsedResponse, ReaderParts, WithResponse } from './answerTypes.js';
 import { answerOf, type CallResult } from './callResult.js';
 import { resultOf, responseOf, withResponseOf } from './answerReaders.js';
-import { OzError, OzUsageError } from './errors/errors.js';
+import { OzError, OzUsageError } from '../errors/errors.js';
 
 export type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.js';
 
