@@ -18,7 +18,7 @@ import { usageError } from './options/usageMessages.js';
 import { providerKey } from './options/providerKey.js';
 import { tracedAnswer } from './telemetry/callTracing.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
-import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './telemetry/deprecation.js';
 import { logOf } from './telemetry/logger.js';
 import { Credentials, type ApiKeySource } from './options/credentials.js';
 import type { OzError } from './errors/errors.js';
