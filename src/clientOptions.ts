@@ -1,8 +1,7 @@
 import type { ApiKeySource } from './core/options/credentials.js';
 import { OzUsageError } from './core/errors/errors.js';
 import type { Logger } from './core/telemetry/logger.js';
-import { parseLogLevel, type LogLevel } from './core/telemetry/logLevel.js';
-import { scrubText } from './core/telemetry/redaction.js';
+import { parseLogLevel, scrubText, type LogLevel } from './core/telemetry/logger.js';
 import { checkedBaseURL } from './core/options/baseURL.js';
 import type { Middleware } from './core/attempt/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/options/requestOptions.js';

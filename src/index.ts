@@ -7,6 +7,7 @@
  */
 import type * as types from './generated/types.js';
 import { registerErrorCodes } from './core/errors/apiErrors.js';
+export { errorFromResponse } from './core/answer/errorBody.js';
 import { ERROR_CODES } from './generated/errors.js';
 
 // `apiErrorFor` and `errorFromResponse` give the typed error of every code of openapi.json, before any client is made.
@@ -21,12 +22,10 @@ export {
   OzConnectionError,
   OzTimeoutError,
   OzAbortError,
-  type ConnectInfo,
-  type ErrorBody,
 } from './core/errors/errors.js';
+export type { ConnectInfo, ErrorBody } from './core/errors/errorShape.js';
 export {
   apiErrorFor,
-  errorFromResponse,
   OzAPIError,
   Http400Error,
   Http401Error,

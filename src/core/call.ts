@@ -17,7 +17,7 @@ import type { Logging } from './telemetry/logger.js';
 /**
  * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of
  * these options (`OWN_SETTINGS`) takes its client's as they are; one that gives any has them applied by
- * `callSettings.ts`, a part of the call path loaded when first needed.
+ * `options/callSettings.ts`.
  */
 export interface CallSettings {
   readonly credentials: Credentials;
@@ -81,7 +81,7 @@ export interface Answer {
 
 export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
-/** What the call path's rarely used parts (`CallExtras`) may use of a transport and do through it. */
+/** What the steps of a call (retries, recovery, answers, validation, raw calls) use of a transport and do through it. */
 export interface CallPort extends ExecutionReader {
   /**
    * The transport's config: `executionRecord` (where a lost answer's execution is read), `pollIntervalMs` (its

@@ -2,7 +2,7 @@ import { OzError } from '../errors/errors.js';
 import { lastEventData } from '../streams/lastEventData.js';
 import { isServiceJson, jsonAnswer, jsonBody } from './decodeAnswer.js';
 import type { Format } from '../options/requestOptions.js';
-import { wireOfContentType } from '../request/wireOfContentType.js';
+import { wireOfContentType } from '../request/wire.js';
 import { yamlCodec } from './yaml.js';
 
 /**

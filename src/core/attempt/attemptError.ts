@@ -1,14 +1,12 @@
-import { abortError } from '../abortError.js';
 import type { AttemptSignal } from './attemptSignal.js';
-import { OzConnectionError, OzTimeoutError, type OzAbortError } from '../errors/errors.js';
+import { abortError, type OzAbortError, OzConnectionError, OzTimeoutError } from '../errors/errors.js';
 
 // undici's own timeouts of Node's built-in fetch (300 s each by default).
 const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**
  * The typed error of an attempt that failed (`cause`, what its fetch or body read rejected with): aborted by the
- * caller, timed out (the SDK's deadline, or undici's own before it), or a connection failure. Read only when an
- * attempt fails, so a bundle loads it with the call path's rarely used parts.
+ * caller, timed out (the SDK's deadline, or undici's own before it), or a connection failure.
  */
 export function attemptErrorOf(signal: AttemptSignal, cause: unknown): OzAbortError | OzConnectionError {
   const caller = signal.caller;

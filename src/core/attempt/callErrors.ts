@@ -2,7 +2,8 @@ import { attemptErrorOf } from './attemptError.js';
 import type { AttemptSignal } from './attemptSignal.js';
 import type { Call } from '../call.js';
 import { OzConnectionError, OzError, OzUsageError } from '../errors/errors.js';
-import { errorFromText, type OzAPIError } from '../errors/apiErrors.js';
+import type { OzAPIError } from '../errors/apiErrors.js';
+import { errorFromText } from '../answer/errorBody.js';
 import { isLegacyKeyOffPlane, LegacyKeyError } from '../errors/legacyKeyError.js';
 import { inProcessAddressMiss } from '../inProcessAddress.js';
 

@@ -1,23 +1,13 @@
-import type { attemptErrorOf } from './attemptError.js';
+import { attemptErrorOf } from './attemptError.js';
 import type { AttemptSignal } from './attemptSignal.js';
-import type { OzError, OzUsageError } from '../errors/errors.js';
+import { OzError, OzUsageError } from '../errors/errors.js';
+import { OzMiddlewareError } from '../errors/middlewareError.js';
 import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
-import type { OzMiddlewareError } from '../errors/middlewareError.js';
 import type { Operation } from '../operation.js';
-import type { fetchWithinOrigin } from './redirect.js';
+import { fetchWithinOrigin } from './redirect.js';
 import type { FetchLike, FetchOptions, Format } from '../options/requestOptions.js';
 
-// The middleware runner, loaded by the transport on the first attempt that has middleware (a client without any
-// never loads it). The error classes are handed in: a lazy module sharing no module with the client stays one chunk.
-
-/** The classes the runner throws, handed in by the transport. */
-export interface ChainParts {
-  readonly OzError: typeof OzError;
-  readonly OzUsageError: typeof OzUsageError;
-  readonly OzMiddlewareError: typeof OzMiddlewareError;
-  readonly fetchWithinOrigin: typeof fetchWithinOrigin;
-  readonly attemptErrorOf: typeof attemptErrorOf;
-}
+// The middleware runner: an attempt of a call that has middleware (a call without any never comes here).
 
 /** What an attempt through the middleware reads of its call. */
 export interface ChainCall {
@@ -37,7 +27,7 @@ export interface ChainCall {
  * One attempt through the call's middleware: a `Request` of the call, the context, and a `fetch` at the end whose
  * failures are already typed (a middleware sees `OzConnectionError`).
  */
-export function attemptThrough(call: ChainCall, attempt: number, init: RequestInit, signal: AttemptSignal, parts: ChainParts): Promise<Response> {
+export function throughMiddleware(call: ChainCall, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
   const context: MiddlewareContext = {
     operationId: call.op.id,
     plane: call.op.plane,
@@ -52,11 +42,11 @@ export function attemptThrough(call: ChainCall, attempt: number, init: RequestIn
   const send = async (request: Request): Promise<Response> => {
     const body = request.body === null ? undefined : await request.arrayBuffer();
     const sent: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal };
-    return parts.fetchWithinOrigin(call.settings.fetch, request.url, fetchOptions === undefined ? sent : { ...fetchOptions, ...sent }).catch((cause: unknown) => {
-      throw cause instanceof parts.OzError ? cause : parts.attemptErrorOf(signal, cause);
+    return fetchWithinOrigin(call.settings.fetch, request.url, fetchOptions === undefined ? sent : { ...fetchOptions, ...sent }).catch((cause: unknown) => {
+      throw cause instanceof OzError ? cause : attemptErrorOf(signal, cause);
     });
   };
-  return runMiddleware(call.settings.middleware, new Request(call.url, init), context, send, signal.signal, parts);
+  return runMiddleware(call.settings.middleware, new Request(call.url, init), context, send, signal.signal);
 }
 
 /**
@@ -69,9 +59,7 @@ export function runMiddleware(
   context: MiddlewareContext,
   send: (request: Request) => Promise<Response>,
   signal: AbortSignal,
-  parts: ChainParts,
 ): Promise<Response> {
-  const { OzError, OzUsageError, OzMiddlewareError } = parts;
   const typedError = (error: unknown, index: number): Error => {
     if (error instanceof OzError) return error;
     const message = error instanceof Error ? error.message : String(error);

@@ -20,7 +20,7 @@ export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: Req
 /**
  * What {@link fetchWithinOrigin} does once the first answer (`response`, to `init` sent with `redirect: 'manual'`
  * to `url`) has come: the transport fetches a call's attempt itself and comes here only for a 3xx or an opaque
- * redirect, so a bundle loads the follower with the call path's rarely used parts.
+ * redirect.
  */
 export async function followRedirects(fetch: FetchLike, url: string, init: RequestInit, response: Response): Promise<Response> {
   // Kept as a string: a URL is parsed only once a redirect comes (parsing is a visible part of a call's cost).

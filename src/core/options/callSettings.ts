@@ -3,10 +3,39 @@ import type { CallSettings } from '../call.js';
 import { Credentials, keySourceFor } from './credentials.js';
 import { OzUsageError } from '../errors/errors.js';
 import { checkedMiddleware } from '../attempt/middleware.js';
-import type { OwnSettings } from './ownSettings.js';
+import type { RequestOptions } from './requestOptions.js';
 import { isValidateMode } from '../validation/responseValidation.js';
-import { retryPolicyOf } from '../retry/retryOptions.js';
+import { checkedRetryPolicy } from '../retry/retryOptions.js';
 import { checkedStreamBounds } from '../streams/streamBounds.js';
+
+/**
+ * The call options that change a call's `CallSettings` (call.ts) over its client's: a call that gives none of them
+ * (most calls) is made with its client's settings as they are.
+ */
+export const OWN_SETTINGS = [
+  'apiKey',
+  'baseURL',
+  'authHeader',
+  'middleware',
+  'retry',
+  'logger',
+  'logLevel',
+  'validate',
+  'idleTimeout',
+  'maxEventBytes',
+  'streamTimeout',
+  'fetch',
+  'fetchOptions',
+] as const satisfies ReadonlyArray<keyof RequestOptions>;
+
+/** The options of {@link OWN_SETTINGS}. */
+export type OwnSettings = Pick<RequestOptions, (typeof OWN_SETTINGS)[number]>;
+
+/** Whether `options` gives any of {@link OWN_SETTINGS}. */
+export function hasOwnSettings(options: RequestOptions): boolean {
+  for (const name of OWN_SETTINGS) if (options[name] !== undefined) return true;
+  return false;
+}
 
 /**
  * `base` with what `own` gives over it, each checked before anything is sent: a client's settings over the
@@ -38,8 +67,7 @@ export async function settingsOver(base: CallSettings, own: OwnSettings, where: 
     baseURL: own.baseURL === undefined ? base.baseURL : checkedBaseURL(own.baseURL),
     authHeader: own.authHeader ?? base.authHeader,
     middleware: own.middleware === undefined ? base.middleware : [...base.middleware, ...checkedMiddleware(own.middleware, `${where}middleware`)],
-    // Retry options are checked when first given (their checks load only then).
-    retry: own.retry === undefined ? base.retry : await retryPolicyOf(base.retry, own.retry, `${where}retry`),
+    retry: own.retry === undefined ? base.retry : checkedRetryPolicy(base.retry, own.retry, `${where}retry`),
     logging,
     validate,
     idleTimeout,

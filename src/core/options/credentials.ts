@@ -7,7 +7,7 @@ export type ApiKeySource = string | (() => string | Promise<string>);
 
 /**
  * Where a client's (or a call's) key comes from: a fixed key, or the caller's provider, whose keys
- * `providerKey.ts` asks for (a part of the call path loaded on the first call of a client that has one).
+ * `providerKey.ts` asks for.
  */
 export class Credentials {
   /** The key, or the provider (a derived client keeps its parent's credentials when it is the same). */

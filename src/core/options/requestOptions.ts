@@ -1,12 +1,11 @@
 import type { ApiKeySource } from './credentials.js';
-import type { Format } from '../request/format.js';
-import type { Logger } from '../telemetry/logger.js';
-import type { LogLevel } from '../telemetry/logLevel.js';
+import type { Format } from '../request/wire.js';
+import type { Logger, LogLevel } from '../telemetry/logger.js';
 import type { ValidateMode } from '../validation/responseValidation.js';
 import type { Middleware } from '../attempt/middleware.js';
-import type { RetryOptions } from '../retry/retryOptionTypes.js';
+import type { RetryOptions } from '../retry/retryOptions.js';
 
-export type { Format } from '../request/format.js';
+export type { Format } from '../request/wire.js';
 
 /** Any Fetch-API function: `globalThis.fetch`, undici's, or the embedded server's `server.fetch`. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;

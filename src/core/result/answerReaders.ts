@@ -1,15 +1,20 @@
-import type { ParsedResponse, RateLimitInfo, ReaderParts, WithResponse } from './answerTypes.js';
-import type { CallResult } from './callResult.js';
+import { OzError, OzUsageError } from '../errors/errors.js';
+import type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.js';
+import { answerOf, type CallResult } from './callResult.js';
 
-// What `withResponse()`, `asResponse()` and `result()` of an `APIPromise` do once its answer came: loaded on the
-// first such call (most calls are only awaited). The client's parts are handed in (`ReaderParts`): this chunk
-// shares no module with the client's.
+// What `withResponse()`, `asResponse()` and `result()` of an `APIPromise` do once its answer came.
+
+/** The data of a parsed answer, or the usage error of a body `asResponse()` took. */
+export function parsedData<T>(parsed: ParsedResponse<T>): T {
+  if (parsed.unread) throw new OzUsageError("asResponse() took this call's body: read it from that Response.");
+  return parsed.data;
+}
 
 /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
-export function withResponseOf<T>(parsed: ParsedResponse<T>, parts: ReaderParts): WithResponse<T> {
+export function withResponseOf<T>(parsed: ParsedResponse<T>): WithResponse<T> {
   const { response } = parsed;
   return {
-    data: parts.parsedData(parsed),
+    data: parsedData(parsed),
     response,
     requestId: response.headers.get('x-request-id'),
     executionId: response.headers.get('x-execution-id'),
@@ -24,13 +29,13 @@ export function responseOf(parsed: ParsedResponse<unknown>): Response {
 }
 
 /** A call's outcome as a value: the data and its answer, or the SDK's typed error and the answer it came with. */
-export async function resultOf<T, E>(parsed: Promise<ParsedResponse<T>>, parts: ReaderParts): Promise<CallResult<T, E>> {
+export async function resultOf<T, E>(parsed: Promise<ParsedResponse<T>>): Promise<CallResult<T, E>> {
   try {
     const answer = await parsed;
-    return { data: parts.parsedData(answer), response: answer.response, error: undefined };
+    return { data: parsedData(answer), response: answer.response, error: undefined };
   } catch (error) {
-    if (!(error instanceof parts.OzError)) throw error;
-    return { data: undefined, response: parts.answerOf(error), error: error as E };
+    if (!(error instanceof OzError)) throw error;
+    return { data: undefined, response: answerOf(error), error: error as E };
   }
 }
 

@@ -1,5 +1,3 @@
-import type { OzError } from '../errors/errors.js';
-
 // The types of a call's answer as an `APIPromise` hands it out (apiPromise.ts) and its readers read it (answerReaders.ts).
 
 /** The answer of a call with its metadata, as `withResponse()` gives it. */
@@ -34,13 +32,4 @@ export interface ParsedResponse<T> {
   text?: string | undefined;
   /** `asResponse()` was asked before the answer came: the body is left unread and there is no `data`. */
   unread?: boolean | undefined;
-}
-
-/** What the readers use of the client, handed in by `apiPromise.ts`. */
-export interface ReaderParts {
-  readonly OzError: typeof OzError;
-  /** The answer an error was read from, if any (callResult.ts). */
-  readonly answerOf: (error: unknown) => Response | undefined;
-  /** The data of a parsed answer, or the usage error of a body `asResponse()` took. */
-  readonly parsedData: <T>(parsed: ParsedResponse<T>) => T;
 }

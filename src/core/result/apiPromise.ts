@@ -1,7 +1,7 @@
-import type { ParsedResponse, ReaderParts, WithResponse } from './answerTypes.js';
-import { answerOf, type CallResult } from './callResult.js';
-import { resultOf, responseOf, withResponseOf } from './answerReaders.js';
-import { OzError, OzUsageError } from '../errors/errors.js';
+import type { OzError } from '../errors/errors.js';
+import type { ParsedResponse, WithResponse } from './answerTypes.js';
+import type { CallResult } from './callResult.js';
+import { parsedData, resultOf, responseOf, withResponseOf } from './answerReaders.js';
 
 export type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.js';
 
@@ -17,13 +17,6 @@ export function bodyHandedOver(promise: object): boolean {
 
 /** Starts a call, given the promise that will carry it (see {@link bodyHandedOver}). */
 export type CallStarter<T> = (promise: object) => Promise<ParsedResponse<T>>;
-
-function parsedData<T>(parsed: ParsedResponse<T>): T {
-  if (parsed.unread) throw new OzUsageError("asResponse() took this call's body: read it from that Response.");
-  return parsed.data;
-}
-
-const READER_PARTS: ReaderParts = { OzError, answerOf, parsedData };
 
 /**
  * A `Promise` of a call's result that can also give the raw `Response` and its metadata
@@ -71,7 +64,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
   /** The data with the raw `Response`, `x-request-id`, `X-Execution-Id` and the rate-limit headers. */
   async withResponse(): Promise<WithResponse<T>> {
     const parsed = await this.#parsed;
-    return withResponseOf(parsed, READER_PARTS);
+    return withResponseOf(parsed);
   }
 
   /**
@@ -101,6 +94,6 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    * }
    */
   async result(): Promise<CallResult<T, E>> {
-    return await resultOf<T, E>(this.#parsed, READER_PARTS);
+    return await resultOf<T, E>(this.#parsed);
   }
 }

@@ -1,6 +1,5 @@
-import { abortError } from '../abortError.js';
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
-import { OzUsageError, type OzError } from '../errors/errors.js';
+import { abortError, type OzError, OzUsageError } from '../errors/errors.js';
 import { isJsonObject, unexpectedAnswer } from '../errors/unexpectedAnswer.js';
 import type { Operation, RequestInput } from '../operation.js';
 import type { RequestOptions } from '../options/requestOptions.js';

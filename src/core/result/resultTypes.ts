@@ -1,4 +1,4 @@
-import type { Format } from '../request/format.js';
+import type { Format } from '../request/wire.js';
 import type { RequestOptions } from '../options/requestOptions.js';
 
 /**

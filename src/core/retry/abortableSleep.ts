@@ -1,4 +1,4 @@
-import { abortError } from '../abortError.js';
+import { abortError } from '../errors/errors.js';
 
 /**
  * Waits `ms`, or rejects with `OzAbortError` as soon as `signal` aborts. The listener it adds to the

@@ -1,6 +1,6 @@
 import { abortableSleep } from './abortableSleep.js';
 import { setAuth } from '../request/auth.js';
-import { usageError } from '../options/usageMessages.js';
+import { usageError } from '../options/usageProblem.js';
 import { providerKey } from '../options/providerKey.js';
 import type { Answer, Call, CallPort, Sent } from '../call.js';
 import { rememberAnswer } from '../result/callResult.js';

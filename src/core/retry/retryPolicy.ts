@@ -1,11 +1,24 @@
 /**
  * When and how long to wait before another attempt, as the reference client does: retry connection errors,
- * attempt timeouts, 408, 429 and 500+; never 409, 424 or any other 4xx. Read only once an attempt has failed (the
- * retry loop), so a bundle loads it with the call path's rarely used parts; the defaults are retryDefaults.ts's.
+ * attempt timeouts, 408, 429 and 500+; never 409, 424 or any other 4xx; and the defaults of its waits.
  */
 import { OzAbortError, OzConnectionError, type OzError } from '../errors/errors.js';
-import { DEFAULT_BACKOFF, DEFAULT_JITTER, RETRY_AFTER_CAP_MS } from './retryDefaults.js';
-import type { BackoffSchedule, RetryPolicy } from './retryOptionTypes.js';
+import type { BackoffSchedule, RetryPolicy } from './retryOptions.js';
+
+/** The backoff without `Retry-After`, by default: 0.5 s doubling to 8 s. */
+export const DEFAULT_BACKOFF: BackoffSchedule = { initialMs: 500, maxMs: 8_000 };
+
+/** The share of a backoff wait taken off at random, by default. */
+export const DEFAULT_JITTER = 0.25;
+
+/**
+ * The longest `Retry-After` the SDK waits inside a call: 60 s. A longer one is not waited out: the call fails at
+ * once with the typed error, whose `headers` still carry `Retry-After` for the caller to schedule.
+ */
+export const RETRY_AFTER_CAP_MS = 60_000;
+
+/** The defaults: 0.5 s doubling to 8 s, 25 % jitter, `Retry-After` up to 60 s. */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_BACKOFF, jitter: DEFAULT_JITTER, maxRetryAfterMs: RETRY_AFTER_CAP_MS };
 
 /** A status worth another attempt. */
 export function isRetryableStatus(status: number): boolean {

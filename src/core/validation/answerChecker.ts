@@ -1,9 +1,15 @@
-import type { AnswerValidator, AnswerValidatorLoader, AnswerValidators, ValidateMode, ValidationReport } from './responseValidation.js';
-import type { OzResponseValidationError } from '../errors/responseValidationError.js';
+import { OzResponseValidationError } from '../errors/responseValidationError.js';
+import type { Logger } from '../telemetry/logger.js';
+import type { AnswerValidator, AnswerValidatorLoader, AnswerValidators, ValidateMode } from './responseValidation.js';
 
-// Loaded on the first call made with validation on (`validate: 'warn' | 'strict'`): a program that never checks
-// answers carries none of this. It imports no value of the core (the error class comes in its constructor), so
-// that it stays one chunk of its own.
+/** Where a mismatch is reported besides the error or the log line. */
+export interface ValidationReport {
+  readonly log: Logger;
+  readonly tag: string;
+  readonly requestId: string | undefined;
+  /** Adds a span event for a `warn` mismatch. */
+  readonly onMismatch?: ((error: OzResponseValidationError) => void) | undefined;
+}
 
 /** `/data/0/name` as `$.data[0].name`. */
 function jsonPath(pointer: string, extra?: string): string {
@@ -29,13 +35,11 @@ function valueAt(data: unknown, pointer: string): unknown {
  */
 export class AnswerChecker {
   readonly #load: AnswerValidatorLoader;
-  readonly #Mismatch: typeof OzResponseValidationError;
   #validators: Promise<AnswerValidators> | undefined;
   readonly #warned = new Set<string>();
 
-  constructor(load: AnswerValidatorLoader, Mismatch: typeof OzResponseValidationError) {
+  constructor(load: AnswerValidatorLoader) {
     this.#load = load;
-    this.#Mismatch = Mismatch;
   }
 
   /** The validators, loaded on first use. */
@@ -55,7 +59,7 @@ export class AnswerChecker {
     const first = validate.errors?.[0];
     const missing = first?.keyword === 'required' ? String(first.params.missingProperty) : undefined;
     const pointer = first?.instancePath ?? '';
-    const error = new this.#Mismatch({
+    const error = new OzResponseValidationError({
       operationId,
       path: jsonPath(pointer, missing),
       value: missing === undefined ? valueAt(data, pointer) : undefined,
@@ -68,7 +72,7 @@ export class AnswerChecker {
   /** A body that does not parse, under validation: a mismatch at `$` (thrown under `strict`). */
   unparsed(mode: ValidateMode, operationId: string, text: string, cause: unknown, report: ValidationReport): void {
     const problem = cause instanceof Error ? cause.message : String(cause);
-    this.fail(mode, new this.#Mismatch({ operationId, path: '$', value: text, requestId: report.requestId, problem }, { cause }), report);
+    this.fail(mode, new OzResponseValidationError({ operationId, path: '$', value: text, requestId: report.requestId, problem }, { cause }), report);
   }
 
   /** A mismatch found: thrown under `strict`, else logged the first time for its operation. */

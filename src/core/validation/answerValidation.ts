@@ -1,12 +1,12 @@
 import { logOf } from '../telemetry/logger.js';
-import { AnswerChecker } from './answerChecker.js';
+import { AnswerChecker, type ValidationReport } from './answerChecker.js';
 import type { Call, CallPort } from '../call.js';
-import { OzResponseValidationError } from '../errors/responseValidationError.js';
+import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 import type { Format } from '../options/requestOptions.js';
-import type { ValidationReport } from './responseValidation.js';
+
 
 // Answers checked against openapi.json (`validate: 'warn' | 'strict'`): used only by calls made with validation
-// on. The validators are an optional part, loaded on the first such call.
+// on. The validators are an optional part, loaded on the first such call (through the layer above's loader).
 
 // The checker of each transport (its warnings are once per operation and transport).
 const CHECKERS = new WeakMap<CallPort, AnswerChecker>();
@@ -15,7 +15,7 @@ const CHECKERS = new WeakMap<CallPort, AnswerChecker>();
 function checkerOf(port: CallPort): AnswerChecker {
   let checker = CHECKERS.get(port);
   if (checker === undefined) {
-    checker = new AnswerChecker(port.config.loadValidators, OzResponseValidationError);
+    checker = new AnswerChecker(port.config.loadValidators);
     CHECKERS.set(port, checker);
   }
   return checker;

@@ -1,9 +1,6 @@
-import type { Logger } from '../telemetry/logger.js';
-import type { OzResponseValidationError } from '../errors/responseValidationError.js';
-
 /**
  * How the client checks answers against openapi.json: `off` (default) does not; `warn` logs the first mismatch of
- * each operation (and adds a span event); `strict` raises {@link OzResponseValidationError} in place of the data.
+ * each operation (and adds a span event); `strict` raises `OzResponseValidationError` in place of the data.
  * JSON and YAML bodies and every stream event are checked; markdown and text answers are strings, not checked.
  */
 export type ValidateMode = 'off' | 'warn' | 'strict';
@@ -24,15 +21,6 @@ export type AnswerValidators = Readonly<Record<string, unknown>>;
 
 /** Loads the generated validators (a chunk of its own, imported on first use). */
 export type AnswerValidatorLoader = () => Promise<AnswerValidators>;
-
-/** Where a mismatch is reported besides the error or the log line. */
-export interface ValidationReport {
-  readonly log: Logger;
-  readonly tag: string;
-  readonly requestId: string | undefined;
-  /** Adds a span event for a `warn` mismatch. */
-  readonly onMismatch?: ((error: OzResponseValidationError) => void) | undefined;
-}
 
 const VALID_MODES: ReadonlySet<string> = new Set(['off', 'warn', 'strict']);
 

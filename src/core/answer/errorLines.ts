@@ -1,7 +1,7 @@
-import type { ConnectInfo, ErrorBody } from './errorShape.js';
+import type { ConnectInfo, ErrorBody } from '../errors/errorShape.js';
 
-// The error bodies of the markdown and text wires, read line by line as the service renders them; loaded by
-// errorBody.ts on the first such error.
+// The error bodies of the markdown and text wires, read line by line as the service renders them (for
+// errorBody.ts).
 
 const splitList = (value: string) =>
   value

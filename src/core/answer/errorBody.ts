@@ -1,8 +1,25 @@
-import type { ConnectInfo, ErrorBody } from './errorShape.js';
-import { tryParseJson } from '../answer/tryParseJson.js';
-import { wireOfContentType } from '../request/wireOfContentType.js';
-import { yamlCodec } from '../answer/yaml.js';
+import { apiErrorFor, type OzAPIError } from '../errors/apiErrors.js';
+import type { ConnectInfo, ErrorBody } from '../errors/errorShape.js';
+import { tryParseJson } from './tryParseJson.js';
+import { wireOfContentType } from '../request/wire.js';
+import { yamlCodec } from './yaml.js';
 import { markdownError, textError } from './errorLines.js';
+
+/**
+ * The typed error of a whole error `Response` on any wire: the body is read as the answer's `Content-Type`
+ * says (json and yaml envelopes; markdown `# Error: <code>` with its `- missing:`, `- contract:`, `- hint:`
+ * lines and `execution_id` footer; text `<code>: <message>` with its `missing:` line).
+ */
+export async function errorFromResponse(response: Response): Promise<OzAPIError> {
+  const text = await response.text().catch(() => '');
+  return errorFromText(response.status, response.headers, text, response.statusText);
+}
+
+/** {@link errorFromResponse} for a body already read. */
+export async function errorFromText(status: number, headers: Headers, text: string, statusText = ''): Promise<OzAPIError> {
+  const error = await readErrorBody(text, headers.get('content-type'));
+  return apiErrorFor(status, headers, error, text.trim().slice(0, 500) || statusText || undefined);
+}
 
 /**
  * The error object of an error body on any wire, or undefined when the body carries none. json and yaml hold
