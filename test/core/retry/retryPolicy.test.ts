@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, isRetryableStatus, RETRY_AFTER_CAP_MS, retryAfterMs, retryDelay } from '../../src/core/retry/retryPolicy.js';
+import { backoffDelay, isRetryableStatus, RETRY_AFTER_CAP_MS, retryAfterMs, retryDelay } from '../../../src/core/retry/retryPolicy.js';
 
 describe('retry policy', () => {
   it('retries 408, 429 and 500+, never 409, 424 or another 4xx', () => {
