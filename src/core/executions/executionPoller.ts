@@ -4,9 +4,10 @@ import type { RequestOptions } from '../options/requestOptions.js';
 import { APIPromise, type ParsedResponse } from '../result/apiPromise.js';
 import { abortableSleep } from '../retry/abortableSleep.js';
 import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../retry/retryPolicy.js';
-import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
+import { isUnfinished, recordFailure } from './executionRecovery.js';
 import type {
   ExecutionPoll,
+  ExecutionRecordAnswer,
   ExecutionReader,
   ExecutionRef,
   ExecutionResultAnswer,

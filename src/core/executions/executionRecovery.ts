@@ -3,8 +3,6 @@ import type { ExecutionRecordAnswer } from './pollTypes.js';
 import { apiErrorFor, statusForCode, type OzAPIError } from '../errors/apiErrors.js';
 import { isJsonObject, unexpectedAnswer } from '../errors/unexpectedAnswer.js';
 
-export type { ExecutionRecordAnswer } from './pollTypes.js';
-
 /**
  * An answer of the record route, checked to be an execution record (a JSON object); any other value (`[]`,
  * `null`, a string) is an `OzError` naming what came.
