@@ -3,6 +3,7 @@ import type { Operation, RequestInput } from './operation.js';
 import { exchange } from './rawExchange.js';
 import { nodeUserAgent } from './runtime.js';
 import { abortError, type OzError } from './errors/errors.js';
+// The steps of a call, in the order its methods run them (src/core/README.md): one folder of src/core each.
 // 1. Options resolved
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
 import { Credentials, type ApiKeySource } from './options/credentials.js';

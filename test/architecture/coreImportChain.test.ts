@@ -38,8 +38,11 @@ const files = sourcesUnder(CORE);
 const imports = new Map(files.map((file) => [file, coreImportsOf(file)]));
 const name = (file: string) => relative(CORE, file);
 
-/** The longest chain from each file (a depth-first walk; a file met again on the walk's own path is a circle). */
-function chains(): { longest: string[]; circles: string[][] } {
+/**
+ * The longest chain of `imports` (a depth-first walk from each file, each file's longest chain kept) and the circles
+ * met (a file met again on the walk's own path).
+ */
+function chains(files: readonly string[], imports: ReadonlyMap<string, readonly string[]>, name: (file: string) => string): { longest: string[]; circles: string[][] } {
   const longestFrom = new Map<string, string[]>();
   const onPath: string[] = [];
   const circles: string[][] = [];
@@ -71,7 +74,14 @@ function chains(): { longest: string[]; circles: string[][] } {
 }
 
 describe('the import chains of src/core', () => {
-  const { longest, circles } = chains();
+  const { longest, circles } = chains(files, imports, name);
+
+  it('finds the longest chain and a circle in a graph made for it', () => {
+    const graph = new Map([['a', ['b', 'c']], ['b', ['d']], ['c', []], ['d', []], ['x', ['y']], ['y', ['x']]]);
+    const found = chains([...graph.keys()], graph, (file) => file);
+    expect(found.longest).toEqual(['a', 'b', 'd']);
+    expect(found.circles).toEqual([['x', 'y', 'x']]);
+  });
 
   it('reads the imports of every file', () => {
     expect(files.length).toBeGreaterThan(20);
