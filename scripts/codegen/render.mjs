@@ -31,7 +31,9 @@ export function renderTypes(spec, model) {
 export const operationConst = (op) => `${op.id}Operation`;
 
 export function renderOperations(model) {
-  let out = "import { operationsById, type Operation } from '../core/operation.js';\n\n";
+  let out = "import { streamAnswer } from '../core/answer/streamAnswer.js';\n";
+  out += "import type { StreamingOperation } from '../core/call.js';\n";
+  out += "import { operationsById, type Operation } from '../core/operation.js';\n\n";
   // One constant per operation, so that a bundle of one standalone function carries its operation's alone.
   for (const op of model.operations) {
     const slash = op.pathParams.filter((p) => p.slashes).map((p) => `'${p.name}'`);
@@ -43,7 +45,9 @@ export function renderOperations(model) {
     if (slash.length) out += `  slashParams: [${slash.join(', ')}],\n`;
     if (op.deprecated) out += '  deprecated: true,\n';
     if (op.deprecatedParams.length) out += `  deprecatedParams: [${op.deprecatedParams.map((p) => `{ name: '${p.name}', in: '${p.in}' }`).join(', ')}],\n`;
-    out += '} as const satisfies Operation;\n\n';
+    // The stream's reader only where the operation streams: a bundle of a function that never streams has no stream code.
+    if (op.streaming !== 'none') out += '  streamAnswer,\n';
+    out += `} as const satisfies ${op.streaming === 'none' ? 'Operation' : 'StreamingOperation'};\n\n`;
   }
   out += doc(['Every operation of openapi.json, as the transport reads it, by `operationId`.'], '');
   // Pure: a bundle of one standalone function drops the table and every other descriptor.

@@ -102,3 +102,14 @@ export interface CallPort extends ExecutionReader {
   /** A 2xx body on its wire. */
   decode(text: string, contentType: string | null, requested: Format): unknown;
 }
+
+/**
+ * How a streaming operation's answer becomes its `Stream` (`answer/streamAnswer.ts`). The generated table gives it
+ * to each streaming operation and to no other, so a program whose calls never stream does not bundle the stream code.
+ */
+export type StreamAnswer = (port: CallPort, call: Call, response: Response) => Promise<ParsedResponse<unknown>>;
+
+/** A streaming operation (`streaming` is not `none`), as the generated table writes it: with its stream's reader. */
+export interface StreamingOperation extends Operation {
+  readonly streamAnswer: StreamAnswer;
+}

@@ -19,7 +19,10 @@ export interface Operation {
   readonly wire: boolean;
   /** The request body may be sent as YAML. */
   readonly yamlBody: boolean;
-  /** `optional`: `stream: true` in the body answers SSE; `always`: always SSE; `chat`: OpenAI chunks. */
+  /**
+   * `optional`: `stream: true` in the body answers SSE; `always`: always SSE; `chat`: OpenAI chunks. An operation
+   * that streams carries its stream's reader too (`StreamingOperation`, call.ts).
+   */
   readonly streaming: 'none' | 'optional' | 'always' | 'chat';
   /** A list route (`limit`, `cursor`, `next_cursor`). */
   readonly paged: boolean;

@@ -40,7 +40,7 @@ import { recoverCall } from './recovery/lostAnswer.js';
 import { isServiceJson, jsonBody } from './answer/decodeAnswer.js';
 import { parsedAnswer } from './answer/parsedAnswer.js';
 import { decodeBody } from './answer/responseBody.js';
-import { streamAnswer } from './answer/streamAnswer.js';
+import { readStream } from './answer/readStream.js';
 // 8. Validation
 import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
 // 9. The caller's promise
@@ -346,7 +346,7 @@ export class Transport implements CallPort {
   }
 
   async #parse(call: Call, { response, text }: Answer): Promise<ParsedResponse<unknown>> {
-    if (call.mode === 'stream') return await streamAnswer(this, call, response);
+    if (call.mode === 'stream') return await readStream(this, call, response);
     // A run's pointer (202) and validation need more than decoding: most answers are decoded only.
     if ((response.status === 202 && call.op.idempotent) || call.settings.validate !== 'off') return await parsedAnswer(this, call, response, text);
     return { data: await this.decode(text, response.headers.get('content-type'), call.format), response, text };

@@ -5,8 +5,7 @@ import { checkedRecord, recordFailure } from '../executions/executionRecovery.js
 import type { RequestOptions } from '../options/requestOptions.js';
 import type { ParsedResponse } from '../result/apiPromise.js';
 import { finalError } from '../retry/finalError.js';
-import { streamOptions } from '../answer/streamOptions.js';
-import { Stream } from '../streams/stream.js';
+import { readStream } from '../answer/readStream.js';
 import { copyInto } from '../telemetry/callTracing.js';
 import { logOf } from '../telemetry/logger.js';
 import { copyTraceContext } from '../telemetry/tracing.js';
@@ -57,7 +56,7 @@ export async function recoverCall(port: CallPort, call: Call, conflict: OzAPIErr
     const events = new Response(recordAsEvents(record, requestId), {
       headers: { 'content-type': 'text/event-stream', 'x-execution-id': id, ...(requestId ? { 'x-request-id': requestId } : {}) },
     });
-    return { data: new Stream(events, streamOptions(call, 'events')), response: events };
+    return await readStream(port, call, events);
   }
   const failure = recordFailure(record, requestId);
   if (failure) throw finalError(call, failure);
