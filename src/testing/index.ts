@@ -36,7 +36,7 @@ export type { OzSettings } from './control/settings.js';
 export type { RetentionOptions } from './state/retention.js';
 export type { OzClock, OzClockOptions } from './time/clock.js';
 export type { OzDashboard } from './mounts/dashboard.js';
-export type { OzJournal, JournalEntry, JournalFilter, FaultType, VerifyOptions } from './harness/journal.js';
+export type { OzJournal, JournalEntry, JournalFilter, JournalHeaders, FaultType, VerifyOptions } from './harness/journal.js';
 export { OzVerificationError } from './harness/verificationError.js';
 export type { Difference, NearMiss, SeenRequest } from './harness/nearMisses.js';
 export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle, FaultBodyMatch } from './harness/faults.js';

@@ -3,7 +3,7 @@ import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
 import type { JournalContentFilter } from '../harness/journalMatch.js';
-import type { VerifyOptions } from '../harness/journal.js';
+import type { JournalHeaders, VerifyOptions } from '../harness/journal.js';
 import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
@@ -35,6 +35,8 @@ export type PortableStubSpec = Omit<StubSpec, 'respond'> & { readonly answer: St
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
 export interface JournalRecord extends SeenRequest {
+  /** The request headers by lower-case name (over HTTP, key and token values cut to their prefix and four characters). */
+  readonly headers: JournalHeaders;
   readonly executionId: string | null;
   readonly fault: string | null;
   /** The answer replayed a kept answer (`x-idempotent-replayed: true`). */
