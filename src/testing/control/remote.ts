@@ -372,7 +372,9 @@ function ignoreNotFound(err: unknown): undefined | Promise<never> {
 function remoteControls(base: string, send: Call, prefix: string): OzMockControls {
   const call: Call = (method, path, body, contentType) => send(method, `${prefix}${path}`, body, contentType);
   const idle = async (o: { timeoutMs?: number } = {}) => void (await call('POST', '/idle', o.timeoutMs === undefined ? {} : { timeout_ms: o.timeoutMs }));
-  const filter = (f: PortableJournalFilter | OperationId, limit?: number) => call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data);
+  // The headers as the in-process journal keeps them: a record without a prototype (`headers.constructor` is no header).
+  const filter = (f: PortableJournalFilter | OperationId, limit?: number) =>
+    call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data.map((e) => ({ ...e, headers: Object.assign(Object.create(null) as Record<string, string>, e.headers) })));
   const withdraw = (path: string) => () => call('DELETE', path).then(() => undefined, ignoreNotFound);
 
   return {
