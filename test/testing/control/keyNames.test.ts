@@ -61,6 +61,22 @@ describe('a key\'s value is api_key on the control plane', () => {
   });
 });
 
+describe("a fixture document's key takes api_key (value is its old name)", () => {
+  it('loads a key by api_key in process and over HTTP; both names at once, or a bad value, fail naming keys[0].api_key', async () => {
+    const { server, post } = await plane();
+    server.loadFixtures({ accounts: [{ name: 'fx' }], keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0001' }] });
+    expect((await server.fetch(`${server.url}/v1/tools`, { headers: { authorization: 'Bearer ozk_FixtureFixtureFixtureFixture0001' } })).status).toBe(200);
+    const overHttp = await post('/fixtures', { keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0002' }] });
+    expect(overHttp.status).toBe(200);
+    expect((await server.fetch(`${server.url}/v1/tools`, { headers: { authorization: 'Bearer ozk_FixtureFixtureFixtureFixture0002' } })).status).toBe(200);
+    const both = await post('/fixtures', { keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0003', value: 'ozk_FixtureFixtureFixtureFixture0003' }] });
+    expect([both.status, both.body.error.code, both.body.error.message]).toEqual([422, 'invalid_params', expect.stringMatching(/^keys\[0\]\.api_key and its old name value are both given/)]);
+    const bad = await post('/fixtures', { keys: [{ account: 'fx', api_key: 'ozk_short' }] });
+    expect([bad.status, bad.body.error.message]).toEqual([422, expect.stringMatching(/^keys\[0\]\.api_key /)]);
+    expect(() => server.loadFixtures({ keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0001' }] })).toThrow(/keys\[0\]\.api_key is in use already/);
+  });
+});
+
 describe('the key and connection routes refuse bad input with a typed error', () => {
   it('GET /_oz/keys and /_oz/connections take only account; POST /_oz/connections names a missing or unknown field', async () => {
     const { send } = await plane();
