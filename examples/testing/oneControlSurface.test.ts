@@ -1,8 +1,10 @@
 // One test file, two servers: the same tests run against createOzServer() in process and against an oz-mock driven
 // over HTTP through connectOzMock(). Both are typed as OzControls; `await` every call.
+// #region imports
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Oz, UnauthorizedError } from 'oz-sdk';
 import { connectOzMock, createOzServer, type OzControls } from 'oz-sdk/testing';
+// #endregion
 
 // #region two-surfaces
 const local = createOzServer({ clock: { frozen: true } });
