@@ -12,6 +12,9 @@ const err = (description: string) => ({ description, content: json(ref('ErrorEnv
 const STANDARD_ERRORS = { '401': err('Missing or wrong admin token (nothing changed).') };
 const INVALID = { '422': err('invalid_params: a bad field, named in the message (nothing changed).'), '400': err('invalid_json: the body is not JSON.') };
 const idParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+const KEY_KIND = { enum: ['platform', 'models', 'proxy'] };
+const CONNECTION_METHOD = { enum: ['oauth', 'api_key', 'wallet'] };
+const CONNECTION_STATUS = { enum: ['pending', 'linked'] };
 /** A listing's envelope: `{ data: [...] }`. */
 const listOf = (name: string) => ({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref(name) } } });
 const ACCOUNT_QUERY = { name: 'account', in: 'query', schema: { type: 'string' }, description: 'Only this account (unknown: 422).' };
@@ -235,7 +238,7 @@ export const CONTROL_OPENAPI = {
           missing: { type: 'array', items: { type: 'string' } },
           hint: { type: 'string' },
           contract: { type: 'string' },
-          connect: { type: 'object', properties: { provider: { type: 'string' }, method: { enum: ['oauth', 'api_key', 'wallet'] }, link: { type: 'string' } } },
+          connect: { type: 'object', properties: { provider: { type: 'string' }, method: CONNECTION_METHOD, link: { type: 'string' } } },
           ms: { type: 'number', minimum: 0 },
           afterEvents: { type: 'integer', minimum: 0 },
         },
@@ -319,7 +322,7 @@ export const CONTROL_OPENAPI = {
         properties: {
           id: { type: 'string', description: 'ses_...' },
           api_key: { type: ['string', 'null'], description: "The session's copy of the demo platform key (null when the baseline has none)." },
-          keys: { type: 'array', items: { type: 'object', required: ['id', 'account', 'name', 'kind', 'api_key', 'value'], properties: { id: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
+          keys: { type: 'array', items: { type: 'object', required: ['id', 'account', 'name', 'kind', 'api_key', 'value'], properties: { id: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' }, kind: KEY_KIND, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
         },
       },
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
@@ -350,7 +353,7 @@ export const CONTROL_OPENAPI = {
       KeySpec: {
         type: 'object',
         required: ['account'],
-        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, api_key: { type: 'string', description: 'A fixed value for the key (default: a new one).' }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
+        properties: { account: { type: 'string' }, kind: KEY_KIND, name: { type: 'string' }, api_key: { type: 'string', description: 'A fixed value for the key (default: a new one).' }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
       },
       Key: {
         type: 'object',
@@ -358,7 +361,7 @@ export const CONTROL_OPENAPI = {
         properties: {
           id: { type: 'string' },
           account: { type: 'string' },
-          kind: { enum: ['platform', 'models', 'proxy'] },
+          kind: KEY_KIND,
           name: { type: 'string' },
           preview: { type: 'string', description: "The kind's prefix and the value's last four characters." },
           created_at: { type: 'string', format: 'date-time' },
@@ -366,12 +369,12 @@ export const CONTROL_OPENAPI = {
           revoked_at: { type: ['string', 'null'], format: 'date-time' },
         },
       },
-      Connection: { type: 'object', required: ['account', 'provider', 'method', 'status'], properties: { account: { type: 'string' }, provider: { type: 'string' }, method: { enum: ['oauth', 'api_key', 'wallet'] }, status: { enum: ['pending', 'linked'] } } },
+      Connection: { type: 'object', required: ['account', 'provider', 'method', 'status'], properties: { account: { type: 'string' }, provider: { type: 'string' }, method: CONNECTION_METHOD, status: CONNECTION_STATUS } },
       ConnectionSpec: {
         type: 'object',
         required: ['account', 'provider'],
         additionalProperties: false,
-        properties: { account: { type: 'string' }, provider: { type: 'string' }, method: { enum: ['oauth', 'api_key', 'wallet'], default: 'oauth' }, status: { enum: ['pending', 'linked'], default: 'linked' } },
+        properties: { account: { type: 'string' }, provider: { type: 'string' }, method: { ...CONNECTION_METHOD, default: 'oauth' }, status: { ...CONNECTION_STATUS, default: 'linked' } },
       },
       CreatedKey: { type: 'object', required: ['id', 'api_key', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, api_key: { type: 'string', description: "The key's value, answered this once." }, key: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
       ItemPatch: {
