@@ -123,7 +123,7 @@ const BASE_PATHS = {
       post: scoped(op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) })),
     },
     '/_oz/keys/{id}/revoke': {
-      post: scoped(op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found.') }, { parameters: [idParam('id', 'The key id (key_...).')] })),
+      post: scoped(op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found: no key has this id.') }, { parameters: [idParam('id', 'The key id (key_...).')] })),
     },
     '/_oz/connections': {
       get: scoped(op('listConnections', "The accounts' connections, by account then provider.", { '200': ok('The connections.', listOf('Connection')), ...INVALID }, { parameters: [ACCOUNT_QUERY] })),
@@ -131,7 +131,7 @@ const BASE_PATHS = {
     },
     '/_oz/connections/{account}/{provider}': {
       delete: scoped(
-        op('unlinkConnection', "Removes an account's connection (the provider's tools answer 424 connection_required again).", { '200': ok('Removed.'), '404': err('connection_not_found.') }, { parameters: [idParam('account', 'The account.'), idParam('provider', 'The provider.')] }),
+        op('unlinkConnection', "Removes an account's connection (the provider's tools answer 424 connection_required again).", { '200': ok('Removed.'), '404': err('connection_not_found: the account has no connection to this provider.') }, { parameters: [idParam('account', 'The account.'), idParam('provider', 'The provider.')] }),
       ),
     },
     '/_oz/items/{id}/park': {

@@ -180,7 +180,7 @@ export class Store {
     const days = options.expiresInDays ?? null;
     if (days !== null && !KEY_EXPIRY_DAYS.includes(days)) throw new Error('expiresInDays is one of 7, 30, 90, 180, 365 or null');
     const hash = hashKey(value);
-    if (this.keyInUse(hash)) throw new Error(`key: ${KEY_IN_USE}`);
+    if (this.keyInUse(hash)) throw new Error(`${options.apiKey !== undefined ? 'apiKey' : 'key'}: ${KEY_IN_USE}`);
     const now = this.clock.now();
     const id = newId('key');
     this.data.keys.set(id, {

@@ -244,6 +244,9 @@ describe.each([
     const badValue = await failure(() => t.controls.keys.add({ account: 'shop', apiKey: 'sk-mdl-notaplatformkeyatall000000000' }));
     expect(badValue).toMatchObject({ status: 422, code: 'invalid_params' });
     expect(await failure(() => t.controls.keys.list({ account: 'nobody' }))).toMatchObject({ status: 422, code: 'invalid_params' });
+    const inUse = await failure(() => t.controls.keys.add({ account: 'shop', apiKey: SHOP_KEY }));
+    expect(inUse).toMatchObject({ status: 422, code: 'invalid_params' });
+    expect((inUse as Error).message).toMatch(/^(apiKey|api_key): that key value is in use already in this server/); // each surface names its own field
     const unknown = await failure(() => t.controls.keys.revoke('key_nothing'));
     expect(unknown).toBeInstanceOf(OzMockError);
     expect(unknown).toMatchObject({ status: 404, code: 'key_not_found' });
