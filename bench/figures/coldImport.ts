@@ -14,7 +14,8 @@ import { FIGURE_NAMES } from '../figureNames.js';
 import { formatMs, formatRatio, judged, type FigureRow } from '../figureRow.js';
 import { median } from '../latencyComparison.js';
 
-const LIMIT = 0.3;
+/** Issue 35 (the whole call path loads with the client now): at most half of openai-node's (issue 14 had 0.30). */
+const LIMIT = 0.5;
 const PRINT_NOW = 'process.stdout.write(String(performance.now()))';
 
 function importCode(specifier: string): string {

@@ -6,8 +6,18 @@
 // Forward compatible: the schemas are read leniently. An unknown field passes (`additionalProperties: false` is
 // dropped), an unknown enum value passes (`enum` is dropped; `oneOf` is read as `anyOf`, since members that differ
 // only by an enum would then overlap).
-import { Ajv2020 } from 'ajv/dist/2020.js';
+//
+// Small, since it is in the bundle of every program that turns `validate` on: ajv's draft-07 class (openapi.json
+// uses no keyword of a later draft, and the 2020 class tracks evaluated properties in every function), no
+// annotations, and each component schema compiled once (`inlineRefs: false`).
+import AjvModule from 'ajv';
 import { DOCUMENT_ID, METHODS, deref, standaloneModuleOf } from './standaloneValidators.mjs';
+
+const Ajv = AjvModule.default ?? AjvModule;
+
+// Keywords that check nothing (annotations; `format`, which the validators do not check) or that a newer service
+// may outgrow (`enum`, `discriminator`): left out, so the generated code does not carry them.
+const DROPPED = new Set(['enum', 'discriminator', 'example', 'examples', 'description', 'title', 'format', 'deprecated', 'readOnly', 'writeOnly', 'default', 'contentMediaType', 'contentEncoding', '$comment']);
 
 /** A schema as the client reads an answer: what a newer service may add does not fail. */
 function lenient(node) {
@@ -15,13 +25,19 @@ function lenient(node) {
   if (typeof node !== 'object' || node === null) return node;
   const out = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === 'enum' || key === 'discriminator' || key === 'example' || key === 'examples') continue;
+    if (DROPPED.has(key) || key.startsWith('x-')) continue;
     if (key === 'additionalProperties' && value === false) continue;
-    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) out.$ref = `${DOCUMENT_ID}${value}`;
+    if (key === '$ref' && typeof value === 'string' && value.startsWith('#/')) out.$ref = schemaId(value);
     else out[key === 'oneOf' ? 'anyOf' : key] = lenient(value);
   }
   return out;
 }
+
+/**
+ * The id a schema of openapi.json is compiled under: each component schema on its own, so every answer that uses it
+ * calls one function (compiled as a part of the whole document, ajv wrote a component out again for each answer).
+ */
+const schemaId = (ref) => (ref.startsWith('#/components/schemas/') ? `oz:${ref.slice('#/components/schemas/'.length)}` : `${DOCUMENT_ID}${ref}`);
 
 /** The answers to validate: `<operationId>_<status>` for a 2xx JSON body, `<operationId>_event` for a stream's event. */
 export function validatedAnswers(doc) {
@@ -44,9 +60,9 @@ export function validatedAnswers(doc) {
 }
 
 export function renderResponseValidators(doc) {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateSchema: false, validateFormats: false, code: { source: true, esm: true } });
-  const view = lenient({ components: doc.components });
-  ajv.addSchema(view, DOCUMENT_ID);
+  const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: false, validateFormats: false, inlineRefs: false, code: { source: true, esm: true } });
+  ajv.addSchema(lenient({ components: doc.components }), DOCUMENT_ID);
+  for (const [name, schema] of Object.entries(doc.components.schemas)) ajv.addSchema(lenient(schema), `oz:${name}`);
   const answers = validatedAnswers(doc);
   const exports = {};
   for (const answer of answers) {

@@ -1,4 +1,4 @@
-import createClient from 'openapi-fetch';
+import createClient, { type Middleware as FetchMiddleware } from 'openapi-fetch';
 import type { OzUsageError } from '../core/errors/errors.js';
 import type { Middleware } from '../core/middleware.js';
 import type { Operation } from '../core/operation.js';
@@ -6,7 +6,7 @@ import type { FetchLike, RequestOptions } from '../core/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
-import type { OzRawClient } from './rawClientType.js';
+import type { RawFetchMiddleware } from './rawClientType.js';
 
 // The raw client's calls, loaded by rawClient.ts on the first one (an optional part): openapi-fetch over a fetch that sends each
 // request as a call of its operation through the transport.
@@ -19,8 +19,15 @@ export interface RawCallParts {
   readonly middleware: readonly Middleware[];
 }
 
+/** The raw calls as rawClient.ts uses them: each method by name, and openapi-fetch's middleware list. */
+export interface RawCalls {
+  readonly [method: string]: unknown;
+  use(...middleware: RawFetchMiddleware[]): void;
+  eject(...middleware: RawFetchMiddleware[]): void;
+}
+
 /** openapi-fetch's client over `transport`, for a base address `baseURL`. */
-export function createRawCalls(transport: Transport, baseURL: string, parts: RawCallParts): OzRawClient {
+export function createRawCalls(transport: Transport, baseURL: string, parts: RawCallParts): RawCalls {
   const base = new URL(baseURL.replace(/\/+$/, '') + '/');
   const routes = allRoutes(parts.operations);
   const send: FetchLike = async (input, init) => {
@@ -28,7 +35,13 @@ export function createRawCalls(transport: Transport, baseURL: string, parts: Raw
     const op = operationOf(request, base, routes, parts);
     return await sendRaw(transport, op, request, parts.middleware.length === 0 ? {} : { middleware: parts.middleware });
   };
-  return createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+  const client = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+  // The middleware objects are openapi-fetch's own shape, declared again in rawClientType.ts (see there why).
+  return {
+    ...client,
+    use: (...middleware) => client.use(...(middleware as FetchMiddleware[])),
+    eject: (...middleware) => client.eject(...(middleware as FetchMiddleware[])),
+  };
 }
 
 /**

@@ -1,11 +1,11 @@
-import type { Middleware as FetchMiddleware } from 'openapi-fetch';
 import { OzUsageError } from '../core/errors/errors.js';
 import { checkedMiddleware, type Middleware } from '../core/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
-import type { OzRawClient } from './rawClientType.js';
+import type { OzRawClient, RawFetchMiddleware } from './rawClientType.js';
 import { rawPathProblem } from './rawPathParameters.js';
 import { loadPart } from '../core/optionalPart.js';
+import type { RawCalls } from './rawCalls.js';
 
 export type { OzRawClient };
 
@@ -14,13 +14,13 @@ export type { OzRawClient };
  * request to its operation (rawCalls.ts) are an optional part, loaded on the first raw call.
  */
 export function createRawClient(transport: Transport, baseURL: string): OzRawClient {
-  const middlewares: FetchMiddleware[] = [];
+  const middlewares: RawFetchMiddleware[] = [];
   // The SDK's middleware of the raw calls: a live list, read by each call.
   const chain: Middleware[] = [];
-  let instance: OzRawClient | undefined;
+  let instance: RawCalls | undefined;
   // An optional part: openapi-fetch (a package of its own, which would add to every program's start) loads on the first
   // raw call (most clients never make one).
-  const loaded = async (): Promise<OzRawClient> => {
+  const loaded = async (): Promise<RawCalls> => {
     const { createRawCalls } = await loadPart('the raw client', () => import('./rawCalls.js'));
     if (instance === undefined) {
       instance = createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
@@ -30,7 +30,7 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     return instance;
   };
   const method =
-    (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE' | 'request') =>
+    (name: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'PATCH' | 'request') =>
     (...args: unknown[]) => {
       const [verb, path, init] = name === 'request' ? args : [name, ...args];
       const problem = rawPathProblem(OPERATIONS, String(verb), path, init);
@@ -42,12 +42,9 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
     PUT: method('PUT'),
     POST: method('POST'),
     DELETE: method('DELETE'),
-    OPTIONS: method('OPTIONS'),
-    HEAD: method('HEAD'),
     PATCH: method('PATCH'),
-    TRACE: method('TRACE'),
     request: method('request'),
-    use(...added: Array<Middleware | FetchMiddleware>) {
+    use(...added: Array<Middleware | RawFetchMiddleware>) {
       for (const m of added) {
         if (typeof m === 'function') {
           chain.push(...checkedMiddleware([m], 'raw.use()'));
@@ -57,7 +54,7 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
         }
       }
     },
-    eject(...removed: Array<Middleware | FetchMiddleware>) {
+    eject(...removed: Array<Middleware | RawFetchMiddleware>) {
       for (const m of removed) {
         const list: unknown[] = typeof m === 'function' ? chain : middlewares;
         if (list.includes(m)) list.splice(list.indexOf(m), 1);
@@ -65,5 +62,5 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
       }
     },
   };
-  return raw as unknown as OzRawClient;
+  return raw as OzRawClient;
 }

@@ -70,6 +70,25 @@ describe('oz.raw against the embedded server', () => {
     expect(seen).toEqual([['1', undefined], ['1', '1'], [undefined, '1']]);
   });
 
+  it('types each call from openapi.json: parameters and bodies required where it requires them, data by parseAs', () => {
+    // Type-level only (checked by `npm run typecheck`): the calls are never made.
+    const typed = (raw: Oz['raw']) => {
+      expectTypeOf(raw.GET('/v1/tools/{tool}', { params: { path: { tool: 'echo' } }, parseAs: 'text' })).resolves.toHaveProperty('data').toEqualTypeOf<string | undefined>();
+      expectTypeOf(raw.POST('/v1/execute', { body: { agent: 'writer', user_request: 'hi', stream: true }, parseAs: 'stream' })).resolves.toHaveProperty('data').toEqualTypeOf<Response['body'] | undefined>();
+      expectTypeOf(raw.request('get', '/v1/tools/{tool}', { params: { path: { tool: 'echo' } } })).resolves.toHaveProperty('data').toEqualTypeOf<Tool | undefined>();
+      // @ts-expect-error: the path parameter is required
+      void raw.GET('/v1/tools/{tool}');
+      // @ts-expect-error: a POST path is not a GET path
+      void raw.GET('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } } });
+      // @ts-expect-error: the body's type is the operation's
+      void raw.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: 42 });
+      // @ts-expect-error: an unknown parseAs
+      void raw.GET('/health', { parseAs: 'xml' });
+      void raw.GET('/health');
+    };
+    expectTypeOf(typed).toBeFunction();
+  });
+
   it('refuses a path that is not an operation of openapi.json, before sending', async () => {
     const before = server.journal.count();
     const error = await rejectionOf(oz.raw.GET('/v1/nothing/here' as never));
