@@ -1,7 +1,8 @@
 // The layering rule of ARCHITECTURE.md, checked by `npm run lint:layers` (part of `npm test`). Each layer is a
 // folder and imports only what stands below it; type-only imports count too.
 //
-//   src/core/        the transport; imports nothing of ours
+//   src/core/        the transport; imports nothing of ours; its step folders never import the transport, and
+//                    errors/ and streams/ stand at its bottom
 //   src/generated/   written from openapi.json; imports only the core
 //   src/resources/, src/mcp/, src/signin/   beside each other, over the core and the generated layer
 //   src/client.ts, src/index.ts             the client and the package's root
@@ -37,10 +38,16 @@ module.exports = {
       { path: '^(src/(?!core/)|openapi[.]json$)' },
     ),
     forbid(
-      'core-folders-beside-each-other',
-      "src/core's folders stand beside each other: streams/, executions/, telemetry/ import errors/ and the top of src/core/, never another folder; errors/ imports only the top.",
-      { path: '^src/core/(streams|executions|errors|telemetry)/' },
-      { path: '^src/core/(streams|executions|errors|telemetry)/', pathNot: '^src/core/($1|errors)/' },
+      'core-steps-under-the-transport',
+      "A call's steps (src/core's folders) never import the files that run them in order: the transport, a standalone function's client, the raw client's exchange.",
+      { path: '^src/core/[^/]+/' },
+      { path: '^src/core/(transport|coreClient|rawExchange)[.]ts$' },
+    ),
+    forbid(
+      'core-errors-and-streams-at-the-bottom',
+      "src/core's errors/ imports only itself (and the operation's type); streams/ only itself and errors/.",
+      { path: '^src/core/(errors|streams)/' },
+      { path: '^src/core/', pathNot: '^src/core/($1/|errors/|operation[.]ts$)' },
     ),
     forbid(
       'generated-imports-only-core',

@@ -1,7 +1,7 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
-import type { ApiKeySource } from './core/credentials.js';
+import type { ApiKeySource } from './core/options/credentials.js';
 import { Transport } from './core/transport.js';
-import type { JsonRequestOptions } from './core/resultTypes.js';
+import type { JsonRequestOptions } from './core/result/resultTypes.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';

@@ -7,6 +7,7 @@
  */
 import type * as types from './generated/types.js';
 import { registerErrorCodes } from './core/errors/apiErrors.js';
+export { errorFromResponse } from './core/answer/errorBody.js';
 import { ERROR_CODES } from './generated/errors.js';
 
 // `apiErrorFor` and `errorFromResponse` give the typed error of every code of openapi.json, before any client is made.
@@ -14,19 +15,17 @@ registerErrorCodes(ERROR_CODES);
 
 export { Oz, type ClientOptions } from './client.js';
 export type { OzRawClient } from './raw/rawClient.js';
-export { APIPromise, type RateLimitInfo, type WithResponse } from './core/apiPromise.js';
+export { APIPromise, type RateLimitInfo, type WithResponse } from './core/result/apiPromise.js';
 export {
   OzError,
   OzUsageError,
   OzConnectionError,
   OzTimeoutError,
   OzAbortError,
-  type ConnectInfo,
-  type ErrorBody,
 } from './core/errors/errors.js';
+export type { ConnectInfo, ErrorBody } from './core/errors/errorShape.js';
 export {
   apiErrorFor,
-  errorFromResponse,
   OzAPIError,
   Http400Error,
   Http401Error,
@@ -43,14 +42,14 @@ export {
   UnauthorizedError,
 } from './core/errors/apiErrors.js';
 export { LegacyKeyError } from './core/errors/legacyKeyError.js';
-export type { ApiKeySource } from './core/credentials.js';
+export type { ApiKeySource } from './core/options/credentials.js';
 export type { Logger, LogLevel } from './core/telemetry/logger.js';
-export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/attempt/middleware.js';
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
-export type { RetryInfo, RetryOptions } from './core/retryOptions.js';
+export type { RetryInfo, RetryOptions } from './core/retry/retryOptions.js';
 export type { Plane } from './core/operation.js';
-export { Page, PagePromise, type NextPageParams, type PageBody } from './core/pagination.js';
-export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/requestOptions.js';
+export { Page, PagePromise, type NextPageParams, type PageBody } from './core/result/pagination.js';
+export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/options/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
 export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';
@@ -66,9 +65,9 @@ export {
   type Waitable,
 } from './core/executions/executionPoller.js';
 export { OzWaitTimeoutError } from './core/executions/waitTimeoutError.js';
-export type { CallResult, OzClientError } from './core/callResult.js';
+export type { CallResult, OzClientError } from './core/result/callResult.js';
 export { OzResponseValidationError } from './core/errors/responseValidationError.js';
-export type { ValidateMode } from './core/responseValidation.js';
+export type { ValidateMode } from './core/validation/responseValidation.js';
 // Each operation's error codes and the error type of its `result()`: generated from openapi.json.
 export {
   OPERATION_ERROR_CODES,
@@ -79,7 +78,7 @@ export {
   type WaitError,
 } from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/version.js';
-export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/resultTypes.js';
+export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/result/resultTypes.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {
   ERROR_CODES,

@@ -59,15 +59,15 @@ export function renderResourceFile(file) {
   const uses = new Set();
   const classes = file.classes.map((node) => renderClass(node, uses));
   let out = '';
-  if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/apiPromise.js';\n";
-  if (uses.has('PagePromise')) out += "import type { PagePromise } from '../../core/pagination.js';\n";
-  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/requestOptions.js';\n";
+  if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/result/apiPromise.js';\n";
+  if (uses.has('PagePromise')) out += "import type { PagePromise } from '../../core/result/pagination.js';\n";
+  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/options/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
   if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
-  if (uses.has('listPages')) out += "import { listPages } from '../../core/pagination.js';\n";
+  if (uses.has('listPages')) out += "import { listPages } from '../../core/result/pagination.js';\n";
   out += "import type { Transport } from '../../core/transport.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
-  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/resultTypes.js';\n`;
+  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/result/resultTypes.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
   if (uses.has('OPERATIONS')) out += "import { OPERATIONS } from '../operations.js';\n";
@@ -267,16 +267,16 @@ export function renderFuncsFile(file) {
   const ops = file.classes.flatMap((node) => node.methods).sort((a, b) => funcName(a).localeCompare(funcName(b)));
   const bodies = ops.map((op) => renderMethod(op, uses, FUNCTION_FORM));
   let out = '';
-  if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/apiPromise.js';\n";
+  if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/result/apiPromise.js';\n";
   out += "import { transportOf, type CoreClient } from '../../core/coreClient.js';\n";
   if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
   if (uses.has('listPages') || uses.has('PagePromise')) {
-    out += `import { listPages${uses.has('PagePromise') ? ', type PagePromise' : ''} } from '../../core/pagination.js';\n`;
+    out += `import { listPages${uses.has('PagePromise') ? ', type PagePromise' : ''} } from '../../core/result/pagination.js';\n`;
   }
-  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/requestOptions.js';\n";
+  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/options/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
-  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/resultTypes.js';\n`;
+  if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/result/resultTypes.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
   const descriptors = [...uses].filter((u) => u.startsWith('op:')).map((u) => u.slice(3)).sort();

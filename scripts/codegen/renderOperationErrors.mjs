@@ -5,7 +5,7 @@ const docLines = (lines) => `/**\n${lines.map((l) => (l ? ` * ${l}` : ' *')).joi
 const list = (codes) => `[${codes.map((c) => `'${c}'`).join(', ')}]`;
 
 export function renderOperationErrors(byOperation, runCodes) {
-  let out = "import type { OzClientError } from '../core/callResult.js';\n";
+  let out = "import type { OzClientError } from '../core/result/callResult.js';\n";
   out += "import type { OzWaitTimeoutError } from '../core/executions/waitTimeoutError.js';\n";
   out += "import type { ERROR_CODES, ErrorCodeName } from './errors.js';\n";
   out += "import type { OperationId } from './operations.js';\n\n";

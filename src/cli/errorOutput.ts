@@ -1,4 +1,4 @@
-import { stringifyYaml } from '../core/yaml.js';
+import { stringifyYaml } from '../core/answer/yaml.js';
 import type { ErrorBody, Format, OzAPIError } from '../index.js';
 import { jsonText } from './output.js';
 

@@ -1,4 +1,4 @@
-import { stringifyYaml } from '../core/yaml.js';
+import { stringifyYaml } from '../core/answer/yaml.js';
 import type { Format } from '../index.js';
 
 /** Where `oz` writes: stdout or stderr, and whether it is a terminal. */

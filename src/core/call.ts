@@ -1,13 +1,13 @@
-import type { ParsedResponse } from './answerTypes.js';
-import type { Credentials } from './credentials.js';
+import type { ParsedResponse } from './result/answerTypes.js';
+import type { Credentials } from './options/credentials.js';
 import type { ExecutionReader } from './executions/pollTypes.js';
 import type { OzAPIError } from './errors/apiErrors.js';
-import type { HeaderRecord } from './headerValue.js';
-import type { Middleware } from './middleware.js';
+import type { HeaderRecord } from './request/headerValue.js';
+import type { Middleware } from './attempt/middleware.js';
 import type { Operation, RequestInput } from './operation.js';
-import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
-import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
-import type { RetryPolicy } from './retryOptions.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './options/requestOptions.js';
+import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
+import type { RetryPolicy } from './retry/retryOptions.js';
 import type { CallSpan } from './telemetry/tracing.js';
 import type { Logging } from './telemetry/logger.js';
 
@@ -17,7 +17,7 @@ import type { Logging } from './telemetry/logger.js';
 /**
  * What a client's options, and a call's own over them, decide of how its calls are made. A call that gives none of
  * these options (`OWN_SETTINGS`) takes its client's as they are; one that gives any has them applied by
- * `callSettings.ts`, a part of the call path loaded when first needed.
+ * `options/callSettings.ts`.
  */
 export interface CallSettings {
   readonly credentials: Credentials;
@@ -81,7 +81,7 @@ export interface Answer {
 
 export type Sent = { kind: 'answer'; answer: Answer } | { kind: 'lost'; conflict: OzAPIError };
 
-/** What the call path's rarely used parts (`CallExtras`) may use of a transport and do through it. */
+/** What the steps of a call (retries, recovery, answers, validation, raw calls) use of a transport and do through it. */
 export interface CallPort extends ExecutionReader {
   /**
    * The transport's config: `executionRecord` (where a lost answer's execution is read), `pollIntervalMs` (its

@@ -1,7 +1,7 @@
 import type { CallPort } from './call.js';
-import { finalError } from './finalError.js';
+import { finalError } from './retry/finalError.js';
 import type { Operation } from './operation.js';
-import type { RequestOptions } from './requestOptions.js';
+import type { RequestOptions } from './options/requestOptions.js';
 import { traced, withSpan } from './telemetry/callTracing.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 

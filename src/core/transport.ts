@@ -1,45 +1,50 @@
-import { abortError } from './abortError.js';
-import { APIPromise, bodyHandedOver, type ParsedResponse } from './apiPromise.js';
-import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attemptSignal.js';
-import { setAuth } from './auth.js';
 import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
-import { parsedAnswer, streamAnswer } from './answerFeatures.js';
-import { boundBody } from './boundBody.js';
-import { failedAttemptError } from './callErrors.js';
-import { recoverCall } from './lostAnswerCall.js';
-import { throughMiddleware } from './middlewareAttempt.js';
-import { exchange } from './rawExchange.js';
-import { decodeBody } from './responseBody.js';
-import { encodeYamlBody } from './encodeRequestBody.js';
-import { followRedirects } from './redirect.js';
-import { retryLoop, type AttemptOutcome } from './retryLoop.js';
-import { settingsOver } from './callSettings.js';
-import { usageError } from './usageMessages.js';
-import { providerKey } from './providerKey.js';
-import { tracedAnswer } from './telemetry/callTracing.js';
-import { logAnswer, logAttempt } from './telemetry/debugLines.js';
-import { warnDeprecatedUse, warnDeprecationHeaders } from './deprecation.js';
-import { logOf } from './telemetry/logger.js';
-import { Credentials, type ApiKeySource } from './credentials.js';
-import type { OzError } from './errors/errors.js';
-import type { Logger } from './telemetry/logger.js';
-import type { LogLevel } from './telemetry/logLevel.js';
-import { checkedMiddleware, type Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';
-import { encodedPathParameter } from './pathSegment.js';
-import { setHeader, type HeaderRecord } from './headerValue.js';
-import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './requestOptions.js';
-import { isServiceJson, jsonBody } from './decodeAnswer.js';
-import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
-import { hasOwnSettings } from './ownSettings.js';
-import { DEFAULT_RETRY_POLICY } from './retryDefaults.js';
-import type { RetryOptions, RetryPolicy } from './retryOptions.js';
-import type { BackoffSchedule } from './retryOptionTypes.js';
+import { exchange } from './rawExchange.js';
 import { nodeUserAgent } from './runtime.js';
-import { UsageProblem } from './usageProblem.js';
-import { newTraceId } from './traceId.js';
+import { abortError, type OzError } from './errors/errors.js';
+// The steps of a call, in the order its methods run them (src/core/README.md): one folder of src/core each.
+// 1. Options resolved
+import { hasOwnSettings, settingsOver } from './options/callSettings.js';
+import { Credentials, type ApiKeySource } from './options/credentials.js';
+import { providerKey } from './options/providerKey.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './options/requestOptions.js';
+import { UsageProblem, usageError } from './options/usageProblem.js';
+// 2. Request built
+import { setAuth } from './request/auth.js';
+import { encodeYamlBody } from './request/encodeRequestBody.js';
+import { setHeader, type HeaderRecord } from './request/headerValue.js';
+import { encodedPathParameter } from './request/pathSegment.js';
+import { newTraceId } from './request/traceId.js';
+import { WIRE_MEDIA_TYPES } from './request/wire.js';
+import { warnDeprecatedUse, warnDeprecationHeaders } from './telemetry/deprecation.js';
+// 3. Span
+import { tracedAnswer } from './telemetry/callTracing.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
-import { WIRE_MEDIA_TYPES } from './wireMediaTypes.js';
+// 4. Attempt
+import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attempt/attemptSignal.js';
+import { boundBody } from './attempt/boundBody.js';
+import { failedAttemptError } from './attempt/callErrors.js';
+import { checkedMiddleware, type Middleware } from './attempt/middleware.js';
+import { throughMiddleware } from './attempt/middlewareChain.js';
+import { followRedirects } from './attempt/redirect.js';
+import { logAnswer, logAttempt } from './telemetry/debugLines.js';
+import { logOf, type Logger, type LogLevel } from './telemetry/logger.js';
+// 5. Retry decision
+import { retryLoop, type AttemptOutcome } from './retry/retryLoop.js';
+import type { BackoffSchedule, RetryOptions } from './retry/retryOptions.js';
+import { DEFAULT_RETRY_POLICY } from './retry/retryPolicy.js';
+// 6. Lost-answer recovery
+import { recoverCall } from './recovery/lostAnswer.js';
+// 7. Answer decoded by its wire
+import { isServiceJson, jsonBody } from './answer/decodeAnswer.js';
+import { parsedAnswer } from './answer/parsedAnswer.js';
+import { decodeBody } from './answer/responseBody.js';
+import { streamAnswer } from './answer/streamAnswer.js';
+// 8. Validation
+import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
+// 9. The caller's promise
+import { APIPromise, bodyHandedOver, type ParsedResponse } from './result/apiPromise.js';
 
 /** Retries after the first attempt, by default. */
 export const DEFAULT_MAX_RETRIES = 2;
@@ -101,7 +106,7 @@ export interface TransportConfig {
  */
 export class Transport implements CallPort {
   readonly #config: TransportConfig;
-  /** What the parts of {@link CallExtras} read of the config (see {@link CallPort}): never the key. */
+  /** What the steps of a call read of the config (see {@link CallPort}): never the key. */
   readonly config: CallPort['config'];
   readonly #credentials: Credentials;
   readonly #middleware: readonly Middleware[];
@@ -125,7 +130,7 @@ export class Transport implements CallPort {
 
   /**
    * The client's settings, made on its first call: its `retry`, `validate` and stream bounds are checked then
-   * (through `callSettings.ts`, loaded only for a client that gives any of them).
+   * (through `options/callSettings.ts`, only for a client that gives any of them).
    */
   async #clientSettings(): Promise<CallSettings> {
     const config = this.#config;
@@ -193,7 +198,7 @@ export class Transport implements CallPort {
     try {
       return await this.#resolve(op, input, options, mode, handoff);
     } catch (error) {
-      // A `UsageProblem` found on the way: its message's words load now (a part of CallExtras).
+      // A `UsageProblem` found on the way is worded as the caller's `OzUsageError` here.
       throw error instanceof UsageProblem ? usageError(error) : error;
     }
   }
@@ -275,7 +280,7 @@ export class Transport implements CallPort {
 
   /**
    * Attempts the call until an answer is final: a 2xx, a lost answer to recover, or a typed error thrown. Only a
-   * first attempt that is not a 2xx answer goes on to the retry loop (a part of {@link CallExtras}).
+   * first attempt that is not a 2xx answer goes on to the retry loop (`retry/retryLoop.ts`).
    */
   async send(call: Call): Promise<Sent> {
     let first: AttemptOutcome;
@@ -324,7 +329,7 @@ export class Transport implements CallPort {
 
   /**
    * One fetch of an attempt, sent with `redirect: 'manual'`: a redirect (a 3xx, or an opaque one) goes on to the
-   * same-origin redirect follower (a part of {@link CallExtras}); most answers are handed back as they came.
+   * same-origin redirect follower (`attempt/redirect.ts`); most answers are handed back as they came.
    */
   async #fetched(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
     const response = await fetch(url, init);
@@ -349,7 +354,7 @@ export class Transport implements CallPort {
 
   /**
    * A 2xx body on its wire: the service's JSON at once; any other (yaml, markdown, text, an answer sent as
-   * server-sent events) through the decoder of {@link CallExtras}.
+   * server-sent events) through `answer/responseBody.ts`.
    */
   decode(text: string, contentType: string | null, requested: Format): unknown | Promise<unknown> {
     return isServiceJson(contentType) ? jsonBody(text) : decodeBody(text, contentType, requested);

@@ -5,7 +5,7 @@ import {
   type WaitOptions,
 } from '../core/executions/executionPoller.js';
 import type { Transport } from '../core/transport.js';
-import type { APIPromise } from '../core/apiPromise.js';
+import type { APIPromise } from '../core/result/apiPromise.js';
 import type { WaitError } from '../generated/operationErrors.js';
 import { Executions as GeneratedExecutions } from '../generated/resources/executions.js';
 import type { Execution, ExecutionResult } from '../generated/types.js';

@@ -1,5 +1,5 @@
 import type { SignInOptions, SignInResult } from './signInOptions.js';
-import type { FetchLike } from '../core/requestOptions.js';
+import type { FetchLike } from '../core/options/requestOptions.js';
 import { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import { SignInError } from './signInError.js';
 import { loadPart } from '../core/optionalPart.js';

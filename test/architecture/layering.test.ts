@@ -42,6 +42,7 @@ describe('the layering rule', () => {
     const planted: Record<string, string> = {
       'src/core/wrongWay.ts': "export type { OperationId } from '../generated/operations.js';",
       'src/core/streams/wrongFolder.ts': "import '../executions/executionPoller.js';",
+      'src/core/retry/wrongWay.ts': "export type { Transport } from '../transport.js';",
       'src/generated/wrongWay.ts': "export type { Oz } from '../client.js';",
       'src/resources/wrongWay.ts': "export type { OzServer } from '../testing/server.js';",
       'src/testing/pipeline/wrongWay.ts': "export type { Executions } from '../../resources/executions.js';",
@@ -80,7 +81,8 @@ describe('the layering rule', () => {
     const expected = [
       'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
       'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
-      'core-folders-beside-each-other: src/core/streams/wrongFolder.ts -> src/core/executions/executionPoller.ts',
+      'core-errors-and-streams-at-the-bottom: src/core/streams/wrongFolder.ts -> src/core/executions/executionPoller.ts',
+      'core-steps-under-the-transport: src/core/retry/wrongWay.ts -> src/core/transport.ts',
       'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
       'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
       'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',

@@ -19,7 +19,7 @@ const LOADED_ON_FIRST_USE = [
   'profiles/profileStore.ts',
   'generated/responseValidators.ts',
 ];
-const NOT_IMPORTED = ['generated/funcs/agents.ts', 'core/pagination.ts'];
+const NOT_IMPORTED = ['generated/funcs/agents.ts', 'core/result/pagination.ts'];
 
 describe('a bundle of OzCore and one standalone function (esbuild, code splitting)', () => {
   it('loads up front the call path and none of the optional parts (spans, validators, the profile file) nor other operations', async () => {
@@ -40,7 +40,7 @@ describe('a bundle of OzCore and one standalone function (esbuild, code splittin
     const { initial } = initialChunks(outputs);
     const upFront = new Set([...initial].flatMap((key) => Object.entries(outputs[key]!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path)));
     // The test can fail: what a default call needs is there.
-    for (const needed of ['src/core/transport.ts', 'src/core/apiPromise.ts', 'src/core/attemptSignal.ts', 'src/core/streams/stream.ts', 'src/generated/funcs/tools.ts']) {
+    for (const needed of ['src/core/transport.ts', 'src/core/result/apiPromise.ts', 'src/core/attempt/attemptSignal.ts', 'src/core/streams/stream.ts', 'src/generated/funcs/tools.ts']) {
       expect(upFront, needed).toContain(needed);
     }
     expect([...LOADED_ON_FIRST_USE, ...NOT_IMPORTED].map((module) => `src/${module}`).filter((path) => upFront.has(path))).toEqual([]);

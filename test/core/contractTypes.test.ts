@@ -1,12 +1,12 @@
 // The core imports nothing of ours, so the few contract shapes it reads are declared in it; here each is held
 // equal to the generated schema type it stands for (`tsc --noEmit` fails on drift). The calls never run.
 import { describe, expectTypeOf, it } from 'vitest';
-import type { ConnectInfo } from '../../src/core/errors/errors.js';
+import type { ConnectInfo } from '../../src/core/errors/errorShape.js';
 import type { AsyncPointerAnswer } from '../../src/core/executions/asyncPointer.js';
 import type { ExecutionResultAnswer } from '../../src/core/executions/executionPoller.js';
-import type { ExecutionRecordAnswer } from '../../src/core/executions/executionRecovery.js';
+import type { ExecutionRecordAnswer } from '../../src/core/executions/pollTypes.js';
 import type { Operation } from '../../src/core/operation.js';
-import type { Format } from '../../src/core/requestOptions.js';
+import type { Format } from '../../src/core/options/requestOptions.js';
 import type { components } from '../../src/generated/openapi.js';
 import type { OPERATIONS } from '../../src/generated/operations.js';
 

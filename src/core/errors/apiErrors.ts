@@ -1,4 +1,3 @@
-import { readErrorBody } from './errorBody.js';
 import { OzError } from './errors.js';
 import type { ConnectInfo, ErrorBody } from './errorShape.js';
 
@@ -160,20 +159,4 @@ export function apiErrorFor(status: number, headers: Headers, error: ErrorBody |
   const byCode = code !== undefined && Object.hasOwn(BY_CODE, code) ? BY_CODE[code]!.class : undefined;
   const Class = byCode ?? BY_STATUS[status] ?? (status >= 500 ? Http5xxError : OzAPIError);
   return new Class(status, headers, error, message);
-}
-
-/**
- * The typed error of a whole error `Response` on any wire: the body is read as the answer's `Content-Type`
- * says (json and yaml envelopes; markdown `# Error: <code>` with its `- missing:`, `- contract:`, `- hint:`
- * lines and `execution_id` footer; text `<code>: <message>` with its `missing:` line).
- */
-export async function errorFromResponse(response: Response): Promise<OzAPIError> {
-  const text = await response.text().catch(() => '');
-  return errorFromText(response.status, response.headers, text, response.statusText);
-}
-
-/** {@link errorFromResponse} for a body already read. */
-export async function errorFromText(status: number, headers: Headers, text: string, statusText = ''): Promise<OzAPIError> {
-  const error = await readErrorBody(text, headers.get('content-type'));
-  return apiErrorFor(status, headers, error, text.trim().slice(0, 500) || statusText || undefined);
 }

@@ -1,5 +1,5 @@
-// The service's error envelope as the SDK reads it: errors.ts and the readers of every wire (errorBody.ts,
-// errorLines.ts) take it from here, so none of them imports another back.
+// The service's error envelope as the SDK reads it: the error classes (apiErrors.ts) and the readers of every wire
+// (answer/errorBody.ts, answer/errorLines.ts) take it from here; errors.ts, at the bottom of the core, imports nothing.
 
 /** Where a missing connection or credential is made (424 errors). */
 export interface ConnectInfo {

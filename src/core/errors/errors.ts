@@ -14,8 +14,6 @@ export class OzUsageError extends OzError {
   readonly code = 'usage_error' as const;
 }
 
-export type { ConnectInfo, ErrorBody } from './errorShape.js';
-
 /** The call ended without an answer: the connection failed or was cut. Retried by default. */
 export class OzConnectionError extends OzError {
   override name = 'OzConnectionError';
@@ -42,4 +40,9 @@ export class OzAbortError extends OzError {
    * outcome with `client.executions.wait(executionId)`.
    */
   executionId?: string;
+}
+
+/** The typed abort error of a signal, carrying its reason. */
+export function abortError(signal: AbortSignal | undefined): OzAbortError {
+  return new OzAbortError('The call was aborted.', { cause: signal?.reason });
 }

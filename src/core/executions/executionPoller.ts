@@ -1,28 +1,24 @@
-import { abortError } from '../abortError.js';
-import { abortableSleep } from '../abortableSleep.js';
-import { APIPromise } from '../apiPromise.js';
-
-import { AttemptSignal } from '../attemptSignal.js';
-import { OzAbortError, OzUsageError, type OzError } from '../errors/errors.js';
-import { isUnfinished, recordFailure, type ExecutionRecordAnswer } from './executionRecovery.js';
+import { abortError, OzAbortError, OzUsageError, type OzError } from '../errors/errors.js';
+import { AttemptSignal } from '../attempt/attemptSignal.js';
+import type { RequestOptions } from '../options/requestOptions.js';
+import { APIPromise, type ParsedResponse } from '../result/apiPromise.js';
+import { abortableSleep } from '../retry/abortableSleep.js';
+import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../retry/retryPolicy.js';
+import { isUnfinished, recordFailure } from './executionRecovery.js';
 import type {
   ExecutionPoll,
+  ExecutionRecordAnswer,
   ExecutionReader,
   ExecutionRef,
   ExecutionResultAnswer,
   PollHooks,
-  PollParts,
   PollRequestOptions,
   PollSchedule,
   WaitOptions,
 } from './pollTypes.js';
-import type { RequestOptions } from '../requestOptions.js';
-import { RETRY_AFTER_CAP_MS } from '../retryDefaults.js';
-import { retryAfterMs } from '../retryPolicy.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
-import { pollExecution as pollLoop, waitParsed } from './pollLoop.js';
 
-// The poller's types are in pollTypes.ts (shared with pollLoop.ts without an import circle).
+// The poller's types are in pollTypes.ts (the transport's port, `ExecutionReader`, is read without the poller).
 export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from './pollTypes.js';
 
 /** The first interval between two polls, by default. */
@@ -31,6 +27,9 @@ export const DEFAULT_POLL_INTERVAL_MS = 500;
 export const DEFAULT_MAX_POLL_INTERVAL_MS = 5_000;
 /** How long a wait lasts at most, by default (10 minutes, like one attempt of a synchronous call). */
 export const DEFAULT_WAIT_TIMEOUT_MS = 600_000;
+
+// Each interval is this much longer than the one before, up to `maxInterval`.
+const BACKOFF_FACTOR = 1.5;
 
 /** The shortest wait an answer can ask for between two polls: a `Retry-After: 0` must not become a busy loop. */
 export const MIN_POLL_MS = 50;
@@ -61,7 +60,19 @@ export async function pollExecution<Record extends ExecutionRecordAnswer>(
   schedule: PollSchedule,
   hooks: PollHooks<Record> = {},
 ): Promise<ExecutionPoll<Record>> {
-  return await pollLoop(read, schedule, hooks, POLL_PARTS);
+  let interval = schedule.interval;
+  const maxInterval = Math.max(schedule.maxInterval, interval);
+  for (;;) {
+    const poll = await read();
+    // Checked before any hook reads a field: an answer that is not a record ends the loop with its OzError.
+    const unfinished = isUnfinished(poll.record);
+    await hooks.onRecord?.(poll.record);
+    if (!unfinished) return poll;
+    const wait = nextPollDelay(poll.response.headers, interval);
+    interval = Math.min(interval * BACKOFF_FACTOR, maxInterval);
+    hooks.beforeWait?.(wait, poll);
+    await (hooks.sleep ?? abortableSleep)(wait, hooks.signal);
+  }
 }
 
 /** The id an {@link ExecutionRef} names. */
@@ -90,7 +101,7 @@ export function waitForExecution<Record extends ExecutionRecordAnswer = Executio
   options: WaitOptions<Record> = {},
   requestOptions: PollRequestOptions = {},
 ): APIPromise<ExecutionResultAnswer, E> {
-  return new APIPromise(waitParsed(transport, ref, options, requestOptions, POLL_PARTS));
+  return new APIPromise(waitParsed(transport, ref, options, requestOptions));
 }
 
 /**
@@ -119,16 +130,47 @@ export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callO
   return pointer;
 }
 
-const POLL_PARTS: PollParts = {
-  abortableSleep,
-  abortError,
-  AttemptSignal,
-  OzAbortError,
-  OzUsageError,
-  OzWaitTimeoutError,
-  recordFailure,
-  isUnfinished,
-  nextPollDelay,
-  executionIdOf,
-  defaults: { timeout: DEFAULT_WAIT_TIMEOUT_MS, interval: DEFAULT_POLL_INTERVAL_MS, maxInterval: DEFAULT_MAX_POLL_INTERVAL_MS },
-};
+/** The wait of {@link waitForExecution}, with the answer of the poll that read the finished record. */
+async function waitParsed<Record extends ExecutionRecordAnswer>(
+  transport: ExecutionReader,
+  ref: ExecutionRef,
+  options: WaitOptions<Record>,
+  requestOptions: PollRequestOptions,
+): Promise<ParsedResponse<ExecutionResultAnswer>> {
+  const id = executionIdOf(ref);
+  const timeout = options.timeout ?? DEFAULT_WAIT_TIMEOUT_MS;
+  const interval = options.interval ?? DEFAULT_POLL_INTERVAL_MS;
+  const maxInterval = options.maxInterval ?? DEFAULT_MAX_POLL_INTERVAL_MS;
+  if (!(timeout > 0)) throw new OzUsageError(`The wait's timeout must be a number of milliseconds > 0 (or Infinity), not ${timeout}.`);
+  if (!(interval >= 0) || !Number.isFinite(interval)) throw new OzUsageError(`interval must be a number of milliseconds >= 0, not ${interval}.`);
+  const caller = options.signal;
+  if (caller?.aborted) throw abortError(caller);
+
+  // Aborts at the caller's abort or at the wait's deadline; its one listener on the caller's signal is removed
+  // when the wait ends.
+  const scope = new AttemptSignal(caller, timeout);
+  const pollOptions: RequestOptions = { ...requestOptions, signal: scope.signal, format: 'json' };
+  let lastStatus: string | undefined;
+  try {
+    const read = async (): Promise<ExecutionPoll<Record>> => {
+      const { data, response, requestId } = await transport.request<Record>(transport.config.executionRecord, { path: { id } }, pollOptions).withResponse();
+      return { record: data, response, requestId };
+    };
+    const onRecord = (polled: Record) => {
+      lastStatus = typeof polled.status === 'string' ? polled.status : undefined;
+      return options.onProgress?.(polled);
+    };
+    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord, sleep: transport.sleep?.bind(transport) });
+    const failure = recordFailure(finished, requestId);
+    if (failure) throw failure;
+    const content = typeof finished.content === 'string' ? finished.content : '';
+    return { data: { ok: true, content, execution_id: id, request_id: requestId ?? '' }, response };
+  } catch (error) {
+    if (error instanceof OzAbortError && scope.signal.aborted && !caller?.aborted) {
+      throw new OzWaitTimeoutError(id, timeout, lastStatus, { cause: error });
+    }
+    throw error;
+  } finally {
+    scope.release();
+  }
+}

@@ -1,16 +1,7 @@
-import { type ErrorBody } from '../errors/errors.js';
+import type { ErrorBody } from '../errors/errorShape.js';
+import type { ExecutionRecordAnswer } from './pollTypes.js';
 import { apiErrorFor, statusForCode, type OzAPIError } from '../errors/apiErrors.js';
 import { isJsonObject, unexpectedAnswer } from '../errors/unexpectedAnswer.js';
-
-/** The fields of an execution record the recovery reads. */
-export interface ExecutionRecordAnswer {
-  id: string;
-  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
-  content: string | null;
-  error: ErrorBody | null;
-  workflow_id: string | null;
-  task_id: string | null;
-}
 
 /**
  * An answer of the record route, checked to be an execution record (a JSON object); any other value (`[]`,

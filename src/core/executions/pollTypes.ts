@@ -1,14 +1,19 @@
-import type { abortError } from '../abortError.js';
-import type { abortableSleep } from '../abortableSleep.js';
-import type { AttemptSignal } from '../attemptSignal.js';
-import type { OzAbortError, OzUsageError } from '../errors/errors.js';
-import type { ExecutionRecordAnswer, isUnfinished, recordFailure } from './executionRecovery.js';
+import type { ErrorBody } from '../errors/errorShape.js';
+import type { RequestOptions } from '../options/requestOptions.js';
 import type { Operation, RequestInput } from '../operation.js';
-import type { RequestOptions } from '../requestOptions.js';
-import type { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The execution poller's types: its port, options and answers (executionPoller.ts re-exports them), in a file of
-// their own so that the lazily loaded loop (pollLoop.ts) and the poller share them without an import circle.
+// their own so that the transport's port (`CallPort`, call.ts) reads them without the poller.
+
+/** The fields of an execution record the poller and the recovery of a lost answer read. */
+export interface ExecutionRecordAnswer {
+  id: string;
+  status: 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+  content: string | null;
+  error: ErrorBody | null;
+  workflow_id: string | null;
+  task_id: string | null;
+}
 
 /**
  * The poller's port: the few things it does through the client (the transport is one). It needs nothing else of
@@ -95,22 +100,3 @@ export interface ExecutionResultAnswer {
  * or one read back from JSON, YAML or the pointer lines of markdown and text; an execution result envelope).
  */
 export type ExecutionRef = string | { readonly execution_id: string };
-
-/** The core's values the loop uses, handed over by executionPoller.ts to pollLoop.ts. */
-export interface PollParts {
-  readonly abortableSleep: typeof abortableSleep;
-  readonly abortError: typeof abortError;
-  readonly AttemptSignal: typeof AttemptSignal;
-  readonly OzAbortError: typeof OzAbortError;
-  readonly OzUsageError: typeof OzUsageError;
-  readonly OzWaitTimeoutError: typeof OzWaitTimeoutError;
-  readonly recordFailure: typeof recordFailure;
-  readonly isUnfinished: typeof isUnfinished;
-  /** The wait before the next poll (`nextPollDelay`). */
-  readonly nextPollDelay: (headers: Headers, interval: number) => number;
-  /** The id an `ExecutionRef` names (`executionIdOf`). */
-  readonly executionIdOf: (ref: ExecutionRef) => string;
-  /** `DEFAULT_WAIT_TIMEOUT_MS`, `DEFAULT_POLL_INTERVAL_MS`, `DEFAULT_MAX_POLL_INTERVAL_MS`. */
-  readonly defaults: { readonly timeout: number; readonly interval: number; readonly maxInterval: number };
-}
-

@@ -1,5 +1,4 @@
-import { abortError } from '../abortError.js';
-import { OzAbortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
+import { abortError, OzAbortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import { OzAPIError } from '../errors/apiErrors.js';
 import { SseReader, type SseEvent, type SseRead } from './sseReader.js';
 import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';

@@ -1,4 +1,4 @@
-import { type ErrorBody } from '../errors/errors.js';
+import type { ErrorBody } from '../errors/errorShape.js';
 import { apiErrorFor, statusForCode, type OzAPIError } from '../errors/apiErrors.js';
 import type { SseEvent } from './sseReader.js';
 import { OzStreamProtocolError } from './streamErrors.js';

@@ -1,8 +1,7 @@
-import { logOf } from './logger.js';
 import type { Call } from '../call.js';
-import { REDACTED } from './redaction.js';
+import { logOf, REDACTED } from './logger.js';
 
-// The lines of `logLevel: 'debug'`, loaded with the call path's rarely used parts by the first call made at it.
+// The lines of `logLevel: 'debug'` (a call gathers them only at that level).
 
 /** The request of an attempt, its credential headers masked. */
 export function logAttempt(call: Call, attempt: number): void {

@@ -1,7 +1,23 @@
-import { SEVERITY, type LogLevel } from './logLevel.js';
-import { scrubText } from './redaction.js';
+/** How much the SDK logs: `off`, or the least severe level still written. */
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
 
-export type { LogLevel } from './logLevel.js';
+/** Each level's rank: a line is written when its level's rank is at most the chosen level's. */
+export const SEVERITY: Readonly<Record<LogLevel, number>> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+/** The level named by `value` (for example `OZ_LOG`), or undefined when it names none. */
+export function parseLogLevel(value: string | undefined): LogLevel | undefined {
+  const level = value?.trim().toLowerCase();
+  return level !== undefined && Object.hasOwn(SEVERITY, level) ? (level as LogLevel) : undefined;
+}
+
+/** What a secret is replaced with in a log line or an error. */
+export const REDACTED = '[redacted]';
+
+/** `text` with every occurrence of each secret replaced by {@link REDACTED}. */
+export function scrubText(text: string, secrets: readonly string[]): string {
+  for (const secret of secrets) if (secret) text = text.split(secret).join(REDACTED);
+  return text;
+}
 
 /** Where the SDK writes its log lines; `console` fits, as do pino and winston loggers. */
 export interface Logger {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MIN_POLL_MS, nextPollDelay } from '../../../src/core/executions/executionPoller.js';
-import { RETRY_AFTER_CAP_MS } from '../../../src/core/retryDefaults.js';
+import { RETRY_AFTER_CAP_MS } from '../../../src/core/retry/retryPolicy.js';
 import { ExecutionCancelledError, InternalError, InvalidParamsError, Oz, OzError, OzWaitTimeoutError, type ExecuteStreamEvent } from '../../../src/index.js';
 import { fastClient, KEY, rejectionOf } from '../support/clients.js';
 import { executionRecord } from '../support/executionRecord.js';

@@ -1,0 +1,105 @@
+import type { ApiKeySource } from './credentials.js';
+import type { Format } from '../request/wire.js';
+import type { Logger, LogLevel } from '../telemetry/logger.js';
+import type { ValidateMode } from '../validation/responseValidation.js';
+import type { Middleware } from '../attempt/middleware.js';
+import type { RetryOptions } from '../retry/retryOptions.js';
+
+export type { Format } from '../request/wire.js';
+
+/** Any Fetch-API function: `globalThis.fetch`, undici's, or the embedded server's `server.fetch`. */
+export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Extra fields of every `fetch` call's `init`, for example undici's `dispatcher` (a proxy agent, other timeouts)
+ * or `keepalive`. The SDK's own `method`, `headers`, `body`, `signal` and `redirect` (it follows redirects itself,
+ * within the origin only: see `OzRedirectError`) always win.
+ */
+export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'> & Record<string, unknown>;
+
+/** Query parameters; `undefined` and `null` values are left out. */
+export type QueryParams = Record<string, string | number | boolean | null | undefined>;
+
+/**
+ * How the key is sent: `Authorization: Bearer <key>` (default), or `X-API-Key: <key>`. `x-api-key` applies only
+ * where the service accepts it (execution planes and MCP); the models plane, the companies routes and the
+ * connector proxy always get the bearer header.
+ */
+export type AuthHeader = 'bearer' | 'x-api-key';
+
+/** Options every call accepts; each one overrides the client's own for that call only. */
+export interface RequestOptions {
+  /** Aborts the call at once, also during a retry wait, with `OzAbortError`. */
+  signal?: AbortSignal;
+  /** Milliseconds per attempt (default 600000, 10 minutes). A stream's attempt ends at its first byte. */
+  timeout?: number;
+  /**
+   * Streams only: milliseconds a stream may wait without an event before it is closed with
+   * `OzStreamIdleTimeoutError` (default 300000, 5 minutes; `Infinity` turns it off). Progress is a complete event:
+   * comments (`: ping`) keep the connection alive, not the stream. Node's built-in `fetch` (undici) also gives up
+   * on a body silent for its own `bodyTimeout` (300 s): to wait longer, pass a `fetch` using an undici `Agent`
+   * with a longer `bodyTimeout`.
+   */
+  idleTimeout?: number;
+  /**
+   * Streams only: bytes one event may take before it is complete (default 16 MiB); past them the stream ends with
+   * `OzStreamEventTooLargeError`, so a line that never ends cannot grow the client's memory.
+   */
+  maxEventBytes?: number;
+  /**
+   * Streams only: milliseconds the whole stream may last, from its answer to its closing event, however lively
+   * (default: no limit); past them it ends with `OzStreamTimeoutError`. `timeout` covers each attempt up to the
+   * answer's headers.
+   */
+  streamTimeout?: number;
+  /**
+   * Streams only: keep the text of the deltas for `finalText()`, `receivedText` and the interruption error's
+   * `receivedText` (default true). Turn it off for outputs too large to hold in memory.
+   */
+  retainStreamText?: boolean;
+  /** Retries after the first attempt (default 2). */
+  maxRetries?: number;
+  /** Backoff, `Retry-After` bound, `shouldRetry` and `onRetry` for this call, each field over the client's. */
+  retry?: RetryOptions;
+  /**
+   * Middleware of this call: it runs inside the client's (the client's first, then these), on every attempt,
+   * also for the polls of a lost answer's recovery and of an async pointer's `wait()`.
+   */
+  middleware?: readonly Middleware[];
+  /**
+   * The `x-trace-id` of a write (every POST, PUT, PATCH and DELETE), re-sent on every retry so a retried write
+   * happens once: on an execute call it becomes the execution id; on any other write a replay answers the first
+   * answer again. Generated (`exe_` + 32 random characters) per call when absent.
+   */
+  idempotencyKey?: string;
+  /** The response wire, sent as `?format=` (it wins over `Accept`). `markdown` and `text` answer a string. */
+  format?: Format;
+  /** Send the request body as JSON (default) or YAML (`text/yaml`, only where the operation takes YAML). */
+  bodyFormat?: 'json' | 'yaml';
+  /** Extra headers; `null` removes a default header. */
+  headers?: Record<string, string | null>;
+  /** The key for this call only, or a function that gives it (asked again once after a 401). */
+  apiKey?: ApiKeySource;
+  /** The base address for this call only. */
+  baseURL?: string;
+  /** The Fetch-API function for this call only. */
+  fetch?: FetchLike;
+  /** Fields of `fetch`'s `init` for this call, over the client's `fetchOptions`. */
+  fetchOptions?: FetchOptions;
+  /**
+   * Query parameters added to this call's URL, over the client's `defaultQuery` (an operation's own parameters,
+   * such as a list's `cursor`, win). On the connector proxy they are the upstream query string.
+   */
+  query?: QueryParams;
+  /** How the key is sent, for this call only. */
+  authHeader?: AuthHeader;
+  /** The log level for this call only. */
+  logLevel?: LogLevel;
+  /** The logger for this call only. */
+  logger?: Logger;
+  /**
+   * Check this call's answer against openapi.json: `off`, `warn` (log the first mismatch of each operation) or
+   * `strict` (throw `OzResponseValidationError`), over the client's `validate`.
+   */
+  validate?: ValidateMode;
+}

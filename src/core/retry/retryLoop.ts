@@ -1,0 +1,91 @@
+import { abortableSleep } from './abortableSleep.js';
+import { setAuth } from '../request/auth.js';
+import { usageError } from '../options/usageProblem.js';
+import { providerKey } from '../options/providerKey.js';
+import type { Answer, Call, CallPort, Sent } from '../call.js';
+import { rememberAnswer } from '../result/callResult.js';
+import { answerError } from '../attempt/callErrors.js';
+import { OzError } from '../errors/errors.js';
+import { finalError } from './finalError.js';
+import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';
+import { logOf, scrubSecrets } from '../telemetry/logger.js';
+
+/** What an attempt came to: an answer (its body read, or bound for a stream), or the typed error it failed with. */
+export type AttemptOutcome = { readonly answer: Answer } | { readonly error: unknown };
+
+/**
+ * The rest of a call whose first attempt was not a 2xx answer (`first`): attempts until an answer is final, a 2xx,
+ * a lost answer to recover, or a typed error thrown. Most calls never come here: their first answer is a 2xx, so
+ * a bundle loads the retry rule, the backoff, the error answer's reader and the key's refresh only on the first
+ * call that needs them. After a 401, a key provider is asked once more and the call retried once with a new key
+ * (outside `maxRetries`).
+ */
+export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcome): Promise<Sent> {
+  const policy = call.settings.retry;
+  let retries = 0;
+  let refreshed = false;
+  let outcome = first;
+  for (let attempt = 0; ; attempt++) {
+    if (attempt > 0) {
+      try {
+        outcome = { answer: await port.attempt(call, attempt) };
+      } catch (error) {
+        outcome = { error };
+      }
+    }
+    if ('error' in outcome) {
+      const { error } = outcome;
+      if (!(error instanceof OzError) || retries >= call.maxRetries || !wantsRetry(policy, error, attempt, undefined)) throw finalError(call, error);
+      const wait = backoffDelay(retries, policy);
+      await beforeRetry(call, attempt, error, wait, error.name, `${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
+      retries++;
+      continue;
+    }
+    const { answer } = outcome;
+    const { response, text } = answer;
+    if (response.ok) return { kind: 'answer', answer };
+
+    const error = await answerError(call, response, scrubSecrets(text, call.settings.credentials.secrets));
+    rememberAnswer(error, response);
+    if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
+      return { kind: 'lost', conflict: error };
+    }
+    if (response.status === 401 && !refreshed && typeof call.settings.credentials.source === 'function' && call.op.auth !== 'none') {
+      refreshed = true;
+      if (await refreshKey(call)) continue;
+    }
+    if (retries < call.maxRetries && wantsRetry(policy, error, attempt, response)) {
+      const wait = retryDelay(response.headers, retries, policy, policy.maxRetryAfterMs);
+      if (wait !== undefined) {
+        const reason = `${response.status} ${error.code}`;
+        await beforeRetry(call, attempt, error, wait, reason, `${reason}. Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
+        retries++;
+        continue;
+      }
+      logOf(call.settings.logging).warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
+    }
+    throw finalError(call, error);
+  }
+}
+
+/** After a 401: asks the provider again; true when it gave another key (set on the call, to retry with). */
+async function refreshKey(call: Call): Promise<boolean> {
+  const key = await providerKey(call.settings.credentials, call.signal, call.timeout);
+  if (key === call.apiKey) return false;
+  logOf(call.settings.logging).info(`${call.tag} 401: retrying with the apiKey function's new key.`);
+  call.apiKey = key;
+  try {
+    setAuth(call.headers, call.op, key, call.settings.authHeader);
+  } catch (problem) {
+    throw usageError(problem);
+  }
+  return true;
+}
+
+/** Tells the span, the log and `retry.onRetry` of a retry, then waits `wait` ms (an abort cuts the wait). */
+async function beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
+  call.span?.retry(attempt, reason, wait);
+  logOf(call.settings.logging).info(`${call.tag} ${line}`);
+  call.settings.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, logOf(call.settings.logging));
+  await abortableSleep(wait, call.signal);
+}
