@@ -55,7 +55,7 @@ const mock = connectOzMock({ url: listener.url, adminToken: server.adminToken! }
 const unused = await mock.unused(); // GET /_oz/unused: the same near misses
 console.log(unused.stubs[0]?.nearMisses[0]?.differences[0]?.path); // path.id
 await mock.journal.verify('getCompanyItem', { times: 1 }); // POST /_oz/journal/verify: 200
-const key = await mock.keys.add({ account: 'demo', api_key: 'ozk_BuildersExampleKey00000000000001' }); // POST /_oz/keys
+const key = await mock.keys.add({ account: 'demo', apiKey: 'ozk_BuildersExampleKey00000000000001' }); // POST /_oz/keys
 console.log(key.apiKey); // ozk_BuildersExampleKey00000000000001
 // #endregion
 

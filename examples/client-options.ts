@@ -61,5 +61,5 @@ console.log(inspect(oz)); // Oz {"baseURL":"...","apiKey":"[redacted]","maxRetri
 
 const key = process.env.OZ_API_KEY ?? '';
 console.log(`the key appears in ${lines.filter((line) => line.includes(key)).length} log lines, and in JSON: ${JSON.stringify(oz).includes(key)}`);
-console.log('x-team on the call that removed it:', server?.journal.filter('executeTool')[0]?.headers.get('x-team') ?? null); // null
+console.log('x-team on the call that removed it:', server?.journal.filter('executeTool')[0]?.headers['x-team'] ?? null); // null
 await server?.close();

@@ -91,7 +91,7 @@ try {
 // #region journal
 // Every request, for assertions: operation, path, headers, body, status, execution id, fault.
 const attempts = server.journal.filter({ operationId: 'executeTool', status: 500 });
-console.log(attempts.length, attempts[0]?.headers.get('x-trace-id') === attempts[2]?.headers.get('x-trace-id')); // 3 true
+console.log(attempts.length, attempts[0]?.headers['x-trace-id'] === attempts[2]?.headers['x-trace-id']); // 3 true
 console.log(server.journal.last('executeTool')?.fault); // delay
 // #endregion
 

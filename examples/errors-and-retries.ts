@@ -107,7 +107,7 @@ console.log((await patient.tools.execute('echo', { text: 'patience' })).content)
 // patience
 // An answer may say itself: `x-should-retry: false` forbids the retry of a 5xx, `true` forces one. Every attempt
 // carries `x-oz-retry-count` (0 on the first).
-console.log(server.journal.filter('executeTool').slice(-3).map((entry) => entry.headers.get('x-oz-retry-count'))); // [ '0', '1', '2' ]
+console.log(server.journal.filter('executeTool').slice(-3).map((entry) => entry.headers['x-oz-retry-count'])); // [ '0', '1', '2' ]
 // #endregion
 
 // #region connection-error

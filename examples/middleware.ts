@@ -30,7 +30,7 @@ console.log((await oz.tools.execute('echo', { text: 'seen three times' })).conte
 // executeTool attempt 1: 500 in 1 ms
 // executeTool attempt 2: 200 in 1 ms
 // seen three times
-console.log(server.journal.filter('executeTool').at(-1)!.headers.get('x-team')); // billing
+console.log(server.journal.filter('executeTool').at(-1)!.headers['x-team']); // billing
 
 // A call's own middleware runs inside the client's; one that answers without calling next() sends nothing.
 const cached: Middleware = async () => Response.json({ name: 'echo', description: 'from my cache' });

@@ -17,5 +17,5 @@ export async function useOzSession(): Promise<OzMockSession> {
 
 // In a test file:
 //   const session = await useOzSession();
-//   const oz = new Oz({ baseURL: session.url, apiKey: session.apiKey!, maxRetries: 0 });
+//   const oz = new Oz({ baseURL: session.url, apiKey: session.apiKey, maxRetries: 0 });
 // #endregion

@@ -12,7 +12,7 @@ afterAll(() => server.close());
 it('a session is a world of its own', async () => {
   // #region session
   const session = server.session(); // { id, apiKey, keys, reset, faults, stubs, clock, journal, ..., close }
-  const oz = new Oz({ baseURL: server.url, apiKey: session.apiKey!, fetch: server.fetch, logLevel: 'off' });
+  const oz = new Oz({ baseURL: server.url, apiKey: session.apiKey, fetch: server.fetch, logLevel: 'off' });
   const item = await oz.companies.items.create('acme', { building: 'lab', title: 'only in this session' });
   console.log(session.items.get(item.id)?.title, server.items.get(item.id)); // only in this session undefined
   session.faults.add({ operationId: 'listTools', type: 'error', status: 503, code: 'upstream_error' }); // this session's requests only

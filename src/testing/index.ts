@@ -16,7 +16,12 @@ export type {
   Awaitable,
   ConnectOzMockOptions,
   JournalRecord,
+  LegacyRemoteKeyOptions,
   OzControls,
+  OzControlsSession,
+  OzWorldControls,
+  PortableKeyControls,
+  PortableSessionOptions,
   OzMockClient,
   OzMockControls,
   OzMockSession,
@@ -36,7 +41,7 @@ export type { OzSettings } from './control/settings.js';
 export type { RetentionOptions } from './state/retention.js';
 export type { OzClock, OzClockOptions } from './time/clock.js';
 export type { OzDashboard } from './mounts/dashboard.js';
-export type { OzJournal, JournalEntry, JournalFilter, FaultType, VerifyOptions } from './harness/journal.js';
+export type { OzJournal, JournalEntry, JournalFilter, JournalHeaders, FaultType, VerifyOptions } from './harness/journal.js';
 export { OzVerificationError } from './harness/verificationError.js';
 export type { Difference, NearMiss, SeenRequest } from './harness/nearMisses.js';
 export type { OzFaults, FaultSpec, FaultAction, FaultScope, FaultHandle, FaultBodyMatch } from './harness/faults.js';
@@ -44,12 +49,15 @@ export type { ResponseEvent, ResponseListener, RouteKind } from './harness/serve
 export type { AgentDefinition, ToolDefinition, PipelineStepDefinition, RunContext } from './state/catalog.js';
 export type { AccountOptions, KeyOptions, KeyExpiryDays, CreatedKey, CompanyOptions, BuildingOptions, WorkflowOptions } from './state/store.js';
 export type { DemoKeys } from './state/demoSeed.js';
+export type { KeyView, OzKeyControls } from './state/keyControls.js';
+export type { ConnectionView, LinkConnectionOptions, OzConnectionControls } from './state/connectionControls.js';
 export type { StepFailure } from './runs/itemWalker.js';
 export type { Tier, KeyKind } from './state/state.js';
 export type { MountKind, Surface } from './wire/connection.js';
 export type { MswHandlerOptions, MswModule } from './mounts/mswMount.js';
 export { OzMockError, type OzMockErrorFields } from './contract/errors.js';
 export { OzServerClosedError } from './contract/serverClosedError.js';
+export { OzNoDemoKeyError } from './contract/noDemoKeyError.js';
 export { CLIENT_ADDRESS_HEADER } from './mounts/fetchMount.js';
 export type { OzSession, OzSessionOptions, OzSessionControls } from './public/ozServer.js';
 export type { SessionKey } from './public/ozServer.js';

@@ -30,6 +30,8 @@ import { withRequestIds } from './pipeline/requestIdHeader.js';
 import { OzServerClosedError } from './contract/serverClosedError.js';
 import { withLoopbackHost } from './pipeline/steps/hostCheck.js';
 import type { OzSessionOptions } from './public/ozServer.js';
+import { keyControls } from './state/keyControls.js';
+import { connectionControls } from './state/connectionControls.js';
 import { sessionControls } from './sessions/session.js';
 import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
 import { unusedOf } from './pipeline/stubs/unused.js';
@@ -181,7 +183,8 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
     url: resolved.url,
     mcpUrl: resolved.mcpUrl,
     apiKey: keys.apiKey,
-    keys,
+    keys: { ...keys, ...keyControls(() => store) },
+    connections: connectionControls(() => store),
     clock,
     dashboardUrl: dashboard.url,
     dashboard,
@@ -326,7 +329,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       failStep: (failure) => parts.walker.failStep(failure),
     },
   };
-  const target: ControlTarget = { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), addKey: (o) => server.addKey(o), revokeKey: (k) => server.revokeKey(k) };
+  const target: ControlTarget = { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
   const world: World = {
     server,
     parts,

@@ -152,6 +152,6 @@ describe('key rotation with one client and a provider, against the embedded serv
     expect((await pending).content).toBe('in flight');
     const [first, second] = server.journal.filter('executeTool').slice(-2);
     expect([first!.status, second!.status]).toEqual([401, 200]);
-    expect(second!.headers.get('x-trace-id')).toBe(first!.headers.get('x-trace-id'));
+    expect(second!.headers['x-trace-id']).toBe(first!.headers['x-trace-id']);
   });
 });

@@ -222,7 +222,7 @@ describe('middleware against the embedded server', () => {
     const { seen, middleware } = recorder();
     expect((await oz({ middleware: [middleware] }).tools.execute('echo', { text: 'again' })).content).toBe('again');
     expect(seen.map((s) => s.context.attempt)).toEqual([0, 1, 2]);
-    expect(server.journal.filter('executeTool').slice(-3).map((e) => [e.status, e.headers.get('x-oz-retry-count')])).toEqual([
+    expect(server.journal.filter('executeTool').slice(-3).map((e) => [e.status, e.headers['x-oz-retry-count']])).toEqual([
       [500, '0'],
       [500, '1'],
       [200, '2'],

@@ -175,6 +175,6 @@ describe('retry options against the embedded server', () => {
     const forced = oz({ fetch: server.fetch, retry: { shouldRetry: (error) => error instanceof InvalidParamsError, onRetry: ({ attempt }) => void attempts.push(attempt) } });
     expect((await forced.tools.execute('echo', { text: 'forced' })).content).toBe('forced');
     expect(attempts).toEqual([0]);
-    expect(server.journal.filter('executeTool').slice(-2).map((e) => e.headers.get('x-oz-retry-count'))).toEqual(['0', '1']);
+    expect(server.journal.filter('executeTool').slice(-2).map((e) => e.headers['x-oz-retry-count'])).toEqual(['0', '1']);
   });
 });

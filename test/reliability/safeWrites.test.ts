@@ -119,7 +119,7 @@ const FAULTS: readonly { name: string; fault: FaultAction; journal: (entries: Jo
       expect(first).toMatchObject({ fault: 'lose', replayed: false });
       expect(first!.status).toBeGreaterThanOrEqual(200);
       expect(retry).toMatchObject({ fault: null, status: first!.status, replayed: true });
-      expect(retry!.headers.get('x-trace-id')).toBe(first!.headers.get('x-trace-id'));
+      expect(retry!.headers['x-trace-id']).toBe(first!.headers['x-trace-id']);
     },
   },
   {
@@ -129,7 +129,7 @@ const FAULTS: readonly { name: string; fault: FaultAction; journal: (entries: Jo
       expect(rest).toEqual([]);
       expect(first).toMatchObject({ fault: 'drop', status: null });
       expect(retry).toMatchObject({ fault: null, replayed: false });
-      expect(retry!.headers.get('x-trace-id')).toBe(first!.headers.get('x-trace-id'));
+      expect(retry!.headers['x-trace-id']).toBe(first!.headers['x-trace-id']);
     },
   },
   {
@@ -139,7 +139,7 @@ const FAULTS: readonly { name: string; fault: FaultAction; journal: (entries: Jo
       expect(rest).toEqual([]);
       expect(first).toMatchObject({ fault: 'error', status: 502 });
       expect(retry).toMatchObject({ fault: null, replayed: false });
-      expect(retry!.headers.get('x-trace-id')).toBe(first!.headers.get('x-trace-id'));
+      expect(retry!.headers['x-trace-id']).toBe(first!.headers['x-trace-id']);
     },
   },
 ];

@@ -199,7 +199,7 @@ export const FEATURES = [
       const answer = await oz.tools.execute('echo', { text: 'seen twice' });
       assert(answer.content === 'seen twice', `answer: ${JSON.stringify(answer)}`);
       assert(JSON.stringify(seen) === JSON.stringify(['executeTool 0 500', 'executeTool 1 200']), `attempts seen: ${seen}`);
-      assert(server.journal.filter('executeTool').at(-1).headers.get('x-team') === 'billing', 'the changed request reached the server');
+      assert(server.journal.filter('executeTool').at(-1).headers['x-team'] === 'billing', 'the changed request reached the server');
       const cached = async () => Response.json({ name: 'echo', description: 'from my cache' });
       const tool = await oz.tools.get('echo', { middleware: [cached] });
       assert(tool.description === 'from my cache', `answered by middleware: ${JSON.stringify(tool)}`);

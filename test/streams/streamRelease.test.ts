@@ -52,7 +52,7 @@ describe('a stream left early', () => {
   });
 
   it('aborted between two reads: no timer is left, the process exits by itself, and OzAbortError names the run', async () => {
-    const { code, killed, report } = await run(listener.url, server.apiKey!, 'abort');
+    const { code, killed, report } = await run(listener.url, server.apiKey, 'abort');
     expect(killed).toBe(false);
     expect(code).toBe(0);
     expect(report.resources).not.toContain('Timeout');
@@ -62,7 +62,7 @@ describe('a stream left early', () => {
   }, OUTER_KILL_MS + 10_000);
 
   it('broken out of its loop: no timer is left and the process exits by itself', async () => {
-    const { code, killed, report } = await run(listener.url, server.apiKey!, 'break');
+    const { code, killed, report } = await run(listener.url, server.apiKey, 'break');
     expect(killed).toBe(false);
     expect(code).toBe(0);
     expect(report.resources).not.toContain('Timeout');

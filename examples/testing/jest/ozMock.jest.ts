@@ -36,7 +36,7 @@ it('answers what a stub says, in process', async () => {
 
 it('keeps a session to itself', async () => {
   const session = server.session();
-  const oz = new Oz({ baseURL: server.url, apiKey: session.apiKey!, fetch: server.fetch, logLevel: 'off' });
+  const oz = new Oz({ baseURL: server.url, apiKey: session.apiKey, fetch: server.fetch, logLevel: 'off' });
   await oz.companies.items.create('acme', { building: 'lab', title: 'only in the session' });
   expect(session.journal.count('createCompanyItem')).toBe(1);
   expect(server.journal.count('createCompanyItem')).toBe(0);
@@ -47,7 +47,7 @@ it('takes a session of the run\'s oz-mock (globalSetup.cjs)', async () => {
   const mock = connectOzMock({ url: process.env.OZ_MOCK_URL!, adminToken: process.env.OZ_MOCK_ADMIN_TOKEN! });
   const session = await mock.session(); // in a real suite: in beforeAll, with session.reset() in beforeEach
   try {
-    const oz = new Oz({ baseURL: session.url, apiKey: session.apiKey!, maxRetries: 0, logLevel: 'off' });
+    const oz = new Oz({ baseURL: session.url, apiKey: session.apiKey, maxRetries: 0, logLevel: 'off' });
     await mock.faults.add({ operationId: 'listTools', type: 'error', status: 503, code: 'upstream_error' }); // the default session's
     expect((await oz.tools.list()).data.length).toBeGreaterThan(0); // the session is not touched by it
     expect(await session.journal.count({ operationId: 'listTools', account: 'demo' })).toBe(1);

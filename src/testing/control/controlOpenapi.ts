@@ -12,6 +12,12 @@ const err = (description: string) => ({ description, content: json(ref('ErrorEnv
 const STANDARD_ERRORS = { '401': err('Missing or wrong admin token (nothing changed).') };
 const INVALID = { '422': err('invalid_params: a bad field, named in the message (nothing changed).'), '400': err('invalid_json: the body is not JSON.') };
 const idParam = (name: string, description: string) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description });
+const KEY_KIND = { enum: ['platform', 'models', 'proxy'] };
+const CONNECTION_METHOD = { enum: ['oauth', 'api_key', 'wallet'] };
+const CONNECTION_STATUS = { enum: ['pending', 'linked'] };
+/** A listing's envelope: `{ data: [...] }`. */
+const listOf = (name: string) => ({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref(name) } } });
+const ACCOUNT_QUERY = { name: 'account', in: 'query', schema: { type: 'string' }, description: 'Only this account (unknown: 422).' };
 const body = (schema: unknown, required = true, extra: Record<string, unknown> = {}) => ({ required, content: { ...json(schema), ...extra } });
 
 function op(operationId: string, summary: string, responses: Record<string, unknown>, more: Record<string, unknown> = {}) {
@@ -66,7 +72,7 @@ const BASE_PATHS = {
       post: op('saveState', 'Writes the state to the --state file (a temporary file, then a rename).', { '200': ok('Written.', { type: 'object', required: ['path'], properties: { path: { type: 'string' } } }), '409': err('no_state_file: the server was started without --state.') }),
     },
     '/_oz/faults': {
-      get: scoped(op('listFaults', 'The pending faults.', { '200': ok('The faults.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Fault') } } }) })),
+      get: scoped(op('listFaults', 'The pending faults.', { '200': ok('The faults.', listOf('Fault')) })),
       post: scoped(op('addFault', 'Arms one fault (the in-process fault fields). An unknown operationId answers 422.', { '201': ok('The fault.', ref('Fault')), ...INVALID }, { requestBody: body(ref('FaultSpec')) })),
       delete: scoped(op('clearFaults', 'Withdraws every fault.', { '200': ok('Cleared.') })),
     },
@@ -113,10 +119,20 @@ const BASE_PATHS = {
       )),
     },
     '/_oz/keys': {
+      get: scoped(op('listKeys', 'The keys, oldest first, revoked ones included (never a value: its preview).', { '200': ok('The keys.', listOf('Key')), ...INVALID }, { parameters: [ACCOUNT_QUERY] })),
       post: scoped(op('addKey', 'Adds a key to an account (its value is answered this once).', { '201': ok('The key.', ref('CreatedKey')), ...INVALID }, { requestBody: body(ref('KeySpec')) })),
     },
     '/_oz/keys/{id}/revoke': {
-      post: scoped(op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found.') }, { parameters: [idParam('id', 'The key id (key_...).')] })),
+      post: scoped(op('revokeKey', 'Revokes a key (it works for the key cache time, then answers 401).', { '200': ok('Revoked.'), '404': err('key_not_found: no key has this id.') }, { parameters: [idParam('id', 'The key id (key_...).')] })),
+    },
+    '/_oz/connections': {
+      get: scoped(op('listConnections', "The accounts' connections, by account then provider.", { '200': ok('The connections.', listOf('Connection')), ...INVALID }, { parameters: [ACCOUNT_QUERY] })),
+      post: scoped(op('linkConnection', "Links (or re-links) an account's connection to a provider.", { '201': ok('The connection.', ref('Connection')), ...INVALID }, { requestBody: body(ref('ConnectionSpec')) })),
+    },
+    '/_oz/connections/{account}/{provider}': {
+      delete: scoped(
+        op('unlinkConnection', "Removes an account's connection (the provider's tools answer 424 connection_required again).", { '200': ok('Removed.'), '404': err('connection_not_found: the account has no connection to this provider.') }, { parameters: [idParam('account', 'The account.'), idParam('provider', 'The provider.')] }),
+      ),
     },
     '/_oz/items/{id}/park': {
       post: scoped(op('parkItem', 'Parks an item.', { '200': ok('The item.', { type: 'object' }), '404': err('item_not_found.'), ...INVALID }, { parameters: [idParam('id', 'The item id.')], requestBody: body({ type: 'object', required: ['reason'], properties: { reason: { type: 'string' } } }) })),
@@ -134,7 +150,7 @@ const BASE_PATHS = {
       patch: op('updateSettings', 'Changes settings at run time (the same as the command-line flags).', { '200': ok('The settings.', ref('Settings')), ...INVALID }, { requestBody: body(ref('Settings')) }),
     },
     '/_oz/sessions': {
-      get: op('listSessions', 'The live sessions.', { '200': ok('The sessions.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Session') } } }) }),
+      get: op('listSessions', 'The live sessions.', { '200': ok('The sessions.', listOf('Session')) }),
       post: op(
         'createSession',
         'A new session: an isolated world made from the baseline with new values for every key; a request with one of its keys reaches it.',
@@ -146,7 +162,7 @@ const BASE_PATHS = {
       delete: op('endSession', 'Ends a session (its keys answer 401 from then on).', { '200': ok('Ended.'), '404': err('session_not_found: no live session has this id.') }, { parameters: [SESSION_PARAM] }),
     },
     '/_oz/stubs': {
-      get: scoped(op('listStubs', 'The armed stubs, with their hits.', { '200': ok('The stubs.', { type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref('Stub') } } }) })),
+      get: scoped(op('listStubs', 'The armed stubs, with their hits.', { '200': ok('The stubs.', listOf('Stub')) })),
       post: scoped(
         op('addStub', "A per-test answer for an operation, checked against openapi.json's answer for its status (422 naming the path) unless unchecked.", { '201': ok('The stub.', ref('Stub')), ...INVALID }, { requestBody: body(ref('StubSpec')) }),
       ),
@@ -181,7 +197,7 @@ export const CONTROL_OPENAPI = {
     title: 'oz-mock control plane',
     version: '1.0.0',
     description:
-      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, stubs, clock, journal, keys, items, dashboard, settings, sessions (every scoped route also under /_oz/sessions/{session}/, acting on that session alone). Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
+      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, stubs, clock, journal, keys, connections, items, dashboard, settings, sessions (every scoped route also under /_oz/sessions/{session}/, acting on that session alone). Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
   },
   servers: [{ url: '/' }],
   security: [{ adminToken: [] }],
@@ -222,7 +238,7 @@ export const CONTROL_OPENAPI = {
           missing: { type: 'array', items: { type: 'string' } },
           hint: { type: 'string' },
           contract: { type: 'string' },
-          connect: { type: 'object', properties: { provider: { type: 'string' }, method: { enum: ['oauth', 'api_key', 'wallet'] }, link: { type: 'string' } } },
+          connect: { type: 'object', properties: { provider: { type: 'string' }, method: CONNECTION_METHOD, link: { type: 'string' } } },
           ms: { type: 'number', minimum: 0 },
           afterEvents: { type: 'integer', minimum: 0 },
         },
@@ -306,13 +322,13 @@ export const CONTROL_OPENAPI = {
         properties: {
           id: { type: 'string', description: 'ses_...' },
           api_key: { type: ['string', 'null'], description: "The session's copy of the demo platform key (null when the baseline has none)." },
-          keys: { type: 'array', items: { type: 'object', required: ['account', 'name', 'kind', 'api_key', 'value'], properties: { account: { type: 'string' }, name: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
+          keys: { type: 'array', items: { type: 'object', required: ['id', 'account', 'name', 'kind', 'api_key', 'value'], properties: { id: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' }, kind: KEY_KIND, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
         },
       },
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
       JournalEntry: {
         type: 'object',
-        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'bodyLength', 'bodyTruncated', 'status', 'executionId', 'fault', 'at', 'time'],
+        required: ['requestId', 'operationId', 'method', 'path', 'headers', 'body', 'bodyLength', 'bodyTruncated', 'status', 'executionId', 'fault', 'replayed', 'at', 'time'],
         properties: {
           requestId: { type: 'string' },
           operationId: { type: ['string', 'null'] },
@@ -321,7 +337,7 @@ export const CONTROL_OPENAPI = {
           method: { type: 'string' },
           path: { type: 'string' },
           query: { type: 'string' },
-          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          headers: { type: 'object', additionalProperties: { type: 'string' }, description: 'By lower-case name; key and token values cut to their prefix and four characters.' },
           body: { type: ['string', 'null'], description: 'The body as sent, at most its first 64 KiB (see bodyTruncated); null when none was read.' },
           bodyLength: { type: ['integer', 'null'], description: "The whole body's length in bytes; null when none was read." },
           bodyTruncated: { type: 'boolean', description: 'Whether body holds only the first 64 KiB of a longer body.' },
@@ -329,6 +345,7 @@ export const CONTROL_OPENAPI = {
           status: { type: ['integer', 'null'] },
           executionId: { type: ['string', 'null'] },
           fault: { type: ['string', 'null'] },
+          replayed: { type: 'boolean', description: 'The answer replayed a kept answer (x-idempotent-replayed: true).' },
           at: { type: 'integer' },
           time: { type: 'string', format: 'date-time' },
         },
@@ -336,7 +353,28 @@ export const CONTROL_OPENAPI = {
       KeySpec: {
         type: 'object',
         required: ['account'],
-        properties: { account: { type: 'string' }, kind: { enum: ['platform', 'models', 'proxy'] }, name: { type: 'string' }, api_key: { type: 'string', description: 'A fixed value for the key (default: a new one).' }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
+        properties: { account: { type: 'string' }, kind: KEY_KIND, name: { type: 'string' }, api_key: { type: 'string', description: 'A fixed value for the key (default: a new one).' }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, expires_in_days: { enum: [7, 30, 90, 180, 365, null] }, tools: { type: 'array', items: { type: 'string' } }, addresses: { type: 'array', items: { type: 'string' } } },
+      },
+      Key: {
+        type: 'object',
+        required: ['id', 'account', 'kind', 'name', 'preview', 'created_at', 'expires_at', 'revoked_at'],
+        properties: {
+          id: { type: 'string' },
+          account: { type: 'string' },
+          kind: KEY_KIND,
+          name: { type: 'string' },
+          preview: { type: 'string', description: "The kind's prefix and the value's last four characters." },
+          created_at: { type: 'string', format: 'date-time' },
+          expires_at: { type: ['string', 'null'], format: 'date-time' },
+          revoked_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+      Connection: { type: 'object', required: ['account', 'provider', 'method', 'status'], properties: { account: { type: 'string' }, provider: { type: 'string' }, method: CONNECTION_METHOD, status: CONNECTION_STATUS } },
+      ConnectionSpec: {
+        type: 'object',
+        required: ['account', 'provider'],
+        additionalProperties: false,
+        properties: { account: { type: 'string' }, provider: { type: 'string' }, method: { ...CONNECTION_METHOD, default: 'oauth' }, status: { ...CONNECTION_STATUS, default: 'linked' } },
       },
       CreatedKey: { type: 'object', required: ['id', 'api_key', 'key', 'name', 'account', 'tier', 'expires_at'], properties: { id: { type: 'string' }, api_key: { type: 'string', description: "The key's value, answered this once." }, key: { type: 'string', deprecated: true, description: 'The old name of api_key.' }, name: { type: 'string' }, account: { type: 'string' }, tier: { type: 'string' }, expires_at: { type: ['string', 'null'] } } },
       ItemPatch: {

@@ -10,7 +10,9 @@ import { OzVerificationError } from '../harness/verificationError.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
 import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
-import { KEY_IN_USE, type CreatedKey, type KeyExpiryDays, type KeyOptions } from '../state/store.js';
+import { KEY_IN_USE, type KeyExpiryDays, type KeyOptions } from '../state/store.js';
+import type { OzKeyControls } from '../state/keyControls.js';
+import type { ConnectionView, LinkConnectionOptions, OzConnectionControls } from '../state/connectionControls.js';
 import { hashKey } from '../state/apiKeys.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
@@ -57,8 +59,8 @@ export interface ControlTarget {
   importState(doc: OzStateDocument): void;
   /** Writes the state file; answers its path. */
   saveState(): Promise<string>;
-  addKey(options: KeyOptions): CreatedKey;
-  revokeKey(idOrValue: string): void;
+  readonly keys: OzKeyControls;
+  readonly connections: OzConnectionControls;
   /** The server's sessions (the default session's target only). */
   readonly sessions?: SessionsPort;
 }
@@ -204,6 +206,14 @@ function jsonFilterBody(text: string): Record<string, unknown> {
   return parsed;
 }
 
+/** The `account` query parameter of a listing (the only one it takes). */
+function accountQuery(call: Call): { account?: string } {
+  const q = call.url.searchParams;
+  for (const k of q.keys()) if (k !== 'account') throw invalidParams(`${k} is not a filter (known: account).`);
+  const account = q.get('account');
+  return account === null ? {} : { account };
+}
+
 function sessionsOf(target: ControlTarget): SessionsPort {
   if (!target.sessions) throw new OzMockError(404, 'not_found', 'A session has no sessions of its own.');
   return target.sessions;
@@ -344,6 +354,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     t.server.journal.clear();
     return OK();
   },
+  listKeys: (call, t) => answer(200, { data: t.keys.list(accountQuery(call)) }),
   addKey: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['account', 'kind', 'name', 'api_key', 'value', 'expires_in_days', 'tools', 'addresses']);
@@ -361,23 +372,32 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const valueField = o.api_key !== undefined ? 'api_key' : 'value';
     if (shape) throw invalidParams(`${valueField} ${shape}.`);
     if (typeof o.value === 'string' && t.server.store.keyInUse(hashKey(o.value))) throw invalidParams(`${valueField}: ${KEY_IN_USE}.`);
-    const created = asErrorOf422(() =>
-      t.addKey({
-        account: o.account as string,
-        ...(o.kind !== undefined ? { kind: o.kind as KeyOptions['kind'] } : {}),
-        ...(o.name !== undefined ? { name: o.name as string } : {}),
-        ...(o.value !== undefined ? { key: o.value as string } : {}),
-        expiresInDays: (o.expires_in_days ?? null) as KeyExpiryDays,
-        ...(o.tools !== undefined ? { tools: o.tools as string[] } : {}),
-        ...(o.addresses !== undefined ? { addresses: o.addresses as string[] } : {}),
-      }),
-    );
-    return answer(201, { api_key: created.key, ...created });
+    const { apiKey, ...created } = t.keys.add({
+      account: o.account,
+      ...(o.kind !== undefined ? { kind: o.kind as KeyOptions['kind'] } : {}),
+      ...(o.name !== undefined ? { name: o.name as string } : {}),
+      ...(o.value !== undefined ? { apiKey: o.value as string } : {}),
+      expiresInDays: (o.expires_in_days ?? null) as KeyExpiryDays,
+      ...(o.tools !== undefined ? { tools: o.tools as string[] } : {}),
+      ...(o.addresses !== undefined ? { addresses: o.addresses as string[] } : {}),
+    });
+    return answer(201, { api_key: apiKey, ...created });
   },
   revokeKey: (call, t) => {
-    const id = call.params.id!;
-    if (!t.server.store.data.keys.has(id)) throw new OzMockError(404, 'key_not_found', `No key ${id}.`);
-    t.revokeKey(id);
+    t.keys.revoke(call.params.id!);
+    return OK();
+  },
+  listConnections: (call, t) => answer(200, { data: t.connections.list(accountQuery(call)) }),
+  linkConnection: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['account', 'provider', 'method', 'status']);
+    for (const k of ['account', 'provider'] as const) if (typeof o[k] !== 'string') throw invalidParams(`${k} is required (a string).`, [k]);
+    const options = o as { method?: LinkConnectionOptions['method']; status?: LinkConnectionOptions['status'] };
+    const linked: ConnectionView = t.connections.link(o.account as string, o.provider as string, { ...(options.method !== undefined ? { method: options.method } : {}), ...(options.status !== undefined ? { status: options.status } : {}) });
+    return answer(201, linked);
+  },
+  unlinkConnection: (call, t) => {
+    t.connections.unlink(call.params.account!, call.params.provider!);
     return OK();
   },
   parkItem: async (call, t) => {
@@ -453,16 +473,6 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getSettings: (_, t) => answer(200, readSettings(t.server)),
   updateSettings: async (call, t) => answer(200, applySettings(t.server, checkSettings(await call.object()))),
 };
-
-/** An `Error` of a store write (a value in use, a bad expiry) is a bad field: 422. */
-function asErrorOf422<T>(run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    if (err instanceof OzMockError) throw err;
-    throw invalidParams(`${(err as Error).message}.`);
-  }
-}
 
 interface Route {
   readonly method: string;

@@ -1,10 +1,11 @@
 import type { JournalEntry } from '../harness/journal.js';
 import { isoTime } from '../support/isoTime.js';
 
-/** A journal entry as the control plane answers it: plain JSON, keys and tokens redacted from the headers. */
-export interface JournalEntryView extends Readonly<Omit<JournalEntry, 'headers'>> {
-  /** The request headers (lower-case names); key and token values show only their prefix and four characters. */
-  readonly headers: Readonly<Record<string, string>>;
+/**
+ * A journal entry as the control plane answers it: plain JSON, its `headers` the record the in-process entry has,
+ * with key and token values cut to their prefix and four characters.
+ */
+export interface JournalEntryView extends Readonly<JournalEntry> {
   /** The arrival time (`at`), RFC 3339. */
   readonly time: string;
 }
@@ -21,7 +22,7 @@ export function redactCredentials(value: string): string {
 /** The JSON view of an entry. */
 export function journalEntryView(entry: JournalEntry): JournalEntryView {
   const headers: Record<string, string> = {};
-  entry.headers.forEach((value, name) => (headers[name] = redactCredentials(value)));
+  for (const [name, value] of Object.entries(entry.headers)) headers[name] = redactCredentials(value);
   return {
     requestId: entry.requestId,
     operationId: entry.operationId,

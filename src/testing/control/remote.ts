@@ -3,16 +3,20 @@ import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
 import type { JournalContentFilter } from '../harness/journalMatch.js';
-import type { VerifyOptions } from '../harness/journal.js';
+import type { JournalHeaders, VerifyOptions } from '../harness/journal.js';
 import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
 import type { NearMissed } from '../pipeline/stubs/unused.js';
-import type { ItemPatch } from '../public/ozServer.js';
-import type { CreatedKey, KeyExpiryDays } from '../state/store.js';
+import type { ItemPatch, SessionKey } from '../public/ozServer.js';
+import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
+import type { KeyView } from '../state/keyControls.js';
+import type { ConnectionView, LinkConnectionOptions } from '../state/connectionControls.js';
+import { OzNoDemoKeyError } from '../contract/noDemoKeyError.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import type { JournalEntryView } from './journalView.js';
+import type { SessionView } from './sessionView.js';
 import type { OzSettings } from './settings.js';
 import type { OzStateDocument } from '../fixtures/stateDocument.js';
 
@@ -35,17 +39,16 @@ export type PortableStubSpec = Omit<StubSpec, 'respond'> & { readonly answer: St
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
 export interface JournalRecord extends SeenRequest {
+  /** The request headers by lower-case name (over HTTP, key and token values cut to their prefix and four characters). */
+  readonly headers: JournalHeaders;
   readonly executionId: string | null;
   readonly fault: string | null;
   /** The answer replayed a kept answer (`x-idempotent-replayed: true`). */
   readonly replayed: boolean;
 }
 
-/**
- * The controls the in-process server (`createOzServer()`) and a remote `oz-mock` (`connectOzMock()`) share,
- * so one test file runs against both: `await` every call (in process the answers are immediate).
- */
-export interface OzControls {
+/** The controls of one world, the server's or a session's (see {@link OzControls}). */
+export interface OzWorldControls {
   reset(): Awaitable<void>;
   baseline(): Awaitable<void>;
   loadFixtures(document: FixtureDocument | string): Awaitable<FixtureSummary>;
@@ -75,6 +78,53 @@ export interface OzControls {
     /** Asserts `times` matching entries (default: at least one); else throws `OzVerificationError` naming the closest. */
     verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Awaitable<void>;
   };
+  /** The accounts' connections (`/_oz/connections`): an unknown account is 422 `invalid_params`, an unknown connection 404 `connection_not_found`. */
+  readonly connections: {
+    link(account: string, provider: string, options?: LinkConnectionOptions): Awaitable<ConnectionView>;
+    list(options?: { readonly account?: string }): Awaitable<readonly ConnectionView[]>;
+    unlink(account: string, provider: string): Awaitable<void>;
+  };
+}
+
+/** The keys' controls (`/_oz/keys`): a bad option is 422 `invalid_params`, an unknown key id 404 `key_not_found`. */
+export interface PortableKeyControls {
+  /** Adds a key; its value is `apiKey`, answered this once. */
+  add(options: KeyOptions): Awaitable<CreatedKey>;
+  /** The keys, oldest first, revoked ones included (never a value: its `preview`). */
+  list(options?: { readonly account?: string }): Awaitable<readonly KeyView[]>;
+  /** Revokes a key by id: it answers 401 once the key cache's time has passed. */
+  revoke(id: string): Awaitable<void>;
+}
+
+/** Options of a session on both surfaces (`server.session()`, `POST /_oz/sessions`). */
+export interface PortableSessionOptions {
+  readonly fixtures?: FixtureDocument | readonly FixtureDocument[];
+  readonly clock?: { readonly start?: string; readonly frozen?: boolean };
+}
+
+/** A session as both surfaces give it: its world's controls, its keys, and `close()`. */
+export interface OzControlsSession extends OzWorldControls {
+  /** The session's id (`ses_...`). */
+  readonly id: string;
+  /** The session's copy of the demo platform key; reading it throws `OzNoDemoKeyError` when the baseline has none. */
+  readonly apiKey: string;
+  /** The session's keys (copies of the baseline's, with new values), each with its `apiKey`. */
+  readonly keys: readonly SessionKey[];
+  addKey(options: KeyOptions): Awaitable<CreatedKey>;
+  revokeKey(id: string): Awaitable<void>;
+  listKeys(options?: { readonly account?: string }): Awaitable<readonly KeyView[]>;
+  /** Ends the session: its keys answer 401 from then on. */
+  close(): Promise<void>;
+}
+
+/**
+ * The controls the in-process server (`createOzServer()`) and a remote `oz-mock` (`connectOzMock()`) share,
+ * so one test file runs against both: `await` every call (in process the answers are immediate).
+ */
+export interface OzControls extends OzWorldControls {
+  readonly keys: PortableKeyControls;
+  /** A new session: an isolated world made from the baseline, with new key values. */
+  session(options?: PortableSessionOptions): Awaitable<OzControlsSession>;
 }
 
 /** A pending fault as the control plane lists it. */
@@ -111,14 +161,16 @@ export interface RemoteStubHandle {
 export interface OzMockSession extends Omit<OzMockControls, 'keys'> {
   /** The session's id (`ses_...`). */
   readonly id: string;
-  /** The session's copy of the demo platform key, or `null` when the baseline has none. */
-  readonly apiKey: string | null;
+  /** The session's copy of the demo platform key; reading it throws `OzNoDemoKeyError` when the baseline has none. */
+  readonly apiKey: string;
   /** The session's keys (copies of the baseline's, with new values). */
-  readonly keys: ReadonlyArray<{ readonly account: string; readonly name: string; readonly kind: 'platform' | 'models' | 'proxy'; readonly apiKey: string; /** @deprecated the old name of `apiKey` */ readonly value: string }>;
+  readonly keys: readonly SessionKey[];
   /** Adds a key to the session (`POST /_oz/sessions/{id}/keys`), as the server's `keys.add`. */
   addKey: OzMockControls['keys']['add'];
   /** Revokes a key of the session, as the server's `keys.revoke`. */
   revokeKey: OzMockControls['keys']['revoke'];
+  /** The session's keys (`GET /_oz/sessions/{id}/keys`), as the server's `keys.list`. */
+  listKeys: OzMockControls['keys']['list'];
   /** Ends the session (`DELETE /_oz/sessions/{id}`); ending one already ended does nothing. */
   close(): Promise<void>;
 }
@@ -136,11 +188,11 @@ export interface OzMockClient extends OzMockControls {
    * A new session (`POST /_oz/sessions`): an isolated world of the server with keys of its own. Past the server's
    * `--max-sessions`, 429 `rate_limited`.
    */
-  session(options?: { readonly fixtures?: FixtureDocument | readonly FixtureDocument[]; readonly clock?: { readonly start?: string; readonly frozen?: boolean } }): Promise<OzMockSession>;
+  session(options?: PortableSessionOptions): Promise<OzMockSession>;
 }
 
 /** The controls of a remote server or of one of its sessions. */
-export interface OzMockControls extends OzControls {
+export interface OzMockControls extends OzWorldControls {
   /** The server's base URL. */
   readonly url: string;
   reset(): Promise<void>;
@@ -179,9 +231,20 @@ export interface OzMockControls extends OzControls {
     verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Promise<void>;
   };
   readonly keys: {
-    /** `POST /_oz/keys`: `api_key` fixes the value (`value` is its old name). Answers the key with its value as `apiKey` (and `key`). */
-    add(options: { account: string; kind?: 'platform' | 'models' | 'proxy'; name?: string; api_key?: string; /** @deprecated the old name of `api_key` */ value?: string; expires_in_days?: KeyExpiryDays; tools?: readonly string[]; addresses?: readonly string[] }): Promise<CreatedKey & { readonly apiKey: string }>;
+    /** `POST /_oz/keys`: `apiKey` fixes the value. Answers the key with its value as `apiKey`. */
+    add(options: KeyOptions & LegacyRemoteKeyOptions): Promise<CreatedKey>;
+    /** `GET /_oz/keys`: the keys, oldest first, revoked ones included. */
+    list(options?: { readonly account?: string }): Promise<KeyView[]>;
+    /** `POST /_oz/keys/{id}/revoke`. */
     revoke(id: string): Promise<void>;
+  };
+  readonly connections: {
+    /** `POST /_oz/connections`. */
+    link(account: string, provider: string, options?: LinkConnectionOptions): Promise<ConnectionView>;
+    /** `GET /_oz/connections`. */
+    list(options?: { readonly account?: string }): Promise<ConnectionView[]>;
+    /** `DELETE /_oz/connections/{account}/{provider}`. */
+    unlink(account: string, provider: string): Promise<void>;
   };
   readonly items: {
     park(id: string, reason: string): Promise<Item>;
@@ -189,6 +252,16 @@ export interface OzMockControls extends OzControls {
     resume(id: string): Promise<Item>;
     update(id: string, patch: ItemPatch): Promise<Item>;
   };
+}
+
+/** The HTTP names `connectOzMock()`'s `keys.add` took before it took `apiKey` and `expiresInDays`. */
+export interface LegacyRemoteKeyOptions {
+  /** @deprecated give `apiKey`. */
+  readonly api_key?: string;
+  /** @deprecated give `apiKey`. */
+  readonly value?: string;
+  /** @deprecated give `expiresInDays`. */
+  readonly expires_in_days?: KeyExpiryDays;
 }
 
 /** Options of {@link connectOzMock}. */
@@ -262,20 +335,29 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
     settings: () => call<OzSettings>('GET', '/settings'),
     updateSettings: (patch) => call<OzSettings>('PATCH', '/settings', patch),
     async session(o = {}) {
-      const created = await call<{ id: string; api_key: string | null; keys: Array<Omit<OzMockSession['keys'][number], 'apiKey'> & { api_key: string }> }>('POST', '/sessions', o);
+      const created = await call<SessionView>('POST', '/sessions', o);
       const prefix = `/sessions/${encodeURIComponent(created.id)}`;
       const { keys, ...controls } = remoteControls(base, call, prefix);
+      const demoKey = created.api_key;
       return {
         ...controls,
         addKey: keys.add,
         revokeKey: keys.revoke,
+        listKeys: keys.list,
         id: created.id,
-        apiKey: created.api_key,
-        keys: created.keys.map(({ api_key, ...k }) => ({ ...k, apiKey: api_key })),
+        get apiKey(): string {
+          if (demoKey === null) throw new OzNoDemoKeyError(created.id);
+          return demoKey;
+        },
+        keys: created.keys.map((k) => ({ id: k.id, account: k.account, name: k.name, kind: k.kind, apiKey: k.api_key, value: k.api_key })),
         close: () => call('DELETE', prefix).then(() => undefined, ignoreNotFound),
       };
     },
   };
+}
+
+function accountQuery(o: { readonly account?: string }): string {
+  return o.account === undefined ? '' : `?account=${encodeURIComponent(o.account)}`;
 }
 
 type Call = <T>(method: string, path: string, body?: unknown, contentType?: string) => Promise<T>;
@@ -290,7 +372,9 @@ function ignoreNotFound(err: unknown): undefined | Promise<never> {
 function remoteControls(base: string, send: Call, prefix: string): OzMockControls {
   const call: Call = (method, path, body, contentType) => send(method, `${prefix}${path}`, body, contentType);
   const idle = async (o: { timeoutMs?: number } = {}) => void (await call('POST', '/idle', o.timeoutMs === undefined ? {} : { timeout_ms: o.timeoutMs }));
-  const filter = (f: PortableJournalFilter | OperationId, limit?: number) => call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data);
+  // The headers as the in-process journal keeps them: a record without a prototype (`headers.constructor` is no header).
+  const filter = (f: PortableJournalFilter | OperationId, limit?: number) =>
+    call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data.map((e) => ({ ...e, headers: Object.assign(Object.create(null) as Record<string, string>, e.headers) })));
   const withdraw = (path: string) => () => call('DELETE', path).then(() => undefined, ignoreNotFound);
 
   return {
@@ -346,8 +430,21 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       },
     },
     keys: {
-      add: (o) => call<CreatedKey & { api_key?: string }>('POST', '/keys', o).then(({ api_key: _, ...created }) => ({ ...created, apiKey: created.key })),
+      async add(o) {
+        const { apiKey, key, api_key, value, expiresInDays, expires_in_days, ...rest } = o;
+        const given = apiKey ?? key ?? api_key ?? value;
+        const days = expiresInDays !== undefined ? expiresInDays : expires_in_days;
+        const body = { ...rest, ...(given !== undefined ? { api_key: given } : {}), ...(days !== undefined ? { expires_in_days: days } : {}) };
+        const { api_key: created, ...fields } = await call<Omit<CreatedKey, 'apiKey'> & { api_key: string }>('POST', '/keys', body);
+        return { ...fields, apiKey: created };
+      },
+      list: (o = {}) => call<{ data: KeyView[] }>('GET', `/keys${accountQuery(o)}`).then((r) => r.data),
       revoke: async (id) => void (await call('POST', `/keys/${encodeURIComponent(id)}/revoke`)),
+    },
+    connections: {
+      link: (account, provider, o = {}) => call<ConnectionView>('POST', '/connections', { account, provider, ...o }),
+      list: (o = {}) => call<{ data: ConnectionView[] }>('GET', `/connections${accountQuery(o)}`).then((r) => r.data),
+      unlink: async (account, provider) => void (await call('DELETE', `/connections/${encodeURIComponent(account)}/${encodeURIComponent(provider)}`)),
     },
     items: {
       park: (id, reason) => call<Item>('POST', `/items/${encodeURIComponent(id)}/park`, { reason }),

@@ -10,6 +10,19 @@ import { verificationFailure } from './verificationError.js';
 /** What a fault did to a request (see `server.faults`). */
 export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
 
+/**
+ * A request's headers as the journal keeps them, the same in process and over HTTP: a plain record of lower-case
+ * names (`entry.headers['x-trace-id']`); repeated headers are joined with `, ` as `Headers.get` joins them.
+ */
+export type JournalHeaders = Readonly<Record<string, string>>;
+
+/** The journal's record of a request's headers (a null prototype: `headers.constructor` is no header). */
+export function journalHeaders(headers: Headers): JournalHeaders {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  headers.forEach((value, name) => (out[name] = value));
+  return out;
+}
+
 /** One request the server received. */
 export interface JournalEntry {
   /** The `x-request-id` of the answer. */
@@ -23,8 +36,8 @@ export interface JournalEntry {
   readonly path: string;
   /** The query string, without `?` (empty when none). */
   readonly query: string;
-  /** The request headers. */
-  readonly headers: Headers;
+  /** The request headers, by lower-case name. */
+  readonly headers: JournalHeaders;
   /**
    * The body as sent, or `null` when none was read (the route takes none, or the request was refused before
    * its body was read: a bad key, a foreign Host, a body over the bound). At most its first 64 KiB: see
@@ -142,7 +155,7 @@ function filterDifferences(entry: JournalEntry, f: JournalFilter): Difference[] 
   if (f.header !== undefined) {
     const colon = f.header.indexOf(':');
     const name = f.header.slice(0, colon).trim().toLowerCase();
-    out.push(...fieldDifference(`header.${name}`, f.header.slice(colon + 1).trim(), entry.headers.get(name) ?? undefined));
+    out.push(...fieldDifference(`header.${name}`, f.header.slice(colon + 1).trim(), entry.headers[name]));
   }
   if (f.body !== undefined) out.push(...subsetDifferences(f.body, parsedBody(entry), 'body'));
   return out;

@@ -7,7 +7,7 @@ export interface JournaledRequest {
   readonly method: string;
   readonly path: string;
   readonly query: string;
-  readonly headers: Headers;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | null;
   readonly bodyLength: number | null;
   readonly bodyTruncated: boolean;
@@ -23,10 +23,10 @@ export interface JournaledRequest {
 export function journalHar(entries: readonly JournaledRequest[]): Har {
   return harDocument(
     entries.map((entry) => {
-      const headers = [...entry.headers];
+      const headers = Object.entries(entry.headers);
       // A Host header is the caller's: one that does not make a URL is left out.
-      const sent = entry.headers.get('host');
-      const host = sent !== null && /^[A-Za-z0-9.:[\]-]+$/.test(sent) && URL.canParse(`http://${sent}/`) ? sent : 'oz.test';
+      const sent = entry.headers.host;
+      const host = sent !== undefined && /^[A-Za-z0-9.:[\]-]+$/.test(sent) && URL.canParse(`http://${sent}/`) ? sent : 'oz.test';
       return harEntry(
         {
           startedAt: entry.at,

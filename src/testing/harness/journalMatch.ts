@@ -13,7 +13,7 @@ export interface JournalContentFilter {
 /** What an entry is matched on. */
 interface Matched {
   readonly account: string | null;
-  readonly headers: Headers;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: string | null;
 }
 
@@ -38,7 +38,7 @@ export function contentMatches(entry: Matched, filter: JournalContentFilter): bo
   if (filter.account !== undefined && entry.account !== filter.account) return false;
   if (filter.header !== undefined) {
     const colon = filter.header.indexOf(':');
-    if (entry.headers.get(filter.header.slice(0, colon).trim()) !== filter.header.slice(colon + 1).trim()) return false;
+    if (entry.headers[filter.header.slice(0, colon).trim().toLowerCase()] !== filter.header.slice(colon + 1).trim()) return false;
   }
   return filter.body === undefined || jsonSubset(parsedBody(entry.body), filter.body);
 }

@@ -4,7 +4,7 @@ import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
 import type { OperationInfo } from '../contract/operations.js';
 import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
-import { keepBody, type Journal, type JournalEntry } from '../harness/journal.js';
+import { journalHeaders, keepBody, type Journal, type JournalEntry, type JournalHeaders } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
 import { splitUrl } from '../support/requestUrl.js';
 import { runKeySteps, runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
@@ -44,7 +44,7 @@ class JournalRecord implements JournalEntry {
   replayed = false;
   readonly at: number;
   readonly #readHeaders: () => Headers;
-  #headerCopy: Headers | null = null;
+  #headerCopy: JournalHeaders | null = null;
 
   constructor(request: Request, ctx: RequestContext, conn: Connection, at: number) {
     const { path, query } = splitUrl(request.url);
@@ -59,8 +59,8 @@ class JournalRecord implements JournalEntry {
     this.#readHeaders = conn.reader.headerSource();
   }
 
-  get headers(): Headers {
-    return (this.#headerCopy ??= this.#readHeaders());
+  get headers(): JournalHeaders {
+    return (this.#headerCopy ??= journalHeaders(this.#readHeaders()));
   }
 }
 

@@ -16,6 +16,8 @@ import type { OzStateDocument } from '../fixtures/stateDocument.js';
 import type { KeyKind } from '../state/state.js';
 import type { OzStubs } from '../pipeline/stubs/stubs.js';
 import type { OzUnused } from '../pipeline/stubs/unused.js';
+import type { OzKeyControls } from '../state/keyControls.js';
+import type { OzConnectionControls } from '../state/connectionControls.js';
 
 /** Options of {@link OzServer.listen}. */
 export interface ListenOptions {
@@ -74,8 +76,13 @@ export interface OzServer {
   readonly mcpUrl: string;
   /** The demo account's platform key (same as `keys.apiKey`). */
   readonly apiKey: string;
-  /** The demo seed's keys (created on `seed: 'demo'` only). */
-  readonly keys: DemoKeys;
+  /**
+   * The keys: the demo seed's values (created on `seed: 'demo'` only), and `add`, `list`, `revoke` (the same
+   * shapes as `connectOzMock()`'s `keys` and `/_oz/keys`).
+   */
+  readonly keys: DemoKeys & OzKeyControls;
+  /** The accounts' connections: `link`, `list`, `unlink` (the same shapes as over HTTP, `/_oz/connections`). */
+  readonly connections: OzConnectionControls;
   /** The controllable clock. */
   readonly clock: OzClock;
   /** The dashboard's URL on the in-process and msw mounts (`{url}/dashboard`), for the command-line sign-in. */
@@ -187,6 +194,8 @@ export interface SessionKey {
   readonly name: string;
   readonly kind: KeyKind;
   /** The value to send (`ozk_...`, `sk-mdl-...`, `sk-prx-...`): only this session knows it. */
+  readonly apiKey: string;
+  /** @deprecated the old name of `apiKey`. */
   readonly value: string;
 }
 
@@ -228,12 +237,16 @@ export const SESSION_CONTROLS = [
   'addAgent',
   'addWorkflow',
   'linkConnection',
+  'connections',
   'getExecution',
   'wallet',
 ] as const satisfies ReadonlyArray<keyof OzServer>;
 
-/** What a session offers: the server's controls, acting on the session alone. */
-export type OzSessionControls = Pick<OzServer, (typeof SESSION_CONTROLS)[number]>;
+/** What a session offers: the server's controls, acting on the session alone, and its key listing. */
+export type OzSessionControls = Pick<OzServer, (typeof SESSION_CONTROLS)[number]> & {
+  /** The session's keys as `server.keys.list()` lists them (`GET /_oz/sessions/{id}/keys`). */
+  listKeys: OzKeyControls['list'];
+};
 
 /**
  * An isolated world inside one server (see {@link OzServer.session}): a copy of the baseline with new values for
@@ -243,8 +256,11 @@ export type OzSessionControls = Pick<OzServer, (typeof SESSION_CONTROLS)[number]
 export interface OzSession extends OzSessionControls {
   /** The session's id (`ses_...`): its control routes are under `/_oz/sessions/{id}/`. */
   readonly id: string;
-  /** The session's copy of the demo account's platform key, or `null` when the baseline has none. */
-  readonly apiKey: string | null;
+  /**
+   * The session's copy of the demo account's platform key. Reading it throws `OzNoDemoKeyError` when the
+   * baseline has none (a server made with `seed: 'empty'`): use {@link OzSession.keys} then.
+   */
+  readonly apiKey: string;
   /** The session's keys (copies of the baseline's, with new values). */
   readonly keys: readonly SessionKey[];
   /** Ends the session: its timers stop, its keys answer 401 from then on. */

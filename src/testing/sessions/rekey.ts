@@ -14,7 +14,7 @@ export function rekey(data: ServerData): SessionKey[] {
     const hash = hashKey(value);
     data.keys.set(id, { ...record, hash, preview: keyPreview(record.kind, value) });
     data.keyByHash.set(hash, id);
-    keys.push({ id, account: record.account, name: record.name, kind: record.kind, value });
+    keys.push({ id, account: record.account, name: record.name, kind: record.kind, apiKey: value, value });
   }
   return keys;
 }

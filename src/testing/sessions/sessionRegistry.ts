@@ -2,6 +2,7 @@ import type { RequestHandler } from '../pipeline/routing.js';
 import type { ControlTarget, SessionsPort } from '../control/controlPlane.js';
 import { hashKey } from '../state/apiKeys.js';
 import { OzMockError } from '../contract/errors.js';
+import { OzNoDemoKeyError } from '../contract/noDemoKeyError.js';
 import { randomAlnum } from '../support/ids.js';
 import type { ServerParts } from '../parts/serverParts.js';
 import type { ServerData } from '../state/state.js';
@@ -77,10 +78,14 @@ export class SessionRegistry implements SessionsPort {
     const keys = rekey(start.data);
     const world = this.factory(start, options);
     const id = `ses_${randomAlnum(24)}`;
+    const demoKey = keys.find((k) => k.id === demoId)?.apiKey;
     const session: OzSession = {
       ...world.controls,
       id,
-      apiKey: keys.find((k) => k.id === demoId)?.value ?? null,
+      get apiKey(): string {
+        if (demoKey === undefined) throw new OzNoDemoKeyError(id);
+        return demoKey;
+      },
       keys,
       close: () => this.end(id).then(() => undefined),
     };

@@ -84,9 +84,9 @@ export function seedDemo(store: Store, keys: DemoKeys): void {
   for (const agent of DEMO_AGENTS) store.addAgent(agent);
 
   store.addAccount({ name: 'demo', tier: 'pro' });
-  store.addKey({ account: 'demo', name: 'demo key', key: keys.apiKey });
-  store.addKey({ account: 'demo', kind: 'models', name: 'legacy models key', key: keys.modelsKey });
-  store.addKey({ account: 'demo', kind: 'proxy', name: 'legacy proxy key', key: keys.proxyKey });
+  store.addKey({ account: 'demo', name: 'demo key', apiKey: keys.apiKey });
+  store.addKey({ account: 'demo', kind: 'models', name: 'legacy models key', apiKey: keys.modelsKey });
+  store.addKey({ account: 'demo', kind: 'proxy', name: 'legacy proxy key', apiKey: keys.proxyKey });
   store.addCompany({
     account: 'demo',
     slug: DEMO_NAMES.company,
@@ -106,6 +106,6 @@ export function seedDemo(store: Store, keys: DemoKeys): void {
   });
 
   store.addAccount({ name: 'other', tier: 'free' });
-  store.addKey({ account: 'other', name: 'other key', key: keys.otherApiKey });
+  store.addKey({ account: 'other', name: 'other key', apiKey: keys.otherApiKey });
   store.addCompany({ account: 'other', slug: 'globex', buildings: [{ slug: 'hq', kind: 'local' }] });
 }

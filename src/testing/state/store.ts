@@ -40,6 +40,8 @@ export interface KeyOptions {
   /** The key's name (its label in `svc_whoami`). Default `"test key"`. */
   readonly name?: string;
   /** A fixed value, with the kind's prefix. Default: a new random value. */
+  readonly apiKey?: string;
+  /** @deprecated the old name of `apiKey`. */
   readonly key?: string;
   /** Expiry in days: 7, 30, 90, 180 or 365, or `null` (default) for never. */
   readonly expiresInDays?: KeyExpiryDays;
@@ -53,6 +55,8 @@ export interface KeyOptions {
 export interface CreatedKey {
   readonly id: string;
   /** The key's value. */
+  readonly apiKey: string;
+  /** @deprecated the old name of `apiKey`. */
   readonly key: string;
   readonly name: string;
   readonly account: string;
@@ -170,12 +174,13 @@ export class Store {
   addKey(options: KeyOptions): CreatedKey {
     const account = this.account(options.account);
     const kind = options.kind ?? 'platform';
-    const value = options.key ?? newKeyValue(kind);
+    if (options.apiKey !== undefined && options.key !== undefined) throw new Error('Give apiKey (or its old name key), not both');
+    const value = options.apiKey ?? options.key ?? newKeyValue(kind);
     if (keyKindOf(value) !== kind) throw new Error(`A ${kind} key starts with ${KEY_PREFIXES[kind]}`);
     const days = options.expiresInDays ?? null;
     if (days !== null && !KEY_EXPIRY_DAYS.includes(days)) throw new Error('expiresInDays is one of 7, 30, 90, 180, 365 or null');
     const hash = hashKey(value);
-    if (this.keyInUse(hash)) throw new Error(`key: ${KEY_IN_USE}`);
+    if (this.keyInUse(hash)) throw new Error(`${options.apiKey !== undefined ? 'apiKey' : 'key'}: ${KEY_IN_USE}`);
     const now = this.clock.now();
     const id = newId('key');
     this.data.keys.set(id, {
@@ -194,6 +199,7 @@ export class Store {
     this.data.keyByHash.set(hash, id);
     return {
       id,
+      apiKey: value,
       key: value,
       name: options.name ?? 'test key',
       account: account.name,
@@ -267,6 +273,11 @@ export class Store {
     const record: ConnectionRecord = { provider, method, status, url: `https://dashboard.${IN_PROCESS_DOMAIN}/connections/${encodeURIComponent(provider)}` };
     this.account(account).connections.set(provider, record);
     return record;
+  }
+
+  /** Removes an account connection; answers whether there was one. */
+  unlinkConnection(account: string, provider: string): boolean {
+    return this.account(account).connections.delete(provider);
   }
 
   /** Draws a metered amount from the account's wallet. */

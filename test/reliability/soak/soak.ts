@@ -398,9 +398,9 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     const runsByTrace = new Map<string, number>();
     let replays = 0;
     for (const e of server.journal.entries) {
-      const trace = e.headers.get('x-trace-id');
+      const trace = e.headers['x-trace-id'];
       if (e.replayed) replays++;
-      if (trace !== null && e.method !== 'GET' && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300) runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
+      if (trace !== undefined && e.method !== 'GET' && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300) runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
     }
 
     let lost = 0;
@@ -495,7 +495,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     }
 
     const entries = server.journal.entries.filter(
-      (e) => e.operationId !== null && (Object.values(OPERATION) as string[]).includes(e.operationId) && !e.headers.get('x-trace-id')?.startsWith('setup-'),
+      (e) => e.operationId !== null && (Object.values(OPERATION) as string[]).includes(e.operationId) && !e.headers['x-trace-id']?.startsWith('setup-'),
     );
     const faults: Record<string, number> = {};
     const attemptsByTrace = new Map<string, number>();
@@ -505,8 +505,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
         const key = e.fault === 'error' ? `error ${e.status ?? ''}`.trim() : e.fault;
         faults[key] = (faults[key] ?? 0) + 1;
       }
-      const trace = e.headers.get('x-trace-id');
-      if (trace !== null) attemptsByTrace.set(trace, (attemptsByTrace.get(trace) ?? 0) + 1);
+      const trace = e.headers['x-trace-id'];
+      if (trace !== undefined) attemptsByTrace.set(trace, (attemptsByTrace.get(trace) ?? 0) + 1);
       if (e.status === 409 && e.fault === null) recoveredDuplicates++;
     }
     let retries = 0;
@@ -555,5 +555,5 @@ function slugOf(r: CallRecord): string {
 
 /** Handler runs of a trace id so far (2xx answers that were not replays). */
 function runsAfter(server: OzServer, traceId: string): number {
-  return server.journal.entries.filter((e) => e.headers.get('x-trace-id') === traceId && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300).length;
+  return server.journal.entries.filter((e) => e.headers['x-trace-id'] === traceId && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300).length;
 }

@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Oz, UnauthorizedError } from '../../../src/index.js';
 import { connectOzMock, createOzServer, OzMockError, OzVerificationError, type OzControls, type OzServer } from '../../../src/testing/index.js';
 import { ROOT, startOzMock, type SpawnedOzMock } from './spawnOzMock.js';
 
@@ -16,6 +17,8 @@ interface Target {
   readonly controls: OzControls;
   /** One request to the API with the shop key (or another key). */
   api(method: string, path: string, body?: unknown, key?: string, headers?: Record<string, string>): Promise<Response>;
+  /** The SDK's client on this server with a key. */
+  sdk(key: string): Oz;
   close(): Promise<unknown>;
 }
 
@@ -27,6 +30,7 @@ async function inProcess(): Promise<Target> {
     controls,
     api: (method, path, body, key = SHOP_KEY, headers = {}) =>
       server.fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
+    sdk: (key) => new Oz({ baseURL: server.url, apiKey: key, fetch: server.fetch, maxRetries: 0, logLevel: 'off' }),
     close: () => server.close(),
   };
 }
@@ -38,6 +42,7 @@ async function remote(): Promise<Target> {
     controls,
     api: (method, path, body, key = SHOP_KEY, headers = {}) =>
       fetch(`${line.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
+    sdk: (key) => new Oz({ baseURL: line.url, apiKey: key, maxRetries: 0, logLevel: 'off' }),
     close: () => (mock as SpawnedOzMock).stop(),
   };
 }
@@ -190,5 +195,141 @@ describe.each([
     while (text === null) await Promise.race([pending, t.controls.clock.advance(5).then(() => new Promise((r) => setTimeout(r, 5)))]);
     const deltas = [...(text as string).matchAll(/event: token\ndata: (.*)/g)].map((m) => (JSON.parse(m[1]!) as { delta: string }).delta);
     expect(deltas).toEqual(['Hel', 'lo ', 'from ', 'the ', 'clerk']);
+  });
+
+  it('journals the request headers as one plain record of lower-case names, with the header filter', async () => {
+    await t.api('POST', '/v1/tools/quote/execute', { product: 'tea' }, SHOP_KEY, { 'X-Trace-Id': 'trace-headers-1', 'X-Team': 'billing' });
+    const entry = await t.controls.journal.last('executeTool');
+    expect(entry?.headers['x-trace-id']).toBe('trace-headers-1');
+    expect(entry?.headers['x-team']).toBe('billing');
+    expect(entry?.headers['content-type']).toBe('application/json');
+    expect(entry?.headers.authorization).toMatch(/^Bearer ozk_Shop/);
+    expect(entry?.headers.constructor).toBeUndefined();
+    expect(Object.keys(entry!.headers).every((name) => name === name.toLowerCase())).toBe(true);
+    expect(JSON.parse(JSON.stringify(entry!.headers))).toEqual({ ...entry!.headers });
+    expect(await t.controls.journal.count({ header: 'X-Team:billing' })).toBe(1);
+    expect(await t.controls.journal.count({ header: 'x-team:other' })).toBe(0);
+  });
+
+  it('adds a key (apiKey fixed or new), lists it by its preview, and a revoked key answers 401 through the SDK once the key cache time has passed', async () => {
+    const fixed = 'ozk_AddedAddedAddedAddedAddedAdd0001';
+    const added = await t.controls.keys.add({ account: 'shop', name: 'added', apiKey: fixed });
+    expect(added).toMatchObject({ account: 'shop', name: 'added', apiKey: fixed, tier: 'pro', expires_at: null });
+    const fresh = await t.controls.keys.add({ account: 'shop', name: 'fresh', expiresInDays: 7 });
+    expect(fresh.apiKey).toMatch(/^ozk_[A-Za-z0-9]{32}$/);
+    expect(Date.parse(fresh.expires_at!) - (await t.controls.clock.now())).toBe(7 * 86_400_000);
+    expect((await t.sdk(fresh.apiKey).tools.list()).data.map((tool) => tool.name)).toContain('quote');
+
+    const listed = await t.controls.keys.list({ account: 'shop' });
+    expect(listed.map((k) => [k.name, k.preview, k.revoked_at])).toEqual([
+      ['shop key', 'ozk_…0001', null],
+      ['added', 'ozk_…0001', null],
+      ['fresh', `ozk_…${fresh.apiKey.slice(-4)}`, null],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(fresh.apiKey);
+    expect((await t.controls.keys.list()).length).toBeGreaterThan(listed.length);
+
+    await t.controls.keys.revoke(fresh.id);
+    expect((await t.controls.keys.list({ account: 'shop' })).find((k) => k.id === fresh.id)?.revoked_at).toBe(new Date(await t.controls.clock.now()).toISOString());
+    await t.controls.clock.advance(120_001);
+    await expect(t.sdk(fresh.apiKey).tools.list()).rejects.toBeInstanceOf(UnauthorizedError);
+    expect((await t.sdk(added.apiKey).tools.list()).data.length).toBeGreaterThan(0);
+  });
+
+  it('refuses bad key controls with typed errors: an unknown account (422), a malformed apiKey (422), an unknown key id (404)', async () => {
+    const failure = (work: () => unknown) => Promise.resolve().then(work).catch((e: unknown) => e);
+    const noAccount = await failure(() => t.controls.keys.add({ account: 'nobody' }));
+    expect(noAccount).toBeInstanceOf(OzMockError);
+    expect(noAccount).toMatchObject({ status: 422, code: 'invalid_params', message: 'account names no account: nobody.' });
+    const badValue = await failure(() => t.controls.keys.add({ account: 'shop', apiKey: 'sk-mdl-notaplatformkeyatall000000000' }));
+    expect(badValue).toMatchObject({ status: 422, code: 'invalid_params' });
+    expect(await failure(() => t.controls.keys.list({ account: 'nobody' }))).toMatchObject({ status: 422, code: 'invalid_params' });
+    const inUse = await failure(() => t.controls.keys.add({ account: 'shop', apiKey: SHOP_KEY }));
+    expect(inUse).toMatchObject({ status: 422, code: 'invalid_params' });
+    expect((inUse as Error).message).toMatch(/^(apiKey|api_key): that key value is in use already in this server/); // each surface names its own field
+    const unknown = await failure(() => t.controls.keys.revoke('key_nothing'));
+    expect(unknown).toBeInstanceOf(OzMockError);
+    expect(unknown).toMatchObject({ status: 404, code: 'key_not_found' });
+    expect((await t.controls.keys.list({ account: 'shop' })).map((k) => k.name)).toEqual(['shop key']);
+  });
+
+  it("links, lists and unlinks an account's connection: a tool that needs it answers 424 without it", async () => {
+    expect(await t.controls.connections.list({ account: 'shop' })).toEqual([{ account: 'shop', provider: 'warehouse', method: 'oauth', status: 'linked' }]);
+    expect((await t.api('POST', '/v1/tools/inventory/execute', { sku: 'a1' })).status).toBe(200);
+    await t.controls.connections.unlink('shop', 'warehouse');
+    expect(await t.controls.connections.list({ account: 'shop' })).toEqual([]);
+    const blocked = await t.api('POST', '/v1/tools/inventory/execute', { sku: 'a1' });
+    expect(blocked.status).toBe(424);
+    expect(((await blocked.json()) as { error: { code: string } }).error.code).toBe('connection_required');
+    expect(await t.controls.connections.link('shop', 'warehouse', { method: 'api_key' })).toEqual({ account: 'shop', provider: 'warehouse', method: 'api_key', status: 'linked' });
+    expect((await t.api('POST', '/v1/tools/inventory/execute', { sku: 'a1' })).status).toBe(200);
+    await t.controls.connections.link('shop', 'supplier', { status: 'pending' });
+    expect((await t.controls.connections.list()).filter((c) => c.account === 'shop').map((c) => [c.provider, c.status])).toEqual([
+      ['warehouse', 'linked'],
+      ['supplier', 'pending'],
+    ]);
+  });
+
+  it('refuses bad connection controls with typed errors: an unknown account or method (422), a connection that is not there (404)', async () => {
+    const failure = (work: () => unknown) => Promise.resolve().then(work).catch((e: unknown) => e);
+    expect(await failure(() => t.controls.connections.link('nobody', 'crm'))).toMatchObject({ status: 422, code: 'invalid_params', message: 'account names no account: nobody.' });
+    expect(await failure(() => t.controls.connections.link('shop', 'crm', { method: 'pigeon' as 'oauth' }))).toMatchObject({ status: 422, code: 'invalid_params', message: 'method must be one of: oauth, api_key, wallet.' });
+    expect(await failure(() => t.controls.connections.link('shop', 'bad provider'))).toMatchObject({ status: 422, code: 'invalid_params' });
+    expect(await failure(() => t.controls.connections.list({ account: 'nobody' }))).toMatchObject({ status: 422, code: 'invalid_params' });
+    const missing = await failure(() => t.controls.connections.unlink('shop', 'crm'));
+    expect(missing).toBeInstanceOf(OzMockError);
+    expect(missing).toMatchObject({ status: 404, code: 'connection_not_found' });
+    expect(await t.controls.connections.list({ account: 'shop' })).toHaveLength(1);
+  });
+
+  it('makes a session: its own keys (apiKey each), journal, fixtures, keys and connections; closing it makes its keys answer 401', async () => {
+    const session = await t.controls.session({ fixtures: { tools: [{ name: 'only-here', answer: 'session tool' }] } });
+    expect(session.id).toMatch(/^ses_/);
+    expect(session.apiKey).toMatch(/^ozk_/);
+    const shop = session.keys.find((k) => k.account === 'shop')!;
+    expect(shop).toMatchObject({ name: 'shop key', kind: 'platform' });
+    expect(shop.apiKey).not.toBe(SHOP_KEY);
+    expect(await (await t.api('POST', '/v1/tools/only-here/execute?format=text', {}, shop.apiKey)).text()).toBe('session tool');
+    expect((await t.api('POST', '/v1/tools/only-here/execute', {})).status).toBe(404);
+    expect(await session.journal.count('executeTool')).toBe(1);
+    expect(await t.controls.journal.count('executeTool')).toBe(1);
+
+    const added = await session.addKey({ account: 'shop', name: 'in session' });
+    expect((await session.listKeys({ account: 'shop' })).map((k) => k.name)).toEqual(['shop key', 'in session']);
+    expect((await t.controls.keys.list({ account: 'shop' })).map((k) => k.name)).toEqual(['shop key']);
+    expect((await t.sdk(added.apiKey).tools.list()).data.length).toBeGreaterThan(0);
+    await session.revokeKey(added.id);
+    await session.connections.unlink('shop', 'warehouse');
+    expect(await session.connections.list({ account: 'shop' })).toEqual([]);
+    expect(await t.controls.connections.list({ account: 'shop' })).toHaveLength(1);
+
+    await session.close();
+    await expect(t.sdk(shop.apiKey).tools.list()).rejects.toBeInstanceOf(UnauthorizedError);
+  });
+
+  it('answers a stub, lists it with its hits, and clears it', async () => {
+    await t.controls.stubs.add({ operationId: 'getTool', match: { path: { tool: 'quote' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'Stubbed away.' } } }, times: 2 });
+    const stubbed = await t.api('GET', '/v1/tools/quote');
+    expect(stubbed.status).toBe(404);
+    expect(await stubbed.json()).toMatchObject({ error: { code: 'tool_not_found', message: 'Stubbed away.' } });
+    expect((await t.controls.stubs.list()).map((s) => [s.operationId, s.hits, s.remaining])).toEqual([['getTool', 1, 1]]);
+    await t.controls.stubs.clear();
+    expect(await t.controls.stubs.list()).toEqual([]);
+    expect((await t.api('GET', '/v1/tools/quote')).status).toBe(200);
+    expect(await t.controls.unused()).toEqual({ faults: [], stubs: [] });
+  });
+
+  it('cuts a stream after afterEvents events (the cut fault), and lists a fault that never fired as unused', async () => {
+    await t.controls.faults.add({ operationId: 'executeAgent', type: 'cut', afterEvents: 2 });
+    await t.controls.faults.add({ operationId: 'getTool', type: 'error', status: 500, code: 'internal_error' });
+    let text: string | null = null;
+    const pending = t.api('POST', '/v1/execute', { agent: 'clerk', user_request: 'hi', stream: true }).then(async (res) => (text = await res.text().catch(() => 'cut')));
+    while (text === null) await Promise.race([pending, t.controls.clock.advance(5).then(() => new Promise((r) => setTimeout(r, 5)))]);
+    expect((await t.controls.journal.last('executeAgent'))?.fault).toBe('cut');
+    const { faults } = await t.controls.unused();
+    expect(faults.map((f) => f.id)).toHaveLength(1);
+    expect(faults[0]).toMatchObject({ operationId: 'getTool', nearMisses: [] });
+    await t.controls.faults.clear();
+    expect((await t.controls.unused()).faults).toEqual([]);
   });
 });

@@ -137,7 +137,7 @@ describe('the journal', () => {
     const entry = server.journal.last('executeTool')!;
     expect(entry).toMatchObject({ operationId: 'executeTool', method: 'POST', path: '/v1/tools/echo/execute', query: '', body: '{"text":"logged"}', status: 200, mount: 'fetch', surface: 'api', fault: null });
     expect(entry.executionId).toMatch(/^exe_/);
-    expect(entry.headers.get('authorization')).toBe(`Bearer ${server.apiKey}`);
+    expect(entry.headers['authorization']).toBe(`Bearer ${server.apiKey}`);
     expect(server.journal.last('listTools')).toMatchObject({ query: 'limit=2', body: null });
     expect(server.journal.last({ path: '/nowhere' })).toMatchObject({ operationId: null, status: 404 });
     expect(server.journal.count()).toBe(3);

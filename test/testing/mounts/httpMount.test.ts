@@ -90,8 +90,8 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     expect(res.status).toBe(200);
     await own.close();
     const headers = server.journal.last('executeTool')!.headers;
-    expect([headers.get('x-trace-id'), headers.get('x-custom'), headers.get('content-type')]).toEqual(['journal-1', 'kept', 'application/json']);
-    expect(headers.get('host')).toBe(new URL(own.url).host);
+    expect([headers['x-trace-id'], headers['x-custom'], headers['content-type']]).toEqual(['journal-1', 'kept', 'application/json']);
+    expect(headers['host']).toBe(new URL(own.url).host);
     expect(server.journal.last('executeTool')!.headers).toBe(headers);
   });
 

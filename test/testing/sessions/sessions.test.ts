@@ -3,7 +3,7 @@
  * (/_oz/sessions) and through connectOzMock(...).session().
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectOzMock, createOzServer, OzMockError, type OzListener, type OzServer } from '../../../src/testing/index.js';
+import { connectOzMock, createOzServer, OzMockError, OzNoDemoKeyError, type OzListener, type OzServer } from '../../../src/testing/index.js';
 import { CONTROL_OPENAPI } from '../../../src/testing/control/controlOpenapi.js';
 
 const TOKEN = 'ozadm_SessSessSessSessSessSessSessSess';
@@ -24,16 +24,16 @@ describe('server.session() in process', () => {
     expect(session.apiKey).toMatch(/^ozk_/);
     expect(session.apiKey).not.toBe(server.apiKey);
     expect(session.keys.map((k) => `${k.account}/${k.kind}`).sort()).toEqual(['demo/models', 'demo/platform', 'demo/proxy', 'other/platform']);
-    expect(new Set(session.keys.map((k) => k.value)).size).toBe(4);
+    expect(new Set(session.keys.map((k) => k.apiKey)).size).toBe(4);
 
     // The session's key reaches the session through the server's fetch; the server's key the default session.
-    const created = await post(server, '/v1/companies/acme/items', session.apiKey!, { building: 'lab', title: 'in the session' });
+    const created = await post(server, '/v1/companies/acme/items', session.apiKey, { building: 'lab', title: 'in the session' });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect(session.items.get(id)?.title).toBe('in the session');
     expect(server.items.get(id)).toBeUndefined();
     expect((await get(server, `/v1/companies/acme/items/${id}`, server.apiKey)).status).toBe(404);
-    expect((await get(server, `/v1/companies/acme/items/${id}`, session.apiKey!)).status).toBe(200);
+    expect((await get(server, `/v1/companies/acme/items/${id}`, session.apiKey)).status).toBe(200);
     expect(session.journal.count('createCompanyItem')).toBe(1);
     expect(server.journal.count()).toBe(1); // the 404 above
     expect(session.journal.last('createCompanyItem')?.account).toBe('demo');
@@ -41,7 +41,7 @@ describe('server.session() in process', () => {
     // Faults of a session apply to its requests only.
     session.faults.add({ operationId: 'listTools', type: 'error', status: 503, code: 'upstream_error' });
     expect((await get(server, '/v1/tools', server.apiKey)).status).toBe(200);
-    expect((await get(server, '/v1/tools', session.apiKey!)).status).toBe(503);
+    expect((await get(server, '/v1/tools', session.apiKey)).status).toBe(503);
 
     // Its clock is its own: frozen like the server's, at the server's time.
     expect(session.clock.iso()).toBe('2026-11-23T09:00:00.000Z');
@@ -54,20 +54,20 @@ describe('server.session() in process', () => {
     expect(session.items.get(id)).toBeUndefined();
     expect(session.journal.count()).toBe(0);
     await session.close();
-    expect((await get(server, '/v1/tools', session.apiKey!)).status).toBe(401);
+    expect((await get(server, '/v1/tools', session.apiKey)).status).toBe(401);
     await server.close();
   });
 
   it('a session reset does not disturb another session or the default one', async () => {
     const server = createOzServer();
     const [a, b] = [server.session(), server.session()];
-    await post(server, '/v1/companies/acme/items', a.apiKey!, { building: 'lab', title: 'a' });
-    await post(server, '/v1/companies/acme/items', b.apiKey!, { building: 'lab', title: 'b' });
+    await post(server, '/v1/companies/acme/items', a.apiKey, { building: 'lab', title: 'a' });
+    await post(server, '/v1/companies/acme/items', b.apiKey, { building: 'lab', title: 'b' });
     await post(server, '/v1/companies/acme/items', server.apiKey, { building: 'lab', title: 'default' });
     a.reset();
     const titles = async (key: string) => ((await (await get(server, '/v1/companies/acme/items?building=lab', key)).json()) as { data: { title: string }[] }).data.map((i) => i.title);
-    expect(await titles(a.apiKey!)).toEqual([]);
-    expect(await titles(b.apiKey!)).toEqual(['b']);
+    expect(await titles(a.apiKey)).toEqual([]);
+    expect(await titles(b.apiKey)).toEqual(['b']);
     expect(await titles(server.apiKey)).toEqual(['default']);
     await server.close();
   });
@@ -78,10 +78,10 @@ describe('server.session() in process', () => {
     server.baseline();
     const session = server.session({ fixtures: { tools: [{ name: 'whisper', answer: '{{text}}...' }] }, clock: { start: '2030-01-01T00:00:00Z', frozen: true } });
     expect(session.clock.iso()).toBe('2030-01-01T00:00:00.000Z');
-    for (const tool of ['shout', 'whisper']) expect((await post(server, `/v1/tools/${tool}/execute`, session.apiKey!, { text: 'hi' })).status).toBe(200);
+    for (const tool of ['shout', 'whisper']) expect((await post(server, `/v1/tools/${tool}/execute`, session.apiKey, { text: 'hi' })).status).toBe(200);
     expect((await post(server, '/v1/tools/whisper/execute', server.apiKey, { text: 'hi' })).status).toBe(404);
     session.reset(); // the session's fixtures are part of its baseline
-    expect((await post(server, '/v1/tools/whisper/execute', session.apiKey!, { text: 'hi' })).status).toBe(200);
+    expect((await post(server, '/v1/tools/whisper/execute', session.apiKey, { text: 'hi' })).status).toBe(200);
     expect(session.exportState().accounts.map((a) => a.name)).toContain('initech');
     await server.close();
   });
@@ -107,11 +107,13 @@ describe('server.session() in process', () => {
     await server.close();
   });
 
-  it('with seed empty a session has no api key until the baseline has the demo key', async () => {
-    const server = createOzServer({ seed: 'empty' });
+  it('with seed empty a session has no demo key: reading apiKey throws OzNoDemoKeyError naming the session, keys still lists its keys', async () => {
+    const server = createOzServer({ seed: 'empty', fixtures: { accounts: [{ name: 'shop' }], keys: [{ account: 'shop', value: 'ozk_ShopShopShopShopShopShopShop0001' }] } });
     const session = server.session();
-    expect(session.apiKey).toBeNull();
-    expect(session.keys).toEqual([]);
+    expect(() => session.apiKey).toThrow(OzNoDemoKeyError);
+    expect(() => session.apiKey).toThrow(`Session ${session.id} has no demo key`);
+    expect(session.keys).toEqual([expect.objectContaining({ account: 'shop', apiKey: expect.stringMatching(/^ozk_/) })]);
+    expect((await get(server, '/v1/tools', session.keys[0]!.apiKey)).status).toBe(200);
     await server.close();
   });
 });
@@ -180,7 +182,7 @@ describe('sessions over the control plane', () => {
     await session.faults.add({ operationId: 'listTools', type: 'error', status: 503, code: 'upstream_error' });
     expect((await mock.faults.list()).length).toBe(0);
     expect((await session.faults.list()).map((f) => f.hits)).toEqual([0]);
-    expect((await fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${session.apiKey!}` } })).status).toBe(503);
+    expect((await fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${session.apiKey}` } })).status).toBe(503);
     expect(await session.journal.count({ account: 'demo' })).toBe(1);
     await session.reset();
     expect(await session.journal.count()).toBe(0);

@@ -64,20 +64,20 @@ describe('key values unique across the server', () => {
     const b = server.session();
     a.addWorkflow({ account: 'demo', name: 'from-a', tasks: [{ id: 't', type: 'task', agent: 'writer' }] });
     b.importState(a.exportState());
-    const viaB = await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: b.apiKey! });
+    const viaB = await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: b.apiKey });
     expect(viaB.status).toBe(200);
     expect(viaB.body.data.map((w) => w.name)).toContain('from-a');
-    expect((await call(server, 'GET', '/v1/workflows', { key: a.apiKey! })).status).toBe(200);
+    expect((await call(server, 'GET', '/v1/workflows', { key: a.apiKey })).status).toBe(200);
 
     const c = server.session();
     const put = await control(server, 'PUT', `/sessions/${c.id}/state`, a.exportState());
     expect(put.status).toBe(200);
-    const viaC = await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: c.apiKey! });
+    const viaC = await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: c.apiKey });
     expect(viaC.status).toBe(200);
     expect(viaC.body.data.map((w) => w.name)).toContain('from-a');
     // Each key still opens its own world: a write through c is not seen through a.
-    await call(server, 'DELETE', '/v1/workflows/from-a', { key: c.apiKey! });
-    expect((await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: a.apiKey! })).body.data.map((w) => w.name)).toContain('from-a');
+    await call(server, 'DELETE', '/v1/workflows/from-a', { key: c.apiKey });
+    expect((await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: a.apiKey })).body.data.map((w) => w.name)).toContain('from-a');
   });
 
   it("the default world importing a session's state (its keys) is refused, naming the key, and keeps its state", async () => {
