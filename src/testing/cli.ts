@@ -245,7 +245,8 @@ async function main(): Promise<void> {
   if (values.json) {
     // Keys of the demo seed only: with --seed empty no key exists, so none is printed.
     const printed = demo ? keys : { apiKey: null, modelsKey: null, proxyKey: null, otherApiKey: null };
-    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken })}\n`);
+    const consoleUrl = server.adminToken ? consoleLink(listener.url, server.adminToken) : null;
+    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken, consoleUrl })}\n`);
   } else {
     process.stdout.write(
       [

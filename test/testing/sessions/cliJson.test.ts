@@ -26,6 +26,7 @@ const SHAPES: Readonly<Record<string, RegExp>> = {
   proxyKey: /^sk-prx-/,
   otherApiKey: /^ozk_[A-Za-z0-9]{32}$/,
   adminToken: /^ozadm_[A-Za-z0-9]{32}$/,
+  consoleUrl: /^http:\/\/127\.0\.0\.1:\d+\/_oz\/ui#token=ozadm_[A-Za-z0-9]{32}$/,
 };
 
 let started: SpawnedOzMock;
@@ -41,6 +42,14 @@ describe('oz-mock --json', () => {
     const documented = documentedFields();
     expect([...documented.keys()].sort()).toEqual(Object.keys(line).sort());
     for (const [field, value] of Object.entries(line)) expect({ field, value }).toEqual({ field, value: expect.stringMatching(SHAPES[field]!) });
+  });
+
+  it('consoleUrl opens the console with the line\'s own admin token', async () => {
+    const consoleUrl = new URL(line.consoleUrl as string);
+    expect(consoleUrl.hash).toBe(`#token=${line.adminToken as string}`);
+    const page = await fetch(consoleUrl.href.replace(/#.*/, ''));
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
   });
 
   it('--max-sessions bounds the live sessions (429 rate_limited past it)', async () => {
