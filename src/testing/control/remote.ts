@@ -19,6 +19,7 @@ import type { JournalEntryView } from './journalView.js';
 import type { SessionView } from './sessionView.js';
 import type { OzSettings } from './settings.js';
 import type { OzStateDocument } from '../fixtures/stateDocument.js';
+import type { Har } from '../recording/har.js';
 
 /** A value, or a promise of it: the in-process server answers at once, a remote one later. */
 export type Awaitable<T> = T | Promise<T>;
@@ -77,6 +78,8 @@ export interface OzWorldControls {
     clear(): Awaitable<void>;
     /** Asserts `times` matching entries (default: at least one); else throws `OzVerificationError` naming the closest. */
     verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Awaitable<void>;
+    /** Every entry as a HAR 1.2 document, credentials reading `<redacted>`. */
+    toHAR(): Awaitable<Har>;
   };
   /** The accounts' connections (`/_oz/connections`): an unknown account is 422 `invalid_params`, an unknown connection 404 `connection_not_found`. */
   readonly connections: {
@@ -229,6 +232,8 @@ export interface OzMockControls extends OzWorldControls {
     clear(): Promise<void>;
     /** `POST /_oz/journal/verify`: throws `OzVerificationError` (its 422's count and near misses) when it fails. */
     verify(filter: PortableJournalFilter | OperationId, options?: VerifyOptions): Promise<void>;
+    /** `GET /_oz/journal?format=har`: the entries (those of `filter`, else all) as a HAR 1.2 document, credentials reading `<redacted>`. */
+    toHAR(filter?: PortableJournalFilter | OperationId): Promise<Har>;
   };
   readonly keys: {
     /** `POST /_oz/keys`: `apiKey` fixes the value. Answers the key with its value as `apiKey`. */
@@ -418,6 +423,10 @@ function remoteControls(base: string, send: Call, prefix: string): OzMockControl
       last: (f = {}) => filter(f, 1).then((list) => list[0]),
       count: (f = {}) => filter(f).then((list) => list.length),
       clear: async () => void (await call('DELETE', '/journal')),
+      toHAR: (f) => {
+        const query = journalQuery(f);
+        return call<Har>('GET', `/journal${query ? `${query}&` : '?'}format=har`);
+      },
       async verify(f, o = {}) {
         const body = { ...(typeof f === 'string' ? { operationId: f } : f), ...(o.times === undefined ? {} : { times: o.times }) };
         try {

@@ -211,6 +211,20 @@ describe.each([
     expect(await t.controls.journal.count({ header: 'x-team:other' })).toBe(0);
   });
 
+  it('gives the journal as HAR 1.2: each request with its operation and status, credentials <redacted>, no key anywhere', async () => {
+    await t.api('POST', '/v1/tools/quote/execute', { product: 'tea' });
+    await t.api('GET', '/v1/tools');
+    const har = await t.controls.journal.toHAR();
+    expect(har.log.version).toBe('1.2');
+    expect(har.log.entries.map((e) => [e._operationId, e.request.method, e.response.status])).toEqual([
+      ['executeTool', 'POST', 200],
+      ['listTools', 'GET', 200],
+    ]);
+    expect(har.log.entries[0]!.request.headers.find((h) => h.name === 'authorization')?.value).toBe('<redacted>');
+    expect(har.log.entries[0]!.request.postData?.text).toBe('{"product":"tea"}');
+    expect(JSON.stringify(har)).not.toContain(SHOP_KEY.slice(4));
+  });
+
   it('adds a key (apiKey fixed or new), lists it by its preview, and a revoked key answers 401 through the SDK once the key cache time has passed', async () => {
     const fixed = 'ozk_AddedAddedAddedAddedAddedAdd0001';
     const added = await t.controls.keys.add({ account: 'shop', name: 'added', apiKey: fixed });

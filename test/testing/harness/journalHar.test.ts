@@ -1,5 +1,6 @@
 /** The journal as HAR 1.2: `server.journal.toHAR()` and `GET /_oz/journal?format=har`, keys redacted. */
 import { describe, expect, it } from 'vitest';
+import { connectOzMock } from '../../../src/testing/control/remote.js';
 import { createOzServer } from '../../../src/testing/server.js';
 
 describe('journal as HAR', () => {
@@ -21,6 +22,10 @@ describe('journal as HAR', () => {
     const admin = { authorization: `Bearer ${server.adminToken}` };
     const viaControl = await (await server.fetch(`${server.url}/_oz/journal?format=har&operationId=listTools`, { headers: admin })).json();
     expect(viaControl).toEqual({ log: { ...har.log, entries: [har.log.entries[1]] } });
+    // connectOzMock()'s toHAR takes the journal's filters too.
+    const remote = connectOzMock({ url: server.url, adminToken: server.adminToken!, fetch: server.fetch });
+    expect(await remote.journal.toHAR('listTools')).toEqual(viaControl);
+    expect(await remote.journal.toHAR({ method: 'POST' })).toEqual({ log: { ...har.log, entries: [har.log.entries[0]] } });
     const bad = await server.fetch(`${server.url}/_oz/journal?format=xml`, { headers: admin });
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('format must be json or har.');
