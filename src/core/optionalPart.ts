@@ -4,7 +4,15 @@ import { OzError } from './errors/errors.js';
  * The heavy optional parts of the SDK, the only code loaded on first use rather than with the client: a program
  * that never asks for one carries none of it in its first bundle chunk and never parses it at start.
  */
-export type OptionalPart = 'the YAML reader and writer' | 'the response validators' | 'OpenTelemetry spans' | 'sign-in' | 'the profile file' | 'the raw client';
+export type OptionalPart =
+  | 'the YAML reader and writer'
+  | 'the response validators'
+  | 'OpenTelemetry spans'
+  | 'sign-in'
+  | 'the profile file'
+  | 'the raw client'
+  | "the control plane's MCP server"
+  | "the control plane's MCP server on stdio";
 
 const LOADING = new Map<OptionalPart, Promise<unknown>>();
 

@@ -174,6 +174,22 @@ const BASE_PATHS = {
     '/_oz/unused': {
       get: scoped(op('listUnused', 'The armed faults and stubs that never fired (for an afterEach).', { '200': ok('What never fired.', ref('Unused')) })),
     },
+    '/_oz/mcp': {
+      post: scoped(
+        op(
+          'controlMcp',
+          'This control plane as an MCP server (Streamable HTTP, stateless, JSON answers): one tool per control action, each taking the fields of its route here, and server_info (the URLs and keys). Under /_oz/sessions/{session}/ its tools act on that session alone.',
+          {
+            '200': ok('The JSON-RPC answer.', { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' } } }),
+            '202': { description: 'Accepted: notifications only.' },
+            '400': { description: 'Not an MCP message (a JSON-RPC error).', content: json(ref('JsonRpcError')) },
+            '406': { description: 'Accept does not list both application/json and text/event-stream (a JSON-RPC error).', content: json(ref('JsonRpcError')) },
+            '415': { description: 'The body is not application/json (a JSON-RPC error).', content: json(ref('JsonRpcError')) },
+          },
+          { requestBody: body({ description: 'A JSON-RPC 2.0 message of MCP (or a batch).', oneOf: [{ type: 'object' }, { type: 'array', items: { type: 'object' } }] }) },
+        ),
+      ),
+    },
     '/_oz/events': {
       get: scoped(
         op(
@@ -197,7 +213,7 @@ export const CONTROL_OPENAPI = {
     title: 'oz-mock control plane',
     version: '1.0.0',
     description:
-      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, stubs, clock, journal, keys, connections, items, dashboard, settings, sessions (every scoped route also under /_oz/sessions/{session}/, acting on that session alone). Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
+      'Drives an embedded Oz server from outside its process: reset, baseline, fixtures, state, faults, stubs, clock, journal, keys, connections, items, dashboard, settings, sessions, and all of it as an MCP server at /_oz/mcp (every scoped route also under /_oz/sessions/{session}/, acting on that session alone). Every route but this document needs `Authorization: Bearer <admin token>` (`ozadm_` + 32 letters or digits). Errors are the Oz error envelope.',
   },
   servers: [{ url: '/' }],
   security: [{ adminToken: [] }],
@@ -206,6 +222,11 @@ export const CONTROL_OPENAPI = {
     securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'The admin token, ozadm_ + 32 letters or digits.' } },
     schemas: {
       Ok: { type: 'object', required: ['ok'], properties: { ok: { const: true } } },
+      JsonRpcError: {
+        type: 'object',
+        required: ['jsonrpc', 'error'],
+        properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer', 'null'] }, error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } } },
+      },
       ErrorEnvelope: {
         type: 'object',
         required: ['error'],

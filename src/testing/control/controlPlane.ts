@@ -1,6 +1,6 @@
-import { responseReply } from '../wire/answer.js';
+import { replyResponse, responseReply } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
-import type { Connection } from '../wire/connection.js';
+import { Connection, fetchRequestReader } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
 import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
@@ -32,6 +32,9 @@ import type { ServerEvents } from '../harness/serverEvents.js';
 import type { Reply } from '../wire/answer.js';
 import { eventFeed } from './eventFeed.js';
 import { consolePage, consoleScriptAnswer, consoleStyleAnswer } from './consolePage.js';
+import { controlPlaneCall, type ControlCall } from './remote.js';
+import { loadPart } from '../../core/optionalPart.js';
+import { mcpInstructions, serverAbout, sessionAbout } from './controlMcpInfo.js';
 
 /** The path every control-plane route starts with. */
 export const CONTROL_PREFIX = '/_oz';
@@ -85,6 +88,8 @@ interface Call {
   text(): Promise<string>;
   /** The body as a JSON object (`{}` when empty), nested at most `nesting` levels (default: a request body's). */
   object(nesting?: { readonly what: string; readonly limit: number }): Promise<Record<string, unknown>>;
+  /** The control plane itself, as this request's client reached it: what the MCP server's tools call. */
+  control(): ControlCall;
 }
 
 /** A handler's answer: a `Response`, or a reply of another kind (the live feed's event stream). */
@@ -467,6 +472,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     return OK();
   },
   followEvents: (call, t) => eventFeed(t.server, call.request, call.conn),
+  controlMcp: async (call) => {
+    const { answerMcpRequest } = await loadPart("the control plane's MCP server", () => import('./controlMcpRoute.js'));
+    const url = call.url.origin;
+    const { session } = call.params;
+    const control = call.control();
+    const about = () => (session === undefined ? Promise.resolve(serverAbout(url)) : sessionAbout(url, control, session));
+    return answerMcpRequest(call.request, await call.text(), { call: control, ...(session === undefined ? {} : { session }), instructions: mcpInstructions(serverAbout(url, session)), about });
+  },
   getConsole: () => consolePage(),
   getConsoleScript: () => consoleScriptAnswer(),
   getConsoleStyle: () => consoleStyleAnswer(),
@@ -545,6 +558,15 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
       checkNesting(parsed, nesting.what, nesting.limit);
       return parsed;
     },
+    control: () => {
+      const authorization = request.headers.get('authorization') ?? '';
+      const adminToken = authorization.replace(/^Bearer\s+/i, '').trim();
+      const loopback = async (input: string, init?: RequestInit) => {
+        const inner = new Request(input, init);
+        return replyResponse(await answerOf(inner, new Connection(conn.mount, conn.surface, conn.remoteAddress, fetchRequestReader(inner)), target, token));
+      };
+      return controlPlaneCall({ url: url.origin, adminToken, fetch: loopback });
+    },
   };
   return route.handler(call, route.inSession ? sessionsOf(target).target(params.session!) : target);
 }
@@ -560,13 +582,18 @@ export function withControlPlane(handler: RequestHandler, target: ControlTarget,
     if (conn.surface !== 'api') return handler(request, conn);
     const path = urlPath(request.url);
     if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, conn);
-    try {
-      const served = await serve(request, conn, target, token);
-      return served instanceof Response ? responseReply(served) : served;
-    } catch (err) {
-      if (err instanceof OzMockError) return responseReply(failure(err));
-      // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.
-      return responseReply(failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…'))));
-    }
+    return answerOf(request, conn, target, token);
   };
+}
+
+/** The control plane's answer to a request: a failure is the error envelope. */
+async function answerOf(request: Request, conn: Connection, target: ControlTarget, token: string): Promise<Reply> {
+  try {
+    const served = await serve(request, conn, target, token);
+    return served instanceof Response ? responseReply(served) : served;
+  } catch (err) {
+    if (err instanceof OzMockError) return responseReply(failure(err));
+    // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.
+    return responseReply(failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…'))));
+  }
 }

@@ -289,20 +289,16 @@ function journalQuery(filter: PortableJournalFilter | OperationId | undefined, l
 }
 
 /**
- * A typed client of a running `oz-mock`'s control plane (`/_oz/`): faults, clock, journal, reset, baseline,
- * fixtures and state with the in-process server's shape (see {@link OzControls}), plus keys, items, the
- * dashboard and settings. An error answer throws an `OzMockError` with the envelope's status, code and fields.
- *
- * @example
- * ```ts
- * const mock = connectOzMock({ url: 'http://127.0.0.1:4010', adminToken: process.env.OZ_MOCK_ADMIN_TOKEN! });
- * await mock.faults.add({ operationId: 'executeTool', type: 'error', status: 503, code: 'upstream_error' });
- * ```
+ * One request to a control plane's route `/_oz{path}` with the admin token: its JSON answer, or an
+ * `OzMockError` with the error envelope's status, code and fields.
  */
-export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
+export type ControlCall = <T>(method: string, path: string, body?: unknown, contentType?: string) => Promise<T>;
+
+/** The {@link ControlCall} of the control plane at `options.url` (what `connectOzMock()` and the MCP server call). */
+export function controlPlaneCall(options: ConnectOzMockOptions): ControlCall {
   const base = options.url.replace(/\/+$/, '');
   const send = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
-  const call = async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
+  return async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
     const headers: Record<string, string> = { authorization: `Bearer ${options.adminToken}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = contentType;
     const res = await send(`${base}/_oz${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
@@ -326,6 +322,22 @@ export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
     }
     return parsed as T;
   };
+}
+
+/**
+ * A typed client of a running `oz-mock`'s control plane (`/_oz/`): faults, clock, journal, reset, baseline,
+ * fixtures and state with the in-process server's shape (see {@link OzControls}), plus keys, items, the
+ * dashboard and settings. An error answer throws an `OzMockError` with the envelope's status, code and fields.
+ *
+ * @example
+ * ```ts
+ * const mock = connectOzMock({ url: 'http://127.0.0.1:4010', adminToken: process.env.OZ_MOCK_ADMIN_TOKEN! });
+ * await mock.faults.add({ operationId: 'executeTool', type: 'error', status: 503, code: 'upstream_error' });
+ * ```
+ */
+export function connectOzMock(options: ConnectOzMockOptions): OzMockClient {
+  const base = options.url.replace(/\/+$/, '');
+  const call = controlPlaneCall(options);
   return {
     ...remoteControls(base, call, ''),
     saveState: () => call<{ path: string }>('POST', '/state/save').then((r) => r.path),
@@ -365,8 +377,6 @@ function accountQuery(o: { readonly account?: string }): string {
   return o.account === undefined ? '' : `?account=${encodeURIComponent(o.account)}`;
 }
 
-type Call = <T>(method: string, path: string, body?: unknown, contentType?: string) => Promise<T>;
-
 /** A 404 of something already gone is no failure when withdrawing it. */
 function ignoreNotFound(err: unknown): undefined | Promise<never> {
   if (err instanceof OzMockError && err.status === 404) return undefined;
@@ -374,8 +384,8 @@ function ignoreNotFound(err: unknown): undefined | Promise<never> {
 }
 
 /** The controls of the routes under `/_oz{prefix}`: the server's own (prefix ''), or a session's. */
-function remoteControls(base: string, send: Call, prefix: string): OzMockControls {
-  const call: Call = (method, path, body, contentType) => send(method, `${prefix}${path}`, body, contentType);
+function remoteControls(base: string, send: ControlCall, prefix: string): OzMockControls {
+  const call: ControlCall = (method, path, body, contentType) => send(method, `${prefix}${path}`, body, contentType);
   const idle = async (o: { timeoutMs?: number } = {}) => void (await call('POST', '/idle', o.timeoutMs === undefined ? {} : { timeout_ms: o.timeoutMs }));
   // The headers as the in-process journal keeps them: a record without a prototype (`headers.constructor` is no header).
   const filter = (f: PortableJournalFilter | OperationId, limit?: number) =>
