@@ -16,12 +16,14 @@ import { readStubFile } from './fixtures/stubFile.js';
 import type { StubSpec } from './pipeline/stubs/stubs.js';
 import { recordCommand, type CommandIo } from './recording/recordCommand.js';
 import { parityCommand } from './parity/parityCommand.js';
+import { mcpCommand } from './control/mcpCommand.js';
 
 const HELP = `oz-mock: an in-memory Oz server (API ${API_VERSION}) seeded with the demo account.
 
 Usage: oz-mock [options]
        oz-mock record --target URL [--out DIR] [--port N]   a recording proxy (oz-mock record --help)
        oz-mock parity --target URL [...]                    where a service and oz-mock differ (oz-mock parity --help)
+       oz-mock mcp [options]                                its control plane as an MCP server on stdio (oz-mock mcp --help)
 
   --port <n>          API port (default 4010; 0 picks a free one)
   --mcp-port <n>      port of the MCP server's own URL (default: --port + 1, or 0 with --port 0)
@@ -78,10 +80,11 @@ function port(value: string | undefined, name: string, fallback: number): number
   return n;
 }
 
-async function main(): Promise<void> {
+async function main(args: string[] = process.argv.slice(2)): Promise<void> {
   let values;
   try {
     ({ values } = parseArgs({
+      args,
       options: {
         port: { type: 'string' },
         'mcp-port': { type: 'string' },
@@ -294,4 +297,5 @@ const PROCESS_IO: CommandIo = {
 const command = process.argv[2];
 if (command === 'record') void recordCommand(process.argv.slice(3), PROCESS_IO);
 else if (command === 'parity') void parityCommand(process.argv.slice(3), PROCESS_IO, (options) => createOzServer(options));
+else if (command === 'mcp') void mcpCommand(process.argv.slice(3), main);
 else void main();
