@@ -108,7 +108,7 @@ describe('POST /_oz/mcp', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_fault', arguments: { type: 'drop' } } }),
       });
-    for (const headers of [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }]) {
+    for (const headers of [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWr' }, { authorization: `Bearer ${server.apiKey}` }]) {
       const res = await post(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
