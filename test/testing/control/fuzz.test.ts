@@ -17,7 +17,7 @@ const answersJson = (operation: Operation) => Object.values(operation.responses)
 const ROUTES = Object.entries(CONTROL_OPENAPI.paths as unknown as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
   Object.entries(item)
     .filter(([, operation]) => answersJson(operation))
-    .map(([method]) => ({ method: method.toUpperCase(), path })),
+    .map(([method, operation]) => ({ method: method.toUpperCase(), path, jsonRpc: JSON.stringify(operation.responses).includes('JsonRpcError') })),
 );
 
 /** Everything a refused request must leave as it was. */
@@ -51,9 +51,11 @@ it('every route, any input: never a 500, always JSON, and a refused request chan
         body: route.method === 'GET' ? undefined : text,
       });
       expect(res.status, `${route.method} ${path} ${text}`).toBeLessThan(500);
-      const answer = (await res.json()) as { error?: { code: string; message: string } };
+      const answer = (await res.json()) as { error?: { code: string | number; message: string } };
       if (res.status >= 400) {
-        expect(answer.error?.code).toMatch(/^[a-z_]+$/);
+        // The envelope, or (on an MCP route, past the control plane's own checks) a JSON-RPC error.
+        if (route.jsonRpc && typeof answer.error?.code === 'number') expect(answer).toMatchObject({ jsonrpc: '2.0', error: { message: expect.any(String) } });
+        else expect(answer.error?.code).toMatch(/^[a-z_]+$/);
         expect(await observable(), `${route.method} ${path} changed the state but answered ${res.status}`).toBe(before);
       }
       // Back to a known state for the next run (a successful write may have changed it).
