@@ -1,6 +1,7 @@
 /**
  * `npm run test:peers:mcp`: the official MCP conformance suite (`@modelcontextprotocol/conformance`, server mode)
- * against the embedded server's MCP listener on 127.0.0.1, scenario by scenario. Its runner needs Node 22
+ * against the embedded server's two MCP servers on 127.0.0.1, scenario by scenario: the service's (its MCP
+ * listener, on an API key) and the control plane's (`/_oz/mcp` on the API's port, on the admin token). Its runner needs Node 22
  * (`fs.globSync`): it runs on the pinned Node 22 binary of test/ecosystem/runtimes (installed there with `npm ci`
  * when missing, as the ecosystem test does: a Linux x64 build, kept out of the root install so that `npm ci` of
  * the repository works on every platform). Offline: nothing leaves loopback.
@@ -21,12 +22,25 @@ import { createOzServer } from '../../src/testing/index.js';
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection', 'server-sse-polling', 'server-sse-multiple-streams'] as const;
 
 /** Warnings the contract keeps, by scenario and check id. */
-const ACCEPTED_WARNINGS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+type Warnings = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** Warnings the contract keeps for the service's MCP server. */
+const ACCEPTED_WARNINGS: Warnings = {
   'server-sse-polling': {
     'server-sse-polling-session':
       'the service is a stateless JSON-RPC server (specification: "JSON-RPC 2.0 over HTTP POST"): it issues no Mcp-Session-Id, so that a POSTed tools/call works without a session',
     'server-sse-test-reconnection-tool':
       'test_reconnection is a tool of the conformance suite\'s own test server, not of this service; the probe also sends MCP-Protocol-Version 2025-03-26, which the contract answers with HTTP 400',
+  },
+  'server-sse-multiple-streams': {
+    'server-sse-multiple-streams-session': 'no Mcp-Session-Id, as above (the scenario stops there)',
+  },
+};
+
+/** Warnings kept for the control plane's MCP server (`/_oz/mcp`): stateless Streamable HTTP with JSON answers. */
+const CONTROL_PLANE_WARNINGS: Warnings = {
+  'server-sse-polling': {
+    'server-sse-polling-session': 'the control plane\'s MCP server is stateless (a server per POST, JSON answers): it issues no Mcp-Session-Id, so that any tools/call works on its own',
   },
   'server-sse-multiple-streams': {
     'server-sse-multiple-streams-session': 'no Mcp-Session-Id, as above (the scenario stops there)',
@@ -87,14 +101,21 @@ function runScenario(url: string, scenario: string, env: NodeJS.ProcessEnv): Pro
 
 const server = createOzServer();
 const listener = await server.listen();
-const url = listener.mcpUrl;
-const env = { ...process.env, OZ_CONFORMANCE_KEY: server.apiKey, OZ_CONFORMANCE_ORIGIN: new URL(url).origin, NO_COLOR: '1' };
+/** The MCP servers under test: each with the credential its client sends and the warnings it keeps. */
+const TARGETS = [
+  { name: "the service's MCP server", url: listener.mcpUrl, key: server.apiKey, accepted: ACCEPTED_WARNINGS },
+  { name: "the control plane's MCP server", url: `${listener.url}/_oz/mcp`, key: server.adminToken!, accepted: CONTROL_PLANE_WARNINGS },
+] as const;
 const problems: string[] = [];
-console.log(`MCP conformance (server mode) against ${url}`);
-try {
+
+/** Runs every scenario against one MCP server; answers the scenarios that failed. */
+async function runTarget(target: (typeof TARGETS)[number]): Promise<string[]> {
+  const env = { ...process.env, OZ_CONFORMANCE_KEY: target.key, OZ_CONFORMANCE_ORIGIN: new URL(target.url).origin, NO_COLOR: '1' };
+  const failed: string[] = [];
+  console.log(`MCP conformance (server mode): ${target.name} at ${target.url}`);
   for (const scenario of SCENARIOS) {
-    const { checks, output } = await runScenario(url, scenario, env);
-    const accepted = ACCEPTED_WARNINGS[scenario] ?? {};
+    const { checks, output } = await runScenario(target.url, scenario, env);
+    const accepted = target.accepted[scenario] ?? {};
     const judged = checks.filter((c) => c.status === 'SUCCESS' || c.status === 'FAILURE' || c.status === 'WARNING');
     const own: string[] = [];
     for (const c of judged) {
@@ -102,26 +123,31 @@ try {
       if (c.status === 'WARNING' && accepted[c.id]) continue;
       own.push(`${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
     }
-    for (const id of Object.keys(accepted)) if (!checks.some((c) => c.id === id && c.status === 'WARNING')) own.push(`the accepted warning ${id} did not appear: update ACCEPTED_WARNINGS`);
+    for (const id of Object.keys(accepted)) if (!checks.some((c) => c.id === id && c.status === 'WARNING')) own.push(`the accepted warning ${id} did not appear: update the accepted warnings`);
     if (judged.length === 0) own.push('no check was judged');
     const passed = judged.filter((c) => c.status === 'SUCCESS').length;
     const warned = judged.filter((c) => c.status === 'WARNING').length;
     console.log(`${own.length ? 'FAIL' : 'ok  '} ${scenario}: ${passed} passed, ${warned} accepted warning${warned === 1 ? '' : 's'}`);
     for (const line of own) console.log(`     ${line}`);
     if (own.length) {
-      problems.push(scenario);
+      failed.push(`${target.name}: ${scenario}`);
       console.log(output.replace(/^/gm, '     | '));
     }
   }
+  for (const [scenario, warnings] of Object.entries(target.accepted)) {
+    for (const [id, why] of Object.entries(warnings)) console.log(`accepted warning ${scenario}/${id}: ${why}`);
+  }
+  return failed;
+}
+
+try {
+  for (const target of TARGETS) problems.push(...(await runTarget(target)));
 } finally {
   await listener.close();
   await server.close();
-}
-for (const [scenario, warnings] of Object.entries(ACCEPTED_WARNINGS)) {
-  for (const [id, why] of Object.entries(warnings)) console.log(`accepted warning ${scenario}/${id}: ${why}`);
 }
 if (problems.length) {
   console.log(`\nMCP conformance failed: ${problems.join(', ')}`);
   process.exit(1);
 }
-console.log('\nMCP conformance: every scenario passed.');
+console.log('\nMCP conformance: every scenario passed on both MCP servers.');
