@@ -247,6 +247,14 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^ozk_BuildersExampleKey00000000000001$/m,
     ],
   },
+  'agents-mcp.ts': {
+    lines: [
+      /^server_info, reset, capture_baseline, load_fixtures, add_stub, list_stubs, remove_stub, clear_stubs, add_fault, .*, open_session, close_session$/m,
+      /^echo$/m,
+      /^\[\{"path":"path\.tool","expected":"echoo","actual":"echo"\}\]$/m,
+      /^true 422 invalid_params operationId names no operation of openapi\.json: nope\.$/m,
+    ],
+  },
   'control-plane.ts': {
     lines: [
       /^Price of gold: 2000 USD$/m,
