@@ -62,7 +62,7 @@ describe('POST /_oz/mcp', () => {
     expect(fault.isError).toBeFalsy();
     expect(fault.structuredContent).toMatchObject({ id: expect.stringMatching(/^flt_/), type: 'error', operationId: 'listTools', remaining: 1, hits: 0 });
     expect(textJson(fault)).toEqual(fault.structuredContent);
-    expect(server.faults.list.map((f) => f.id)).toEqual([fault.structuredContent!.id]);
+    expect(server.unused().faults.map((f) => f.id)).toEqual([fault.structuredContent!.id]);
     expect((await fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${server.apiKey}` } })).status).toBe(503);
     const journal = await call(client, 'read_journal', { operationId: 'listTools' });
     expect(journal.structuredContent!.data.map((e: { status: number; fault: string }) => [e.status, e.fault])).toEqual([[503, 'error']]);
@@ -98,7 +98,7 @@ describe('POST /_oz/mcp', () => {
   it('works in process too (server.fetch, no socket)', async () => {
     const client = await connect('/_oz/mcp', TOKEN, server.fetch as typeof fetch, server.url);
     await call(client, 'add_fault', { type: 'delay', operationId: 'getTool', ms: 5 });
-    expect(server.faults.list).toHaveLength(1);
+    expect(server.faults.pending).toHaveLength(1);
   });
 
   it('needs the admin token: 401 without it or with a wrong one, and no tool ran', async () => {
@@ -108,17 +108,18 @@ describe('POST /_oz/mcp', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_fault', arguments: { type: 'drop' } } }),
       });
-    for (const headers of [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWr' }, { authorization: `Bearer ${server.apiKey}` }]) {
+    const refused: Array<Record<string, string>> = [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWr' }, { authorization: `Bearer ${server.apiKey}` }];
+    for (const headers of refused) {
       const res = await post(headers);
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
     }
-    expect(server.faults.list).toEqual([]);
+    expect(server.faults.pending).toEqual([]);
     await expect(connect('/_oz/mcp', null)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('"code":"unauthorized"') });
     const answered = await post({ authorization: `Bearer ${TOKEN}` });
     expect(answered.status).toBe(200);
-    expect(server.faults.list).toHaveLength(1);
+    expect(server.faults.pending).toHaveLength(1);
   });
 
   it('is stateless JSON-RPC over POST: GET is 405, a bad message a JSON-RPC error', async () => {
@@ -154,8 +155,8 @@ describe('POST /_oz/sessions/{id}/mcp', () => {
     expect(tools.map((t) => t.name)).toEqual(['server_info', ...controlTools('session').map((t) => t.name)]);
     expect(client.getInstructions()).toContain(`session ${session.id}`);
     await call(client, 'add_fault', { type: 'error', operationId: 'listTools', status: 503, code: 'upstream_error' });
-    expect(server.faults.list).toEqual([]);
-    expect(session.faults.list).toHaveLength(1);
+    expect(server.faults.pending).toEqual([]);
+    expect(session.faults.pending).toHaveLength(1);
     const list = (key: string) => fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
     expect(await list(server.apiKey)).toBe(200);
     expect(await list(session.apiKey)).toBe(503);

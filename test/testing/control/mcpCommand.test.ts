@@ -81,7 +81,7 @@ describe('oz-mock mcp --attach URL --admin-token T', () => {
       expect(await structured(client, 'server_info')).toMatchObject({ url: listener.url, adminToken: TOKEN, controlMcpUrl: `${listener.url}/_oz/mcp` });
       expect(client.getInstructions()).toContain(`url: ${listener.url}`);
       const fault = await structured(client, 'add_fault', { type: 'drop', operationId: 'getTool' });
-      expect(server.faults.list.map((f) => f.id)).toEqual([fault.id]);
+      expect(server.unused().faults.map((f) => f.id)).toEqual([fault.id]);
       await client.close();
       expect((await fetch(`${listener.url}/_oz/faults`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(200);
     } finally {
