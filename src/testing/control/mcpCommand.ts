@@ -86,8 +86,12 @@ export async function mcpCommand(args: readonly string[], start: StartOzMock): P
   const lines = new Promise<ServerAbout>((resolve) => (announced = resolve));
   const protocol = protocolStdout((line) => {
     if (!line.startsWith('{')) return;
-    const parsed = JSON.parse(line) as Record<string, unknown>;
-    if (typeof parsed.url === 'string') announced(parsed);
+    try {
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      if (typeof parsed.url === 'string') announced(parsed);
+    } catch {
+      // Not the start line: it only goes to stderr.
+    }
   });
   const attach = args.some((a) => a === '--attach' || a.startsWith('--attach='));
   const { about, call } = attach ? await attached(args) : await started(args, start, lines).then((a) => ({ about: a, call: controlPlaneCall({ url: String(a.url), adminToken: String(a.adminToken) }) }));
