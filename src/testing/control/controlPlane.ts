@@ -559,13 +559,11 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
       return parsed;
     },
     control: () => {
-      const authorization = request.headers.get('authorization') ?? '';
-      const adminToken = authorization.replace(/^Bearer\s+/i, '').trim();
       const loopback = async (input: string, init?: RequestInit) => {
         const inner = new Request(input, init);
         return replyResponse(await answerOf(inner, new Connection(conn.mount, conn.surface, conn.remoteAddress, fetchRequestReader(inner)), target, token));
       };
-      return controlPlaneCall({ url: url.origin, adminToken, fetch: loopback });
+      return controlPlaneCall({ url: url.origin, adminToken: token, fetch: loopback });
     },
   };
   return route.handler(call, route.inSession ? sessionsOf(target).target(params.session!) : target);
