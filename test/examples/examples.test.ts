@@ -60,6 +60,9 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
     remote: true,
     lines: [/^itm_\w+ intake$/m, /^hello exe_\w+$/m, /^Here is a draft for: a tagline for a tea shop$/m],
   },
+  'lazy-client.ts': {
+    lines: [/^at module scope: No base URL: pass `baseURL` or set OZ_BASE_URL/m, /^first request: 200 \{"content":"lazy"\}$/m],
+  },
   'items.ts': {
     lines: [
       /^intake active api$/m,
@@ -89,11 +92,12 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Here is a draft for: a haiku about tea\ntrue exe_\w+$/m,
       /^7 tokens, then: Here is a draft for: three words$/m,
       /^forwarded 6 token events and the result event$/m,
+      /^refused: 409 approval_required$/m,
       /^cut after "[^"]+"; waiting for exe_\w+$/m,
       /^Here is a draft for: a story about a lighthouse keeper$/m,
     ],
     // No fault over HTTP: the stream is not cut.
-    remoteLines: [/^7 tokens, then: Here is a draft for: three words$/m, /^forwarded 6 token events/m, /^Here is a draft for: a story about a lighthouse keeper$/m],
+    remoteLines: [/^7 tokens, then: Here is a draft for: three words$/m, /^forwarded 6 token events/m, /^refused: 409 approval_required$/m, /^Here is a draft for: a story about a lighthouse keeper$/m],
   },
   'workflows.ts': {
     lines: [
@@ -191,6 +195,7 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^0 2000$/m,
       /^debug \[oz executeTool #2\] POST http:\/\/\S+\/v1\/tools\/echo\/execute \(attempt 1 of 4\) .*"authorization":"\[redacted\]"/m,
       /^Oz \{"baseURL":"http:\/\/\S+","apiKey":"\[redacted\]","maxRetries":3,"timeout":30000,"authHeader":"bearer","logLevel":"info"\}$/m,
+      /^typed$/m,
       /^the key appears in 0 log lines, and in JSON: false$/m,
       /^x-team on the call that removed it: null$/m,
     ],
