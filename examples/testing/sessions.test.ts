@@ -69,3 +69,29 @@ it('stubs answer what a test needs, checked against openapi.json', async () => {
   expect(server.journal.count({ operationId: 'executeTool', account: 'demo', body: { text: 'boom' } })).toBe(1);
   expect(server.journal.filter('executeTool').map((e) => e.status)).toEqual([429, 200]);
 });
+
+it('a sequence scripts what an app must survive: an error, then the answer', async () => {
+  server.reset();
+  const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
+  const run = await oz.tools.execute('echo', { text: 'report' });
+  const record = server.getExecution(run.execution_id)!;
+  // #region sequences
+  // `answers` instead of `answer`: the n-th matching request gets the n-th answer, and the last one repeats.
+  // First a 500, then the answer: the client's retry gets the answer.
+  server.stubs.add({
+    operationId: 'executeTool',
+    answers: [{ status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }, { status: 200, body: { ...run, content: 'after a retry' } }],
+  });
+  console.log((await oz.tools.execute('echo', { text: 'x' }, { retry: { initialDelayMs: 10 } })).content); // after a retry
+
+  // The first two polls say running, the third succeeded; then: 'fallthrough' lets later requests reach the
+  // server's own answer (and withdraws the stub) once the sequence is given.
+  const running = { status: 200, body: { ...record, status: 'running', result: null, finished_at: null } };
+  server.stubs.add({ operationId: 'getExecution', answers: [running, running, { status: 200, body: record }], then: 'fallthrough' });
+  console.log(server.stubs.list().map((s) => `${s.operationId} ${s.position}/${s.answers?.length} hits ${s.hits}`)); // [ 'executeTool 1/2 hits 2', 'getExecution 0/3 hits 0' ]
+  console.log((await oz.executions.wait(record.id, { interval: 10 })).content); // report
+  // #endregion
+  expect(server.journal.filter('executeTool').map((e) => e.status)).toEqual([200, 500, 200]);
+  expect(server.journal.filter('getExecution').map((e) => e.status)).toEqual([200, 200, 200]);
+  expect(server.stubs.list().map((s) => s.operationId)).toEqual(['executeTool']);
+});

@@ -36,7 +36,8 @@ export interface PortableJournalFilter extends JournalContentFilter {
 }
 
 /** A stub that can cross HTTP: a fixed answer (a `respond` function cannot travel). */
-export type PortableStubSpec = Omit<StubSpec, 'respond'> & { readonly answer: StubAnswer };
+export type PortableStubSpec = Omit<StubSpec, 'respond' | 'answer' | 'answers'> &
+  ({ readonly answer: StubAnswer; readonly answers?: never } | { readonly answers: readonly StubAnswer[]; readonly answer?: never });
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
 export interface JournalRecord extends SeenRequest {

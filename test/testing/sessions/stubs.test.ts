@@ -97,7 +97,7 @@ describe('in process: server.stubs.add', () => {
     expect(err).toMatchObject({ status: 422, code: 'invalid_params', message: expect.stringContaining('answer.body.status') });
     expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 418, body: {} } })).toThrow(/never answers 418/);
     expect(() => server.stubs.add({ operationId: 'nope' as never, answer: { status: 200 } })).toThrow(TypeError);
-    expect(() => server.stubs.add({ operationId: 'getCompanyItem' } as never)).toThrow(/answer or respond/);
+    expect(() => server.stubs.add({ operationId: 'getCompanyItem' } as never)).toThrow(/Give answer, answers or respond \(one of them\)/);
     expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: {} }, times: 0 })).toThrow(/times/);
     expect(server.stubs.list()).toEqual([]);
     server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: { nonsense: true } }, unchecked: true });

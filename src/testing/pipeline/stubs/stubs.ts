@@ -52,8 +52,18 @@ export interface StubSpec {
   /** The operation of openapi.json it answers (an unknown one throws a `TypeError`). */
   readonly operationId: OperationId;
   readonly match?: StubMatch;
-  /** A fixed answer (checked against openapi.json when added). Give `answer` or `respond`. */
+  /** A fixed answer (checked against openapi.json when added). Give one of `answer`, `answers` or `respond`. */
   readonly answer?: StubAnswer;
+  /**
+   * A sequence of answers (each checked as `answer` is): the n-th request the stub matches gets the n-th answer;
+   * after the last, `then` says what happens.
+   */
+  readonly answers?: readonly StubAnswer[];
+  /**
+   * After the last of `answers`: `'repeat'` (the default) gives the last answer again; `'fallthrough'` withdraws
+   * the stub, so later requests reach older stubs and the server's own behaviour.
+   */
+  readonly then?: StubThen;
   /**
    * An answer worked out per request (checked against openapi.json before it is sent: a misfit answers 500
    * `internal_error` naming the field). Return nothing to let the server's own behaviour answer.
@@ -64,6 +74,9 @@ export interface StubSpec {
   /** Send the answer even when openapi.json does not allow it (a test of a client's defences). */
   readonly unchecked?: boolean;
 }
+
+/** What a sequence of answers does after its last answer: see {@link StubSpec.then}. */
+export type StubThen = 'repeat' | 'fallthrough';
 
 /** A stub that was added. */
 export interface StubHandle {
@@ -82,8 +95,14 @@ export interface StubView {
   readonly id: string;
   readonly operationId: OperationId;
   readonly match: StubMatch;
-  /** The fixed answer, or `"(function)"` for a `respond` function. */
+  /** The fixed answer (of a sequence: the one the next matching request gets), or `"(function)"` for `respond`. */
   readonly answer: StubAnswer | '(function)';
+  /** A sequence's answers, in order (`null` for a single answer or a function). */
+  readonly answers: readonly StubAnswer[] | null;
+  /** Of a sequence: the index in `answers` of the answer the next matching request gets (`null` otherwise). */
+  readonly position: number | null;
+  /** Of a sequence: what follows its last answer (`null` otherwise). */
+  readonly then: StubThen | null;
   readonly times: number | null;
   readonly remaining: number | null;
   readonly hits: number;
@@ -111,13 +130,15 @@ interface ArmedStub {
   readonly id: string;
   readonly op: OperationInfo;
   readonly spec: StubSpec;
-  readonly shape: ResponseShape | null;
+  /** The fixed answers (one, a sequence, or none for `respond`), each with the response shape it was checked against. */
+  readonly fixed: ReadonlyArray<{ readonly answer: StubAnswer; readonly shape: ResponseShape | null }>;
   remaining: number | null;
   hits: number;
 }
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
-const STUB_FIELDS = ['operationId', 'match', 'answer', 'respond', 'times', 'unchecked'];
+const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
+const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
 const MATCH_FIELDS = ['path', 'query', 'body', 'account'];
 const ANSWER_FIELDS = ['status', 'body', 'headers'];
 
@@ -134,15 +155,42 @@ function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
 }
 
+function checkSequence(answers: unknown): asserts answers is StubAnswer[] {
+  if (!Array.isArray(answers) || answers.length === 0) throw new TypeError('answers must be a non-empty array of answers');
+  answers.forEach((answer, i) => {
+    try {
+      checkAnswerShape(answer);
+    } catch (err) {
+      throw new TypeError(`answers[${i}]: ${(err as Error).message}`);
+    }
+  });
+}
+
+/** The fixed answers of a checked spec, each checked against openapi.json (unless unchecked), named by its path. */
+function fixedAnswers(op: OperationInfo, stub: StubSpec): ArmedStub['fixed'] {
+  const answers = stub.answers ?? (stub.answer ? [stub.answer] : []);
+  return answers.map((answer, i) => {
+    const name = stub.answers ? `answers[${i}]` : 'answer';
+    return { answer, shape: stub.unchecked ? responseShape(op, answer.status, name) : checkStubAnswer(op, answer.status, answer.body, name) };
+  });
+}
+
+/** The fixed answer the next matching request gets: a sequence's n-th (its last repeats). */
+function nextFixed(stub: ArmedStub): ArmedStub['fixed'][number] | undefined {
+  return stub.fixed[Math.min(stub.hits, stub.fixed.length - 1)];
+}
+
 function checkSpec(stub: StubSpec): OperationInfo {
   const s = stub as unknown as Record<string, unknown>;
   if (!isPlainObject(s)) throw new TypeError('A stub is an object');
   for (const k of Object.keys(s)) if (!STUB_FIELDS.includes(k)) throw new TypeError(`${k} is not a field of a stub (known: ${STUB_FIELDS.join(', ')})`);
   if (s.operationId === undefined) throw new TypeError('operationId is required');
   checkScopeOperationId(s.operationId);
-  if ((s.answer === undefined) === (s.respond === undefined)) throw new TypeError('Give answer or respond (one of them)');
+  if ([s.answer, s.answers, s.respond].filter((v) => v !== undefined).length !== 1) throw new TypeError('Give answer, answers or respond (one of them)');
   if (s.respond !== undefined && typeof s.respond !== 'function') throw new TypeError('respond must be a function');
   if (s.answer !== undefined) checkAnswerShape(s.answer);
+  if (s.answers !== undefined) checkSequence(s.answers);
+  if (s.then !== undefined && (s.answers === undefined || !THEN_VALUES.includes(s.then as StubThen))) throw new TypeError(`then goes with answers and is one of: ${THEN_VALUES.join(', ')}`);
   if (s.times !== undefined && !(Number.isInteger(s.times) && (s.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
   if (s.unchecked !== undefined && typeof s.unchecked !== 'boolean') throw new TypeError('unchecked must be true or false');
   const m = s.match;
@@ -219,8 +267,10 @@ export class Stubs implements OzStubs {
   add(stub: StubSpec): StubHandle {
     checkNesting(stub, 'The stub');
     const op = checkSpec(stub);
-    const shape = !stub.answer ? null : stub.unchecked ? responseShape(op, stub.answer.status, 'answer') : checkStubAnswer(op, stub.answer.status, stub.answer.body, 'answer');
-    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, shape, remaining: stub.times ?? null, hits: 0 };
+    const fixed = fixedAnswers(op, stub);
+    // A sequence that falls through gives each answer once (or `times` answers, if fewer), then is withdrawn.
+    const remaining = stub.then === 'fallthrough' ? Math.min(stub.times ?? Infinity, fixed.length) : (stub.times ?? null);
+    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, remaining, hits: 0 };
     this.#armed.push(armed);
     return {
       id: armed.id,
@@ -239,7 +289,10 @@ export class Stubs implements OzStubs {
       id: a.id,
       operationId: a.spec.operationId,
       match: a.spec.match ?? {},
-      answer: a.spec.answer ?? '(function)',
+      answer: nextFixed(a)?.answer ?? '(function)',
+      answers: a.spec.answers ?? null,
+      position: a.spec.answers ? Math.min(a.hits, a.fixed.length - 1) : null,
+      then: a.spec.answers ? (a.spec.then ?? 'repeat') : null,
       times: a.spec.times ?? null,
       remaining: a.remaining,
       hits: a.hits,
@@ -275,10 +328,11 @@ export class Stubs implements OzStubs {
         headers: ctx.request.headers,
       };
       if (!matches(stub, request)) continue;
+      const fixed = nextFixed(stub);
       stub.hits++;
       let answer: StubAnswer | undefined;
-      let shape = stub.shape;
-      if (stub.spec.answer) answer = stub.spec.answer;
+      let shape: ResponseShape | null;
+      if (fixed) ({ answer, shape } = fixed);
       else {
         answer = (await stub.spec.respond!(request)) ?? undefined;
         if (answer === undefined) continue;
