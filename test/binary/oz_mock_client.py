@@ -10,6 +10,7 @@ import sys
 import urllib.error
 import urllib.request
 
+# #region calls
 BASE = os.environ["OZ_BASE_URL"]
 
 
@@ -33,6 +34,7 @@ tools_status, tools = call("GET", "/v1/tools", key)
 run_status, run = call("POST", "/v1/tools/echo/execute", key, {"text": "from python"})
 journal_status, journal = call("GET", "/_oz/journal", admin)
 refused_status, refused = call("GET", "/_oz/journal", key)
+# #endregion
 json.dump(
     {
         "python": sys.version.split()[0],
