@@ -56,7 +56,7 @@ describe('the executable', () => {
     expect([ours.status, ours.stderr]).toEqual([source.status, source.stderr]);
   });
 
-  it('prints the --json line with the fields of the bin from the source', async () => {
+  it('prints the --json line with the fields of the bin from the source, and serves the same console script', async () => {
     const { mock, line } = await start([]);
     expect(line.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(line.apiKey).toMatch(/^ozk_[A-Za-z0-9]{32}$/);
@@ -65,6 +65,10 @@ describe('the executable', () => {
     running.push(source.mock);
     expect(Object.keys(line)).toEqual(Object.keys(source.line));
     expect(mock.output().split('\n').filter(Boolean)).toHaveLength(1);
+    // The console page's script is bundled from the sources at run time there, inlined at build time here.
+    const [ours, theirs] = await Promise.all([line.url, source.line.url].map((url) => fetch(`${url}/_oz/ui/console.js`)));
+    expect([ours!.status, ours!.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
+    expect(await ours!.text()).toBe(await theirs!.text());
   });
 
   it("serves a Python program's calls over HTTP: tools, an execution, the journal with the admin token", async () => {
