@@ -1,5 +1,5 @@
 /**
- * oz-mock's single executable (`npm run build:binary`, built first when dist-bin/ lacks it). Its size against what
+ * oz-mock's single executable (`npm run build:binary`, built first when missing or stale). Its size against what
  * `npx oz-mock` needs on disk: the Node binary plus the built files the bin runs (every file of the build that
  * `testing/cli.js` reaches). Its start-up, from spawn to the `--json` line, against the built bin run by Node
  * (`node dist/testing/cli.js`) and against `npx oz-mock` in a project whose node_modules/.bin has the bin, as an

@@ -1,5 +1,5 @@
 /**
- * The single executable of `npm run build:binary` (built first when dist-bin/ lacks it) behaves as `npx oz-mock`
+ * The single executable of `npm run build:binary` (built first when missing or stale) behaves as `npx oz-mock`
  * where no Node.js is installed: run from an empty folder with no `node` on PATH (and, where the machine allows,
  * the machine's Node unreadable), it prints the same help and errors as the bin run from the source, its `--json`
  * line, serves a Python program's calls over HTTP, keeps its state across a restart with `--state`, and exits 0 on

@@ -1,4 +1,4 @@
-// The single executable's suite (`npm run test:binary`): it builds the executable when it is missing (about 10 s)
+// The single executable's suite (`npm run test:binary`): it builds the executable when it is missing or stale (10 s)
 // and spawns it, so `npm test` leaves it out; CI runs it from .ci/run after `npm run build:binary`. (The include
 // list is replaced, not merged: mergeConfig would add the whole suite's files to it.)
 import { defineConfig } from 'vitest/config';
