@@ -63,9 +63,10 @@ const requireInCommonJS: Plugin = {
 };
 
 // The console page's script (`/_oz/ui/console.js`), bundled for the browser now and put in the server's build as a
-// string in place of the module that bundles it from the sources: the package carries no bundler.
+// string in place of the module that bundles it from the sources: the package carries no bundler (nor does the
+// single executable of `npm run build:binary`, which bundles the bin with this plugin too).
 const CONSOLE_SCRIPT = fileURLToPath(new URL('./src/testing/control/consoleScript.ts', import.meta.url));
-const consoleScriptInlined: Plugin = {
+export const consoleScriptInlined: Plugin = {
   name: 'console-script-inlined',
   setup(build) {
     build.onLoad({ filter: /consoleScript\.ts$/ }, (args) =>
