@@ -1,5 +1,5 @@
 import type { CliCommand, CliFlag } from '../generated/cli.js';
-import type { Format, Oz, Page, Stream } from '../index.js';
+import type { APIPromise, Format, Oz, Page, Stream } from '../index.js';
 import type { WrittenFlag } from './argv.js';
 import { cardFields } from './cardFields.js';
 import { cliClient } from './cliClient.js';
@@ -8,7 +8,9 @@ import { CliUsageError } from './cliUsageError.js';
 import { kebabCase, namesField } from './flagNames.js';
 import { readFlagValue } from './flagType.js';
 import { commandHelp } from './help.js';
-import { jsonText, resultText, type OutputStream } from './output.js';
+import { AnswerBytes } from './answerBytes.js';
+import { answerOutput, jsonText, type OutputStream } from './output.js';
+import { writeOwn } from './terminalText.js';
 import { unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
 import { progressLine } from './progressLine.js';
 import { parseData, readDataText } from './requestData.js';
@@ -82,7 +84,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
   const usage = `oz ${[...words, ...command.pathParams.map((p) => p.name.toUpperCase())].join(' ')}`;
   const cardName = command.card === 'tool' ? positionals[0] : undefined;
   if (options.help && !(command.card && (cardName || flags.some((f) => f.name === 'agent')))) {
-    io.stdout.write(commandHelp(words, command));
+    writeOwn(io.stdout, commandHelp(words, command));
     return;
   }
   if (positionals.length < command.pathParams.length) {
@@ -98,14 +100,15 @@ export async function runOperation(words: readonly string[], command: CliCommand
   if (left.length && !command.card) throw unknownFlag(left[0]!, [...command.query, ...(command.body?.fields ?? [])].map((f) => kebabCase(f.name)));
   const data = options.data === undefined ? undefined : await parseData(await readDataText(options.data, io.readStdin), options.data.startsWith('@') || options.data === '-' ? options.data : '(inline)');
 
-  const client = await cliClient(options, io.env);
+  const wireBytes = new AnswerBytes();
+  const client = await cliClient(options, io.env, wireBytes.middleware);
   const body: Record<string, unknown> | undefined = command.body ? { ...data, ...fields } : undefined;
   if (command.card) {
     const name = command.card === 'tool' ? cardName : ((fields.agent ?? data?.agent) as string | undefined);
     if (options.help || left.length) {
       const own = await cardFields(client, command.card, name, io.signal);
       if (options.help) {
-        io.stdout.write(commandHelp(words, command, own));
+        writeOwn(io.stdout, commandHelp(words, command, own));
         return;
       }
       const values: Record<string, unknown> = {};
@@ -143,8 +146,8 @@ export async function runOperation(words: readonly string[], command: CliCommand
     return;
   }
   if (command.paged) {
-    const page = (await call(...args)) as Page<unknown>;
-    io.stdout.write(await resultText({ data: page.data, next_cursor: page.next_cursor }, format, pretty));
+    const { data: page, response } = await (call(...args) as unknown as APIPromise<Page<unknown>>).withResponse();
+    io.stdout.write(await answerOutput({ data: page.data, next_cursor: page.next_cursor }, wireBytes.of(response), format, pretty));
     return;
   }
   if (command.streaming === 'always' || (options.stream && command.body?.stream)) {
@@ -161,24 +164,25 @@ export async function runOperation(words: readonly string[], command: CliCommand
     if (wrote) io.stdout.write('\n');
     return;
   }
-  const answer = options.wait && readsRun(command) ? { execution_id: positionals[0]!, wait: (o: object) => client.executions.wait(positionals[0]!, o) } : await call(...args);
-  if (options.wait) {
-    // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
-    const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
-    if (typeof pointer !== 'object' || pointer === null || typeof pointer.execution_id !== 'string') {
-      throw unexpectedAnswer(`oz ${words.join(' ')} --wait`, 'a run (`execution_id`)', answer);
-    }
-    const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
-    const line = progressLine(io.stderr);
-    try {
-      const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
-      const result = await waitOn(waitOptions);
-      line.done();
-      io.stdout.write(await resultText(format === 'markdown' || format === 'text' ? result.content : result, format, pretty));
-    } finally {
-      line.done();
-    }
+  if (!options.wait) {
+    const { data: answer, response } = await (call(...args) as unknown as APIPromise<unknown>).withResponse();
+    io.stdout.write(await answerOutput(answer, wireBytes.of(response), format, pretty));
     return;
   }
-  io.stdout.write(await resultText(answer, format, pretty));
+  const answer = readsRun(command) ? { execution_id: positionals[0]!, wait: (o: object) => client.executions.wait(positionals[0]!, o) } : await call(...args);
+  // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
+  const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
+  if (typeof pointer !== 'object' || pointer === null || typeof pointer.execution_id !== 'string') {
+    throw unexpectedAnswer(`oz ${words.join(' ')} --wait`, 'a run (`execution_id`)', answer);
+  }
+  const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
+  const line = progressLine(io.stderr);
+  try {
+    const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
+    const result = await waitOn(waitOptions);
+    line.done();
+    io.stdout.write(await answerOutput(format === 'markdown' || format === 'text' ? result.content : result, undefined, format, pretty));
+  } finally {
+    line.done();
+  }
 }

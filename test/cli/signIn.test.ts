@@ -57,7 +57,7 @@ describe('oz sign-in and profiles', { timeout: 90_000 }, () => {
     expect(who.code).toBe(0);
     expect(JSON.parse(who.stdout)).toMatchObject({ user: 'demo', auth_type: 'platform_key' });
     const call = await oz(['tools', 'execute', 'echo', '--text', 'with the profile', '--format', 'text'], env);
-    expect(call.stdout).toBe('with the profile\n');
+    expect(call.stdout).toBe('with the profile');
   });
 
   it('keeps several profiles; `profiles use` chooses one, OZ_PROFILE and --profile win; `sign-out` forgets one', async () => {

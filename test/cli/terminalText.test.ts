@@ -79,10 +79,10 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
     expect(screen).not.toContain('\u009b');
   });
 
-  it('piped, the same command prints the wire\'s bytes', async () => {
+  it('piped, the same command prints the wire\'s bytes, exactly (no newline added)', async () => {
     const run = await oz(['tools', 'execute', 'hostile', '--format', 'text'], { OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${HOSTILE}\n`);
+    expect(run.stdout).toBe(HOSTILE);
   });
 
   it('JSON to a terminal stays valid JSON: C1 and DEL become JSON escapes too', async () => {
