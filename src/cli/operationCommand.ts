@@ -70,6 +70,20 @@ function checkGlobals(words: string, command: CliCommand, options: GlobalOptions
   if (options.data !== undefined && command.body === undefined) throw new CliUsageError(`--data: oz ${words} takes no body.`);
 }
 
+/** The flags of a tool's or agent's card (`own`) read into the body: a tool's as its `params`, checked for the required. */
+function readCardFlags(card: 'tool' | 'agent', flags: readonly WrittenFlag[], own: readonly CliFlag[], data: Record<string, unknown> | undefined, body: Record<string, unknown>): void {
+  const values: Record<string, unknown> = {};
+  const unknown = readFields(flags, own, values);
+  if (unknown.length) throw unknownFlag(unknown[0]!, own.map((f) => kebabCase(f.name)));
+  if (card === 'tool') {
+    const params = { ...(data?.params as Record<string, unknown> | undefined), ...values };
+    checkRequired(own, { ...data, ...params }, " by the tool's card");
+    body.params = params;
+  } else {
+    Object.assign(body, values);
+  }
+}
+
 /** One event of a stream as text: a token's delta, a chat chunk's content; nothing for the other events. */
 function eventText(event: unknown): string {
   const e = event as { event?: string; data?: { delta?: unknown }; choices?: { delta?: { content?: unknown } }[] };
@@ -111,16 +125,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
         writeOwn(io.stdout, commandHelp(words, command, own));
         return;
       }
-      const values: Record<string, unknown> = {};
-      const unknown = readFields(left, own, values);
-      if (unknown.length) throw unknownFlag(unknown[0]!, own.map((f) => kebabCase(f.name)));
-      if (command.card === 'tool') {
-        const params = { ...(data?.params as Record<string, unknown> | undefined), ...values };
-        checkRequired(own, { ...data, ...params }, ` by the ${command.card}'s card`);
-        body!.params = params;
-      } else {
-        Object.assign(body!, values);
-      }
+      readCardFlags(command.card, left, own, data, body!);
     }
   }
   checkRequired(command.query, query, '');
@@ -151,17 +156,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
     return;
   }
   if (command.streaming === 'always' || (options.stream && command.body?.stream)) {
-    const stream = (await call(...args)) as Stream<unknown>;
-    let wrote = false;
-    for await (const event of stream) {
-      if (options.format === 'json') io.stdout.write(jsonText(event, false));
-      else {
-        const text = eventText(event);
-        if (text) io.stdout.write(text);
-        wrote ||= text !== '';
-      }
-    }
-    if (wrote) io.stdout.write('\n');
+    await printStream((await call(...args)) as Stream<unknown>, options.format === 'json', io.stdout);
     return;
   }
   if (!options.wait) {
@@ -170,10 +165,30 @@ export async function runOperation(words: readonly string[], command: CliCommand
     return;
   }
   const answer = readsRun(command) ? { execution_id: positionals[0]!, wait: (o: object) => client.executions.wait(positionals[0]!, o) } : await call(...args);
+  await printWaited(`oz ${named} --wait`, answer, client, options, io);
+}
+
+/** A stream's events as NDJSON (`--format json`), else the text of its tokens, then a newline. */
+async function printStream(stream: Stream<unknown>, asJson: boolean, stdout: OutputStream): Promise<void> {
+  let wrote = false;
+  for await (const event of stream) {
+    if (asJson) stdout.write(jsonText(event, false));
+    else {
+      const text = eventText(event);
+      if (text) stdout.write(text);
+      wrote ||= text !== '';
+    }
+  }
+  if (wrote) stdout.write('\n');
+}
+
+/** `--wait`: waits for the run `answer` points to (the progress line on a terminal's stderr), then prints its result. */
+async function printWaited(named: string, answer: unknown, client: Oz, options: GlobalOptions, io: CliIO): Promise<void> {
+  const format: Format = options.format ?? 'json';
   // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
   const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
   if (typeof pointer !== 'object' || pointer === null || typeof pointer.execution_id !== 'string') {
-    throw unexpectedAnswer(`oz ${words.join(' ')} --wait`, 'a run (`execution_id`)', answer);
+    throw unexpectedAnswer(named, 'a run (`execution_id`)', answer);
   }
   const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
   const line = progressLine(io.stderr);
@@ -181,7 +196,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
     const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
     const result = await waitOn(waitOptions);
     line.done();
-    io.stdout.write(await answerOutput(format === 'markdown' || format === 'text' ? result.content : result, undefined, format, pretty));
+    io.stdout.write(await answerOutput(format === 'markdown' || format === 'text' ? result.content : result, undefined, format, io.stdout.isTTY === true));
   } finally {
     line.done();
   }
