@@ -12,9 +12,10 @@ import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestO
 import { UsageProblem, usageError } from './options/usageProblem.js';
 // 2. Request built
 import { setAuth } from './request/auth.js';
-import { encodeYamlBody } from './request/encodeRequestBody.js';
+import { encodeJsonBody, encodeYamlBody } from './request/encodeRequestBody.js';
 import { setHeader, type HeaderRecord } from './request/headerValue.js';
 import { encodedPathParameter } from './request/pathSegment.js';
+import { setQueryValue } from './request/queryValue.js';
 import { newTraceId } from './request/traceId.js';
 import { WIRE_MEDIA_TYPES } from './request/wire.js';
 import { warnDeprecatedUse, warnDeprecationHeaders } from './telemetry/deprecation.js';
@@ -227,7 +228,7 @@ export class Transport implements CallPort {
         body = await encodeYamlBody(op, input.body);
         contentType = 'text/yaml';
       } else {
-        body = JSON.stringify(input.body);
+        body = encodeJsonBody(op, input.body);
         contentType = 'application/json';
       }
     }
@@ -377,6 +378,8 @@ function sentHeaders(call: Call): HeadersInit {
 const URL_CACHE = new Map<string, string>();
 const URL_CACHE_SIZE = 256;
 
+const QUERY_SOURCES = ['defaultQuery', 'options.query', "the operation's parameters"] as const;
+
 function buildURL(
   baseURL: string,
   op: Operation,
@@ -397,10 +400,9 @@ function buildURL(
   }
   const url = input.url === undefined ? new URL(withoutTrailingSlash(baseURL) + pathOf(op, input)) : new URL(input.url);
   // The client's defaults, then the call's, then the operation's own parameters (a list's cursor) win.
-  for (const query of [defaultQuery, callQuery, input.query]) {
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
-    }
+  const sources = [defaultQuery, callQuery, input.query];
+  for (let i = 0; i < sources.length; i++) {
+    for (const [name, value] of Object.entries(sources[i] ?? {})) setQueryValue(url.searchParams, name, value, QUERY_SOURCES[i]!);
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();

@@ -3,6 +3,7 @@ import type { FetchLike } from '../core/options/requestOptions.js';
 import { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import { SignInError } from './signInError.js';
 import { loadPart } from '../core/optionalPart.js';
+import { escapedControls } from '../core/answer/printable.js';
 
 export type { SignInOptions, SignInResult } from './signInOptions.js';
 
@@ -20,5 +21,5 @@ export async function signIn(options: SignInOptions = {}): Promise<SignInResult>
   // modules is handed to it rather than imported: a lazy module that shares no module with the client stays one
   // lazy chunk in a bundle (esbuild splits shared modules into chunks of their own).
   const { runSignIn } = await loadPart('sign-in', () => import('./signInFlow.js'));
-  return await runSignIn(options, { SignInError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss });
+  return await runSignIn(options, { SignInError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss, escapedControls });
 }

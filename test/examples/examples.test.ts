@@ -205,6 +205,8 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^refused: Path parameter "tool" of executeTool \(POST \/v1\/tools\/\{tool\}\/execute\)$/m,
       /^refused: Path parameter "path" of proxyDelete \(DELETE \/v1\/proxy\/\{provider\}\/\{path\}\)$/m,
       /^The header "x-trace-id" \(from idempotencyKey\) has a value holding a line break \(CR or LF\)/m,
+      /^The query parameter "tag" \(from options\.query\) is an object \(\[object Object\]\); .* Nothing was sent\.$/m,
+      /^The body of executeTool cannot be written as JSON: body\.params\.order refers back to an object that holds it \(a cycle\)\. Nothing was sent\.$/m,
       /^308 to https:\/\/elsewhere\.example\/v1\/tools: not followed$/m,
       /^OzStreamEventTooLargeError after 64 bytes; the run went on: Here is a draft for: a haiku about tea$/m,
     ],

@@ -16,6 +16,8 @@ export interface UsageProblems {
   headerType: [name: string, source: string, type: string];
   /** `held`: the character no header may carry (the value itself is never quoted: it may be a credential). */
   headerValue: [name: string, source: string, held: string];
+  /** `source`: where the parameter came from (`defaultQuery`, `query`, the operation's parameters); `what`: the value's kind. */
+  queryValue: [name: string, source: string, what: string];
 }
 
 /**
@@ -53,6 +55,8 @@ const MESSAGES: { readonly [K in keyof UsageProblems]: (...details: UsageProblem
           : `a character outside Latin-1 (U+${held.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
     return `The header "${name}" (from ${source}) has a value holding ${what}, which no HTTP header may carry; nothing was sent.`;
   },
+  queryValue: (name, source, what) =>
+    `The query parameter "${name}" (from ${source}) is ${what}; a query value is a string, a finite number, a boolean or an array of those. Nothing was sent.`,
 };
 
 /** `error` as the caller's {@link OzUsageError} when it is a {@link UsageProblem}; any other error as it is. */
