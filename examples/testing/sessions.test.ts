@@ -95,3 +95,33 @@ it('a sequence scripts what an app must survive: an error, then the answer', asy
   expect(server.journal.filter('getExecution').map((e) => e.status)).toEqual([200, 200, 200]);
   expect(server.stubs.list().map((s) => s.operationId)).toEqual(['executeTool']);
 });
+
+it('a streamed answer scripts an agent stream event by event', async () => {
+  server.reset();
+  const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
+  // #region streamed
+  // `events` instead of `body`, for an operation that streams: the events go out in order, `delayMs` of the
+  // server's clock apart (a frozen clock waits for an advance); `cut: { afterEvents: n }` drops the connection.
+  // Each event is checked against openapi.json's event schema; the stub answers only requests that stream.
+  server.stubs.add({
+    operationId: 'executeAgent',
+    answer: {
+      status: 200,
+      events: [
+        { event: 'token', data: { delta: 'Hel' } },
+        { event: 'token', data: { delta: 'lo' }, delayMs: 20 },
+        { event: 'error', data: { error: { code: 'approval_required', message: 'Needs a human.' } } },
+      ],
+    },
+  });
+  const stream = await oz.agents.execute({ agent: 'writer', user_request: 'refund order 1042', stream: true });
+  let text = '';
+  try {
+    for await (const delta of stream.textDeltas()) text += delta;
+  } catch (error) {
+    console.log(text, (error as Error).name); // Hello ApprovalRequiredError
+  }
+  // #endregion
+  expect(text).toBe('Hello');
+  expect(server.journal.last('executeAgent')?.status).toBe(200);
+});

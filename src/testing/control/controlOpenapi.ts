@@ -248,7 +248,23 @@ export const CONTROL_OPENAPI = {
         type: 'object',
         required: ['status'],
         additionalProperties: false,
-        properties: { status: { type: 'integer', minimum: 200, maximum: 599 }, body: { description: 'The body as on the JSON wire (errors: {"error": {...}}); none for a 204.' }, headers: { type: 'object', additionalProperties: { type: 'string' } } },
+        properties: {
+          status: { type: 'integer', minimum: 200, maximum: 599 },
+          body: { description: 'The body as on the JSON wire (errors: {"error": {...}}); none for a 204.' },
+          events: {
+            type: 'array',
+            minItems: 1,
+            description: "Of an operation that streams, instead of body: a 200 stream's events, sent in order on the server's clock (checked against openapi.json's event schema unless unchecked); the stub answers only requests that stream. A chat stream's events are chunks (data only), then data: [DONE].",
+            items: {
+              type: 'object',
+              required: ['data'],
+              additionalProperties: false,
+              properties: { event: { type: 'string' }, data: { description: 'An object (sent as JSON) or a string of one line.' }, delayMs: { type: 'number', minimum: 0, description: 'Milliseconds of the server clock before this event.' } },
+            },
+          },
+          cut: { type: 'object', required: ['afterEvents'], additionalProperties: false, properties: { afterEvents: { type: 'integer', minimum: 0 } }, description: 'With events: drop the connection after this many.' },
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+        },
       },
       StubSpec: {
         type: 'object',

@@ -187,13 +187,13 @@ export class RequestContext {
     return this.buffered(status, this.headers(null), null);
   }
 
-  /** A new event stream for this request (it honours a `cut` fault and the request's abort). */
-  openStream(): SseStream {
+  /** A new event stream for this request (it honours a `cut` fault, `cutAfter` if sooner, and the request's abort). */
+  openStream(cutAfter?: number): SseStream {
     // Over HTTP the socket's sink sees a client gone: no `AbortController` is made for the request's signal.
     return new SseStream(this.conn.mount === 'http' ? null : this.request.signal, {
       clock: this.server.clock,
       pingMs: this.server.options.timing.pingMs,
-      cutAfter: this.cutAfter,
+      cutAfter: cutAfter === undefined || (this.cutAfter !== undefined && this.cutAfter < cutAfter) ? this.cutAfter : cutAfter,
       onCut: () => this.conn.cut(),
     });
   }

@@ -11,12 +11,24 @@ import type { Payload } from '../../wire/render.js';
 import { checkScopeOperationId } from '../../harness/requestScope.js';
 import { PERMANENT_ERROR_CODES } from '../../contract/permanentCodes.js';
 import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
+import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type StubCut, type StubEvent } from './stubEvents.js';
 
-/** What a stub answers: a status, a body (an object as the JSON wire shows it), and extra headers. */
+export type { StubCut, StubEvent } from './stubEvents.js';
+
+/** What a stub answers: a status, a body (an object as the JSON wire shows it) or a stream's events, and extra headers. */
 export interface StubAnswer {
   readonly status: number;
   /** The body as on the JSON wire (an error status: `{ "error": { "code", "message" } }`). None for a 204. */
   readonly body?: unknown;
+  /**
+   * Of an operation that streams, instead of `body`: the events of a 200 stream, sent in order on the server's
+   * clock (each checked against openapi.json's event schema unless `unchecked`). Such a stub answers only the
+   * requests that stream (`stream: true`, or an operation that always streams). A chat completion stream's
+   * events are chunks (`data` only); `data: [DONE]` follows the last.
+   */
+  readonly events?: readonly StubEvent[];
+  /** With `events`: drop the connection after this many events (as a `cut` fault does). */
+  readonly cut?: StubCut;
   /** Headers added to the answer (`retry-after`, ...). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -140,7 +152,7 @@ const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
 const MATCH_FIELDS = ['path', 'query', 'body', 'account'];
-const ANSWER_FIELDS = ['status', 'body', 'headers'];
+const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers'];
 
 function stringRecord(value: unknown, name: string): void {
   if (value === undefined) return;
@@ -153,6 +165,21 @@ function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
+  if (answer.events === undefined) {
+    if (answer.cut !== undefined) throw new TypeError('answer.cut goes with answer.events');
+    return;
+  }
+  if (answer.body !== undefined) throw new TypeError('Give answer.body or answer.events, not both');
+  checkEventsShape(answer.events, answer.cut, 'answer');
+}
+
+/** An answer checked against openapi.json (unless unchecked) under the name `at`: its body's shape, or none for events. */
+function checkedShape(op: OperationInfo, answer: StubAnswer, at: string, unchecked: boolean): ResponseShape | null {
+  if (answer.events) {
+    checkStubEvents(op, answer.status, answer.events, at, unchecked);
+    return null;
+  }
+  return unchecked ? responseShape(op, answer.status, at) : checkStubAnswer(op, answer.status, answer.body, at);
 }
 
 function checkSequence(answers: unknown): asserts answers is StubAnswer[] {
@@ -170,8 +197,7 @@ function checkSequence(answers: unknown): asserts answers is StubAnswer[] {
 function fixedAnswers(op: OperationInfo, stub: StubSpec): ArmedStub['fixed'] {
   const answers = stub.answers ?? (stub.answer ? [stub.answer] : []);
   return answers.map((answer, i) => {
-    const name = stub.answers ? `answers[${i}]` : 'answer';
-    return { answer, shape: stub.unchecked ? responseShape(op, answer.status, name) : checkStubAnswer(op, answer.status, answer.body, name) };
+    return { answer, shape: checkedShape(op, answer, stub.answers ? `answers[${i}]` : 'answer', stub.unchecked === true) };
   });
 }
 
@@ -238,8 +264,15 @@ function payloadOf(status: number, shape: ResponseShape | null, body: unknown): 
   }
 }
 
-/** The reply of a stub's answer on the request's wire (JSON off the wire planes). */
+/** The reply of a stub's answer on the request's wire (JSON off the wire planes), or its stream of events. */
 function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape | null): Reply {
+  if (answer.events) {
+    const stream = ctx.openStream(answer.cut?.afterEvents);
+    void playEvents(stream, answer.events, ctx.server.clock, ctx.op?.streaming === 'chat');
+    const reply = ctx.stream(stream);
+    if (reply.kind === 'stream') Object.assign(reply.headers, answer.headers);
+    return reply;
+  }
   const headers: Record<string, string> = { ...answer.headers };
   if (answer.body === undefined || answer.body === null) {
     return ctx.buffered(answer.status, { ...ctx.headers(null), ...headers }, null);
@@ -329,6 +362,8 @@ export class Stubs implements OzStubs {
       };
       if (!matches(stub, request)) continue;
       const fixed = nextFixed(stub);
+      // A streamed answer is for the requests that stream; the others go on to older stubs and the server.
+      if (fixed?.answer.events && !requestStreams(op, request.body)) continue;
       stub.hits++;
       let answer: StubAnswer | undefined;
       let shape: ResponseShape | null;
@@ -348,7 +383,7 @@ export class Stubs implements OzStubs {
   #checkRespond(stub: ArmedStub, answer: StubAnswer): ResponseShape | null {
     try {
       checkAnswerShape(answer);
-      return stub.spec.unchecked ? responseShape(stub.op, answer.status, 'answer') : checkStubAnswer(stub.op, answer.status, answer.body, 'answer');
+      return checkedShape(stub.op, answer, 'answer', stub.spec.unchecked === true);
     } catch (err) {
       throw new OzMockError(500, 'internal_error', `Stub ${stub.id} (${stub.op.id}) answered what openapi.json does not allow: ${(err as Error).message}`);
     }

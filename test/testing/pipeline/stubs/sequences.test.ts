@@ -2,12 +2,9 @@
  * Stub sequences (`answers: [...]`, `then`): the n-th matching request gets the n-th answer, the last repeats or
  * the stub falls through to the server; listings show the position and the hits. In process and over HTTP.
  */
-import { execFile } from 'node:child_process';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { InternalError, Oz } from '../../../../src/index.js';
 import { connectOzMock, createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
-import { ROOT, startOzMock } from '../../control/spawnOzMock.js';
 
 const TOKEN = 'ozadm_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe';
 let server: OzServer;
@@ -132,17 +129,3 @@ describe('over HTTP', () => {
   });
 });
 
-describe('from Python, over HTTP', () => {
-  it('a Python script (standard library only) scripts a sequence on oz-mock', async () => {
-    const started = await startOzMock([]);
-    try {
-      const script = join(ROOT, 'test/testing/pipeline/stubs/python/sequences.py');
-      const env = { ...process.env, OZ_BASE_URL: started.line.url, OZ_MOCK_ADMIN_TOKEN: started.line.adminToken!, OZ_API_KEY: started.line.apiKey! };
-      const out = await new Promise<string>((resolve) => execFile('python3', [script], { env, timeout: 60_000 }, (_err, stdout, stderr) => resolve(stdout + stderr)));
-      expect(out).toContain('ok - then the server answers as usual');
-      expect(out).toContain('python: all checks passed');
-    } finally {
-      await started.mock.stop();
-    }
-  }, 90_000);
-});

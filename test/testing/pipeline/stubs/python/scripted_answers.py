@@ -1,4 +1,4 @@
-"""Scripts a stub sequence on a running oz-mock from Python's standard library only (urllib).
+"""Scripts a stub sequence and a streamed answer on a running oz-mock from Python's standard library only (urllib).
 
 Reads OZ_BASE_URL, OZ_MOCK_ADMIN_TOKEN and OZ_API_KEY from the environment; exits non-zero on the first surprise.
 """
@@ -55,4 +55,24 @@ status, listed = request("GET", "/_oz/stubs", token=ADMIN)
 check(listed["data"] == [], "the sequence is withdrawn after it fell through")
 status, err = request("POST", "/_oz/stubs", {"operationId": "executeTool", "answers": []}, token=ADMIN)
 check(status == 422 and err["error"]["code"] == "invalid_params", "an empty sequence is 422")
+
+# A streamed answer: an agent's events, read as they come on the socket.
+events = [{"event": "token", "data": {"delta": "Hel"}}, {"event": "token", "data": {"delta": "lo"}, "delayMs": 5}, {"event": "error", "data": {"error": {"code": "approval_required", "message": "Needs a human."}}}]
+status, stub = request("POST", "/_oz/stubs", {"operationId": "executeAgent", "answer": {"status": 200, "events": events}}, token=ADMIN)
+check(status == 201, "adds a streamed answer")
+req = urllib.request.Request(BASE + "/v1/execute", data=json.dumps({"agent": "writer", "user_request": "hi", "stream": True}).encode(), method="POST")
+req.add_header("Authorization", "Bearer " + KEY)
+req.add_header("Content-Type", "application/json")
+with urllib.request.urlopen(req, timeout=10) as res:
+    check(res.headers["Content-Type"].startswith("text/event-stream"), "the answer is an event stream")
+    received = []
+    for line in res:
+        line = line.decode().rstrip("\n")
+        if line.startswith("event: "):
+            received.append(line[len("event: "):])
+        elif line.startswith("data: "):
+            received[-1] += " " + line[len("data: "):]
+check(received == ['token {"delta":"Hel"}', 'token {"delta":"lo"}', 'error {"error":{"code":"approval_required","message":"Needs a human."}}'], "the events come in order, as scripted")
+status, err = request("POST", "/_oz/stubs", {"operationId": "executeAgent", "answer": {"status": 200, "events": [{"event": "tokn", "data": {}}]}}, token=ADMIN)
+check(status == 422 and "answer.events[0]" in err["error"]["message"], "an event openapi.json does not allow is 422 naming it")
 print("python: all checks passed")
