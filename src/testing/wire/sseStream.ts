@@ -11,6 +11,11 @@ export interface SseStreamOptions {
   readonly onCut?: () => void;
   /** A `: ping` comment after this much quiet (ms of the clock); 0 turns pings off. */
   readonly pingMs: number;
+  /**
+   * The lifetime of the state the stream reports on (`StateLifetime.signal`): when it ends while the stream is
+   * open (a reset, restore or import), the stream sends one `error` event with `resetData()` and ends at once.
+   */
+  readonly lifetime?: { readonly signal: AbortSignal; readonly resetData: () => string };
 }
 
 const PING = ': ping\n\n';
@@ -49,6 +54,8 @@ export class SseStream implements SseSinkOwner {
   #taps: Array<ReadableStreamDefaultController<Uint8Array>> = [];
   #web: WebStreamSink | null = null;
   #ping: TimerHandle | null = null;
+  /** Stops listening to the state's lifetime (set while the stream listens). */
+  #forgetLifetime: (() => void) | null = null;
   #lastWriteAt = 0;
   readonly #options: SseStreamOptions;
   readonly #flushTask = (): void => {
@@ -67,6 +74,7 @@ export class SseStream implements SseSinkOwner {
       this.#lastWriteAt = options.clock.now();
       this.#armPing(options.pingMs);
     }
+    if (this.#open && options.lifetime) this.#listenToLifetime(options.lifetime);
   }
 
   /** Whether events still reach the client. */
@@ -101,6 +109,7 @@ export class SseStream implements SseSinkOwner {
     if (!this.#open) return;
     this.#open = false;
     this.#stopPing();
+    this.#stopListening();
     if (this.#sink) this.#finish();
   }
 
@@ -172,12 +181,29 @@ export class SseStream implements SseSinkOwner {
   abort(): void {
     this.#open = false;
     this.#stopPing();
+    this.#stopListening();
     this.#sink ??= DETACHED;
     if (this.#done) return;
     this.#done = true;
     this.#pending = '';
     this.#endTaps();
     this.#release();
+  }
+
+  #listenToLifetime(lifetime: NonNullable<SseStreamOptions['lifetime']>): void {
+    const end = (): void => {
+      this.#forgetLifetime = null;
+      this.send('error', lifetime.resetData());
+      this.close();
+    };
+    if (lifetime.signal.aborted) return end();
+    lifetime.signal.addEventListener('abort', end, { once: true });
+    this.#forgetLifetime = () => lifetime.signal.removeEventListener('abort', end);
+  }
+
+  #stopListening(): void {
+    this.#forgetLifetime?.();
+    this.#forgetLifetime = null;
   }
 
   #queue(text: string): void {
