@@ -198,7 +198,7 @@ export class RequestContext {
       pingMs: this.server.options.timing.pingMs,
       cutAfter: this.cutAfter,
       onCut: () => this.conn.cut(),
-      lifetime: { signal: this.server.lifetime.signal, resetData: () => JSON.stringify({ error: this.errorObject(stateReset()) }) },
+      lifetime: { onEnd: (listener) => this.server.lifetime.onEnd(listener), resetData: () => JSON.stringify({ error: this.errorObject(stateReset()) }) },
     });
   }
 

@@ -46,16 +46,14 @@ const TIMEOUT = Symbol('timeout');
 
 /** The run's outcome; `TIMEOUT` past `syncTimeoutMs`; `reset` at once when the state it runs in ends. */
 function withTimeout(port: SyncRunPort, run: Promise<RunOutcome>): Promise<RunOutcome | typeof TIMEOUT> {
-  const { signal } = port.lifetime;
   return new Promise((resolve) => {
     const settle = (outcome: RunOutcome | typeof TIMEOUT) => {
       timer.cancel();
-      signal.removeEventListener('abort', onReset);
+      forget();
       resolve(outcome);
     };
-    const onReset = () => settle({ ok: false, error: stateReset() });
     const timer = port.clock.timer(port.options.syncTimeoutMs, () => settle(TIMEOUT), false);
-    signal.addEventListener('abort', onReset, { once: true });
+    const forget = port.lifetime.onEnd(() => settle({ ok: false, error: stateReset() }));
     void run.then(settle);
   });
 }

@@ -12,10 +12,10 @@ export interface SseStreamOptions {
   /** A `: ping` comment after this much quiet (ms of the clock); 0 turns pings off. */
   readonly pingMs: number;
   /**
-   * The lifetime of the state the stream reports on (`StateLifetime.signal`): when it ends while the stream is
+   * The lifetime of the state the stream reports on (`StateLifetime.onEnd`): when it ends while the stream is
    * open (a reset, restore or import), the stream sends one `error` event with `resetData()` and ends at once.
    */
-  readonly lifetime?: { readonly signal: AbortSignal; readonly resetData: () => string };
+  readonly lifetime?: { readonly onEnd: (listener: () => void) => () => void; readonly resetData: () => string };
 }
 
 const PING = ': ping\n\n';
@@ -191,14 +191,11 @@ export class SseStream implements SseSinkOwner {
   }
 
   #listenToLifetime(lifetime: NonNullable<SseStreamOptions['lifetime']>): void {
-    const end = (): void => {
+    this.#forgetLifetime = lifetime.onEnd(() => {
       this.#forgetLifetime = null;
       this.send('error', lifetime.resetData());
       this.close();
-    };
-    if (lifetime.signal.aborted) return end();
-    lifetime.signal.addEventListener('abort', end, { once: true });
-    this.#forgetLifetime = () => lifetime.signal.removeEventListener('abort', end);
+    });
   }
 
   #stopListening(): void {

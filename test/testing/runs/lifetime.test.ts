@@ -8,6 +8,7 @@ import { Oz, ResetError } from '../../../src/index.js';
 import type { OzServer } from '../../../src/testing/index.js';
 import { testServersForSuite } from '../../support/ozServer.js';
 import { call } from '../support/serverCall.js';
+import { startOzMock } from '../control/spawnOzMock.js';
 
 const servers = testServersForSuite();
 
@@ -73,6 +74,25 @@ describe('reset(), restore() and importState() end the streams in flight', () =>
     for (const o of open) expect(server.getExecution(o.id)).toBeUndefined();
     expect(server.wallet('demo')).toEqual(before);
     expect(server.exportState().executions).toEqual([]);
+  });
+
+  it('50 streams and 50 sync runs in flight end with no warning (no listener piles up on a signal)', async () => {
+    const server = servers.create({ timing: { tokenMs: 20 } });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const open = await Promise.all(Array.from({ length: 50 }, () => openAgentStream(server)));
+      const sync = Array.from({ length: 50 }, () => call(server, 'POST', '/v1/tools/slow/execute', { body: { ms: 60_000 } }));
+      await new Promise((r) => setTimeout(r, 30));
+      server.reset();
+      await Promise.all(open.map((o) => expectEndedByReset(o.stream, o.id)));
+      expect((await Promise.all(sync)).map((r) => r.status)).toEqual(Array.from({ length: 50 }, () => 409));
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
   });
 
   it('restore(snapshot) and importState(doc) end the streams too', async () => {
@@ -177,5 +197,34 @@ describe('over HTTP', () => {
     expect((await fetch(`${listener.url}/_oz/reset`, { method: 'POST', headers: admin })).status).toBeLessThan(300);
     await expectEndedByReset(root, rootRes.headers.get('x-execution-id')!);
     await listener.close();
+  });
+});
+
+describe('a real oz-mock', () => {
+  it('10 agent streams on --token-ms 60, then POST /_oz/reset: each ends at once with the reset error', async () => {
+    const { mock, line } = await startOzMock(['--token-ms', '60']);
+    try {
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`${line.url}/v1/execute`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${line.apiKey!}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ agent: 'writer', user_request: LONG, stream: true }),
+          }),
+        ),
+      );
+      const streams = responses.map(eventsOf);
+      for (const s of streams) while (!s.events.some((e) => e.event === 'token')) await s.next();
+      const started = Date.now();
+      expect((await fetch(`${line.url}/_oz/reset`, { method: 'POST', headers: { authorization: `Bearer ${line.adminToken!}` } })).status).toBeLessThan(300);
+      await Promise.all(streams.map((s, i) => expectEndedByReset(s, responses[i]!.headers.get('x-execution-id')!)));
+      // At once, not after the 200 tokens of 60 ms (12 s) each run would take.
+      expect(Date.now() - started).toBeLessThan(2000);
+      // The runs belonged to the state that is gone: the new one has no record of them.
+      const id = responses[0]!.headers.get('x-execution-id')!;
+      expect((await fetch(`${line.url}/v1/executions/${id}`, { headers: { authorization: `Bearer ${line.apiKey!}` } })).status).toBe(404);
+    } finally {
+      await mock.stop();
+    }
   });
 });
