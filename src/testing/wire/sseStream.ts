@@ -33,7 +33,8 @@ const DETACHED: SseSink = { write: () => true, end: () => undefined };
  * it is full, they wait here, at most {@link SSE_BUFFER_LIMIT}: past it {@link SseStream.ready} tells the
  * producer to wait (the run pauses for a slow reader rather than the server's memory growing with the stream).
  * The keep-alive ping is one timer on the server clock: when it fires it pings if the stream was quiet for
- * `pingMs`, else re-arms for the rest of the quiet time (an event does not touch it).
+ * `pingMs`, else re-arms for the rest of the quiet time (an event does not touch it). Given the state's lifetime,
+ * the stream ends with an `error` event when that ends (a reset), whatever the run it reports on does.
  */
 export class SseStream implements SseSinkOwner {
   /** Whether events are still taken (not closed, cut or cancelled). */
