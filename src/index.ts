@@ -103,6 +103,7 @@ export {
   AlreadyExistsError,
   ExecutionCancelledError,
   IdempotencyConflictError,
+  ResetError,
   PayloadTooLargeError,
   InvalidParamsError,
   ConnectionRequiredError,

@@ -13,6 +13,7 @@ import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
 import { readStubFile } from './fixtures/stubFile.js';
+import { removeStaleTemporaries } from './support/atomicFile.js';
 import type { StubSpec } from './pipeline/stubs/stubs.js';
 import { recordCommand, type CommandIo } from './recording/recordCommand.js';
 import { parityCommand } from './parity/parityCommand.js';
@@ -195,6 +196,8 @@ async function main(): Promise<void> {
     }
   }
   if (values.fixtures?.length) server.baseline();
+  // A save cut short (a kill) left its temporary file beside the state file: gone at the next start.
+  if (values.state !== undefined) await removeStaleTemporaries(values.state);
   if (values.state !== undefined && existsSync(values.state)) {
     const file = values.state;
     let doc: unknown;

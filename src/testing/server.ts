@@ -23,6 +23,7 @@ import { listenHttp, type HttpListener } from './mounts/httpMount.js';
 import { mswHandlers } from './mounts/mswMount.js';
 import { resolveOptions, type OzServerOptions } from './public/options.js';
 import { createServerParts, type ServerParts } from './parts/serverParts.js';
+import { resumeRuns } from './runs/runPlans.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import { Store } from './state/store.js';
 import { fitImportedKeys } from './state/importedKeys.js';
@@ -271,6 +272,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       parts.idempotency.clear();
       parts.walker.resumeAll();
       parts.scheduler.armAll();
+      resumeRuns(parts);
     },
     async close() {
       closed = true;

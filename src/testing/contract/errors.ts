@@ -97,3 +97,13 @@ export function toMockError(err: unknown): OzMockError {
   if (err instanceof OzMockError) return err;
   return new OzMockError(500, 'internal_error', err instanceof Error ? err.message : String(err));
 }
+
+/**
+ * 409 `reset`: the state a run or an event stream belonged to was reset, restored or replaced while it was in
+ * flight (`reset()`, `restore()`, `importState()`, or the server closed); the run wrote nothing into the new state.
+ */
+export function stateReset(): OzMockError {
+  return new OzMockError(409, 'reset', "The server's state was reset (reset(), restore() or importState()) while this was in flight; its run belonged to the state that is gone.", {
+    hint: 'Start the run again in the new state.',
+  });
+}
