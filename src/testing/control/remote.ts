@@ -6,7 +6,8 @@ import type { JournalContentFilter } from '../harness/journalMatch.js';
 import type { JournalHeaders, VerifyOptions } from '../harness/journal.js';
 import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
-import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
+import type { StubView } from '../pipeline/stubs/stubs.js';
+import type { OperationStub } from '../pipeline/stubs/operationStub.js';
 import type { NearMissed } from '../pipeline/stubs/unused.js';
 import type { ItemPatch, SessionKey } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
@@ -36,8 +37,7 @@ export interface PortableJournalFilter extends JournalContentFilter {
 }
 
 /** A stub that can cross HTTP: a fixed answer (a `respond` function cannot travel). */
-export type PortableStubSpec = Omit<StubSpec, 'respond' | 'answer' | 'answers'> &
-  ({ readonly answer: StubAnswer; readonly answers?: never } | { readonly answers: readonly StubAnswer[]; readonly answer?: never });
+export type PortableStubSpec<I extends OperationId = OperationId> = Exclude<OperationStub<I>, { readonly respond: (...args: never[]) => unknown }>;
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
 export interface JournalRecord extends SeenRequest {
@@ -62,7 +62,7 @@ export interface OzWorldControls {
     clear(): Awaitable<void>;
   };
   readonly stubs: {
-    add(stub: PortableStubSpec): Awaitable<{ readonly id: string }>;
+    add<I extends OperationId>(stub: PortableStubSpec<I>): Awaitable<{ readonly id: string }>;
     list(): Awaitable<readonly StubView[]>;
     clear(): Awaitable<void>;
   };
@@ -212,7 +212,7 @@ export interface OzMockControls extends OzWorldControls {
     list(): Promise<RemoteFault[]>;
   };
   readonly stubs: {
-    add(stub: PortableStubSpec): Promise<RemoteStubHandle>;
+    add<I extends OperationId>(stub: PortableStubSpec<I>): Promise<RemoteStubHandle>;
     list(): Promise<StubView[]>;
     clear(): Promise<void>;
   };
