@@ -80,17 +80,19 @@ export type OperationStub<I extends OperationId> = OperationStubBase<I> &
         readonly then?: undefined;
         readonly unchecked?: false;
       }
-    | UncheckedStub
   );
 
-/** An unchecked stub: any status, body or events (see {@link OperationStub}). */
-interface UncheckedStub {
+/** An unchecked stub (`unchecked: true`): any status, body or events, to test a client's defences. */
+export interface UncheckedOperationStub {
+  readonly operationId: OperationId;
+  readonly match?: { readonly path?: Readonly<Record<string, string>>; readonly query?: Readonly<Record<string, string>>; readonly body?: Readonly<Record<string, unknown>>; readonly account?: string };
+  readonly times?: number;
   readonly unchecked: true;
   readonly answer?: { readonly status: number; readonly body?: unknown; readonly headers?: Headers; readonly events?: readonly { readonly event?: string; readonly data: unknown; readonly delayMs?: number }[]; readonly cut?: { readonly afterEvents: number } };
-  readonly answers?: ReadonlyArray<NonNullable<UncheckedStub['answer']>>;
+  readonly answers?: ReadonlyArray<NonNullable<UncheckedOperationStub['answer']>>;
   readonly then?: 'repeat' | 'fallthrough';
   readonly respond?: (request: { readonly path: Readonly<Record<string, string>>; readonly query: Readonly<Record<string, string>>; readonly body: Readonly<Record<string, unknown>>; readonly account: string | null; readonly headers: globalThis.Headers }) => unknown;
 }
 
-/** A stub of any operation: the union of every {@link OperationStub}, told apart by `operationId`. */
-export type AnyOperationStub = { [I in OperationId]: OperationStub<I> }[OperationId];
+/** A stub of any operation: the union of every {@link OperationStub}, told apart by `operationId`, or an unchecked one. */
+export type AnyOperationStub = { [I in OperationId]: OperationStub<I> }[OperationId] | UncheckedOperationStub;

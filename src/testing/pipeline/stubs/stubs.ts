@@ -1,5 +1,5 @@
 import type { OperationId } from '../../../generated/operations.js';
-import type { OperationStub } from './operationStub.js';
+import type { OperationStub, UncheckedOperationStub } from './operationStub.js';
 import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
@@ -130,6 +130,7 @@ export interface OzStubs {
    * The newest stub that matches answers. A bad stub throws a `TypeError`; an answer openapi.json does not
    * allow for the operation throws 422 `invalid_params` naming the field (`answer.body.status`).
    */
+  add(stub: UncheckedOperationStub): StubHandle;
   add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
   /** The stubs still armed, with their hits. */
   list(): StubView[];
@@ -298,7 +299,9 @@ export class Stubs implements OzStubs {
     return this.#armed.length;
   }
 
-  add<I extends OperationId>(stub: OperationStub<I>): StubHandle {
+  add(stub: UncheckedOperationStub): StubHandle;
+  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
+  add(stub: object): StubHandle {
     return this.addSpec(stub as unknown as StubSpec);
   }
 
