@@ -54,8 +54,10 @@ it('stubs answer what a test needs, checked against openapi.json', async () => {
   const limited = await oz.tools.execute('echo', { text: 'boom' }, { maxRetries: 0 }).catch((error: unknown) => error);
   console.log((limited as { status?: number }).status, (await oz.tools.execute('echo', { text: 'fine' })).content); // 429 fine
 
-  // An answer the service would never give is refused (422 naming the field), unless `unchecked: true`:
+  // An answer the service would never give is refused (422 naming the field), unless `unchecked: true`. In
+  // TypeScript it does not even compile: stubs are typed by their operationId, `answer.body` by the status.
   try {
+    // @ts-expect-error 'sleeping' is not a status of an Item
     server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: { ...real, status: 'sleeping' } } });
   } catch (error) {
     console.log((error as Error).message); // answer.body does not fit openapi.json's 200 answer of getCompanyItem: answer.body.status must be one of: ...
@@ -86,7 +88,7 @@ it('a sequence scripts what an app must survive: an error, then the answer', asy
 
   // The first two polls say running, the third succeeded; then: 'fallthrough' lets later requests reach the
   // server's own answer (and withdraws the stub) once the sequence is given.
-  const running = { status: 200, body: { ...record, status: 'running', result: null, finished_at: null } };
+  const running = { status: 200, body: { ...record, status: 'running', result: null, finished_at: null } } as const;
   server.stubs.add({ operationId: 'getExecution', answers: [running, running, { status: 200, body: record }], then: 'fallthrough' });
   console.log(server.stubs.list().map((s) => `${s.operationId} ${s.position}/${s.answers?.length} hits ${s.hits}`)); // [ 'executeTool 1/2 hits 2', 'getExecution 0/3 hits 0' ]
   console.log((await oz.executions.wait(record.id, { interval: 10 })).content); // report

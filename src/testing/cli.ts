@@ -14,7 +14,7 @@ import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
 import { readStubFile } from './fixtures/stubFile.js';
 import { removeStaleTemporaries } from './support/atomicFile.js';
-import type { StubSpec } from './pipeline/stubs/stubs.js';
+import type { AnyOperationStub } from './pipeline/stubs/operationStub.js';
 import { recordCommand, type CommandIo } from './recording/recordCommand.js';
 import { parityCommand } from './parity/parityCommand.js';
 
@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   const rateLimit = count(values['rate-limit'], '--rate-limit');
   const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
 
-  const stubs: StubSpec[] = [];
+  const stubs: AnyOperationStub[] = [];
   for (const file of values.stubs ?? []) {
     let text: string;
     try {

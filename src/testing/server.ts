@@ -36,6 +36,7 @@ import { connectionControls } from './state/connectionControls.js';
 import { sessionControls } from './sessions/session.js';
 import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
 import { unusedOf } from './pipeline/stubs/unused.js';
+import type { StubSpec } from './pipeline/stubs/stubs.js';
 import type { ResolvedOptions } from './public/options.js';
 
 interface SnapshotData extends OzSnapshot {
@@ -149,7 +150,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
 
   const armStubs = () => {
-    for (const stub of options.stubs ?? []) parts.stubs.add(stub);
+    for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubSpec);
   };
   armStubs();
 

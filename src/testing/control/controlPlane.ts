@@ -441,7 +441,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   addStub: async (call, t) => {
     const o = await call.object();
     if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
-    const handle = asInvalid(() => t.server.stubs.add(o as unknown as StubSpec));
+    const handle = asInvalid(() => t.server.stubs.addSpec(o as unknown as StubSpec));
     return answer(201, t.server.stubs.list().find((v) => v.id === handle.id));
   },
   clearStubs: (_, t) => {

@@ -1,4 +1,5 @@
 import type { OperationId } from '../../../generated/operations.js';
+import type { OperationStub, UncheckedOperationStub } from './operationStub.js';
 import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
@@ -129,7 +130,8 @@ export interface OzStubs {
    * The newest stub that matches answers. A bad stub throws a `TypeError`; an answer openapi.json does not
    * allow for the operation throws 422 `invalid_params` naming the field (`answer.body.status`).
    */
-  add(stub: StubSpec): StubHandle;
+  add(stub: UncheckedOperationStub): StubHandle;
+  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
   /** The stubs still armed, with their hits. */
   list(): StubView[];
   /** Withdraws one stub; answers whether it was armed. */
@@ -297,7 +299,14 @@ export class Stubs implements OzStubs {
     return this.#armed.length;
   }
 
-  add(stub: StubSpec): StubHandle {
+  add(stub: UncheckedOperationStub): StubHandle;
+  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
+  add(stub: object): StubHandle {
+    return this.addSpec(stub as unknown as StubSpec);
+  }
+
+  /** {@link OzStubs.add} of a stub typed only as data (a stubs file, the control plane, a server option). */
+  addSpec(stub: StubSpec): StubHandle {
     checkNesting(stub, 'The stub');
     const op = checkSpec(stub);
     const fixed = fixedAnswers(op, stub);

@@ -19,8 +19,8 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => server.reset());
 
-const unavailable = { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } };
-const echoed = (content: string) => ({ status: 200, body: { ok: true, content, execution_id: 'exe_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe', request_id: 'req_seq' } });
+const unavailable = { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } } as const;
+const echoed = (content: string) => ({ status: 200, body: { ok: true, content, execution_id: 'exe_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe', request_id: 'req_seq' } }) as const;
 
 describe('in process', () => {
   it('first a 500, then the answer: a client that retries gets the answer; one that does not, the typed error', async () => {
@@ -38,8 +38,8 @@ describe('in process', () => {
   it('the first two polls say running, the third succeeded: wait() ends with the scripted result', async () => {
     const run = await oz.tools.execute('echo', { text: 'hi' });
     const record = server.getExecution(run.execution_id)!;
-    const running = { status: 200, body: { ...record, status: 'running', result: null, finished_at: null } };
-    const done = { status: 200, body: { ...record, status: 'succeeded' } };
+    const running = { status: 200, body: { ...record, status: 'running', result: null, finished_at: null } } as const;
+    const done = { status: 200, body: { ...record, status: 'succeeded' } } as const;
     const stub = server.stubs.add({ operationId: 'getExecution', answers: [running, running, done] });
     const waited = await oz.executions.wait(record.id, { interval: 1 });
     expect(waited).toMatchObject({ ok: true, content: 'hi' });
@@ -83,9 +83,12 @@ describe('in process', () => {
   it('refuses a bad sequence with a TypeError, and an answer openapi.json forbids with 422 naming its index', () => {
     expect(() => server.stubs.add({ operationId: 'executeTool', answers: [] })).toThrow(/answers must be a non-empty array/);
     expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x'), { status: 99 } as never] })).toThrow(/answers\[1\]: answer.status must be an HTTP status/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeTool', answer: echoed('x'), answers: [echoed('y')] })).toThrow(/Give answer, answers or respond \(one of them\)/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeTool', answer: echoed('x'), then: 'fallthrough' })).toThrow(/then goes with answers/);
     expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x')], then: 'loop' as never })).toThrow(/then goes with answers and is one of: repeat, fallthrough/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x'), { status: 200, body: { ok: 'yes' } }] })).toThrow(/answers\[1\]\.body/);
     expect(server.stubs.list()).toEqual([]);
   });

@@ -92,7 +92,7 @@ describe('in process', () => {
   });
 
   it('a chat completion stream of scripted chunks, read by the official openai client', async () => {
-    const chunk = (delta: Record<string, unknown>, finish: string | null) => ({ id: 'chatcmpl-evt', object: 'chat.completion.chunk', created: 1, model: 'oz-chat', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
+    const chunk = (delta: { role?: 'assistant'; content?: string }, finish: 'stop' | null) => ({ id: 'chatcmpl-evt', object: 'chat.completion.chunk' as const, created: 1, model: 'oz-chat', choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] });
     server.stubs.add({ operationId: 'createChatCompletion', answer: { status: 200, events: [{ data: chunk({ role: 'assistant', content: '' }, null) }, { data: chunk({ content: 'Scripted' }, null) }, { data: chunk({ content: ' reply' }, null) }, { data: chunk({}, 'stop') }] } });
     const openai = new OpenAI({ baseURL: `${listener.url}/v1`, apiKey: server.apiKey, maxRetries: 0 });
     const stream = await openai.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'hi' }], stream: true });
@@ -102,17 +102,26 @@ describe('in process', () => {
   });
 
   it('refuses events openapi.json does not allow (422 naming the event) unless unchecked, and bad shapes with a TypeError', () => {
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'tokn', data: { delta: 'x' } }] } })).toThrow(/answer\.events\[0\] does not fit openapi\.json's ExecuteStreamEvent/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'token', data: { delta: 1 } }] } })).toThrow(/answer\.events\[0\]/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'listTools', answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] } })).toThrow(/listTools never streams/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 500, events: [{ event: 'token', data: { delta: 'x' } }] } })).toThrow(/a streamed answer is a 200/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'createChatCompletion', answer: { status: 200, events: [{ event: 'token', data: {} }] } })).toThrow(/chunks have no event name/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, body: {}, events: [{ event: 'token', data: { delta: 'x' } }] } })).toThrow(/not both/);
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [] } })).toThrow(/non-empty array/);
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' } }], cut: { afterEvents: 2 } } })).toThrow(/cut\.afterEvents must be an integer from 0 to 1/);
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' }, delayMs: -1 }] } })).toThrow(/delayMs must be a number >= 0/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'bad name', data: 'x' }] } })).toThrow(/event must be a name/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'x', data: 'a\nb' }] } })).toThrow(/line break/);
+    // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, cut: { afterEvents: 1 } } })).toThrow(/cut goes with answer\.events/);
     expect(server.stubs.list()).toEqual([]);
     expect(server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'surprise', data: 'x' }] }, unchecked: true }).id).toMatch(/^stb_/);
