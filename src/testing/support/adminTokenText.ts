@@ -12,6 +12,8 @@ const BASIC = /^(\s*Basic\s+)([A-Za-z0-9+/]+={0,2})\s*$/i;
  * JSON-escaped (`ozadm%5F...`, `\u006fzadm_...`).
  */
 export function redactAdminTokens(text: string): string {
+  // The usual text (every request's path and query) has neither a token nor an escape.
+  if (!text.includes('ozadm_') && !text.includes('%') && !text.includes('\\u')) return text;
   return replaceDecoded(text, ADMIN_TOKEN_TEXT, ADMIN_TOKEN_REDACTED);
 }
 
