@@ -27,7 +27,10 @@ export function journalHeaders(headers: Headers): JournalHeaders {
   return out;
 }
 
-/** One request the server received. */
+/**
+ * One request the server received. An admin token anywhere in it (path, query, a header, the body; as written or
+ * URL- or JSON-escaped) reads `ozadm_…`: the token never leaves the server through the journal.
+ */
 export interface JournalEntry {
   /** The `x-request-id` of the answer. */
   readonly requestId: string;
