@@ -4,7 +4,7 @@
  * in process and over HTTP, their HAR, the live feed `/_oz/events`, the error it answers, and `oz-mock --log`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOzServer, type OzListener, type OzServer } from '../../../src/testing/index.js';
+import { createOzServer, OzMockError, type OzListener, type OzServer } from '../../../src/testing/index.js';
 import { startOzMock, waitForOutput } from './spawnOzMock.js';
 
 const TOKEN = 'ozadm_NoWhereNoWhereNoWhereNoWhere1234';
@@ -134,6 +134,23 @@ describe('the admin token in a request, wherever it is', () => {
     const res = await send(CARRIERS.find((c) => c.what === 'a path segment')!);
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('ozadm_…');
+  });
+});
+
+describe('the admin token in an error', () => {
+  it("a control-plane route's error names the path without the token", async () => {
+    for (const path of [`/_oz/${TOKEN}`, `/_oz/${TOKEN.replace('_', '%5F')}`, `/_oz/sessions/${TOKEN}/journal`]) {
+      const res = await fetch(`${listener.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      const text = await res.text();
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(text).toContain('ozadm_…');
+      expect(holdsToken(text)).toBe(false);
+    }
+  });
+
+  it('an OzMockError a handler throws carries no token in its message', () => {
+    const error = new OzMockError(409, 'conflict', `the token ${TOKEN} and ${encodeURIComponent(TOKEN).replace('_', '%5F')}`);
+    expect(error.message).toBe('the token ozadm_… and ozadm_…');
   });
 });
 
