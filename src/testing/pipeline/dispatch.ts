@@ -28,8 +28,9 @@ export interface DispatchPort extends PipelinePort, HandlerPort {
 
 /**
  * A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). An
- * admin token in its path, query, headers or body is redacted here, the one record every view of a request reads
- * (the journal in process and over HTTP, its HAR, the live feed, `--log`, a 404's message).
+ * admin token is redacted as the entry is recorded (path and query here, headers in `journalHeaders`, the body in
+ * `keepBody`): every view of a request reads this record (the journal in process and over HTTP, its HAR, the live
+ * feed, `--log`, a 404's message).
  */
 class JournalRecord implements JournalEntry {
   readonly requestId: string;
