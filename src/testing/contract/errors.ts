@@ -1,4 +1,5 @@
 import type { ConnectInfo } from '../../generated/types.js';
+import { redactAdminTokens } from '../support/adminTokenText.js';
 
 /** The extra fields an error may carry besides `code` and `message`. */
 export interface OzMockErrorFields {
@@ -19,7 +20,8 @@ export interface OzMockErrorFields {
 /**
  * An error the server answers with the service's error envelope: `{"error": {code, message, ...}}` on the
  * negotiated wire, with `X-Error-Code`. Throw it from a tool's or agent's handler to make the run fail with
- * that status and code (for example `new OzMockError(409, 'approval_required', 'Approve first')`).
+ * that status and code (for example `new OzMockError(409, 'approval_required', 'Approve first')`). An admin token
+ * in the message reads `ozadm_…`: a message may quote what a request sent.
  */
 export class OzMockError extends Error {
   override readonly name = 'OzMockError';
@@ -33,7 +35,7 @@ export class OzMockError extends Error {
     /** Extra fields of the error object. */
     readonly fields: OzMockErrorFields = {},
   ) {
-    super(message);
+    super(redactAdminTokens(message));
   }
 
   /** The error object of the envelope (without the execution id, which the server adds when there is one). */

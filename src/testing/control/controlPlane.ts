@@ -2,7 +2,7 @@ import { responseReply } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import type { Connection } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
-import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
+import { invalidJson, invalidParams, OzMockError, toMockError, unauthorized } from '../contract/errors.js';
 import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
@@ -565,8 +565,8 @@ export function withControlPlane(handler: RequestHandler, target: ControlTarget,
       return served instanceof Response ? responseReply(served) : served;
     } catch (err) {
       if (err instanceof OzMockError) return responseReply(failure(err));
-      // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.
-      return responseReply(failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…'))));
+      // Never a bare 500 page: an unexpected error is the envelope's internal_error (its message without the token).
+      return responseReply(failure(toMockError(err)));
     }
   };
 }

@@ -104,6 +104,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       forwarded.push(name, value);
     }
     forwarded.push('Host', target.host, 'Accept-Encoding', 'identity');
+    // The recording holds the request as the target got it (its Host), so a tool replaying the HAR reaches it.
+    const forwardedHeaders = pairs(forwarded);
     const url = `${target.origin}${prefix}${req.url ?? '/'}`;
     const requestTap = new BodyTap(limit);
     const answerTap = new BodyTap(limit);
@@ -127,7 +129,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
             durationMs: Date.now() - startedAt,
             method: req.method ?? 'GET',
             url,
-            requestHeaders,
+            requestHeaders: forwardedHeaders,
             requestBody: requestTap.size > 0 ? requestTap.seen() : null,
             status,
             statusText,

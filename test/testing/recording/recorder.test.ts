@@ -82,6 +82,26 @@ describe('startRecorder', () => {
     expect(entry!.request.headers.find((h) => h.name === 'authorization')?.value).toBe('<redacted>');
   });
 
+  it("records the request headers as forwarded: the target's Host, identity encoding, no hop-by-hop header", async () => {
+    let received: http.IncomingHttpHeaders = {};
+    const url = await target((req, res) => {
+      received = req.headers;
+      res.end('{}');
+    });
+    const r = await recorder(url);
+    await (await fetch(`${r.url}/v1/tools`, { headers: { 'x-trace-id': 'trc_1', 'accept-encoding': 'gzip, br', connection: 'keep-alive' } })).text();
+    await r.close();
+    const [entry] = readHar(r).log.entries;
+    const recorded = Object.fromEntries(entry!.request.headers.map((h) => [h.name.toLowerCase(), h.value]));
+    expect(recorded.host).toBe(new URL(url).host);
+    expect(recorded.host).not.toBe(new URL(r.url).host);
+    expect(recorded['accept-encoding']).toBe('identity');
+    expect(recorded.connection).toBeUndefined();
+    // Every recorded header is one the target got, with the value it got.
+    for (const [name, value] of Object.entries(recorded)) expect([name, received[name]]).toEqual([name, value]);
+    expect(entry!.request.url).toBe(`${url}/v1/tools`);
+  });
+
   it('answers 502 upstream_error when the target cannot be reached, and records why', async () => {
     const gone = await target(() => {});
     await open.pop()!.close();
