@@ -21,6 +21,8 @@ interface Plan {
   encoding?: 'br' | 'gzip';
   /** A body held in memory (small, or compressed). */
   body?: Buffer;
+  /** Extra headers of the answer. */
+  headers?: Record<string, string>;
   /** A JSON body of this many bytes, generated chunk by chunk as the socket drains (never held whole). */
   generatedBytes?: number;
 }
@@ -62,6 +64,7 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   req.resume();
   const headers: Record<string, string> = { 'content-type': plan.contentType };
   if (plan.encoding) headers['content-encoding'] = plan.encoding;
+  Object.assign(headers, plan.headers);
   res.writeHead(plan.status, headers);
   if (plan.generatedBytes !== undefined) void writeGenerated(res, plan.generatedBytes);
   else res.end(plan.body);
@@ -160,7 +163,9 @@ describe('an answer past maxResponseBytes', () => {
         clearInterval(sampler);
       }
       expect(peak - before).toBeGreaterThan(bound / 2);
-      expect(peak - before).toBeLessThan(bound + 4 * MiB);
+      expect(peak - before).toBeLessThan(bound + 6 * MiB);
+      // Once the connection is closed (undici lets go of its last buffers then), the call holds nothing.
+      await new Promise((resolve) => setTimeout(resolve, 200));
       expect(heldMemory() - before).toBeLessThan(4 * MiB);
       // The server stopped writing soon after the bound: the attempt let go of the connection, and made one.
       expect(await far.report()).toMatchObject({ executes: 1 });
@@ -211,6 +216,15 @@ describe('an answer past maxResponseBytes', () => {
     plan = { status: 500, contentType: 'application/json', body: Buffer.from(JSON.stringify({ error: { code: 'internal_error', message: 'x'.repeat(5000) } })) };
     await tooLarge(client({ maxResponseBytes: 1000 }).tools.get('echo'), 1000);
     expect(requests).toBe(1);
+  });
+
+  it('not even a shouldRetry that asks for every retry, nor x-should-retry: true, sends it again', async () => {
+    plan = { ...json(envelope('e'.repeat(5000))), headers: { 'x-should-retry': 'true' } };
+    const asked: unknown[] = [];
+    const oz = client({ maxResponseBytes: 1000, retry: { initialDelayMs: 1, maxDelayMs: 1, shouldRetry: (error) => (asked.push(error), true) } });
+    await tooLarge(oz.tools.execute('echo', { text: 'hi' }), 1000);
+    expect(requests).toBe(1);
+    expect(asked).toEqual([]);
   });
 
   it('through the raw client', async () => {
