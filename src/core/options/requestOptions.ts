@@ -62,6 +62,12 @@ export interface RequestOptions {
    * `receivedText` (default true). Turn it off for outputs too large to hold in memory.
    */
   retainStreamText?: boolean;
+  /**
+   * Bytes of the answer's body the SDK reads at most, counted after decompression (default 64 MiB, over the
+   * client's `maxResponseBytes`): past them the attempt is aborted and the call rejects with
+   * `OzResponseTooLargeError` (never retried). A stream's events have their own bound, `maxEventBytes`.
+   */
+  maxResponseBytes?: number;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /** Backoff, `Retry-After` bound, `shouldRetry` and `onRetry` for this call, each field over the client's. */
