@@ -55,8 +55,16 @@ describe('startRecorder', () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) tail += decoder.decode(chunk.value);
     expect(tail).toBe('event: result\ndata: {"ok":true}\n\n');
     const summary = await r.close();
-    expect(summary).toMatchObject({ exchanges: 1, stubs: 0, leftOut: [{ entry: 0, why: expect.stringMatching(/streamed answer/) }] });
+    expect(summary).toMatchObject({ exchanges: 1, stubs: 1, leftOut: [] });
     const [entry] = readHar(r).log.entries;
+    // The events as they came, with the wait before each: the second came when the target sent it.
+    expect(entry!.response._events?.map((e) => [e.event, e.data])).toEqual([
+      ['token', '{"delta":"one"}'],
+      ['result', '{"ok":true}'],
+    ]);
+    expect(entry!.response._events![1]!.delayMs).toBeGreaterThanOrEqual(0);
+    const [stub] = JSON.parse(readFileSync(r.stubsPath, 'utf8')) as Array<{ operationId: string; match: unknown; answer: { status: number; events: Array<{ event: string; data: unknown }> } }>;
+    expect(stub).toMatchObject({ operationId: 'executeAgent', match: { query: { x: '1' } }, answer: { status: 200, events: [{ event: 'token', data: { delta: 'one' } }, { event: 'result', data: { ok: true } }] } });
     expect(entry!._operationId).toBe('executeAgent');
     expect(entry!.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('<redacted>');
     expect(entry!.request.queryString).toEqual([{ name: 'x', value: '1' }]);
