@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Options } from 'tsup';
+import { defineConfig, type Options, type Plugin as TsupPlugin } from 'tsup';
 import type { Plugin } from 'esbuild';
 import { consoleScript } from './src/testing/control/consoleScript.js';
 
@@ -128,9 +128,30 @@ const clientEntries: Record<string, string> = {
 };
 const testingEntries: Record<string, string> = { 'testing/index': 'src/testing/index.ts', 'testing/cli': 'src/testing/cli.ts' };
 
+// tsup builds CommonJS with splitting through esbuild's ESM output, where a `require` of an external module becomes
+// `__require("#sign-in")`: Node runs it, but a bundler does not see it as a `require` and leaves the part out (it
+// then fails on first use). Each such call of a Node-only part is made a plain `require` again.
+const requireOfNodeParts: TsupPlugin = {
+  name: 'require-of-node-parts',
+  renderChunk(code: string, info: { readonly path: string }) {
+    if (!info.path.endsWith('.cjs')) return undefined;
+    return { code: code.replace(/\b__require\((["']#)/g, 'require($1') };
+  },
+};
+
+// An ES module entry may import a shared chunk for its evaluation only (`import '../chunk-X.js';`). The package is
+// `"sideEffects": false`, so a bundler drops such an import, and esbuild warns that it did: the import is left out here.
+const BARE_CHUNK_IMPORT = /^import ['"]\.\.?\/(?:\.\.\/)*chunk-[\w-]+\.js['"];\n/gm;
+const noBareChunkImport: TsupPlugin = {
+  name: 'no-bare-chunk-import',
+  renderChunk(code: string, info: { readonly path: string }) {
+    return info.path.endsWith('.js') ? { code: code.replace(BARE_CHUNK_IMPORT, '') } : undefined;
+  },
+};
+
 /** The three builds, without their declaration files. The client's entries are one build: they share their chunks. */
 export const builds: readonly Options[] = [
-  { ...shared, entry: { ...clientEntries, ...nodePartEntries }, esbuildPlugins: [requireInCommonJS, nodePartsByCondition, nodePrefix] },
+  { ...shared, entry: { ...clientEntries, ...nodePartEntries }, esbuildPlugins: [requireInCommonJS, nodePartsByCondition, nodePrefix], plugins: [requireOfNodeParts, noBareChunkImport] },
   { ...shared, entry: testingEntries, esbuildPlugins: [requireInCommonJS, consoleScriptInlined, nodePrefix] },
   // The `oz` command line: an entry of its own, so the client's bundle carries none of it. A bin runs in a process
   // of its own (`bin` points at dist/cli/oz.js), so ESM only: its commands load on first use with `import()`.

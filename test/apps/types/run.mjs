@@ -26,7 +26,7 @@ const ESM = `import { Oz, OzAPIError, OzUsageError, signIn, type Item, type Exec
 import { OzCore, toolsExecute } from 'oz-sdk/funcs';
 import { McpClient, OzMcpError, type McpFormat } from 'oz-sdk/mcp';
 import { createOzServer, type OzServer, type FaultSpec } from 'oz-sdk/testing';
-${body()}`;
+${body('export ')}`;
 // The same consumer as a CommonJS module (what \`verbatimModuleSyntax\` asks of one: \`import x = require()\`).
 const CJS = `import sdk = require('oz-sdk');
 import funcs = require('oz-sdk/funcs');
@@ -39,16 +39,19 @@ const { Oz, OzAPIError, OzUsageError, signIn } = sdk;
 const { OzCore, toolsExecute } = funcs;
 const { McpClient, OzMcpError } = mcp;
 const { createOzServer } = testing;
-${body()}`;
+${body('')}
+export = use;
+`;
 
-function body() {
+/** The consumer's code; `exported` is `export ` in an ES module (a CommonJS one ends with `export =`). */
+function body(exported) {
   return `const server: OzServer = createOzServer();
 const fault: FaultSpec = { operationId: 'executeTool', type: 'error', status: 503, code: 'upstream_error' };
 server.faults.add(fault);
 const client = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
 const core = new OzCore({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch });
 const format: McpFormat = 'json';
-export async function use(): Promise<[Item, ExecutionResult, string, SignInResult | Error, unknown]> {
+${exported}async function use(): Promise<[Item, ExecutionResult, string, SignInResult | Error, unknown]> {
   const item: Item = await client.companies.items.create('acme', { building: 'hq', title: 'typed' });
   const result: ExecutionResult = await client.tools.execute('echo', { params: { text: 'x' } });
   const text: string = await toolsExecute(core, 'echo', { text: 'x' }, { format: 'text' });
@@ -61,14 +64,14 @@ export async function use(): Promise<[Item, ExecutionResult, string, SignInResul
 `;
 }
 
-// Each resolution: its module setting and the consumer files it checks (one compiler run each).
+// Each resolution: its module setting and the consumer files it checks, in one compiler run (node16 and nodenext
+// check an ES module, `.mts`, and a CommonJS one, `.cts`, side by side: each file resolves in its own mode).
+const FILES = { 'node10.ts': CJS, 'consumer.mts': ESM, 'consumer.cts': CJS, 'bundler.ts': ESM };
 const RESOLUTIONS = [
-  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', file: 'consumer.ts', source: CJS },
-  { name: 'node16 ESM', module: 'node16', moduleResolution: 'node16', file: 'consumer.mts', source: ESM },
-  { name: 'node16 CJS', module: 'node16', moduleResolution: 'node16', file: 'consumer.cts', source: CJS },
-  { name: 'nodenext ESM', module: 'nodenext', moduleResolution: 'nodenext', file: 'consumer.mts', source: ESM },
-  { name: 'nodenext CJS', module: 'nodenext', moduleResolution: 'nodenext', file: 'consumer.cts', source: CJS },
-  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', file: 'bundler.ts', source: ESM },
+  { name: 'node10', module: 'commonjs', moduleResolution: 'node10', files: ['node10.ts'] },
+  { name: 'node16 ESM+CJS', module: 'node16', moduleResolution: 'node16', files: ['consumer.mts', 'consumer.cts'] },
+  { name: 'nodenext ESM+CJS', module: 'nodenext', moduleResolution: 'nodenext', files: ['consumer.mts', 'consumer.cts'] },
+  { name: 'bundler', module: 'esnext', moduleResolution: 'bundler', files: ['bundler.ts'] },
 ];
 
 /** Whether a compiler has the resolution at all: TypeScript 7 dropped node10 (6.x deprecates it). */
@@ -82,7 +85,7 @@ function install(dir) {
 }
 
 function project(dir, ts, resolution, dom) {
-  const name = `tsconfig.${ts}.${resolution.name.replace(' ', '-')}.${dom ? 'dom' : 'nodom'}.json`;
+  const name = `tsconfig.${ts}.${resolution.name.replace(/\W+/g, '-')}.${dom ? 'dom' : 'nodom'}.json`;
   const compilerOptions = {
     target: 'es2022',
     module: resolution.module,
@@ -98,7 +101,7 @@ function project(dir, ts, resolution, dom) {
     // node10 is deprecated in 6.x (an error unless acknowledged); a project that still uses it says so.
     ...(ts === '6' && resolution.moduleResolution === 'node10' ? { ignoreDeprecations: '6.0' } : {}),
   };
-  writeFileSync(join(dir, name), JSON.stringify({ compilerOptions, files: [resolution.file] }, null, 2));
+  writeFileSync(join(dir, name), JSON.stringify({ compilerOptions, files: resolution.files }, null, 2));
   return name;
 }
 
@@ -130,7 +133,7 @@ const dir = mkdtempSync(join(tmpdir(), 'oz-app-types-'));
 try {
   const started = performance.now();
   install(dir);
-  for (const r of RESOLUTIONS) writeFileSync(join(dir, r.file), r.source);
+  for (const [file, source] of Object.entries(FILES)) writeFileSync(join(dir, file), source);
   const cells = COMPILERS.flatMap((ts) => RESOLUTIONS.flatMap((resolution) => [false, true].map((dom) => ({ ts, resolution, dom }))));
   const results = await twoAtATime(
     cells.map((cell) => () => (applies(cell.ts, cell.resolution) ? typeCheck(dir, cell.ts, project(dir, cell.ts, cell.resolution, cell.dom)) : Promise.resolve(undefined))),
