@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Options, type Plugin as TsupPlugin } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 import type { Plugin } from 'esbuild';
 import { consoleScript } from './src/testing/control/consoleScript.js';
 
@@ -131,6 +131,7 @@ const testingEntries: Record<string, string> = { 'testing/index': 'src/testing/i
 // tsup builds CommonJS with splitting through esbuild's ESM output, where a `require` of an external module becomes
 // `__require("#sign-in")`: Node runs it, but a bundler does not see it as a `require` and leaves the part out (it
 // then fails on first use). Each such call of a Node-only part is made a plain `require` again.
+type TsupPlugin = NonNullable<Options['plugins']>[number];
 const requireOfNodeParts: TsupPlugin = {
   name: 'require-of-node-parts',
   renderChunk(code: string, info: { readonly path: string }) {
