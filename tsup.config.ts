@@ -67,7 +67,7 @@ const nodePrefix: Plugin = {
 // (`edge-light`, `workerd`, `worker`, `browser`, `default`). So a bundler for an Edge route, a Worker or a browser
 // picks the stand-in and meets no Node module. The sources import the Node file (tests and tsx run on Node); this
 // build swaps that import for the `#name` one, and builds both files as entries `dist/node/<name>` and
-// `dist/off-node/<name>` (package.json's "imports" names them: test/architecture/nodeParts.test.ts holds the two alike).
+// `dist/off-node/<name>` (package.json's "imports" names them: test/architecture/builtForEveryRuntime.test.ts holds the two alike).
 export const NODE_PARTS = {
   '#sign-in': { node: 'src/signin/signInFlow.ts', offNode: 'src/signin/signInFlowOffNode.ts' },
   '#profile-file': { node: 'src/profiles/profileLookup.ts', offNode: 'src/profiles/profileLookupOffNode.ts' },
