@@ -3,12 +3,16 @@ import type { SignInOptions, SignInResult } from './signInOptions.js';
 import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import type { SignInError } from './signInError.js';
 import type { escapedControls } from '../core/answer/printable.js';
+import type { OzUsageError } from '../core/errors/errors.js';
 
-// The command-line sign-in itself, an optional part loaded by `signIn()` (signIn.ts) on its first call.
+// The command-line sign-in itself, an optional part loaded by `signIn()` (signIn.ts) on its first call. Node only: the
+// built package reaches it as `#sign-in` (package.json "imports"), which is signInFlowOffNode.ts off Node.
 
 /** What the flow takes from the client's modules (handed in by `signIn()`, see there why). */
 export interface SignInParts {
   readonly SignInError: typeof SignInError;
+  /** The caller's mistake (`OzUsageError`): off Node, `signIn()` itself (signInFlowOffNode.ts). */
+  readonly UsageError: typeof OzUsageError;
   /** How long a one-time code stays valid (`SIGN_IN_CODE_VALIDITY_MS`). */
   readonly codeValidityMs: number;
   /** What to say of an exchange that reached no host at the embedded server's in-process address. */

@@ -198,7 +198,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       throw new Error('A session has no sessions of its own: call server.session() on the server.');
     },
     // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/runtime.ts).
-    fetch: markEmbeddedServerFetch((input: RequestInfo | URL, init?: RequestInit) => {
+    fetch: markEmbeddedServerFetch((input: Request | string | URL, init?: RequestInit) => {
       if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
       return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);

@@ -113,7 +113,7 @@ export interface OzServer {
    * The in-process mount: a Fetch-API function to give a client as its `fetch`. No socket; nothing global is
    * patched. Requests to {@link OzServer.mcpUrl}'s origin reach the MCP server.
    */
-  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** The one request handler behind every mount, as a `(Request) => Promise<Response>`. */
   handle(request: Request): Promise<Response>;
   /**
