@@ -21,6 +21,8 @@ export interface BuiltPackage {
   readonly testingSpecifier: string;
   /** The built `oz` bin (`dist/cli/oz.js`). */
   readonly cliFile: string;
+  /** The built `oz-mock` bin (`dist/testing/cli.js`). */
+  readonly ozMockFile: string;
   /** How it was built, for the table. */
   readonly note: string;
 }
@@ -41,7 +43,7 @@ function newestMtime(path: string): number {
 
 /** Whether `dist/` is missing an entry or older than anything it is built from. */
 function distIsStale(root: string): boolean {
-  const entries = ['index.js', join('funcs', 'index.js'), join('testing', 'index.js'), join('cli', 'oz.js')].map((file) => join(root, 'dist', file));
+  const entries = ['index.js', join('funcs', 'index.js'), join('testing', 'index.js'), join('testing', 'cli.js'), join('cli', 'oz.js')].map((file) => join(root, 'dist', file));
   if (!entries.every((file) => existsSync(file))) return true;
   const sources = Math.max(
     newestMtime(join(root, 'src')),
@@ -66,6 +68,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
     indexSpecifier: 'oz-sdk',
     testingSpecifier: pathToFileURL(join(dist, 'testing', 'index.js')).href,
     cliFile: join(dist, 'cli', 'oz.js'),
+    ozMockFile: join(dist, 'testing', 'cli.js'),
     note,
   });
   if (!distIsStale(root)) return (built = fromDist('dist/'));
@@ -78,7 +81,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
   const outdir = join(root, 'node_modules', '.cache', 'oz-bench');
   mkdirSync(outdir, { recursive: true });
   await esbuild.build({
-    entryPoints: { index: join(root, 'src', 'index.ts'), 'funcs/index': join(root, 'src', 'funcs', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts'), 'cli/oz': join(root, 'src', 'cli', 'main.ts') },
+    entryPoints: { index: join(root, 'src', 'index.ts'), 'funcs/index': join(root, 'src', 'funcs', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts'), 'testing/cli': join(root, 'src', 'testing', 'cli.ts'), 'cli/oz': join(root, 'src', 'cli', 'main.ts') },
     outdir,
     bundle: true,
     splitting: true,
@@ -94,6 +97,7 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
     indexSpecifier: pathToFileURL(join(outdir, 'index.js')).href,
     testingSpecifier: pathToFileURL(join(outdir, 'testing.js')).href,
     cliFile: join(outdir, 'cli', 'oz.js'),
+    ozMockFile: join(outdir, 'testing', 'cli.js'),
     note: 'smoke: dist/ stale, esbuild of src/',
   });
 }

@@ -34,4 +34,7 @@ export const FIGURE_NAMES = {
   cliStartup: 'oz --help start-up vs node -e 0',
   consumerTypeCheck: 'consumer type-check vs openai',
   agentStreamEndToEnd: 'agent stream end to end vs bare SSE',
+  ozMockBinarySize: 'oz-mock binary size vs node + built bin',
+  ozMockBinaryStartup: 'oz-mock binary start-up vs node bin',
+  ozMockBinaryStartupNpx: 'oz-mock binary start-up vs npx oz-mock',
 } as const;

@@ -25,6 +25,7 @@ import { consumerTypeCheckRows } from './figures/consumerTypeCheck.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
+import { ozMockBinaryRows } from './figures/ozMockBinary.js';
 import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
 import { idleGrowthRows, serverScaleRows, snapshotGrowthRows } from './figures/serverScale.js';
 import { serverFirstCallRows } from './figures/serverFirstCall.js';
@@ -68,6 +69,7 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['server first call', serverFirstCallRows],
   ['validation cost', validationCostRows],
   ['agent stream', agentStreamRows],
+  ['oz-mock binary', ozMockBinaryRows],
 ];
 const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((name) => name.trim());
 const unknown = only?.filter((name) => !figures.some(([figure]) => figure === name)) ?? [];

@@ -6,7 +6,7 @@
  *
  * Uses the embedded Oz server unless OZ_BASE_URL is set.
  */
-import { Oz, OzStreamInterruptedError } from 'oz-sdk';
+import { Oz, OzAPIError, OzStreamInterruptedError } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
 
 const server = process.env.OZ_BASE_URL ? undefined : createOzServer();
@@ -30,16 +30,31 @@ for await (const event of events) {
 // #endregion
 
 // #region forward
-// Forward a stream to a browser as server-sent events, from any Fetch-API handler.
+// Forward a stream to a browser as server-sent events, from any Fetch-API handler. A refusal (an agent that needs
+// approval: `approval_required`) comes as the stream's first event, after a 200: read that event
+// before answering, so the browser gets the error's own status instead of a 200 with the error inside.
 async function handleDraftRequest(request: Request): Promise<Response> {
-  const { topic } = (await request.json()) as { topic: string };
-  const upstream = await oz.agents.execute({ agent: 'writer', user_request: topic, stream: true });
-  return new Response(upstream.toReadableStream(), { headers: { 'content-type': 'text/event-stream' } });
+  const { agent, topic } = (await request.json()) as { agent: string; topic: string };
+  const upstream = await oz.agents.execute({ agent, user_request: topic, stream: true });
+  const [first, forwarded] = upstream.tee(); // two readers of one connection
+  try {
+    await first[Symbol.asyncIterator]().next(); // throws the typed error of an `error` event
+  } catch (error) {
+    await forwarded.close();
+    if (!(error instanceof OzAPIError)) throw error;
+    return Response.json({ code: error.code, message: error.message }, { status: error.status });
+  } finally {
+    await first.close(); // the other reader goes on alone
+  }
+  return new Response(forwarded.toReadableStream(), { headers: { 'content-type': 'text/event-stream' } });
 }
 // #endregion
-const forwarded = await handleDraftRequest(new Request('http://localhost/draft', { method: 'POST', body: JSON.stringify({ topic: 'tea' }) }));
+const draftRequest = (agent: string) => new Request('http://localhost/draft', { method: 'POST', body: JSON.stringify({ agent, topic: 'tea' }) });
+const forwarded = await handleDraftRequest(draftRequest('writer'));
 const sse = await forwarded.text();
 console.log(`forwarded ${sse.split('event: token').length - 1} token events and the ${sse.includes('event: result') ? 'result' : 'missing result'} event`);
+const refused = await handleDraftRequest(draftRequest('approver'));
+console.log(`refused: ${refused.status} ${((await refused.json()) as { code: string }).code}`); // refused: 409 approval_required
 
 // The embedded server can cut a stream on purpose: here after 3 events. (A real service cuts only by accident.)
 server?.faults.add({ operationId: 'executeAgent', type: 'cut', afterEvents: 3 });

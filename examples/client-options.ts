@@ -8,7 +8,7 @@
  * server on a free local port and points those variables at it, as `npx oz-mock` would.
  */
 import { inspect } from 'node:util';
-import { Oz, type Logger } from 'oz-sdk';
+import { Oz, type JsonRequestOptions, type Logger } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
 
 const server = process.env.OZ_BASE_URL ? undefined : createOzServer();
@@ -57,6 +57,15 @@ console.log(strict.maxRetries, strict.timeout); // 0 2000
 await oz.tools.execute('echo', { text: 'logged' }, { logLevel: 'debug' });
 console.log(lines[0]); // debug [oz executeTool #2] POST http://.../v1/tools/echo/execute (attempt 1 of 4)
 console.log(inspect(oz)); // Oz {"baseURL":"...","apiKey":"[redacted]","maxRetries":3,...}
+// #endregion
+
+// #region shared-options
+// Options kept in a variable for several calls: type it JsonRequestOptions (every per-call option but `format`),
+// and each result keeps its parsed type. Typed RequestOptions, whose `format` may be 'text', a result would be
+// a string or the envelope until narrowed.
+const quick: JsonRequestOptions = { timeout: 5_000, maxRetries: 0 };
+const echoed = await oz.tools.execute('echo', { text: 'typed' }, quick);
+console.log(echoed.content); // typed
 // #endregion
 
 const key = process.env.OZ_API_KEY ?? '';

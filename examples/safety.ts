@@ -37,6 +37,21 @@ try {
 }
 // #endregion
 
+// #region caller-mistakes
+// A query value that is not a string, finite number, boolean or an array of those, and a body JSON cannot write
+// (a cycle, a BigInt, a getter that throws), are usage errors saying what and where; nothing is sent.
+const order: Record<string, unknown> = { text: 'hi' };
+order.params = { order };
+for (const call of [() => oz.tools.list({}, { query: { tag: { a: 1 } as never } }), () => oz.tools.execute('echo', order as never)]) {
+  try {
+    await call();
+  } catch (error) {
+    if (!(error instanceof OzUsageError)) throw error;
+    console.log(error.message);
+  }
+}
+// #endregion
+
 // #region redirects
 // Redirects are followed within the base URL's origin only. One to another origin is an OzRedirectError, and
 // nothing (no key, no body) is sent there. Here a `fetch` that answers as a misplaced base URL would.

@@ -1,6 +1,6 @@
 // `npm run generate`: turns openapi.json into src/generated/ (types by openapi-typescript, resource methods by
-// ours) and api.md (the reference of every operation). `--check` writes nothing and fails when either differs
-// from what would be written.
+// ours) and api.md (the reference of every operation), and README.md and docs/ into llms.txt and llms-full.txt
+// (the docs for coding agents). `--check` writes nothing and fails when any differs from what would be written.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +8,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { renderApiReference } from './codegen/apiReference.mjs';
 import { renderBuilders, renderBuilderValidators } from './codegen/builders.mjs';
 import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
+import { llmsPagesOf, renderLlmsFull, renderLlmsIndex } from './codegen/llmsText.mjs';
 import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
 import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
@@ -57,6 +58,10 @@ files.set('../../api.md', renderApiReference(doc, model, byOperation));
 // The test builders of `oz-sdk/testing` (src/testing/builders/): templates and strict validators per resource schema.
 files.set('builders.ts', HEADER + renderBuilders(doc));
 files.set('builderValidators.ts', HEADER + renderBuilderValidators(doc));
+// The docs for coding agents, at the repository's root, from README.md and docs/: written here too, checked for drift.
+const llmsPages = llmsPagesOf(root);
+files.set('../../llms.txt', renderLlmsIndex(llmsPages));
+files.set('../../llms-full.txt', renderLlmsFull(llmsPages));
 
 const existing = existsSync(outDir) ? listFiles(outDir).map((f) => relative(outDir, f)) : [];
 const problems = [];
@@ -75,9 +80,9 @@ if (!check) {
   for (const name of existing) if (!files.has(name)) rmSync(join(outDir, name));
   console.log(`src/generated: ${files.size} files, ${problems.length} changed (${model.operations.length} operations)`);
 } else if (problems.length > 0) {
-  console.error('src/generated/ (or api.md) is not what `npm run generate` writes from openapi.json:');
+  console.error('src/generated/ (or api.md, llms.txt, llms-full.txt) is not what `npm run generate` writes from openapi.json and docs/:');
   for (const p of problems) console.error(`  ${p}`);
-  console.error('Run `npm run generate` and commit the result; never edit src/generated/ or api.md by hand.');
+  console.error('Run `npm run generate` and commit the result; never edit src/generated/, api.md or llms*.txt by hand.');
   process.exit(1);
 } else {
   console.log(`src/generated: up to date (${files.size} files, ${model.operations.length} operations)`);

@@ -63,6 +63,12 @@ export interface ClientOptions {
   maxEventBytes?: number | undefined;
   /** Milliseconds a whole stream may last, however lively; past them `OzStreamTimeoutError`. Default: no limit. */
   streamTimeout?: number | undefined;
+  /**
+   * Bytes of one answer's body the SDK reads at most, counted after decompression; past them the attempt is
+   * aborted and the call rejects with `OzResponseTooLargeError` (never retried). Default 64 MiB; `Infinity` lifts
+   * it. A stream's events have their own bound, `maxEventBytes`.
+   */
+  maxResponseBytes?: number | undefined;
   /** Any Fetch-API function, for example the embedded server's `server.fetch`. Defaults to `globalThis.fetch`. */
   fetch?: FetchLike | undefined;
   /**

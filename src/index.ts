@@ -53,6 +53,7 @@ export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestO
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
 export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';
+export { OzResponseTooLargeError } from './core/errors/responseTooLargeError.js';
 export type { StreamMode } from './core/streams/streamProtocol.js';
 export {
   DEFAULT_MAX_POLL_INTERVAL_MS,
@@ -103,6 +104,7 @@ export {
   AlreadyExistsError,
   ExecutionCancelledError,
   IdempotencyConflictError,
+  ResetError,
   PayloadTooLargeError,
   InvalidParamsError,
   ConnectionRequiredError,

@@ -4,9 +4,9 @@
  * method, URL and body, and every header the SDK sends: auth, `accept`, `content-type`, `user-agent`, a fresh
  * `x-trace-id` and `x-oz-retry-count: 0`; the body read and parsed as JSON), a bare openapi-fetch client over the
  * generated `paths`, and, for chat completions, the official `openai` client. Every client uses Node's global
- * `fetch` (undici) and its keep-alive pool. Neither the raw fetch nor the SDK hands fetch a signal (the SDK's
- * 10-minute attempt timeout is its own timer; see `AttemptSignal`), and both hand it the headers as a plain object
- * of lower-case names (see `HeaderRecord`), so the ratio is the SDK's own work per call.
+ * `fetch` (undici) and its keep-alive pool. The raw fetch hands fetch no signal; the SDK hands every attempt its
+ * own (its timeout and the caller's abort, the same for every fetch: see `AttemptSignal`), a cost counted in the
+ * SDK's own work. Both hand fetch the headers as a plain object of lower-case names (see `HeaderRecord`).
  */
 import OpenAI from 'openai';
 import createClient from 'openapi-fetch';

@@ -54,8 +54,10 @@ it('stubs answer what a test needs, checked against openapi.json', async () => {
   const limited = await oz.tools.execute('echo', { text: 'boom' }, { maxRetries: 0 }).catch((error: unknown) => error);
   console.log((limited as { status?: number }).status, (await oz.tools.execute('echo', { text: 'fine' })).content); // 429 fine
 
-  // An answer the service would never give is refused (422 naming the field), unless `unchecked: true`:
+  // An answer the service would never give is refused (422 naming the field), unless `unchecked: true`. In
+  // TypeScript it does not even compile: stubs are typed by their operationId, `answer.body` by the status.
   try {
+    // @ts-expect-error 'sleeping' is not a status of an Item
     server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: { ...real, status: 'sleeping' } } });
   } catch (error) {
     console.log((error as Error).message); // answer.body does not fit openapi.json's 200 answer of getCompanyItem: answer.body.status must be one of: ...
@@ -68,4 +70,60 @@ it('stubs answer what a test needs, checked against openapi.json', async () => {
   // #endregion
   expect(server.journal.count({ operationId: 'executeTool', account: 'demo', body: { text: 'boom' } })).toBe(1);
   expect(server.journal.filter('executeTool').map((e) => e.status)).toEqual([429, 200]);
+});
+
+it('a sequence scripts what an app must survive: an error, then the answer', async () => {
+  server.reset();
+  const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
+  const run = await oz.tools.execute('echo', { text: 'report' });
+  const record = server.getExecution(run.execution_id)!;
+  // #region sequences
+  // `answers` instead of `answer`: the n-th matching request gets the n-th answer, and the last one repeats.
+  // First a 500, then the answer: the client's retry gets the answer.
+  server.stubs.add({
+    operationId: 'executeTool',
+    answers: [{ status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }, { status: 200, body: { ...run, content: 'after a retry' } }],
+  });
+  console.log((await oz.tools.execute('echo', { text: 'x' }, { retry: { initialDelayMs: 10 } })).content); // after a retry
+
+  // The first two polls say running, the third succeeded; then: 'fallthrough' lets later requests reach the
+  // server's own answer (and withdraws the stub) once the sequence is given.
+  const running = { status: 200, body: { ...record, status: 'running', result: null, finished_at: null } } as const;
+  server.stubs.add({ operationId: 'getExecution', answers: [running, running, { status: 200, body: record }], then: 'fallthrough' });
+  console.log(server.stubs.list().map((s) => `${s.operationId} ${s.position}/${s.answers?.length} hits ${s.hits}`)); // [ 'executeTool 1/2 hits 2', 'getExecution 0/3 hits 0' ]
+  console.log((await oz.executions.wait(record.id, { interval: 10 })).content); // report
+  // #endregion
+  expect(server.journal.filter('executeTool').map((e) => e.status)).toEqual([200, 500, 200]);
+  expect(server.journal.filter('getExecution').map((e) => e.status)).toEqual([200, 200, 200]);
+  expect(server.stubs.list().map((s) => s.operationId)).toEqual(['executeTool']);
+});
+
+it('a streamed answer scripts an agent stream event by event', async () => {
+  server.reset();
+  const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
+  // #region streamed
+  // `events` instead of `body`, for an operation that streams: the events go out in order, `delayMs` of the
+  // server's clock apart (a frozen clock waits for an advance); `cut: { afterEvents: n }` drops the connection.
+  // Each event is checked against openapi.json's event schema; the stub answers only requests that stream.
+  server.stubs.add({
+    operationId: 'executeAgent',
+    answer: {
+      status: 200,
+      events: [
+        { event: 'token', data: { delta: 'Hel' } },
+        { event: 'token', data: { delta: 'lo' }, delayMs: 20 },
+        { event: 'error', data: { error: { code: 'approval_required', message: 'Needs a human.' } } },
+      ],
+    },
+  });
+  const stream = await oz.agents.execute({ agent: 'writer', user_request: 'refund order 1042', stream: true });
+  let text = '';
+  try {
+    for await (const delta of stream.textDeltas()) text += delta;
+  } catch (error) {
+    console.log(text, (error as Error).name); // Hello ApprovalRequiredError
+  }
+  // #endregion
+  expect(text).toBe('Hello');
+  expect(server.journal.last('executeAgent')?.status).toBe(200);
 });

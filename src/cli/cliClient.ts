@@ -1,4 +1,4 @@
-import { Oz } from '../index.js';
+import { Oz, type Middleware } from '../index.js';
 import { ProfileFileError } from '../profiles/profileFileError.js';
 import { foreignServiceProblem, storedProfile } from '../profiles/profileBaseURL.js';
 import { profilesPath, readProfiles, selectedProfile } from '../profiles/profileStore.js';
@@ -12,9 +12,9 @@ const set = (value: string | undefined) => (value?.trim() ? value.trim() : undef
  * The client of a command: `--base-url`, else OZ_BASE_URL, else the base URL kept in the profile; `--profile`'s
  * key when given (a usage error when the profile keeps another base URL than the one in use), else the client's
  * own resolution (OZ_API_KEY, then the profile OZ_PROFILE names, then the chosen one, under the same rule).
- * Retries, timeouts and headers from the global flags.
+ * Retries, timeouts and headers from the global flags; `middleware` (the keeper of the answers' bytes) when given.
  */
-export async function cliClient(options: GlobalOptions, env: Env): Promise<Oz> {
+export async function cliClient(options: GlobalOptions, env: Env, middleware?: Middleware): Promise<Oz> {
   let apiKey: string | undefined;
   let baseURL = options.baseURL ?? set(env.OZ_BASE_URL);
   if (options.profile !== undefined || baseURL === undefined) {
@@ -46,6 +46,7 @@ export async function cliClient(options: GlobalOptions, env: Env): Promise<Oz> {
     ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}),
     ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
     defaultHeaders: options.headers,
+    ...(middleware !== undefined ? { middleware: [middleware] } : {}),
     // The command line prints errors itself; the client's warnings stay quiet unless OZ_LOG asks.
     logLevel: env.OZ_LOG ? undefined : 'error',
   });

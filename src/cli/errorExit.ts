@@ -3,7 +3,7 @@ import { ProfileFileError } from '../profiles/profileFileError.js';
 import { CliUsageError } from './cliUsageError.js';
 import { apiErrorText } from './errorOutput.js';
 import { EXIT, type ExitCode } from './exitCodes.js';
-import type { OutputStream } from './output.js';
+import { ExpansionError, type OutputStream } from './output.js';
 
 /** The exit code of an error, by family (see {@link EXIT}). */
 export function exitCodeOf(error: unknown): ExitCode {
@@ -24,7 +24,7 @@ export async function reportError(error: unknown, format: Format, stderr: Output
     stderr.write(await apiErrorText(error, format, stderr.isTTY === true));
   } else if (code === EXIT.interrupted) {
     stderr.write('oz: interrupted.\n');
-  } else if (error instanceof OzError || error instanceof CliUsageError || error instanceof ProfileFileError || error instanceof OzMcpError) {
+  } else if (error instanceof OzError || error instanceof CliUsageError || error instanceof ProfileFileError || error instanceof OzMcpError || error instanceof ExpansionError) {
     stderr.write(`oz: ${error.message}\n`);
   } else {
     const problem = error instanceof Error ? error : new Error(String(error));

@@ -1,5 +1,5 @@
 import type { CliCommand, CliFlag } from '../generated/cli.js';
-import type { Format, Oz, Page, Stream } from '../index.js';
+import type { APIPromise, Format, Oz, Page, Stream } from '../index.js';
 import type { WrittenFlag } from './argv.js';
 import { cardFields } from './cardFields.js';
 import { cliClient } from './cliClient.js';
@@ -8,7 +8,9 @@ import { CliUsageError } from './cliUsageError.js';
 import { kebabCase, namesField } from './flagNames.js';
 import { readFlagValue } from './flagType.js';
 import { commandHelp } from './help.js';
-import { jsonText, resultText, type OutputStream } from './output.js';
+import { AnswerBytes } from './answerBytes.js';
+import { answerOutput, jsonText, type OutputStream } from './output.js';
+import { writeOwn } from './terminalText.js';
 import { unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
 import { progressLine } from './progressLine.js';
 import { parseData, readDataText } from './requestData.js';
@@ -68,6 +70,20 @@ function checkGlobals(words: string, command: CliCommand, options: GlobalOptions
   if (options.data !== undefined && command.body === undefined) throw new CliUsageError(`--data: oz ${words} takes no body.`);
 }
 
+/** The flags of a tool's or agent's card (`own`) read into the body: a tool's as its `params`, checked for the required. */
+function readCardFlags(card: 'tool' | 'agent', flags: readonly WrittenFlag[], own: readonly CliFlag[], data: Record<string, unknown> | undefined, body: Record<string, unknown>): void {
+  const values: Record<string, unknown> = {};
+  const unknown = readFields(flags, own, values);
+  if (unknown.length) throw unknownFlag(unknown[0]!, own.map((f) => kebabCase(f.name)));
+  if (card === 'tool') {
+    const params = { ...(data?.params as Record<string, unknown> | undefined), ...values };
+    checkRequired(own, { ...data, ...params }, " by the tool's card");
+    body.params = params;
+  } else {
+    Object.assign(body, values);
+  }
+}
+
 /** One event of a stream as text: a token's delta, a chat chunk's content; nothing for the other events. */
 function eventText(event: unknown): string {
   const e = event as { event?: string; data?: { delta?: unknown }; choices?: { delta?: { content?: unknown } }[] };
@@ -82,7 +98,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
   const usage = `oz ${[...words, ...command.pathParams.map((p) => p.name.toUpperCase())].join(' ')}`;
   const cardName = command.card === 'tool' ? positionals[0] : undefined;
   if (options.help && !(command.card && (cardName || flags.some((f) => f.name === 'agent')))) {
-    io.stdout.write(commandHelp(words, command));
+    writeOwn(io.stdout, commandHelp(words, command));
     return;
   }
   if (positionals.length < command.pathParams.length) {
@@ -98,26 +114,18 @@ export async function runOperation(words: readonly string[], command: CliCommand
   if (left.length && !command.card) throw unknownFlag(left[0]!, [...command.query, ...(command.body?.fields ?? [])].map((f) => kebabCase(f.name)));
   const data = options.data === undefined ? undefined : await parseData(await readDataText(options.data, io.readStdin), options.data.startsWith('@') || options.data === '-' ? options.data : '(inline)');
 
-  const client = await cliClient(options, io.env);
+  const wireBytes = new AnswerBytes();
+  const client = await cliClient(options, io.env, wireBytes.middleware);
   const body: Record<string, unknown> | undefined = command.body ? { ...data, ...fields } : undefined;
   if (command.card) {
     const name = command.card === 'tool' ? cardName : ((fields.agent ?? data?.agent) as string | undefined);
     if (options.help || left.length) {
       const own = await cardFields(client, command.card, name, io.signal);
       if (options.help) {
-        io.stdout.write(commandHelp(words, command, own));
+        writeOwn(io.stdout, commandHelp(words, command, own));
         return;
       }
-      const values: Record<string, unknown> = {};
-      const unknown = readFields(left, own, values);
-      if (unknown.length) throw unknownFlag(unknown[0]!, own.map((f) => kebabCase(f.name)));
-      if (command.card === 'tool') {
-        const params = { ...(data?.params as Record<string, unknown> | undefined), ...values };
-        checkRequired(own, { ...data, ...params }, ` by the ${command.card}'s card`);
-        body!.params = params;
-      } else {
-        Object.assign(body!, values);
-      }
+      readCardFlags(command.card, left, own, data, body!);
     }
   }
   checkRequired(command.query, query, '');
@@ -143,42 +151,53 @@ export async function runOperation(words: readonly string[], command: CliCommand
     return;
   }
   if (command.paged) {
-    const page = (await call(...args)) as Page<unknown>;
-    io.stdout.write(await resultText({ data: page.data, next_cursor: page.next_cursor }, format, pretty));
+    const { data: page, response } = await (call(...args) as unknown as APIPromise<Page<unknown>>).withResponse();
+    io.stdout.write(await answerOutput({ data: page.data, next_cursor: page.next_cursor }, wireBytes.of(response), format, pretty));
     return;
   }
   if (command.streaming === 'always' || (options.stream && command.body?.stream)) {
-    const stream = (await call(...args)) as Stream<unknown>;
-    let wrote = false;
-    for await (const event of stream) {
-      if (options.format === 'json') io.stdout.write(jsonText(event, false));
-      else {
-        const text = eventText(event);
-        if (text) io.stdout.write(text);
-        wrote ||= text !== '';
-      }
-    }
-    if (wrote) io.stdout.write('\n');
+    await printStream((await call(...args)) as Stream<unknown>, options.format === 'json', io.stdout);
     return;
   }
-  const answer = options.wait && readsRun(command) ? { execution_id: positionals[0]!, wait: (o: object) => client.executions.wait(positionals[0]!, o) } : await call(...args);
-  if (options.wait) {
-    // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
-    const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
-    if (typeof pointer !== 'object' || pointer === null || typeof pointer.execution_id !== 'string') {
-      throw unexpectedAnswer(`oz ${words.join(' ')} --wait`, 'a run (`execution_id`)', answer);
-    }
-    const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
-    const line = progressLine(io.stderr);
-    try {
-      const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
-      const result = await waitOn(waitOptions);
-      line.done();
-      io.stdout.write(await resultText(format === 'markdown' || format === 'text' ? result.content : result, format, pretty));
-    } finally {
-      line.done();
-    }
+  if (!options.wait) {
+    const { data: answer, response } = await (call(...args) as unknown as APIPromise<unknown>).withResponse();
+    io.stdout.write(await answerOutput(answer, wireBytes.of(response), format, pretty));
     return;
   }
-  io.stdout.write(await resultText(answer, format, pretty));
+  const answer = readsRun(command) ? { execution_id: positionals[0]!, wait: (o: object) => client.executions.wait(positionals[0]!, o) } : await call(...args);
+  await printWaited(`oz ${named} --wait`, answer, client, options, io);
+}
+
+/** A stream's events as NDJSON (`--format json`), else the text of its tokens, then a newline. */
+async function printStream(stream: Stream<unknown>, asJson: boolean, stdout: OutputStream): Promise<void> {
+  let wrote = false;
+  for await (const event of stream) {
+    if (asJson) stdout.write(jsonText(event, false));
+    else {
+      const text = eventText(event);
+      if (text) stdout.write(text);
+      wrote ||= text !== '';
+    }
+  }
+  if (wrote) stdout.write('\n');
+}
+
+/** `--wait`: waits for the run `answer` points to (the progress line on a terminal's stderr), then prints its result. */
+async function printWaited(named: string, answer: unknown, client: Oz, options: GlobalOptions, io: CliIO): Promise<void> {
+  const format: Format = options.format ?? 'json';
+  // The service may answer a finished run (200) rather than its pointer: its execution id is waited on the same.
+  const pointer = answer as { execution_id?: unknown; wait?: (o: object) => Promise<{ content: string }> } | null;
+  if (typeof pointer !== 'object' || pointer === null || typeof pointer.execution_id !== 'string') {
+    throw unexpectedAnswer(named, 'a run (`execution_id`)', answer);
+  }
+  const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
+  const line = progressLine(io.stderr);
+  try {
+    const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
+    const result = await waitOn(waitOptions);
+    line.done();
+    io.stdout.write(await answerOutput(format === 'markdown' || format === 'text' ? result.content : result, undefined, format, io.stdout.isTTY === true));
+  } finally {
+    line.done();
+  }
 }

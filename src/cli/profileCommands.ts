@@ -5,6 +5,7 @@ import { storedProfile } from '../profiles/profileBaseURL.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { CliIO } from './operationCommand.js';
 import { resultText } from './output.js';
+import { escapedControls, writeOwn } from './terminalText.js';
 
 /**
  * The profile file to change: a malformed one is renamed aside first (never overwritten; the new name is said on
@@ -28,11 +29,20 @@ function checkedName(name: string): string {
   return name;
 }
 
-/** Stores a key under a profile (`oz sign-in`); answers the profile's name and the file's path. */
+/**
+ * Stores a key under a profile (`oz sign-in`); answers the profile's name and the file's path. The fields the
+ * dashboard gave are stored with their control characters escaped: a profile keeps none a server sent.
+ */
 export async function storeProfile(io: CliIO, requested: string | undefined, profile: Profile): Promise<{ name: string; path: string }> {
   const { path, document } = await profilesForWrite(io);
   const name = checkedName(requested ?? selectedProfile(document, io.env));
-  document.profiles[name] = profile;
+  const printable = (text: string | undefined) => (text === undefined ? undefined : escapedControls(text));
+  document.profiles[name] = {
+    ...profile,
+    key_name: printable(profile.key_name),
+    tier: printable(profile.tier),
+    expires_at: profile.expires_at === null ? null : printable(profile.expires_at),
+  };
   await writeProfiles(path, document);
   return { name, path };
 }
@@ -46,7 +56,7 @@ export async function signOut(io: CliIO, requested: string | undefined): Promise
   delete document.profiles[name];
   if (document.current === name) delete document.current;
   await writeProfiles(path, document);
-  io.stdout.write(`Signed out: profile ${JSON.stringify(name)} removed from ${path} (the key itself stays valid until it is revoked on the dashboard).\n`);
+  writeOwn(io.stdout, `Signed out: profile ${JSON.stringify(name)} removed from ${path} (the key itself stays valid until it is revoked on the dashboard).\n`);
 }
 
 /** `oz profiles list`: the profiles, the one calls use marked; never a key. */
@@ -63,16 +73,16 @@ export async function listProfiles(io: CliIO, format: Format | undefined): Promi
     expires_at: p.expires_at ?? null,
   }));
   if (format !== undefined) {
-    io.stdout.write(await resultText(rows, format, io.stdout.isTTY === true));
+    writeOwn(io.stdout, await resultText(rows, format, io.stdout.isTTY === true));
     return;
   }
   if (rows.length === 0) {
-    io.stdout.write(`No profiles in ${path}: \`oz sign-in\` stores one.\n`);
+    writeOwn(io.stdout, `No profiles in ${path}: \`oz sign-in\` stores one.\n`);
     return;
   }
   for (const row of rows) {
     const facts = [row.key_name && `key ${row.key_name}`, row.tier && `tier ${row.tier}`, row.base_url, row.expires_at && `expires ${row.expires_at}`].filter(Boolean);
-    io.stdout.write(`${row.selected ? '*' : ' '} ${row.name}${facts.length ? `  (${facts.join(', ')})` : ''}\n`);
+    writeOwn(io.stdout, `${row.selected ? '*' : ' '} ${row.name}${facts.length ? `  (${facts.join(', ')})` : ''}\n`);
   }
 }
 
@@ -87,5 +97,5 @@ export async function useProfile(io: CliIO, name: string | undefined): Promise<v
   if (name === DEFAULT_PROFILE) delete document.current;
   else document.current = name;
   await writeProfiles(path, document);
-  io.stdout.write(`Calls now use profile ${JSON.stringify(name)}${io.env.OZ_PROFILE ? ` (but OZ_PROFILE=${io.env.OZ_PROFILE} is set and wins)` : ''}.\n`);
+  writeOwn(io.stdout, `Calls now use profile ${JSON.stringify(name)}${io.env.OZ_PROFILE ? ` (but OZ_PROFILE=${io.env.OZ_PROFILE} is set and wins)` : ''}.\n`);
 }

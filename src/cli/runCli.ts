@@ -9,7 +9,7 @@ import { GLOBAL_FLAGS, SIGN_IN_FLAGS } from './globalFlags.js';
 import { groupHelp, VERSION_TEXT } from './help.js';
 import type { CliIO } from './operationCommand.js';
 import { resultText } from './output.js';
-import { terminalStream } from './terminalText.js';
+import { ownLinesStream, terminalStream } from './terminalText.js';
 
 const BOOLEAN_FLAGS = new Set([...GLOBAL_FLAGS, ...SIGN_IN_FLAGS].filter((f) => f.boolean).map((f) => f.name));
 
@@ -18,8 +18,9 @@ const BOOLEAN_FLAGS = new Set([...GLOBAL_FLAGS, ...SIGN_IN_FLAGS].filter((f) => 
 
 /** Runs one command line of `oz` and answers its exit code; errors are written on `io.stderr`. */
 export async function runCli(args: readonly string[], given: CliIO): Promise<number> {
-  // On a terminal, nothing the service sent may drive it: every write escapes control characters.
-  const io: CliIO = { ...given, stdout: terminalStream(given.stdout), stderr: terminalStream(given.stderr) };
+  // Nothing the service sent may drive a terminal: answers on a terminal, and oz's own lines (stderr) everywhere,
+  // have their control characters escaped.
+  const io: CliIO = { ...given, stdout: terminalStream(given.stdout), stderr: ownLinesStream(given.stderr) };
   // `oz mock` hands every later argument to oz-mock as written.
   if (args[0] === 'mock') return await (await import('./mockCommand.js')).runMock(args.slice(1), io);
   let format = undefined as Parameters<typeof reportError>[1] | undefined;

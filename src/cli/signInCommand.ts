@@ -6,6 +6,7 @@ import { unknownFlag } from './cliOptions.js';
 import type { CliIO } from './operationCommand.js';
 import { storeProfile } from './profileCommands.js';
 import { SIGN_IN_FLAGS } from './globalFlags.js';
+import { writeOwn } from './terminalText.js';
 
 /**
  * `oz sign-in`: the specification's flow through `signIn()` (the URL on stderr, the browser with --open), then the
@@ -35,5 +36,5 @@ export async function runSignIn(flags: readonly WrittenFlag[], io: CliIO): Promi
     expires_at: result.expires_at,
     created_at: new Date().toISOString(),
   });
-  io.stdout.write(`Signed in: key ${JSON.stringify(result.name)} (tier ${result.tier}, expires ${result.expires_at ?? 'never'}) stored as profile ${JSON.stringify(name)} in ${path}.\n`);
+  writeOwn(io.stdout, `Signed in: key ${JSON.stringify(result.name)} (tier ${result.tier}, expires ${result.expires_at ?? 'never'}) stored as profile ${JSON.stringify(name)} in ${path}.\n`);
 }

@@ -1,16 +1,10 @@
+import { escapedControls } from '../core/answer/printable.js';
 import type { OutputStream } from './output.js';
 
-// C0 but tab and newline, DEL, and C1 (U+0080-U+009F, which some terminals read as ESC [ and the like).
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+export { escapedControls } from '../core/answer/printable.js';
 
-/**
- * Text with its control characters written as `\uXXXX` escapes (C0 but tab and newline, DEL, C1): the escape
- * sequences they start (`ESC ]0;title BEL`, `ESC [2J`, a single-byte CSI) lose their introducer and print as
- * plain characters, so a terminal shows what the service sent and does nothing it says.
- */
-export function escapedControls(text: string): string {
-  return text.replace(CONTROL, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+const UTF8 = new TextDecoder();
+const asText = (text: string | Uint8Array): string => (typeof text === 'string' ? text : UTF8.decode(text));
 
 /** A stream of `oz`'s own control sequences (the `--wait` progress line's carriage return and line clear). */
 export interface ControlStream extends OutputStream {
@@ -19,15 +13,33 @@ export interface ControlStream extends OutputStream {
 }
 
 /**
- * The stream `oz` prints through: on a terminal every write has its control characters escaped
- * ({@link escapedControls}), whatever part of the text came from the service (results, stream tokens, error
- * messages, profile fields, the progress line's status); piped or redirected, the wire's bytes as they came.
+ * The stream `oz` prints answers through: on a terminal every write has its control characters escaped
+ * ({@link escapedControls}), whatever part of the text came from the service (results, stream tokens); piped or
+ * redirected, the wire's bytes as they came.
  */
 export function terminalStream(stream: OutputStream): ControlStream {
   const tty = stream.isTTY === true;
   return {
     isTTY: stream.isTTY,
-    write: (text: string) => stream.write(tty ? escapedControls(text) : text),
+    write: (text: string | Uint8Array) => stream.write(tty ? escapedControls(asText(text)) : text),
     writeControl: (sequence: string) => stream.write(sequence),
   };
+}
+
+/**
+ * The stream of `oz`'s own lines (stderr: errors, progress, the sign-in URL): every write has its control
+ * characters escaped, on a terminal or piped (a log read later on a terminal is a terminal too); only `oz`'s own
+ * sequences, through `writeControl`, are written as they are.
+ */
+export function ownLinesStream(stream: OutputStream): ControlStream {
+  return {
+    isTTY: stream.isTTY,
+    write: (text: string | Uint8Array) => stream.write(escapedControls(asText(text))),
+    writeControl: (sequence: string) => stream.write(sequence),
+  };
+}
+
+/** Writes one of `oz`'s own lines on `stream` (stdout): its control characters escaped, on a terminal or piped. */
+export function writeOwn(stream: OutputStream, text: string): void {
+  stream.write(escapedControls(text));
 }

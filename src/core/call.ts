@@ -46,7 +46,7 @@ export interface Call {
   readonly mode: 'parse' | 'stream';
   readonly format: Format;
   readonly url: string;
-  /** Lower-case names (see {@link HeaderRecord}); a fetch other than the runtime's own gets them as a `Headers`. */
+  /** Lower-case names (see {@link HeaderRecord}), handed to every fetch as they are. */
   readonly headers: HeaderRecord;
   readonly body: string | undefined;
   readonly traceId: string | undefined;
@@ -55,10 +55,10 @@ export interface Call {
   apiKey: string;
   /** The call's promise, whose `asResponse()` asks for the body unread (absent for raw and poll requests). */
   readonly handoff: object | undefined;
-  /** Whether attempts fetch without a signal (see `fetchesUnsignalled` in transport.ts). */
-  readonly unsignalled: boolean;
   readonly maxRetries: number;
   readonly timeout: number;
+  /** Bytes of an answer's body read at most (after decompression): past them, `OzResponseTooLargeError`. */
+  readonly maxResponseBytes: number;
   readonly signal: AbortSignal | undefined;
   /** Whether debug lines are written: their headers are only gathered then. */
   readonly debug: boolean;

@@ -3,6 +3,7 @@ import type { Operation, RequestInput } from './operation.js';
 import { exchange } from './rawExchange.js';
 import { nodeUserAgent } from './runtime.js';
 import { abortError, type OzError } from './errors/errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 // The steps of a call, in the order its methods run them (src/core/README.md): one folder of src/core each.
 // 1. Options resolved
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
@@ -12,9 +13,10 @@ import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestO
 import { UsageProblem, usageError } from './options/usageProblem.js';
 // 2. Request built
 import { setAuth } from './request/auth.js';
-import { encodeYamlBody } from './request/encodeRequestBody.js';
+import { encodeJsonBody, encodeYamlBody } from './request/encodeRequestBody.js';
 import { setHeader, type HeaderRecord } from './request/headerValue.js';
 import { encodedPathParameter } from './request/pathSegment.js';
+import { setQueryValue } from './request/queryValue.js';
 import { newTraceId } from './request/traceId.js';
 import { WIRE_MEDIA_TYPES } from './request/wire.js';
 import { warnDeprecatedUse, warnDeprecationHeaders } from './telemetry/deprecation.js';
@@ -22,7 +24,7 @@ import { warnDeprecatedUse, warnDeprecationHeaders } from './telemetry/deprecati
 import { tracedAnswer } from './telemetry/callTracing.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 // 4. Attempt
-import { AttemptSignal, UNDICI_HEADERS_TIMEOUT_MS } from './attempt/attemptSignal.js';
+import { AttemptSignal } from './attempt/attemptSignal.js';
 import { boundBody } from './attempt/boundBody.js';
 import { failedAttemptError } from './attempt/callErrors.js';
 import { checkedMiddleware, type Middleware } from './attempt/middleware.js';
@@ -92,6 +94,8 @@ export interface TransportConfig {
   maxEventBytes?: number | undefined;
   /** Milliseconds a whole stream may last (default: no limit). */
   streamTimeout?: number | undefined;
+  /** Bytes of one answer's body read at most, after decompression (default 64 MiB); a call's option overrides it. */
+  maxResponseBytes?: number | undefined;
 }
 
 
@@ -210,6 +214,8 @@ export class Transport implements CallPort {
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new UsageProblem('maxRetries', maxRetries);
     if (!(timeout > 0)) throw new UsageProblem('timeout', timeout);
+    const maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!isByteBound(maxResponseBytes)) throw new UsageProblem('maxResponseBytes', maxResponseBytes);
     // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
     const client = this.#settings ?? (await this.#clientSettings());
     const settings = hasOwnSettings(options) ? await settingsOver(client, options, 'options.') : client;
@@ -227,7 +233,7 @@ export class Transport implements CallPort {
         body = await encodeYamlBody(op, input.body);
         contentType = 'text/yaml';
       } else {
-        body = JSON.stringify(input.body);
+        body = encodeJsonBody(op, input.body);
         contentType = 'application/json';
       }
     }
@@ -267,9 +273,9 @@ export class Transport implements CallPort {
       asyncRun: isAsyncBody(input.body),
       apiKey,
       handoff,
-      unsignalled: fetchesUnsignalled(settings.fetch, settings.fetchOptions, options.signal, settings.middleware, timeout),
       maxRetries,
       timeout,
+      maxResponseBytes,
       signal: options.signal,
       debug: settings.logging.level === 'debug',
       tag: `[oz ${op.id} #${calls}]`,
@@ -305,9 +311,7 @@ export class Transport implements CallPort {
     if (call.debug) logAttempt(call, attempt);
     let bound = false;
     try {
-      const response = call.unsignalled
-        ? await signal.guard(this.#fetched(call.settings.fetch, call.url, { method: call.op.method, headers: call.headers, body: call.body, redirect: 'manual' }))
-        : await this.#signalledFetch(call, attempt, signal);
+      const response = await signal.guard(this.#signalledFetch(call, attempt, signal));
       if (call.debug) logAnswer(call, response, started);
       // The service says the operation is going away: warned once, before the call's promise settles.
       if (response.headers.has('deprecation') || response.headers.has('sunset')) {
@@ -317,7 +321,7 @@ export class Transport implements CallPort {
         bound = true;
         return { response: boundBody(signal, response), text: '', unread: call.mode !== 'stream' };
       }
-      return { response, text: await signal.readText(response) };
+      return { response, text: await signal.readText(response, call.maxResponseBytes) };
     } catch (cause) {
       // The deadline cannot pass while the error's reader loads: what the attempt came to is decided here.
       signal.stopTimer();
@@ -339,7 +343,7 @@ export class Transport implements CallPort {
 
   /** An attempt's fetch given the attempt's signal (through the middleware, when there is any). */
   #signalledFetch(call: Call, attempt: number, signal: AttemptSignal): Promise<Response> {
-    const init: RequestInit = { method: call.op.method, headers: sentHeaders(call), body: call.body, signal: signal.signal };
+    const init: RequestInit = { method: call.op.method, headers: call.headers, body: call.body, signal: signal.signal };
     return call.settings.middleware.length === 0
       ? this.#fetched(call.settings.fetch, call.url, { ...call.settings.fetchOptions, ...init, redirect: 'manual' })
       : throughMiddleware(call, attempt, init, signal);
@@ -364,18 +368,12 @@ export class Transport implements CallPort {
 
 const NO_MIDDLEWARE: readonly Middleware[] = [];
 
-/**
- * The headers an attempt hands to its fetch: the call's plain object to the runtime's own `fetch`, which reads
- * it as it reads a `Headers`, and a `Headers` to any other (a fetch of the caller's may rely on one).
- */
-function sentHeaders(call: Call): HeadersInit {
-  return call.settings.fetch === globalFetch ? call.headers : new Headers(call.headers);
-}
-
 // Normalized URLs of calls without a query, by the raw URL they are parsed from (parsing showed as a twentieth of
 // a call's client time). Bounded: cleared when full, so paths holding ids cannot grow it without limit.
 const URL_CACHE = new Map<string, string>();
 const URL_CACHE_SIZE = 256;
+
+const QUERY_SOURCES = ['defaultQuery', 'options.query', "the operation's parameters"] as const;
 
 function buildURL(
   baseURL: string,
@@ -397,10 +395,9 @@ function buildURL(
   }
   const url = input.url === undefined ? new URL(withoutTrailingSlash(baseURL) + pathOf(op, input)) : new URL(input.url);
   // The client's defaults, then the call's, then the operation's own parameters (a list's cursor) win.
-  for (const query of [defaultQuery, callQuery, input.query]) {
-    for (const [name, value] of Object.entries(query ?? {})) {
-      if (value !== undefined && value !== null) url.searchParams.set(name, String(value));
-    }
+  const sources = [defaultQuery, callQuery, input.query];
+  for (let i = 0; i < sources.length; i++) {
+    for (const [name, value] of Object.entries(sources[i] ?? {})) setQueryValue(url.searchParams, name, value, QUERY_SOURCES[i]!);
   }
   if (format) url.searchParams.set('format', format);
   return url.toString();
@@ -448,23 +445,9 @@ function pathOf(op: Operation, input: RequestInput): string {
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
 const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
 
-/**
- * Whether a call's attempts can fetch without a signal (the timer of {@link AttemptSignal.guard} and
- * {@link AttemptSignal.readText} is their deadline), which saves an `AbortController` and undici's listener and
- * finalizer on its signal per attempt. Only where nothing is lost: no caller's signal to follow; no middleware
- * (its `Request` and `next()` take the signal); the runtime's own `fetch` without `fetchOptions` (whose
- * `dispatcher` may lift undici's timeouts), so undici's `headersTimeout` ends a request the SDK stopped waiting
- * for; and a timeout no shorter than that (a short timeout still closes the connection at its deadline, as the
- * server sees a client that gave up). Any other fetch may never end a request on its own: it gets the signal.
- */
-function fetchesUnsignalled(
-  fetch: FetchLike,
-  fetchOptions: FetchOptions | undefined,
-  signal: AbortSignal | undefined,
-  middleware: readonly Middleware[],
-  timeout: number,
-): boolean {
-  return fetch === globalFetch && fetchOptions === undefined && signal === undefined && middleware.length === 0 && timeout >= UNDICI_HEADERS_TIMEOUT_MS;
+/** Whether `bytes` is a bound on an answer's body: a whole number of bytes >= 1, or `Infinity`. */
+function isByteBound(bytes: number): boolean {
+  return bytes === Infinity || (Number.isInteger(bytes) && bytes >= 1);
 }
 
 function isStreamBody(body: unknown): boolean {

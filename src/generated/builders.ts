@@ -183,6 +183,11 @@ export const ERROR_DEFAULTS: { readonly [C in ErrorCode]: { readonly status: num
     "message": "The `x-trace-id` was used for another method, path or body, or its first request is still being served. Nothing was written; never retried.",
     "carried": {}
   },
+  "reset": {
+    "status": 409,
+    "message": "Only the embedded server (`oz-sdk/testing`, `oz-mock`) sends it: its state was reset, restored or replaced (`reset()`, `restore()`, `importState()`, `POST /_oz/reset`, `PUT /_oz/state`) while the run or stream was in flight. The run belonged to the state that is gone; an open stream ends with it as its `error` event. Never retried.",
+    "carried": {}
+  },
   "payload_too_large": {
     "status": 413,
     "message": "The request body is larger than the server accepts (the embedded server: 10 MiB unless `maxBodyBytes` / `--max-body-bytes` says otherwise). Answered before the body is read when `Content-Length` says so, else as soon as the streamed bytes pass the bound; over HTTP the connection is then closed. Never retried.",

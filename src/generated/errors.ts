@@ -20,6 +20,7 @@ import { DuplicateExecutionIdError } from './errors/duplicateExecutionIdError.js
 import { AlreadyExistsError } from './errors/alreadyExistsError.js';
 import { ExecutionCancelledError } from './errors/executionCancelledError.js';
 import { IdempotencyConflictError } from './errors/idempotencyConflictError.js';
+import { ResetError } from './errors/resetError.js';
 import { PayloadTooLargeError } from './errors/payloadTooLargeError.js';
 import { InvalidParamsError } from './errors/invalidParamsError.js';
 import { ConnectionRequiredError } from './errors/connectionRequiredError.js';
@@ -30,7 +31,7 @@ import { UpstreamError } from './errors/upstreamError.js';
 import { NotEnabledError } from './errors/notEnabledError.js';
 import { GatewayTimeoutError } from './errors/gatewayTimeoutError.js';
 
-export { UnauthorizedError, InvalidJsonError, InvalidFormatError, UnsupportedProtocolVersionError, ForbiddenHostError, RouteNotFoundError, CompanyNotFoundError, ToolNotFoundError, AgentNotFoundError, WorkflowNotFoundError, ScheduleNotFoundError, ExecutionNotFoundError, ItemNotFoundError, ModelNotFoundError, MethodNotAllowedError, RequestTimeoutError, ApprovalRequiredError, DuplicateExecutionIdError, AlreadyExistsError, ExecutionCancelledError, IdempotencyConflictError, PayloadTooLargeError, InvalidParamsError, ConnectionRequiredError, CredentialRequiredError, RateLimitedError, InternalError, UpstreamError, NotEnabledError, GatewayTimeoutError };
+export { UnauthorizedError, InvalidJsonError, InvalidFormatError, UnsupportedProtocolVersionError, ForbiddenHostError, RouteNotFoundError, CompanyNotFoundError, ToolNotFoundError, AgentNotFoundError, WorkflowNotFoundError, ScheduleNotFoundError, ExecutionNotFoundError, ItemNotFoundError, ModelNotFoundError, MethodNotAllowedError, RequestTimeoutError, ApprovalRequiredError, DuplicateExecutionIdError, AlreadyExistsError, ExecutionCancelledError, IdempotencyConflictError, ResetError, PayloadTooLargeError, InvalidParamsError, ConnectionRequiredError, CredentialRequiredError, RateLimitedError, InternalError, UpstreamError, NotEnabledError, GatewayTimeoutError };
 
 /**
  * Every error code of openapi.json's `ErrorCode`: the status it is answered with and the class it is thrown as.
@@ -57,6 +58,7 @@ export const ERROR_CODES = {
   already_exists: { status: 409, class: AlreadyExistsError },
   execution_cancelled: { status: 409, class: ExecutionCancelledError },
   idempotency_conflict: { status: 409, class: IdempotencyConflictError },
+  reset: { status: 409, class: ResetError },
   payload_too_large: { status: 413, class: PayloadTooLargeError },
   invalid_params: { status: 422, class: InvalidParamsError },
   connection_required: { status: 424, class: ConnectionRequiredError },

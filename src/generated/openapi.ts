@@ -707,7 +707,7 @@ export interface components {
          */
         Format: "json" | "yaml" | "markdown" | "text";
         /** @description Every error code the service answers, each with its HTTP status (`x-oz-status`). The SDK's error classes are generated from this list (`x-oz-class` names a class where the code's own name would mislead). Clients must still accept a code not in this list (a newer service): `ErrorObject.code` is any string. `x-oz-carries` names the fields every answer of a code carries (`missing` may be empty). `x-oz-permanent` marks a code whose answer a retry cannot change: the service sends it with `x-should-retry: false`, and clients do not retry it. */
-        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "payload_too_large" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
+        ErrorCode: string & ("invalid_json" | "invalid_format" | "unauthorized" | "unsupported_protocol_version" | "forbidden_host" | "not_found" | "company_not_found" | "tool_not_found" | "agent_not_found" | "workflow_not_found" | "schedule_not_found" | "execution_not_found" | "item_not_found" | "model_not_found" | "method_not_allowed" | "request_timeout" | "approval_required" | "duplicate_execution_id" | "already_exists" | "execution_cancelled" | "idempotency_conflict" | "reset" | "payload_too_large" | "invalid_params" | "connection_required" | "credential_required" | "rate_limited" | "internal_error" | "upstream_error" | "not_enabled" | "timeout");
         /** @description Where a missing connection or credential is made (424 errors). */
         ConnectInfo: {
             /** @description Provider name, for example `crm`. */
@@ -1469,7 +1469,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`; `reset` when the embedded server's state was reset while the run was in flight. Never retried. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
@@ -1485,7 +1485,7 @@ export interface components {
                 "text/yaml": components["schemas"]["ErrorEnvelope"];
             };
         };
-        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`. Never retried. Answered as JSON only. */
+        /** @description A semantic conflict: `approval_required`; `duplicate_execution_id` when the `x-trace-id` of a run was already used; `idempotency_conflict` when the `x-trace-id` of another write was used for another method, path or body, or its first request is still being served; `already_exists` for a stored workflow name taken; `execution_cancelled`; `reset` when the embedded server's state was reset while the run was in flight. Never retried. Answered as JSON only. */
         JsonConflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];

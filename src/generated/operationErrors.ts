@@ -12,7 +12,7 @@ export const cancelExecutionErrorCodes = ['execution_not_found', 'idempotency_co
 /**
  * The error codes `createChatCompletion` can answer.
  */
-export const createChatCompletionErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const createChatCompletionErrorCodes = ['idempotency_conflict', 'internal_error', 'invalid_json', 'invalid_params', 'model_not_found', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `createCompanyItem` can answer.
@@ -47,37 +47,37 @@ export const deleteWorkflowErrorCodes = ['idempotency_conflict', 'internal_error
 /**
  * The error codes `executeAgent` can answer.
  */
-export const executeAgentErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const executeAgentErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `executeStoredWorkflow` can answer.
  */
-export const executeStoredWorkflowErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+export const executeStoredWorkflowErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `executeStoredWorkflowStream` can answer.
  */
-export const executeStoredWorkflowStreamErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+export const executeStoredWorkflowStreamErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `executeTool` can answer.
  */
-export const executeToolErrorCodes = ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const executeToolErrorCodes = ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `executeWorkflow` can answer.
  */
-export const executeWorkflowErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const executeWorkflowErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `executeWorkflowStream` can answer.
  */
-export const executeWorkflowStreamErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const executeWorkflowStreamErrorCodes = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'tool_not_found', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `followupExecution` can answer.
  */
-export const followupExecutionErrorCodes = ['agent_not_found', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
+export const followupExecutionErrorCodes = ['agent_not_found', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'timeout', 'unauthorized'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `getAgent` can answer.
@@ -207,7 +207,7 @@ export const proxyPutErrorCodes = ['connection_required', 'credential_required',
 /**
  * The error codes `runSchedule` can answer.
  */
-export const runScheduleErrorCodes = ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+export const runScheduleErrorCodes = ['approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'internal_error', 'invalid_format', 'invalid_params', 'rate_limited', 'request_timeout', 'reset', 'schedule_not_found', 'timeout', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * The error codes `searchDiscovery` can answer.
@@ -266,7 +266,7 @@ export const OPERATION_ERROR_CODES = {
 /**
  * The codes a run can end with (`executions.wait()`): the codes of every operation that starts a run.
  */
-export const RUN_ERROR_CODES = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'schedule_not_found', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
+export const RUN_ERROR_CODES = ['agent_not_found', 'approval_required', 'connection_required', 'credential_required', 'duplicate_execution_id', 'execution_cancelled', 'execution_not_found', 'internal_error', 'invalid_format', 'invalid_json', 'invalid_params', 'payload_too_large', 'rate_limited', 'request_timeout', 'reset', 'schedule_not_found', 'timeout', 'tool_not_found', 'unauthorized', 'workflow_not_found'] as const satisfies readonly ErrorCodeName[];
 
 /**
  * An error code an operation can answer.

@@ -6,7 +6,8 @@ import { loadPart } from '../core/optionalPart.js';
  * The key of the selected profile for a client of `baseURL`, as a function the transport calls on the first
  * request: the profile file is read then (once per client; again after a failure), by an optional part loaded on
  * first use (profileLookup.ts). A profile that keeps another service's base URL gives no key but the `OzUsageError`
- * naming both addresses. Undefined where profiles cannot be read (not on Node).
+ * naming both addresses. Undefined where profiles cannot be read (no `process.versions.node`); where the built package
+ * has no Node modules (package.json "imports": `#profile-file`), the lookup finds no profile: the call's `OzUsageError`.
  */
 export function profileApiKey(baseURL: string): (() => Promise<string>) | undefined {
   if (typeof process === 'undefined' || !process.versions?.node) return undefined;

@@ -2,16 +2,23 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SignInOptions, SignInResult } from './signInOptions.js';
 import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import type { SignInError } from './signInError.js';
+import type { escapedControls } from '../core/answer/printable.js';
+import type { OzUsageError } from '../core/errors/errors.js';
 
-// The command-line sign-in itself, an optional part loaded by `signIn()` (signIn.ts) on its first call.
+// The command-line sign-in itself, an optional part loaded by `signIn()` (signIn.ts) on its first call. Node only: the
+// built package reaches it as `#sign-in` (package.json "imports"), which is signInFlowOffNode.ts off Node.
 
 /** What the flow takes from the client's modules (handed in by `signIn()`, see there why). */
 export interface SignInParts {
   readonly SignInError: typeof SignInError;
+  /** The caller's mistake (`OzUsageError`): off Node, `signIn()` itself (signInFlowOffNode.ts). */
+  readonly UsageError: typeof OzUsageError;
   /** How long a one-time code stays valid (`SIGN_IN_CODE_VALIDITY_MS`). */
   readonly codeValidityMs: number;
   /** What to say of an exchange that reached no host at the embedded server's in-process address. */
   readonly inProcessAddressMiss: typeof inProcessAddressMiss;
+  /** Text from the dashboard made printable (its control characters escaped). */
+  readonly escapedControls: typeof escapedControls;
 }
 
 /** The flow of `signIn()`: the local listener, the dashboard's callback, the token exchange. */
@@ -82,7 +89,7 @@ export async function runSignIn(options: SignInOptions, parts: SignInParts): Pro
 }
 
 
-async function exchange(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs, inProcessAddressMiss }: SignInParts): Promise<SignInResult> {
+async function exchange(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs, inProcessAddressMiss, escapedControls }: SignInParts): Promise<SignInResult> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   let response: Response;
   try {
@@ -129,7 +136,8 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
   if (r.expires_at !== undefined && r.expires_at !== null && typeof r.expires_at !== 'string') {
     throw new SignInError('invalid_answer', 'The token exchange answered an expires_at that is neither a time nor null.');
   }
-  return { key: r.key, name: r.name, tier: r.tier, expires_at: r.expires_at ?? null };
+  // Text a dashboard gave, shown on terminals and kept in profiles: no control character of its goes on.
+  return { key: r.key, name: escapedControls(r.name), tier: escapedControls(r.tier), expires_at: r.expires_at == null ? null : escapedControls(r.expires_at) };
 }
 
 async function openInBrowser(url: string): Promise<void> {

@@ -25,10 +25,10 @@ export interface SignInOptions {
 export interface SignInResult {
   /** The platform key (`ozk_...`). Store it safely: it cannot be shown again. */
   key: string;
-  /** The key's name. */
+  /** The key's name (its control characters, if the dashboard sent any, written as `\uXXXX` escapes). */
   name: string;
-  /** When the key expires (RFC 3339), or null for never. */
+  /** When the key expires (RFC 3339), or null for never (control characters escaped, as in `name`). */
   expires_at: string | null;
-  /** The account's tier, which the key takes. */
+  /** The account's tier, which the key takes (control characters escaped, as in `name`). */
   tier: string;
 }

@@ -13,7 +13,8 @@ import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
 import { readStubFile } from './fixtures/stubFile.js';
-import type { StubSpec } from './pipeline/stubs/stubs.js';
+import { removeStaleTemporaries } from './support/atomicFile.js';
+import type { AnyOperationStub } from './pipeline/stubs/operationStub.js';
 import { recordCommand, type CommandIo } from './recording/recordCommand.js';
 import { parityCommand } from './parity/parityCommand.js';
 import { mcpCommand } from './control/mcpCommand.js';
@@ -149,7 +150,7 @@ async function main(args: string[] = process.argv.slice(2)): Promise<void> {
   const rateLimit = count(values['rate-limit'], '--rate-limit');
   const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
 
-  const stubs: StubSpec[] = [];
+  const stubs: AnyOperationStub[] = [];
   for (const file of values.stubs ?? []) {
     let text: string;
     try {
@@ -198,6 +199,8 @@ async function main(args: string[] = process.argv.slice(2)): Promise<void> {
     }
   }
   if (values.fixtures?.length) server.baseline();
+  // A save cut short (a kill) left its temporary file beside the state file: gone at the next start.
+  if (values.state !== undefined) await removeStaleTemporaries(values.state);
   if (values.state !== undefined && existsSync(values.state)) {
     const file = values.state;
     let doc: unknown;

@@ -23,6 +23,7 @@ import { listenHttp, type HttpListener } from './mounts/httpMount.js';
 import { mswHandlers } from './mounts/mswMount.js';
 import { resolveOptions, type OzServerOptions } from './public/options.js';
 import { createServerParts, type ServerParts } from './parts/serverParts.js';
+import { resumeRuns } from './runs/runPlans.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import { Store } from './state/store.js';
 import { fitImportedKeys } from './state/importedKeys.js';
@@ -35,6 +36,7 @@ import { connectionControls } from './state/connectionControls.js';
 import { sessionControls } from './sessions/session.js';
 import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
 import { unusedOf } from './pipeline/stubs/unused.js';
+import type { StubSpec } from './pipeline/stubs/stubs.js';
 import type { ResolvedOptions } from './public/options.js';
 
 interface SnapshotData extends OzSnapshot {
@@ -148,7 +150,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
 
   const armStubs = () => {
-    for (const stub of options.stubs ?? []) parts.stubs.add(stub);
+    for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubSpec);
   };
   armStubs();
 
@@ -196,7 +198,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       throw new Error('A session has no sessions of its own: call server.session() on the server.');
     },
     // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/runtime.ts).
-    fetch: markEmbeddedServerFetch((input: RequestInfo | URL, init?: RequestInit) => {
+    fetch: markEmbeddedServerFetch((input: Request | string | URL, init?: RequestInit) => {
       if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
       return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
@@ -271,6 +273,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       parts.idempotency.clear();
       parts.walker.resumeAll();
       parts.scheduler.armAll();
+      resumeRuns(parts);
     },
     async close() {
       closed = true;

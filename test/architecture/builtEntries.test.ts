@@ -5,36 +5,16 @@
  * server's or the `oz` command's: their builds are separate, see tsup.config.ts).
  *
  * `dist/` is used when it is newer than every source (CI builds before `npm test`); else the builds of tsup.config.ts
- * run here (no declarations) into node_modules/.cache, so a fresh clone's `npm test` checks them too.
+ * run here (no declarations; test/support/builtPackage.ts), so a fresh clone's `npm test` checks them too.
  */
-import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'tsup';
+import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { builds } from '../../tsup.config.js';
+import { builtPackage } from '../support/builtPackage.js';
 import { createOzServer } from '../../src/testing/index.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-
-function newest(path: string): number {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (!stat) return 0;
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry))));
-}
-
-/** The folder of the built entries: dist/ when fresh, else the builds made here. */
-async function builtPackage(): Promise<string> {
-  const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'tsup.config.ts')), newest(join(root, 'package.json')));
-  const entries = ['index.js', 'mcp/index.cjs', 'funcs/index.js', 'testing/index.js', 'cli/oz.js'].map((file) => join(root, 'dist', file));
-  if (Math.min(...entries.map(newest)) > sources) return join(root, 'dist');
-  const outDir = join(root, 'node_modules/.cache/oz-built-entries');
-  rmSync(outDir, { recursive: true, force: true });
-  for (const options of builds) await build({ ...options, config: false, outDir, sourcemap: false, silent: true });
-  return outDir;
-}
 
 type Module = Record<string, unknown>;
 interface Entries {
@@ -86,7 +66,7 @@ function builtFiles(dir: string, ext: string): string[] {
 describe('the built client entries', () => {
   let dir = '';
   beforeAll(async () => {
-    dir = await builtPackage();
+    dir = join(await builtPackage(), 'dist');
   }, 180_000);
 
   it('share one class per error, one Stream and the optional parts across oz-sdk, oz-sdk/mcp and oz-sdk/funcs in ESM', async () => {

@@ -95,6 +95,18 @@ test("a fault's hits show after it fired", async ({ page, mock }) => {
   await expect(page.getByRole('heading', { level: 3, name: 'Never fired' })).toBeVisible();
 });
 
+test("a stub sequence's position shows as it moves", async ({ page, mock }) => {
+  const page2 = { status: 200, body: { data: [], next_cursor: null } };
+  const stub = await control<{ id: string }>(mock, 'POST', '/stubs', { operationId: 'listTools', answers: [page2, page2, page2], then: 'fallthrough' });
+  await openConsole(page, mock);
+  await showView(page, 'Faults and stubs');
+  const row = page.getByRole('row', { name: new RegExp(stub.id) });
+  await expect(row.getByRole('cell').nth(3)).toHaveText('answer 1 of 3, then fallthrough');
+  expect(await callApi(mock, 'GET', '/v1/tools', mock.apiKey)).toBe(200);
+  await expect(row.getByRole('cell').nth(3)).toHaveText('answer 2 of 3, then fallthrough');
+  await expect(row.getByRole('cell').nth(4)).toHaveText('1');
+});
+
 test("the clock view freezes, runs and advances the server's clock", async ({ page, mock }) => {
   await openConsole(page, mock);
   await showView(page, 'Clock');

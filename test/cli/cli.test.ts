@@ -66,14 +66,14 @@ describe('oz: one command per operation tag', { timeout: 90_000 }, () => {
 });
 
 describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
-  it('prints every wire: json on one line when piped, yaml, markdown and text as the service answers them', async () => {
+  it('prints every wire piped as the service answers it, byte for byte', async () => {
     const wire = (format: string) => oz(['tools', 'execute', 'echo', '--text', 'four wires', '--format', format], env);
     const [asJson, asYaml, asMarkdown, asText] = await Promise.all([wire('json'), wire('yaml'), wire('markdown'), wire('text')]);
     expect(asJson.stdout.trim().split('\n')).toHaveLength(1);
     expect(json(asJson.stdout)).toMatchObject({ ok: true, content: 'four wires' });
-    expect(asYaml.stdout).toMatch(/^ok: true\ncontent: four wires\n/);
+    expect(asYaml.stdout).toMatch(/^ok: true\ncontent: \|-\n  four wires\n/);
     expect(asMarkdown.stdout).toMatch(/^four wires\n[\s\S]*execution_id: exe_/);
-    expect(asText.stdout).toBe('four wires\n');
+    expect(asText.stdout).toBe('four wires');
   });
 
   it('--stream prints the tokens as text, and the events as NDJSON with --format json', async () => {
@@ -133,7 +133,7 @@ describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
 
   it('takes a body from --data as JSON, YAML, @file and standard input; field flags win over it', async () => {
     const fromYaml = await oz(['tools', 'execute', 'echo', '--data', 'text: from yaml', '--format', 'text'], env);
-    expect(fromYaml.stdout).toBe('from yaml\n');
+    expect(fromYaml.stdout).toBe('from yaml');
     const fromStdin = await oz(['companies', 'items', 'create', 'acme', '--data', '-', '--title', 'flag wins'], env, '{"building": "hq", "title": "data"}');
     expect(json(fromStdin.stdout)).toMatchObject({ building: 'hq', title: 'flag wins' });
   });

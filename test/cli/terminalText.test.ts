@@ -5,12 +5,11 @@
  */
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from '@lydell/node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressLine } from '../../src/cli/progressLine.js';
-import { escapedControls, terminalStream } from '../../src/cli/terminalText.js';
-import { builtBins } from './support/builtCli.js';
+import { escapedControls, ownLinesStream, terminalStream } from '../../src/cli/terminalText.js';
 import { configDir, oz, startMock, type MockServer } from './support/ozProcess.js';
+import { ozInTerminal } from './support/ozTerminal.js';
 
 // A window title, a screen clear, a single-byte CSI (C1), a carriage return, DEL and BEL.
 const HOSTILE = 'a\u001b]0;pwned\u0007b\u001b[2Jc\u009b31md\re\u007ff';
@@ -32,19 +31,9 @@ afterAll(async () => {
   config?.remove();
 });
 
-/** Runs the built `oz` in a pseudo-terminal (stdout and stderr are TTYs) and answers what the terminal got. */
-async function inTerminal(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; screen: string }> {
-  const bin = join(await builtBins(), 'cli/oz.js');
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !name.startsWith('OZ_') && value !== undefined)) as Record<string, string>;
-  const terminal = spawn(process.execPath, [bin, ...args], {
-    cols: 200,
-    rows: 20,
-    env: { ...env, OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path, ...extra },
-  });
-  let screen = '';
-  terminal.onData((data) => (screen += data));
-  const code = await new Promise<number>((resolve) => terminal.onExit(({ exitCode }) => resolve(exitCode)));
-  return { code, screen };
+/** Runs the built `oz` in a pseudo-terminal against the mock. */
+function inTerminal(args: string[], extra: Record<string, string> = {}): Promise<{ code: number; screen: string }> {
+  return ozInTerminal(args, { OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path, ...extra });
 }
 
 describe('escapedControls', () => {
@@ -53,6 +42,17 @@ describe('escapedControls', () => {
     expect(escapedControls('\u0000\u0008\u000b\u000c\u001f\u0080\u0085\u009f')).toBe('\\u0000\\u0008\\u000b\\u000c\\u001f\\u0080\\u0085\\u009f');
     const plain = 'tab\there\nnew line, ü, \u00a0, 😀, \\u001b as typed';
     expect(escapedControls(plain)).toBe(plain);
+  });
+
+  it('ownLinesStream (stderr) escapes on a terminal and piped; its own control sequences pass', () => {
+    for (const isTTY of [true, false]) {
+      const written: string[] = [];
+      const stream = ownLinesStream({ isTTY, write: (text: string | Uint8Array) => written.push(String(text)) });
+      stream.write(HOSTILE);
+      stream.write(new TextEncoder().encode(HOSTILE));
+      stream.writeControl('\r\u001b[2K');
+      expect(written).toEqual([ESCAPED, ESCAPED, '\r\u001b[2K']);
+    }
   });
 
   it('terminalStream escapes on a terminal and passes bytes through when piped', () => {
@@ -79,10 +79,10 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
     expect(screen).not.toContain('\u009b');
   });
 
-  it('piped, the same command prints the wire\'s bytes', async () => {
+  it('piped, the same command prints the wire\'s bytes, exactly (no newline added)', async () => {
     const run = await oz(['tools', 'execute', 'hostile', '--format', 'text'], { OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path });
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`${HOSTILE}\n`);
+    expect(run.stdout).toBe(HOSTILE);
   });
 
   it('JSON to a terminal stays valid JSON: C1 and DEL become JSON escapes too', async () => {
@@ -109,6 +109,26 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
     expect(screen).toContain('key k\\u001b]0;x\\u0007, tier pro\\u001b[31m');
     expect(screen).toContain('expires 2027\\u009b2J');
     expect(screen).not.toContain('\u001b]0;');
+  });
+
+  it('oz profiles list piped escapes them too: its lines are oz\'s own, never the wire\'s', async () => {
+    const file = join(config.path, 'profiles.json');
+    writeFileSync(file, JSON.stringify({ version: 1, profiles: { default: { api_key: mock.apiKey, key_name: 'k\u001b]0;x\u0007', tier: 'pro\u009b31m', expires_at: null } } }), { mode: 0o600 });
+    chmodSync(file, 0o600);
+    const env = { OZ_BASE_URL: mock.url, OZ_CONFIG_DIR: config.path };
+    const lines = await oz(['profiles', 'list'], env);
+    expect(lines.code).toBe(0);
+    expect(lines.stdout).toContain('key k\\u001b]0;x\\u0007, tier pro\\u009b31m');
+    const asJson = await oz(['profiles', 'list', '--format', 'json'], env);
+    expect(asJson.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect((JSON.parse(asJson.stdout) as { tier: string }[])[0]!.tier).toBe('pro\u009b31m');
+  });
+
+  it('an error message from the service piped to stderr has its control characters escaped', async () => {
+    const run = await oz(['tools', 'get', 'no\u001b[2Jsuch\u009b31m', '--format', 'text'], { OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no\\u001b[2Jsuch\\u009b31m');
+    expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
   });
 
   it('an error message from the service is escaped on a terminal stderr', async () => {

@@ -19,7 +19,8 @@ async function run(args: string[]): Promise<{ code: number; stdout: string; stde
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, {
-    stdout: { write: (text: string) => (stdout += text), isTTY: false },
+    // An answer is written as the bytes that came.
+    stdout: { write: (text: string | Uint8Array) => (stdout += typeof text === 'string' ? text : Buffer.from(text).toString('utf8')), isTTY: false },
     stderr: { write: (text: string) => (stderr += text), isTTY: false },
     env: { OZ_BASE_URL: server.url, OZ_API_KEY: KEY, OZ_CONFIG_DIR: '/nonexistent-oz-config' },
     readStdin: async () => '',

@@ -28,6 +28,7 @@ async function getTool(oz: Oz): Promise<string> {
     case 'abort_error':
     case 'usage_error':
     case 'redirect_error':
+    case 'response_too_large':
     case 'response_validation_error':
       return error.code;
     // @ts-expect-error getTool never answers execution_not_found
@@ -60,6 +61,7 @@ async function createItem(oz: Oz): Promise<string> {
     case 'abort_error':
     case 'usage_error':
     case 'redirect_error':
+    case 'response_too_large':
     case 'response_validation_error':
       return error.code;
     // @ts-expect-error creating an item never answers tool_not_found
@@ -86,6 +88,7 @@ async function listExecutions(oz: Oz): Promise<string> {
     case 'abort_error':
     case 'usage_error':
     case 'redirect_error':
+    case 'response_too_large':
     case 'response_validation_error':
       return error.code;
     // @ts-expect-error a list never answers duplicate_execution_id

@@ -53,27 +53,22 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('which attempts fetch with a signal', () => {
-  it("gives Node's own fetch no signal by default (no caller's signal, the 10-minute timeout)", async () => {
-    const inits = globalFetch(okAnswer);
-    await client().tools.execute('echo', body);
-    expect(inits).toHaveLength(1);
-    expect(inits[0]!.signal).toBeUndefined();
-  });
-
+describe('every attempt gives its fetch a signal of its own', () => {
   it.each<[string, Partial<ClientOptions>, { signal?: AbortSignal; timeout?: number }]>([
+    ["Node's own fetch, no signal, the 10-minute timeout", {}, {}],
     ["a call's signal", {}, { signal: new AbortController().signal }],
-    ['a timeout shorter than undici\'s 300 s headersTimeout (client)', { timeout: 299_999 }, {}],
-    ['a timeout shorter than undici\'s 300 s headersTimeout (call)', {}, { timeout: 5_000 }],
-    ['fetchOptions (a dispatcher may lift undici\'s timeouts)', { fetchOptions: { keepalive: true } }, {}],
-  ])('gives the fetch a signal for %s', async (_, clientOptions, callOptions) => {
+    ['a short timeout (client)', { timeout: 299_999 }, {}],
+    ['a short timeout (call)', {}, { timeout: 5_000 }],
+    ['fetchOptions', { fetchOptions: { keepalive: true } }, {}],
+  ])('%s', async (_, clientOptions, callOptions) => {
     const inits = globalFetch(okAnswer);
     await client(clientOptions).tools.execute('echo', body, callOptions);
+    expect(inits).toHaveLength(1);
     expect(inits[0]!.signal).toBeInstanceOf(AbortSignal);
     expect(inits[0]!.signal).not.toBe(callOptions.signal);
   });
 
-  it('gives a fetch of your own a signal (it may have no timeout of its own)', async () => {
+  it('gives a fetch of your own a signal too', async () => {
     const inits: RequestInit[] = [];
     await client({ fetch: (_url, init) => (inits.push(init!), okAnswer()) }).tools.execute('echo', body);
     expect(inits[0]!.signal).toBeInstanceOf(AbortSignal);
@@ -87,11 +82,11 @@ describe('which attempts fetch with a signal', () => {
   });
 });
 
-describe('an attempt without a signal keeps its timeout', () => {
-  it('rejects with OzTimeoutError at the deadline when no headers came, and cancels the late answer', async () => {
+describe('an attempt keeps its timeout, even when its fetch ignores the signal', () => {
+  it('rejects with OzTimeoutError at the deadline when no headers came, aborts the signal, and cancels the late answer', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let answer!: (response: Response) => void;
-    globalFetch(() => new Promise((resolve) => (answer = resolve)));
+    const inits = globalFetch(() => new Promise((resolve) => (answer = resolve)));
     const call = watch(client().tools.execute('echo', body));
     await vi.advanceTimersByTimeAsync(TEN_MINUTES - 1);
     expect(call.state()).toBe('pending');
@@ -100,6 +95,8 @@ describe('an attempt without a signal keeps its timeout', () => {
     expect(call.state()).toBe('rejected');
     expect(call.error()).toBeInstanceOf(OzTimeoutError);
     expect((call.error() as Error).message).toMatch(/timed out after 600000 ms/);
+    expect(inits[0]!.signal!.aborted).toBe(true);
+    expect(inits[0]!.signal!.reason).toBeInstanceOf(OzTimeoutError);
     const late = stalledBody('{"ok":');
     answer(new Response(late.stream, { headers: { 'content-type': 'application/json' } }));
     await settle();
@@ -144,7 +141,7 @@ describe('an attempt without a signal keeps its timeout', () => {
     const events = new ReadableStream<Uint8Array>({ start: (controller) => void (push = controller) });
     const inits = globalFetch(() => Promise.resolve(new Response(events, { headers: { 'content-type': 'text/event-stream' } })));
     const stream = await client().agents.execute({ agent: 'writer', user_request: 'hi', stream: true }, { idleTimeout: Infinity });
-    expect(inits[0]!.signal).toBeUndefined();
+    expect(inits[0]!.signal!.aborted).toBe(false);
     const seen: ExecuteStreamEvent[] = [];
     const reading = watch((async () => {
       for await (const event of stream) seen.push(event);
@@ -153,6 +150,7 @@ describe('an attempt without a signal keeps its timeout', () => {
     await vi.advanceTimersByTimeAsync(2 * TEN_MINUTES);
     await settle();
     expect(reading.state()).toBe('pending');
+    expect(inits[0]!.signal!.aborted).toBe(false);
     push.enqueue(encoder.encode(`event: result\ndata: ${JSON.stringify(envelope('a'))}\n\n`));
     push.close();
     await settle();

@@ -99,3 +99,30 @@ describe('no credential header reaches another origin on a redirect', () => {
     expect((error as { status?: number }).status).toBe(304);
   });
 });
+
+describe('a redirect whose Location is not a valid http(s) URL', () => {
+  const malformed = ['http://[::1', `http://127.0.0.1:99999/v1/tools/echo/execute`, 'javascript:alert(1)', 'data:text/plain,hi', 'http://'];
+
+  it.each(malformed.flatMap((location) => [307, 308, 303].map((status) => ({ location, status }))))(
+    '$status to $location on a write: OzRedirectError, the write sent once, never retried',
+    async ({ location, status }) => {
+      service.fallback = () => ({ status, headers: { location } });
+      const error = await rejectionOf(client('bearer').tools.execute('echo', { text: 'sent once' }));
+      expect(error).toBeInstanceOf(OzRedirectError);
+      const redirect = error as OzRedirectError;
+      expect(redirect.status).toBe(status);
+      expect(redirect.location).toBeUndefined();
+      expect(redirect.message).toContain(`to ${JSON.stringify(location)}, which is not a valid http(s) URL`);
+      expect(service.requests.map((r) => [r.method, r.body])).toEqual([['POST', '{"text":"sent once"}']]);
+      expect(other.requests).toEqual([]);
+    },
+  );
+
+  it('the same through a middleware and on a read: one request, OzRedirectError', async () => {
+    service.fallback = () => ({ status: 302, headers: { location: 'http://[::1' } });
+    const oz = new Oz({ baseURL: service.url, apiKey: KEY, logLevel: 'off', maxRetries: 2, middleware: [(request, next) => next(request)] });
+    expect(await rejectionOf(oz.tools.execute('echo', { text: 'x' }))).toBeInstanceOf(OzRedirectError);
+    expect(await rejectionOf(client('x-api-key').tools.get('echo'))).toBeInstanceOf(OzRedirectError);
+    expect(service.requests.map((r) => r.method)).toEqual(['POST', 'GET']);
+  });
+});

@@ -38,10 +38,11 @@ describe('examples/cli.sh', () => {
     });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/"title":"Ship it"/);
-    expect(run.stdout).toMatch(/^hello$/m);
-    expect(run.stdout).toMatch(/^content: from JSON$/m);
+    // Piped, each answer is its bytes as they came: no newline is added after the item's JSON or the text.
+    expect(run.stdout).toMatch(/"updated_at":"[^"]+"\}hello(?=Here is a draft for: a haiku$)/m);
+    expect(run.stdout).toMatch(/^content: \|-\n {2}from JSON$/m);
     expect(run.stdout).toMatch(/^from YAML$/m);
-    expect(run.stdout).toMatch(/^Here is a draft for: a haiku$/m);
+    expect(run.stdout).toMatch(/Here is a draft for: a haiku$/m); // tokens as they arrive, then a newline
     expect(run.stdout).toMatch(/^later$/m);
     expect(run.stdout).toMatch(/^exit 1\nexit 2\nexit 2$/m);
     expect(run.stderr).toContain('"code":"tool_not_found"');

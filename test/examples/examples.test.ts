@@ -60,6 +60,9 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
     remote: true,
     lines: [/^itm_\w+ intake$/m, /^hello exe_\w+$/m, /^Here is a draft for: a tagline for a tea shop$/m],
   },
+  'lazy-client.ts': {
+    lines: [/^at module scope: No base URL: pass `baseURL` or set OZ_BASE_URL/m, /^first request: 200 \{"content":"lazy"\}$/m],
+  },
   'items.ts': {
     lines: [
       /^intake active api$/m,
@@ -89,11 +92,12 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Here is a draft for: a haiku about tea\ntrue exe_\w+$/m,
       /^7 tokens, then: Here is a draft for: three words$/m,
       /^forwarded 6 token events and the result event$/m,
+      /^refused: 409 approval_required$/m,
       /^cut after "[^"]+"; waiting for exe_\w+$/m,
       /^Here is a draft for: a story about a lighthouse keeper$/m,
     ],
     // No fault over HTTP: the stream is not cut.
-    remoteLines: [/^7 tokens, then: Here is a draft for: three words$/m, /^forwarded 6 token events/m, /^Here is a draft for: a story about a lighthouse keeper$/m],
+    remoteLines: [/^7 tokens, then: Here is a draft for: three words$/m, /^forwarded 6 token events/m, /^refused: 409 approval_required$/m, /^Here is a draft for: a story about a lighthouse keeper$/m],
   },
   'workflows.ts': {
     lines: [
@@ -191,6 +195,7 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^0 2000$/m,
       /^debug \[oz executeTool #2\] POST http:\/\/\S+\/v1\/tools\/echo\/execute \(attempt 1 of 4\) .*"authorization":"\[redacted\]"/m,
       /^Oz \{"baseURL":"http:\/\/\S+","apiKey":"\[redacted\]","maxRetries":3,"timeout":30000,"authHeader":"bearer","logLevel":"info"\}$/m,
+      /^typed$/m,
       /^the key appears in 0 log lines, and in JSON: false$/m,
       /^x-team on the call that removed it: null$/m,
     ],
@@ -200,6 +205,8 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^refused: Path parameter "tool" of executeTool \(POST \/v1\/tools\/\{tool\}\/execute\)$/m,
       /^refused: Path parameter "path" of proxyDelete \(DELETE \/v1\/proxy\/\{provider\}\/\{path\}\)$/m,
       /^The header "x-trace-id" \(from idempotencyKey\) has a value holding a line break \(CR or LF\)/m,
+      /^The query parameter "tag" \(from options\.query\) is an object \(\[object Object\]\); .* Nothing was sent\.$/m,
+      /^The body of executeTool cannot be written as JSON: body\.params\.order refers back to an object that holds it \(a cycle\)\. Nothing was sent\.$/m,
       /^308 to https:\/\/elsewhere\.example\/v1\/tools: not followed$/m,
       /^OzStreamEventTooLargeError after 64 bytes; the run went on: Here is a draft for: a haiku about tea$/m,
     ],

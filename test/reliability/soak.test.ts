@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { runHostileServer } from './soak/hostileServer.js';
 import { runSoak } from './soak/soak.js';
 
 describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
@@ -29,5 +30,17 @@ describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
     expect(figures.retries).toBeGreaterThan(0);
     expect(figures.recoveredDuplicates).toBeGreaterThan(0);
     expect(figures.recoveredStreams).toBeGreaterThan(0);
+  }, 60_000);
+});
+
+describe('the soak\'s hostile server (short; `npm run soak` runs it beside the honest clients)', () => {
+  it('oversized, compressed-bomb and aliased-YAML answers: every one a typed outcome, one request each, no crash', async () => {
+    let rounds = 0;
+    const figures = await runHostileServer(() => ++rounds > 10);
+    expect(figures.unexpectedOutcomes).toEqual([]);
+    expect({ untyped: figures.untypedErrors, unexpected: figures.unexpected }).toEqual({ untyped: 0, unexpected: 0 });
+    for (const kind of ['oversized', 'br', 'gzip', 'oversizedError', 'aliasedYaml']) expect(figures.byAnswer[kind] ?? 0, kind).toBeGreaterThan(0);
+    expect(figures.tooLarge).toBeGreaterThanOrEqual(8);
+    expect(figures.aliasedParsed).toBeGreaterThanOrEqual(2);
   }, 60_000);
 });

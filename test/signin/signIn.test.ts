@@ -315,6 +315,12 @@ describe('signIn error paths with a scripted token exchange', () => {
     expect(err.message).toBe('The token exchange answered 502: Bad Gateway');
   });
 
+  it("the dashboard's name, tier and expiry come back with their control characters escaped; the key as it came", async () => {
+    const answer = { key: 'ozk_x\u001b', name: 'k\u001b]0;t\u0007', tier: 'pro\u009b2J', expires_at: '2027\u007f' };
+    const { outcome } = await run(async (url) => void (await openCallback(await authorize(url))), { fetch: () => Promise.resolve(Response.json(answer)) });
+    expect(await outcome).toEqual({ key: 'ozk_x\u001b', name: 'k\\u001b]0;t\\u0007', tier: 'pro\\u009b2J', expires_at: '2027\\u007f' });
+  });
+
   it('a 200 that is not JSON, or lacks the key: invalid_answer', async () => {
     expect((await withExchange(() => Promise.resolve(new Response('not json')))).reason).toBe('invalid_answer');
     expect((await withExchange(() => Promise.resolve(Response.json({ name: 'x', tier: 'pro' })))).reason).toBe('invalid_answer');

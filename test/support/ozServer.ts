@@ -198,8 +198,13 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
     if (!contentSchema) return problems;
     const ref = String(contentSchema.$ref ?? '');
     const v = validatorFor(`${pointer}/sse`, contentSchema);
-    for (const e of events) {
-      if (ref.endsWith('/ChatCompletionChunk') && e.data === '[DONE]') continue;
+    const chat = ref.endsWith('/ChatCompletionChunk');
+    // A chat stream that fails mid-way (the embedded server's reset) ends with one `error` event, an error envelope.
+    const chatFailed = chat && events[events.length - 1]?.event === 'error';
+    for (const [i, e] of events.entries()) {
+      if (chat && e.data === '[DONE]') continue;
+      const chatError = chat && e.event === 'error';
+      if (chatError && i !== events.length - 1) problems.push('a chat stream sends nothing after an error event');
       let data: unknown;
       try {
         data = JSON.parse(e.data);
@@ -208,7 +213,7 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
         continue;
       }
       const value = ref.endsWith('/ExecuteStreamEvent') ? { event: e.event, data } : data;
-      const err = schemaErrors(v, value);
+      const err = schemaErrors(chatError ? validatorFor('#/components/schemas/ErrorEnvelope', { $ref: '#/components/schemas/ErrorEnvelope' }) : v, value);
       if (err) problems.push(`SSE event ${e.event ?? 'message'}: ${err}`);
     }
     const complete = !event.request.signal.aborted && event.journal.fault === null;
@@ -216,7 +221,7 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
       const closing = events.filter((e) => e.event === 'result' || e.event === 'error');
       if (closing.length !== 1 || events[events.length - 1] !== closing[0]) problems.push('an execute stream must end with exactly one result or error event');
     }
-    if (complete && ref.endsWith('/ChatCompletionChunk') && events[events.length - 1]?.data !== '[DONE]') problems.push('a chat stream must end with data: [DONE]');
+    if (complete && chat && !chatFailed && events[events.length - 1]?.data !== '[DONE]') problems.push('a chat stream must end with data: [DONE]');
     return problems;
   }
 

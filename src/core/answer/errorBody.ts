@@ -1,5 +1,7 @@
 import { apiErrorFor, type OzAPIError } from '../errors/apiErrors.js';
 import type { ConnectInfo, ErrorBody } from '../errors/errorShape.js';
+import { boundedText } from './boundedText.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../errors/responseTooLargeError.js';
 import { tryParseJson } from './tryParseJson.js';
 import { wireOfContentType } from '../request/wire.js';
 import { yamlCodec } from './yaml.js';
@@ -8,10 +10,13 @@ import { markdownError, textError } from './errorLines.js';
 /**
  * The typed error of a whole error `Response` on any wire: the body is read as the answer's `Content-Type`
  * says (json and yaml envelopes; markdown `# Error: <code>` with its `- missing:`, `- contract:`, `- hint:`
- * lines and `execution_id` footer; text `<code>: <message>` with its `missing:` line).
+ * lines and `execution_id` footer; text `<code>: <message>` with its `missing:` line). At most 64 MiB of the body
+ * is read (`maxResponseBytes`' default); a larger one is read as none.
  */
 export async function errorFromResponse(response: Response): Promise<OzAPIError> {
-  const text = await response.text().catch(() => '');
+  // At most the default bound of an answer: a body past it (or one that fails) is read as no body.
+  const reader = response.body?.getReader();
+  const text = reader === undefined ? '' : await boundedText(reader, DEFAULT_MAX_RESPONSE_BYTES).catch(() => '');
   return errorFromText(response.status, response.headers, text, response.statusText);
 }
 

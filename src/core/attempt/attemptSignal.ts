@@ -1,50 +1,36 @@
+import { boundedText } from '../answer/boundedText.js';
 import { OzTimeoutError } from '../errors/errors.js';
+import { OzResponseTooLargeError } from '../errors/responseTooLargeError.js';
+import { followAbort } from './sharedAbort.js';
 
 // setTimeout fires at once for delays above 2^31 - 1 ms.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/**
- * undici's `headersTimeout` in Node's built-in fetch (300 s): an attempt timeout at least this long never fires
- * before undici gives up on the headers itself, so a fetch given no signal leaves no request running past its
- * attempt (see {@link AttemptSignal.guard}).
- */
-export const UNDICI_HEADERS_TIMEOUT_MS = 300_000;
-
-// One decoder serves every body: decode() without `stream` keeps no state between calls. Like `Response.text()`,
-// it decodes UTF-8 and drops a leading byte order mark.
-const UTF8 = new TextDecoder();
-
 const ignore = (): undefined => undefined;
 
 /**
- * The deadline and the caller's abort of one attempt. `signal` is what a fetch is given: it aborts when the
- * caller's signal aborts or when the attempt's timeout passes. It is made only when asked for: an attempt whose
- * fetch gets no signal (no caller's signal, Node's own fetch, whose undici timeouts bound a request the SDK stops
- * waiting for) is cut by {@link AttemptSignal.guard} and {@link AttemptSignal.readText} instead, which is most of
- * a call's client-side cost saved (an `AbortController`, and undici's listener and finalizer on its signal).
- * `release()` clears the timer and removes the one listener it added to the caller's signal.
+ * The deadline and the caller's abort of one attempt, the same for every `fetch` (the runtime's own, the embedded
+ * server's `server.fetch`, msw's, one of the caller's). `signal` is what the fetch is given: it aborts when the
+ * caller's signal aborts or when the attempt's timeout passes. Besides the signal, a cut ends what the attempt is
+ * waiting for ({@link AttemptSignal.guard} and {@link AttemptSignal.readText}), so a fetch that ignores its signal
+ * cannot hold an attempt past its deadline either. The caller's signal is followed through one listener shared by
+ * every attempt on it (`sharedAbort.ts`); `release()` clears the timer and stops following it.
  */
 export class AttemptSignal {
-  #controller: AbortController | undefined;
+  readonly #controller = new AbortController();
   readonly #caller: AbortSignal | undefined;
   readonly #timeoutMs: number;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #timedOut = false;
-  // What the deadline cuts besides the signal: the guarded fetch, or the body being read.
-  #onTimeout: (() => void) | undefined;
-  // Made only when there is a caller's signal to listen to (most calls have none).
-  readonly #onCallerAbort: (() => void) | undefined;
+  // What a cut ends besides the signal: the fetch waited for, or the body being read.
+  #onCut: ((reason: unknown) => void) | undefined;
+  #unfollow: (() => void) | undefined;
 
   constructor(caller: AbortSignal | undefined, timeoutMs: number) {
     this.#caller = caller;
     this.#timeoutMs = timeoutMs;
-    if (caller) {
-      const controller = (this.#controller = new AbortController());
-      this.#onCallerAbort = () => controller.abort(caller.reason);
-      // Aborted between the call's start and this attempt: an 'abort' event will not come again.
-      if (caller.aborted) this.#onCallerAbort();
-      else caller.addEventListener('abort', this.#onCallerAbort, { once: true });
-    }
+    if (caller?.aborted) this.#controller.abort(caller.reason);
+    else if (caller) this.#unfollow = followAbort(caller, (reason) => this.#cut(reason));
     // One function for every attempt's timer (no closure made per attempt).
     this.#timer = setTimeout(AttemptSignal.#expire, Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS), this);
   }
@@ -53,16 +39,16 @@ export class AttemptSignal {
   static #expire(this: void, attempt: AttemptSignal): void {
     attempt.#timer = undefined;
     attempt.#timedOut = true;
-    attempt.#controller?.abort(attempt.#timeoutError());
-    attempt.#onTimeout?.();
+    attempt.#cut(attempt.#timeoutError());
   }
 
-  /** The signal to hand to `fetch` (made on first use; already aborted if the attempt already timed out). */
+  #cut(reason: unknown): void {
+    this.#controller.abort(reason);
+    this.#onCut?.(reason);
+  }
+
+  /** The signal the attempt's fetch is given. */
   get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#timedOut) this.#controller.abort(this.#timeoutError());
-    }
     return this.#controller.signal;
   }
 
@@ -72,24 +58,26 @@ export class AttemptSignal {
   }
 
   /**
-   * A fetch that was given no signal, raced against the attempt's deadline: it rejects with
-   * {@link OzTimeoutError} when the deadline passes first, and an answer that still comes later has its body
-   * cancelled (which ends its request). Only for a fetch that ends on its own (undici's `headersTimeout`, at most
-   * the attempt's timeout) and a call without a caller's signal: nothing else could stop the request.
+   * The attempt's fetch (given {@link AttemptSignal.signal}), rejected at once when the attempt is cut, whether or
+   * not the fetch heeds its signal; an answer that still comes later has its body cancelled.
    */
   guard(fetching: Promise<Response>): Promise<Response> {
+    if (this.#controller.signal.aborted) {
+      fetching.then((late) => late.body?.cancel().catch(ignore), ignore);
+      return Promise.reject(this.#controller.signal.reason);
+    }
     return new Promise<Response>((resolve, reject) => {
-      this.#onTimeout = () => {
-        reject(this.#timeoutError());
+      this.#onCut = (reason) => {
+        reject(reason);
         fetching.then((late) => late.body?.cancel().catch(ignore), ignore);
       };
       fetching.then(
         (response) => {
-          this.#onTimeout = undefined;
+          this.#onCut = undefined;
           resolve(response);
         },
         (error: unknown) => {
-          this.#onTimeout = undefined;
+          this.#onCut = undefined;
           reject(error);
         },
       );
@@ -97,52 +85,42 @@ export class AttemptSignal {
   }
 
   /**
-   * The whole body as text, as `response.text()` reads it (UTF-8, a leading byte order mark dropped), cut at the
-   * attempt's deadline (its reader cancelled) whether or not the fetch had a signal.
+   * The whole body as text, as `response.text()` reads it (UTF-8, a leading byte order mark dropped), at most
+   * `maxBytes` of it (counted as the fetch hands them: after decompression): past them the attempt is aborted with
+   * {@link OzResponseTooLargeError}. A cut cancels the read, whether or not the fetch heeds its signal.
    */
-  async readText(response: Response): Promise<string> {
+  async readText(response: Response, maxBytes: number): Promise<string> {
     const body = response.body;
     if (body === null) return '';
     const reader = body.getReader();
-    this.#onTimeout = () => void reader.cancel(this.#timeoutError()).catch(ignore);
-    let first: Uint8Array | undefined;
-    let more: Uint8Array[] | undefined;
-    let size = 0;
+    this.#onCut = (reason) => void reader.cancel(reason).catch(ignore);
+    let text: string;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.byteLength;
-        if (first === undefined) first = value;
-        else (more ??= [first]).push(value);
-      }
+      text = await boundedText(reader, maxBytes);
+    } catch (error) {
+      // The fetch lets go of the connection too: nothing more of this answer is read.
+      if (error instanceof OzResponseTooLargeError) this.#controller.abort(error);
+      throw error;
     } finally {
-      this.#onTimeout = undefined;
+      this.#onCut = undefined;
     }
     // A cancelled reader ends its pending read as if the body had ended.
-    if (this.#timedOut) throw this.#timeoutError();
-    if (first === undefined) return '';
-    if (more === undefined) return UTF8.decode(first);
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of more) {
-      bytes.set(chunk, at);
-      at += chunk.byteLength;
-    }
-    return UTF8.decode(bytes);
+    if (this.cut) throw this.#controller.signal.reason;
+    return text;
   }
 
   /** Stops the attempt's timer (a stream's timeout covers only the wait for its first byte). */
   stopTimer(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    this.#onTimeout = undefined;
+    this.#onCut = undefined;
   }
 
-  /** Stops the timer and removes the listener from the caller's signal. */
+  /** Stops the timer and the following of the caller's signal. */
   release(): void {
     this.stopTimer();
-    if (this.#onCallerAbort) this.#caller?.removeEventListener('abort', this.#onCallerAbort);
+    this.#unfollow?.();
+    this.#unfollow = undefined;
   }
 
   /** Whether the attempt's deadline has passed. */

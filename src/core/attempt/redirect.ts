@@ -43,8 +43,16 @@ export async function followRedirects(fetch: FetchLike, url: string, init: Reque
     if (location === null) return response;
     await response.body?.cancel().catch(() => undefined);
     const here = new URL(current);
-    const next = new URL(location, here);
     const from = `${request.method ?? 'GET'} ${here.origin}${here.pathname}`;
+    const next = parsedURL(location, here);
+    if (next === null || (next.protocol !== 'http:' && next.protocol !== 'https:')) {
+      // Never a connection failure (which would be retried, a write sent again): the service's answer is wrong.
+      throw new OzRedirectError(
+        `${from} was redirected (${response.status}) to ${JSON.stringify(location)}, which is not a valid http(s) URL; nothing was sent there, and the request is not sent again.`,
+        response.status,
+        undefined,
+      );
+    }
     if (next.origin !== here.origin) {
       throw new OzRedirectError(
         `${from} was redirected (${response.status}) to another origin, ${next.origin}. The SDK does not follow it, so that neither the key nor the body reach an address the client was not given; if ${next.origin} is the service's address, pass it as baseURL.`,
@@ -60,5 +68,14 @@ export async function followRedirects(fetch: FetchLike, url: string, init: Reque
       request = { ...request, method: 'GET', body: undefined, headers };
     }
     current = next.href;
+  }
+}
+
+/** `location` resolved against `base`, or null when it is no URL (`http://[::1`, a port past 65535). */
+function parsedURL(location: string, base: URL): URL | null {
+  try {
+    return new URL(location, base);
+  } catch {
+    return null;
   }
 }

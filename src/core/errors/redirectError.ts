@@ -6,8 +6,9 @@ export const MAX_REDIRECTS = 20;
 /**
  * The service answered a redirect the SDK does not follow: one to another origin (another scheme, host or
  * port), so that neither the key (`Authorization` or `X-API-Key`) nor the body reach an address the client was
- * not given; more than {@link MAX_REDIRECTS} hops; or a redirect the runtime does not let it read (a browser's
- * opaque redirect). Not retried. When the other origin is the service's real address (`http` to `https`, a new
+ * not given; one whose `Location` is not a valid http(s) URL (`location` is then undefined); more than
+ * {@link MAX_REDIRECTS} hops; or a redirect the runtime does not let it read (a browser's opaque redirect). Not
+ * retried: a write is never sent again. When the other origin is the service's real address (`http` to `https`, a new
  * host), pass it as `baseURL`.
  */
 export class OzRedirectError extends OzError {

@@ -1,5 +1,6 @@
 import { abortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import type { Credentials } from './credentials.js';
+import { followAbort } from '../attempt/sharedAbort.js';
 
 // Keys seen are kept to scrub them from logs and errors; a provider minting a key per call must not grow it.
 const KEPT_SECRETS = 8;
@@ -53,14 +54,16 @@ function bounded<T>(work: PromiseLike<T>, signal: AbortSignal | undefined, timeo
       () => done(() => reject(timeout())),
       Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS),
     );
+    let unfollow: (() => void) | undefined;
     const onAbort = () => done(() => reject(signal!.reason));
     const done = (settle: () => void) => {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      unfollow?.();
       settle();
     };
     if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    // Through the signal's one listener shared by every call on it.
+    if (signal) unfollow = followAbort(signal, onAbort);
     work.then(
       (value) => done(() => resolve(value)),
       (error: unknown) => done(() => reject(error)),

@@ -1,5 +1,6 @@
 import type { ApiKeySource } from './credentials.js';
 import type { Format } from '../request/wire.js';
+import type { QueryValue } from '../request/queryValue.js';
 import type { Logger, LogLevel } from '../telemetry/logger.js';
 import type { ValidateMode } from '../validation/responseValidation.js';
 import type { Middleware } from '../attempt/middleware.js';
@@ -17,8 +18,12 @@ export type FetchLike = (input: Request | string | URL, init?: RequestInit) => P
  */
 export type FetchOptions = Omit<RequestInit, 'method' | 'headers' | 'body' | 'signal'> & Record<string, unknown>;
 
-/** Query parameters; `undefined` and `null` values are left out. */
-export type QueryParams = Record<string, string | number | boolean | null | undefined>;
+/**
+ * Query parameters: a string, a finite number, a boolean, or an array of those (the parameter repeated:
+ * `tag=a&tag=b`); `undefined` and `null` values are left out. Any other value is an `OzUsageError` before anything
+ * is sent.
+ */
+export type QueryParams = Record<string, QueryValue | null | undefined>;
 
 /**
  * How the key is sent: `Authorization: Bearer <key>` (default), or `X-API-Key: <key>`. `x-api-key` applies only
@@ -57,6 +62,12 @@ export interface RequestOptions {
    * `receivedText` (default true). Turn it off for outputs too large to hold in memory.
    */
   retainStreamText?: boolean;
+  /**
+   * Bytes of the answer's body the SDK reads at most, counted after decompression (default 64 MiB, over the
+   * client's `maxResponseBytes`): past them the attempt is aborted and the call rejects with
+   * `OzResponseTooLargeError` (never retried). A stream's events have their own bound, `maxEventBytes`.
+   */
+  maxResponseBytes?: number;
   /** Retries after the first attempt (default 2). */
   maxRetries?: number;
   /** Backoff, `Retry-After` bound, `shouldRetry` and `onRetry` for this call, each field over the client's. */

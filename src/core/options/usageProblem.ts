@@ -5,6 +5,7 @@ import type { Operation } from '../operation.js';
 export interface UsageProblems {
   maxRetries: [value: unknown];
   timeout: [value: unknown];
+  maxResponseBytes: [value: unknown];
   /** A path parameter not given (`queryOnly`: a passed-through path holding only a query string). */
   missingPathParameter: [op: Operation, name: string, queryOnly: boolean];
   /** A path parameter holding a `.` or `..` segment. */
@@ -16,6 +17,8 @@ export interface UsageProblems {
   headerType: [name: string, source: string, type: string];
   /** `held`: the character no header may carry (the value itself is never quoted: it may be a credential). */
   headerValue: [name: string, source: string, held: string];
+  /** `source`: where the parameter came from (`defaultQuery`, `query`, the operation's parameters); `what`: the value's kind. */
+  queryValue: [name: string, source: string, what: string];
 }
 
 /**
@@ -36,6 +39,7 @@ export class UsageProblem<K extends keyof UsageProblems = keyof UsageProblems> {
 const MESSAGES: { readonly [K in keyof UsageProblems]: (...details: UsageProblems[K]) => string } = {
   maxRetries: (value) => `maxRetries must be a whole number >= 0, not ${String(value)}.`,
   timeout: (value) => `timeout must be a number of milliseconds > 0, not ${String(value)}.`,
+  maxResponseBytes: (value) => `maxResponseBytes must be a whole number of bytes >= 1 (or Infinity), not ${String(value)}.`,
   missingPathParameter: (op, name, queryOnly) => `Missing path parameter "${name}" of ${op.id}${queryOnly ? ' (only a query string was given)' : ''}.`,
   dotSegment: (op, name, value) =>
     `Path parameter "${name}" of ${op.id} (${op.method} ${op.path}) holds a "." or ".." segment (${JSON.stringify(value)}), ` +
@@ -53,6 +57,8 @@ const MESSAGES: { readonly [K in keyof UsageProblems]: (...details: UsageProblem
           : `a character outside Latin-1 (U+${held.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`;
     return `The header "${name}" (from ${source}) has a value holding ${what}, which no HTTP header may carry; nothing was sent.`;
   },
+  queryValue: (name, source, what) =>
+    `The query parameter "${name}" (from ${source}) is ${what}; a query value is a string, a finite number, a boolean or an array of those. Nothing was sent.`,
 };
 
 /** `error` as the caller's {@link OzUsageError} when it is a {@link UsageProblem}; any other error as it is. */

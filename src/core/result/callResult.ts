@@ -1,10 +1,11 @@
 import type { OzAbortError, OzConnectionError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import type { OzRedirectError } from '../errors/redirectError.js';
+import type { OzResponseTooLargeError } from '../errors/responseTooLargeError.js';
 import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 
 /**
  * The errors the SDK raises itself, whatever the operation: the connection failed or was cut, an attempt timed
- * out, the caller aborted, the call could not be sent as given, the service redirected to another origin, or (`validate: 'strict'`) the answer does not
+ * out, the caller aborted, the call could not be sent as given, the service redirected to another origin, the answer passed `maxResponseBytes`, or (`validate: 'strict'`) the answer does not
  * match openapi.json. Each has its own `code`.
  */
 export type OzClientError =
@@ -13,6 +14,7 @@ export type OzClientError =
   | OzAbortError
   | OzUsageError
   | OzRedirectError
+  | OzResponseTooLargeError
   | OzResponseValidationError;
 
 /**

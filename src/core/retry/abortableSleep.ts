@@ -1,20 +1,22 @@
+import { followAbort } from '../attempt/sharedAbort.js';
 import { abortError } from '../errors/errors.js';
 
 /**
- * Waits `ms`, or rejects with `OzAbortError` as soon as `signal` aborts. The listener it adds to the
- * signal is removed either way.
+ * Waits `ms`, or rejects with `OzAbortError` as soon as `signal` aborts. It follows the signal through the one
+ * listener shared by every call on it (`attempt/sharedAbort.ts`), and stops following it either way.
  */
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(signal));
   return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError(signal));
-    };
+    const unfollow = signal
+      ? followAbort(signal, () => {
+          clearTimeout(timer);
+          reject(abortError(signal));
+        })
+      : undefined;
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      unfollow?.();
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

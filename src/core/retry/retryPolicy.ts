@@ -3,6 +3,7 @@
  * attempt timeouts, 408, 429 and 500+; never 409, 424 or any other 4xx; and the defaults of its waits.
  */
 import { OzAbortError, OzConnectionError, type OzError } from '../errors/errors.js';
+import { OzResponseTooLargeError } from '../errors/responseTooLargeError.js';
 import type { BackoffSchedule, RetryPolicy } from './retryOptions.js';
 
 /** The backoff without `Retry-After`, by default: 0.5 s doubling to 8 s. */
@@ -57,10 +58,12 @@ export function retryDelay(headers: Headers, retryIndex: number, schedule: Backo
 
 /**
  * Whether an attempt that failed with `error` (on `answer`, when one came) is worth another: the SDK's rule, then
- * the answer's `x-should-retry: true|false`, then `shouldRetry`. An abort by the caller is never retried.
+ * the answer's `x-should-retry: true|false`, then `shouldRetry`. An abort by the caller and an answer past
+ * `maxResponseBytes` are never retried.
  */
 export function wantsRetry(policy: RetryPolicy, error: OzError, attempt: number, answer: Response | undefined): boolean {
-  if (error instanceof OzAbortError) return false;
+  // The same request would get the same answer: not even `shouldRetry` sends it again.
+  if (error instanceof OzAbortError || error instanceof OzResponseTooLargeError) return false;
   let retry = answer === undefined ? error instanceof OzConnectionError : isRetryableStatus(answer.status);
   const header = answer?.headers.get('x-should-retry');
   if (header === 'true' || header === 'false') retry = header === 'true';

@@ -1,4 +1,5 @@
 import type { ConnectInfo } from '../../generated/types.js';
+import { redactAdminTokens } from '../support/adminTokenText.js';
 
 /** The extra fields an error may carry besides `code` and `message`. */
 export interface OzMockErrorFields {
@@ -19,7 +20,8 @@ export interface OzMockErrorFields {
 /**
  * An error the server answers with the service's error envelope: `{"error": {code, message, ...}}` on the
  * negotiated wire, with `X-Error-Code`. Throw it from a tool's or agent's handler to make the run fail with
- * that status and code (for example `new OzMockError(409, 'approval_required', 'Approve first')`).
+ * that status and code (for example `new OzMockError(409, 'approval_required', 'Approve first')`). An admin token
+ * in the message reads `ozadm_…`: a message may quote what a request sent.
  */
 export class OzMockError extends Error {
   override readonly name = 'OzMockError';
@@ -33,7 +35,7 @@ export class OzMockError extends Error {
     /** Extra fields of the error object. */
     readonly fields: OzMockErrorFields = {},
   ) {
-    super(message);
+    super(redactAdminTokens(message));
   }
 
   /** The error object of the envelope (without the execution id, which the server adds when there is one). */
@@ -96,4 +98,14 @@ export function credentialRequired(provider: string, method: 'api_key' | 'wallet
 export function toMockError(err: unknown): OzMockError {
   if (err instanceof OzMockError) return err;
   return new OzMockError(500, 'internal_error', err instanceof Error ? err.message : String(err));
+}
+
+/**
+ * 409 `reset`: the state a run or an event stream belonged to was reset, restored or replaced while it was in
+ * flight (`reset()`, `restore()`, `importState()`, or the server closed); the run wrote nothing into the new state.
+ */
+export function stateReset(): OzMockError {
+  return new OzMockError(409, 'reset', "The server's state was reset (reset(), restore() or importState()) while this was in flight; its run belonged to the state that is gone.", {
+    hint: 'Start the run again in the new state.',
+  });
 }

@@ -2,7 +2,7 @@ import { replyResponse, responseReply } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, fetchRequestReader } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
-import { invalidJson, invalidParams, OzMockError, unauthorized } from '../contract/errors.js';
+import { invalidJson, invalidParams, OzMockError, toMockError, unauthorized } from '../contract/errors.js';
 import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
@@ -446,7 +446,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   addStub: async (call, t) => {
     const o = await call.object();
     if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
-    const handle = asInvalid(() => t.server.stubs.add(o as unknown as StubSpec));
+    const handle = asInvalid(() => t.server.stubs.addSpec(o as unknown as StubSpec));
     return answer(201, t.server.stubs.list().find((v) => v.id === handle.id));
   },
   clearStubs: (_, t) => {
@@ -591,7 +591,7 @@ async function answerOf(request: Request, conn: Connection, target: ControlTarge
     return served instanceof Response ? responseReply(served) : served;
   } catch (err) {
     if (err instanceof OzMockError) return responseReply(failure(err));
-    // Never a bare 500 page: an unexpected error is the envelope's internal_error, without the token.
-    return responseReply(failure(new OzMockError(500, 'internal_error', (err as Error).message.replace(/ozadm_[A-Za-z0-9]*/g, 'ozadm_…'))));
+    // Never a bare 500 page: an unexpected error is the envelope's internal_error (its message without the token).
+    return responseReply(failure(toMockError(err)));
   }
 }

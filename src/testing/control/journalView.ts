@@ -3,18 +3,17 @@ import { isoTime } from '../support/isoTime.js';
 
 /**
  * A journal entry as the control plane answers it: plain JSON, its `headers` the record the in-process entry has,
- * with key and token values cut to their prefix and four characters.
+ * with key values cut to their prefix and four characters (an admin token is redacted in the entry itself).
  */
 export interface JournalEntryView extends Readonly<JournalEntry> {
   /** The arrival time (`at`), RFC 3339. */
   readonly time: string;
 }
 
-// Every credential shape the server knows: platform and legacy keys, and the admin token.
-const CREDENTIAL = /(ozk_|sk-mdl-|sk-prx-|ozadm_)([A-Za-z0-9]{0,4})[A-Za-z0-9]*/g;
-const ADMIN_TOKEN = /ozadm_[A-Za-z0-9]*/g;
+// Every key shape the server knows: platform and legacy keys (the entry holds no admin token).
+const CREDENTIAL = /(ozk_|sk-mdl-|sk-prx-)([A-Za-z0-9]{0,4})[A-Za-z0-9]*/g;
 
-/** A header value with every key and token cut to its prefix and four characters. */
+/** A header value with every key cut to its prefix and four characters. */
 export function redactCredentials(value: string): string {
   return value.replace(CREDENTIAL, (_, prefix: string, head: string) => `${prefix}${head}…`);
 }
@@ -32,8 +31,8 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     path: entry.path,
     query: entry.query,
     headers,
-    // A body is the caller's data and stays as sent; only an admin token never leaves the server.
-    body: entry.body === null ? null : entry.body.replace(ADMIN_TOKEN, 'ozadm_…'),
+    // A body is the caller's data and stays as the entry holds it.
+    body: entry.body,
     bodyLength: entry.bodyLength,
     bodyTruncated: entry.bodyTruncated,
     account: entry.account,

@@ -6,7 +6,8 @@ import type { JournalContentFilter } from '../harness/journalMatch.js';
 import type { JournalHeaders, VerifyOptions } from '../harness/journal.js';
 import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
-import type { StubAnswer, StubSpec, StubView } from '../pipeline/stubs/stubs.js';
+import type { StubView } from '../pipeline/stubs/stubs.js';
+import type { OperationStub, UncheckedOperationStub } from '../pipeline/stubs/operationStub.js';
 import type { NearMissed } from '../pipeline/stubs/unused.js';
 import type { ItemPatch, SessionKey } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
@@ -36,7 +37,10 @@ export interface PortableJournalFilter extends JournalContentFilter {
 }
 
 /** A stub that can cross HTTP: a fixed answer (a `respond` function cannot travel). */
-export type PortableStubSpec = Omit<StubSpec, 'respond'> & { readonly answer: StubAnswer };
+export type PortableStubSpec<I extends OperationId = OperationId> = Exclude<OperationStub<I>, { readonly respond: (...args: never[]) => unknown }>;
+
+/** An unchecked stub that can cross HTTP (see {@link UncheckedOperationStub}). */
+export type PortableUncheckedStubSpec = Omit<UncheckedOperationStub, 'respond'>;
 
 /** What a journal entry holds on both sides (the in-process entry has these fields and more). */
 export interface JournalRecord extends SeenRequest {
@@ -61,7 +65,8 @@ export interface OzWorldControls {
     clear(): Awaitable<void>;
   };
   readonly stubs: {
-    add(stub: PortableStubSpec): Awaitable<{ readonly id: string }>;
+    add(stub: PortableUncheckedStubSpec): Awaitable<{ readonly id: string }>;
+    add<I extends OperationId>(stub: PortableStubSpec<I>): Awaitable<{ readonly id: string }>;
     list(): Awaitable<readonly StubView[]>;
     clear(): Awaitable<void>;
   };
@@ -211,7 +216,8 @@ export interface OzMockControls extends OzWorldControls {
     list(): Promise<RemoteFault[]>;
   };
   readonly stubs: {
-    add(stub: PortableStubSpec): Promise<RemoteStubHandle>;
+    add(stub: PortableUncheckedStubSpec): Promise<RemoteStubHandle>;
+    add<I extends OperationId>(stub: PortableStubSpec<I>): Promise<RemoteStubHandle>;
     list(): Promise<StubView[]>;
     clear(): Promise<void>;
   };
@@ -412,7 +418,7 @@ function remoteControls(base: string, send: ControlCall, prefix: string): OzMock
       list: () => call<{ data: RemoteFault[] }>('GET', '/faults').then((r) => r.data),
     },
     stubs: {
-      async add(stub) {
+      async add(stub: object) {
         if (typeof (stub as { respond?: unknown }).respond === 'function') throw new TypeError('A respond function cannot cross HTTP: give answer.');
         const created = await call<StubView>('POST', '/stubs', stub);
         return { id: created.id, cancel: withdraw(`/stubs/${encodeURIComponent(created.id)}`) };

@@ -4,6 +4,7 @@ import { checkContentFilter, contentMatches, type JournalContentFilter } from '.
 import { checkScopeOperationId, inScope } from './requestScope.js';
 import type { Har } from '../recording/har.js';
 import { journalHar } from './journalHar.js';
+import { redactAdminTokenHeader, redactAdminTokens } from '../support/adminTokenText.js';
 import { candidates, fieldDifference, nearMisses, parsedBody, subsetDifferences, type Difference } from './nearMisses.js';
 import { verificationFailure } from './verificationError.js';
 
@@ -16,14 +17,20 @@ export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
  */
 export type JournalHeaders = Readonly<Record<string, string>>;
 
-/** The journal's record of a request's headers (a null prototype: `headers.constructor` is no header). */
+/**
+ * The journal's record of a request's headers (a null prototype: `headers.constructor` is no header), an admin
+ * token in any of them redacted.
+ */
 export function journalHeaders(headers: Headers): JournalHeaders {
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  headers.forEach((value, name) => (out[name] = value));
+  headers.forEach((value, name) => (out[name] = redactAdminTokenHeader(value)));
   return out;
 }
 
-/** One request the server received. */
+/**
+ * One request the server received. An admin token anywhere in it (path, query, a header, the body; as written or
+ * URL- or JSON-escaped) reads `ozadm_…`: the token never leaves the server through the journal.
+ */
 export interface JournalEntry {
   /** The `x-request-id` of the answer. */
   readonly requestId: string;
@@ -84,12 +91,13 @@ export const JOURNAL_BODY_BYTES = 64 * 1024;
 
 /**
  * Records a body in an entry: its length, and at most its first {@link JOURNAL_BODY_BYTES} bytes (cut on a
- * character's boundary), so 10,000 kept entries never hold more than 640 MiB whatever was sent.
+ * character's boundary), so 10,000 kept entries never hold more than 640 MiB whatever was sent. An admin token in
+ * it is redacted (the length stays the body's as sent).
  */
 export function keepBody(entry: JournalEntry, body: string): void {
   // A string of n UTF-16 units is at most 3n bytes of UTF-8: a short body is kept whole without encoding it.
   if (body.length * 3 <= JOURNAL_BODY_BYTES) {
-    entry.body = body;
+    entry.body = redactAdminTokens(body);
     entry.bodyLength = utf8Length(body);
     entry.bodyTruncated = false;
     return;
@@ -98,7 +106,7 @@ export function keepBody(entry: JournalEntry, body: string): void {
   entry.bodyLength = bytes.length;
   entry.bodyTruncated = bytes.length > JOURNAL_BODY_BYTES;
   // Decoding a cut in the middle of a character leaves U+FFFD at the end: drop it.
-  entry.body = entry.bodyTruncated ? new TextDecoder().decode(bytes.subarray(0, JOURNAL_BODY_BYTES)).replace(/\uFFFD$/, '') : body;
+  entry.body = redactAdminTokens(entry.bodyTruncated ? new TextDecoder().decode(bytes.subarray(0, JOURNAL_BODY_BYTES)).replace(/\uFFFD$/, '') : body);
 }
 
 /** Which entries to pick: every given field must match. */

@@ -1,3 +1,4 @@
+import { SseParser } from '../../core/streams/sseParser.js';
 import { mediaType } from '../wire/wire.js';
 import { parseYaml } from '../wire/yamlWire.js';
 
@@ -68,18 +69,15 @@ async function readBounded(response: Response): Promise<string> {
   return text + decoder.decode();
 }
 
-/** The events of an SSE body (comments skipped). */
+/**
+ * The events of an SSE body, read by the client's own parser (`src/core/streams/sseParser.ts`, the one reader of
+ * server-sent events in the project): lines end with CR, LF or CRLF, comments are skipped, and an event the body
+ * never closed with a blank line is dropped, as the client drops it (so a cut stream is not read as whole). The
+ * body's leading BOM is the decoder's to strip, as in the client (`readBounded`'s `TextDecoder`).
+ */
 export function readEvents(text: string): ReadEvent[] {
   const out: ReadEvent[] = [];
-  for (const block of text.split(/\r?\n\r?\n/)) {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-    }
-    if (data.length) out.push({ event, data: data.join('\n') });
-  }
+  new SseParser({ onEvent: (event, data) => out.push({ event, data }) }).feed(text);
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { OperationInfo } from '../contract/operations.js';
 import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
 import { journalHeaders, keepBody, type Journal, type JournalEntry, type JournalHeaders } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
+import { redactAdminTokens } from '../support/adminTokenText.js';
 import { splitUrl } from '../support/requestUrl.js';
 import { runKeySteps, runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
 import { RequestContext, type HandlerPort } from './requestContext.js';
@@ -25,7 +26,12 @@ export interface DispatchPort extends PipelinePort, HandlerPort {
   readonly options: PipelinePort['options'] & HandlerPort['options'] & { readonly maxBodyBytes: number };
 }
 
-/** A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). */
+/**
+ * A journal entry; its `headers` are built only when a test reads them (over HTTP a copy of every header). An
+ * admin token is redacted as the entry is recorded (path and query here, headers in `journalHeaders`, the body in
+ * `keepBody`): every view of a request reads this record (the journal in process and over HTTP, its HAR, the live
+ * feed, `--log`, a 404's message).
+ */
 class JournalRecord implements JournalEntry {
   readonly requestId: string;
   readonly operationId: string | null;
@@ -46,15 +52,14 @@ class JournalRecord implements JournalEntry {
   readonly #readHeaders: () => Headers;
   #headerCopy: JournalHeaders | null = null;
 
-  constructor(request: Request, ctx: RequestContext, conn: Connection, at: number) {
-    const { path, query } = splitUrl(request.url);
+  constructor(request: Request, ctx: RequestContext, conn: Connection, at: number, target: RequestTarget) {
     this.requestId = ctx.requestId;
     this.operationId = ctx.op?.id ?? null;
     this.mount = conn.mount;
     this.surface = conn.surface;
     this.method = request.method;
-    this.path = path;
-    this.query = query;
+    this.path = redactAdminTokens(target.path);
+    this.query = redactAdminTokens(target.query);
     this.at = at;
     this.#readHeaders = conn.reader.headerSource();
   }
@@ -64,8 +69,11 @@ class JournalRecord implements JournalEntry {
   }
 }
 
-function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection): JournalEntry {
-  const entry = new JournalRecord(ctx.request, ctx, conn, port.clock.now());
+/** A request's path and query as sent. */
+type RequestTarget = ReturnType<typeof splitUrl>;
+
+function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection, target = splitUrl(ctx.request.url)): JournalEntry {
+  const entry = new JournalRecord(ctx.request, ctx, conn, port.clock.now(), target);
   port.journal.add(entry);
   return entry;
 }
@@ -122,7 +130,8 @@ export async function dispatch(
   params: Readonly<Record<string, string>>,
 ): Promise<Answer> {
   const ctx = new RequestContext(port, op, request, conn, params);
-  const entry = openEntry(port, ctx, conn);
+  const target = splitUrl(request.url);
+  const entry = openEntry(port, ctx, conn, target);
   let fault: FaultSpec | null = null;
   let response: Reply;
   try {
@@ -153,7 +162,8 @@ export async function dispatch(
     }
     // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
     const answerer: OperationHandler = port.stubs.size === 0 ? handler : (c) => port.stubs.answer(c, op, handler);
-    response = await runPipeline(ctx, op, answerer, port, entry.path);
+    // The path as sent (the entry's is redacted): a replay is keyed by what the caller asked for.
+    response = await runPipeline(ctx, op, answerer, port, target.path);
   } catch (err) {
     response = ctx.error(toMockError(err));
   }

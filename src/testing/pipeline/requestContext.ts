@@ -3,7 +3,7 @@ import { PERMANENT_ERROR_CODES } from '../contract/permanentCodes.js';
 import { responseReply, type Reply } from '../wire/answer.js';
 import type { Connection } from '../wire/connection.js';
 import { EXPOSED_HEADERS } from '../wire/cors.js';
-import { INVALID_FORMAT_MESSAGE, OzMockError } from '../contract/errors.js';
+import { INVALID_FORMAT_MESSAGE, OzMockError, stateReset } from '../contract/errors.js';
 import type { KeptAnswer } from '../state/idempotencyStore.js';
 import { newId } from '../support/ids.js';
 import type { OperationInfo } from '../contract/operations.js';
@@ -14,6 +14,7 @@ import type { Runner } from '../runs/runner.js';
 import type { Scheduler } from '../runs/scheduler.js';
 import type { Store } from '../state/store.js';
 import type { ServerClock } from '../time/clock.js';
+import type { StateLifetime } from '../time/stateLifetime.js';
 import type { Timing } from '../time/timing.js';
 import type { WorkTracker } from '../time/workTracker.js';
 import type { AccountRecord, KeyRecord } from '../state/state.js';
@@ -30,6 +31,8 @@ export interface HandlerPort {
   readonly walker: ItemWalker;
   readonly scheduler: Scheduler;
   readonly work: WorkTracker;
+  /** The state's lifetime: an open event stream ends with an `error` event (`reset`) when it ends. */
+  readonly lifetime: StateLifetime;
   readonly options: { readonly timing: Timing; readonly syncTimeoutMs: number };
 }
 
@@ -187,14 +190,15 @@ export class RequestContext {
     return this.buffered(status, this.headers(null), null);
   }
 
-  /** A new event stream for this request (it honours a `cut` fault and the request's abort). */
-  openStream(): SseStream {
+  /** A new event stream for this request (it honours a `cut` fault, `cutAfter` if sooner, and the request's abort). */
+  openStream(cutAfter?: number): SseStream {
     // Over HTTP the socket's sink sees a client gone: no `AbortController` is made for the request's signal.
     return new SseStream(this.conn.mount === 'http' ? null : this.request.signal, {
       clock: this.server.clock,
       pingMs: this.server.options.timing.pingMs,
-      cutAfter: this.cutAfter,
+      cutAfter: cutAfter === undefined || (this.cutAfter !== undefined && this.cutAfter < cutAfter) ? this.cutAfter : cutAfter,
       onCut: () => this.conn.cut(),
+      lifetime: { onEnd: (listener) => this.server.lifetime.onEnd(listener), resetData: () => JSON.stringify({ error: this.errorObject(stateReset()) }) },
     });
   }
 
@@ -206,14 +210,20 @@ export class RequestContext {
     return { kind: 'stream', status: 200, headers, stream };
   }
 
-  /** An error envelope on the error's wire, with `X-Error-Code` (and OpenAI's `type` on the models plane). */
-  error(err: OzMockError, extra?: Record<string, string>): Reply {
+  /** The error object of an envelope: with the execution this request created, and OpenAI's fields on the models plane. */
+  errorObject(err: OzMockError): ErrorObject {
     const object = err.toObject() as ErrorObject;
     if (this.executionId && this.createdExecution) object.execution_id = this.executionId;
     if (this.op?.plane === 'models') {
       object.type ??= openAiType(err.status);
       if (!('param' in object)) object.param = null;
     }
+    return object;
+  }
+
+  /** An error envelope on the error's wire, with `X-Error-Code` (and OpenAI's `type` on the models plane). */
+  error(err: OzMockError, extra?: Record<string, string>): Reply {
+    const object = this.errorObject(err);
     const wire = this.#errorWire(err.code);
     const headers = this.headers(WIRE_CONTENT_TYPES[wire]);
     headers['x-error-code'] = err.code;

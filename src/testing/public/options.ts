@@ -7,7 +7,7 @@ import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../state/idempotencyStore.js';
 import { DEFAULT_MAX_SESSIONS } from './maxSessions.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { OzServer } from './ozServer.js';
-import type { StubSpec } from '../pipeline/stubs/stubs.js';
+import type { AnyOperationStub } from '../pipeline/stubs/operationStub.js';
 
 /**
  * A function seed: runs once at creation on the demo seed (after `fixtures`), through the server's own
@@ -32,7 +32,7 @@ export interface OzServerOptions {
    * Stubs armed at start and again after every `reset()` (`oz-mock --stubs FILE`): each is checked as
    * `server.stubs.add` checks it, so a bad one throws when the server is made.
    */
-  readonly stubs?: readonly StubSpec[];
+  readonly stubs?: readonly AnyOperationStub[];
   /**
    * The control plane's admin token (`ozadm_` + 32 letters or digits) for `/_oz/` on every mount. Default: a
    * random one (`server.adminToken`). `false` turns the control plane off (`/_oz/` answers 404).

@@ -113,7 +113,7 @@ export interface OzServer {
    * The in-process mount: a Fetch-API function to give a client as its `fetch`. No socket; nothing global is
    * patched. Requests to {@link OzServer.mcpUrl}'s origin reach the MCP server.
    */
-  readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+  readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
   /** The one request handler behind every mount, as a `(Request) => Promise<Response>`. */
   handle(request: Request): Promise<Response>;
   /**
@@ -130,7 +130,8 @@ export interface OzServer {
   /**
    * Back to the baseline: the seed, then `fixtures`, then a function seed, then what the last
    * {@link OzServer.baseline} captured. Clears the journal, faults, step failures and the dashboard's choices;
-   * the clock keeps its time (schedules due in the past wait for their next time).
+   * the clock keeps its time (schedules due in the past wait for their next time). Work in flight stops: open
+   * streams end at once with an `error` event of code `reset`, and no run of the old state writes into the new one.
    */
   reset(): void;
   /**
@@ -146,7 +147,10 @@ export interface OzServer {
   loadFixtures(document: FixtureDocument | string): FixtureSummary;
   /** The whole state as one JSON document (`GET /_oz/state`), with its format version. */
   exportState(): OzStateDocument;
-  /** Replaces the state with a document from {@link OzServer.exportState}; a foreign or truncated one throws 422. */
+  /**
+   * Replaces the state with a document from {@link OzServer.exportState}; a foreign or truncated one throws 422.
+   * Work in flight stops as in {@link OzServer.reset}; runs the document holds as queued or running start again.
+   */
   importState(document: OzStateDocument): void;
   /** Writes the state document to `path` (default: the `stateFile` option) atomically; answers the path. */
   saveState(path?: string): Promise<string>;
@@ -154,7 +158,10 @@ export interface OzServer {
   readonly adminToken: string | null;
   /** A copy of the whole state (data and catalog). Throws while work is in flight: await {@link OzServer.idle}. */
   snapshot(): OzSnapshot;
-  /** Puts a snapshot back (it can be restored again later). Work in flight stops. */
+  /**
+   * Puts a snapshot back (it can be restored again later). Work in flight stops: open streams end at once with an
+   * `error` event of code `reset`, and no run of the old state writes into the new one.
+   */
   restore(snapshot: OzSnapshot): void;
   /**
    * Stops every listener and timer. The server is then closed for good: `fetch`, `handle` and `listen()` reject

@@ -1,3 +1,4 @@
+import type { RecordedEvent } from './eventTimeline.js';
 import { API_VERSION } from '../contract/operations.js';
 import { isoTime } from '../support/isoTime.js';
 import { redactHeaders, redactText } from './redaction.js';
@@ -50,6 +51,8 @@ export interface HarResponse {
   readonly headersSize: -1;
   readonly bodySize: number;
   readonly comment?: string;
+  /** Of a streamed answer recorded whole: its events with the wait before each (a HAR custom field). */
+  readonly _events?: readonly RecordedEvent[];
 }
 
 /** One exchange of a HAR 1.2 log; `_operationId` is the operation of openapi.json it matched (`null`: none). */
@@ -99,6 +102,8 @@ export interface Exchange {
   readonly responseBody: SeenBody | null;
   readonly operationId: string | null;
   readonly comment?: string;
+  /** Of a streamed answer: its events as they came, when the recording kept them all. */
+  readonly events?: readonly RecordedEvent[];
 }
 
 /** The program that wrote a HAR log. */
@@ -144,6 +149,7 @@ export function harEntry(exchange: Exchange, secrets: readonly string[]): HarEnt
     redirectURL: '',
     headersSize: -1,
     bodySize: body?.size ?? -1,
+    ...(exchange.events ? { _events: exchange.events.map((e) => ({ ...e, data: redactText(e.data, secrets) })) } : {}),
   };
   return {
     startedDateTime: isoTime(exchange.startedAt),

@@ -1,6 +1,6 @@
-import { isPlainObject } from '../support/plainObject.js';
 import { isYamlType, mediaType } from '../wire/wire.js';
 import { parseYaml } from '../wire/yamlWire.js';
+import type { RecordedEvent } from './eventTimeline.js';
 import type { Har, HarEntry } from './har.js';
 import { matchOperation } from './operationMatch.js';
 
@@ -12,9 +12,22 @@ export interface StubDocument {
     readonly query?: Readonly<Record<string, string>>;
     readonly body?: Readonly<Record<string, unknown>>;
   };
-  readonly answer: { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> };
+  readonly answer: {
+    readonly status: number;
+    readonly body?: unknown;
+    readonly events?: readonly RecordedStubEvent[];
+    readonly cut?: { readonly afterEvents: number };
+    readonly headers?: Readonly<Record<string, string>>;
+  };
   readonly times?: number;
   readonly unchecked?: boolean;
+}
+
+/** One event of a recorded stream as a stub replays it (see `StubEvent`). */
+export interface RecordedStubEvent {
+  readonly event?: string;
+  readonly data: unknown;
+  readonly delayMs?: number;
 }
 
 /** A HAR entry that gives no stub, and why. */
@@ -49,6 +62,23 @@ function parsedBody(text: string, type: string | null): { value: unknown } | { w
   return { why: `a ${media || 'untyped'} answer (a stub answers JSON, rendered on the negotiated wire)` };
 }
 
+/** The events of a recorded stream as a stub's `events` (a cut one with its `cut`); a chat stream's `[DONE]` is the server's. */
+function streamedAnswer(recorded: readonly RecordedEvent[], comment: string | undefined): Pick<StubDocument['answer'], 'events' | 'cut'> {
+  const events = recorded
+    .filter((e) => !(e.event === 'message' && e.data === '[DONE]'))
+    .map((e): RecordedStubEvent => ({ ...(e.event === 'message' ? {} : { event: e.event }), data: jsonOrText(e.data), ...(e.delayMs > 0 ? { delayMs: e.delayMs } : {}) }));
+  const cutShort = comment !== undefined && /before (its|the answer's) end|broke off/.test(comment);
+  return { events, ...(cutShort ? { cut: { afterEvents: events.length } } : {}) };
+}
+
+function jsonOrText(data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    return data;
+  }
+}
+
 function candidate(entry: HarEntry): Candidate | { why: string } {
   const { request, response } = entry;
   if (response.status === 0) return { why: 'no answer came' };
@@ -57,34 +87,31 @@ function candidate(entry: HarEntry): Candidate | { why: string } {
   const operationId = entry._operationId ?? matched?.op.id ?? null;
   if (operationId === null || matched === null) return { why: `${request.method} ${url.pathname} is no operation of openapi.json` };
   const type = header(response, 'content-type');
-  if (mediaType(type) === 'text/event-stream') return { why: 'a streamed answer (a stub answers one body; the server streams its own)' };
-  if (response.content.text !== undefined && response.content.size > new TextEncoder().encode(response.content.text).length) return { why: 'its body was recorded in part only' };
+  const streamed = mediaType(type) === 'text/event-stream';
+  if (streamed && !response._events) return { why: 'a streamed answer whose events were recorded in part only' };
+  if (!streamed && response.content.text !== undefined && response.content.size > new TextEncoder().encode(response.content.text).length) return { why: 'its body was recorded in part only' };
   let body: unknown;
-  if (response.content.text !== undefined && response.content.text !== '') {
+  if (!streamed && response.content.text !== undefined && response.content.text !== '') {
     const parsed = parsedBody(response.content.text, type);
     if ('why' in parsed) return parsed;
     body = parsed.value;
   }
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) if (!Object.hasOwn(query, k)) query[k] = v;
-  let requestBody: Record<string, unknown> | undefined;
-  if (request.postData?.text) {
-    const parsed = parsedBody(request.postData.text, request.postData.mimeType || header(request, 'content-type'));
-    if ('value' in parsed && isPlainObject(parsed.value)) requestBody = parsed.value;
-  }
   const headers: Record<string, string> = {};
   for (const h of response.headers) if (KEPT_HEADERS.has(h.name.toLowerCase())) headers[h.name.toLowerCase()] = h.value;
+  // A recording matches by path and query: a replayed call need not send the very body it was recorded with.
   const match = {
     ...(Object.keys(matched.path).length ? { path: matched.path } : {}),
     ...(Object.keys(query).length ? { query } : {}),
-    ...(requestBody && Object.keys(requestBody).length ? { body: requestBody } : {}),
   };
+  const answered = streamed ? streamedAnswer(response._events!, entry.comment) : body !== undefined ? { body } : {};
   const stub: StubDocument = {
     operationId,
     match,
-    answer: { status: response.status, ...(body !== undefined ? { body } : {}), ...(Object.keys(headers).length ? { headers } : {}) },
+    answer: { status: response.status, ...answered, ...(Object.keys(headers).length ? { headers } : {}) },
   };
-  const weight = Object.keys(matched.path).length + Object.keys(query).length + (requestBody ? Object.keys(requestBody).length : 0);
+  const weight = Object.keys(matched.path).length + Object.keys(query).length;
   return { key: JSON.stringify([operationId, match]), weight, stub };
 }
 

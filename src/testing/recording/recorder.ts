@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { EventTimeline, type RecordedEvent } from './eventTimeline.js';
 import { harEntry, type Har, type SeenBody } from './har.js';
 import { HarFileWriter } from './harFile.js';
 import { matchOperation } from './operationMatch.js';
@@ -76,6 +77,12 @@ function pairs(raw: readonly string[]): Array<[string, string]> {
   return out;
 }
 
+/** The events of a streamed answer for its HAR entry: all of them, or none when the body outgrew the recording. */
+function eventsOf(timeline: EventTimeline | null): { events?: readonly RecordedEvent[] } {
+  const seen = timeline?.events();
+  return seen?.complete ? { events: seen.events } : {};
+}
+
 /** Starts a recording proxy in front of `options.target`. */
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
   const target = new URL(options.target);
@@ -104,6 +111,8 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       forwarded.push(name, value);
     }
     forwarded.push('Host', target.host, 'Accept-Encoding', 'identity');
+    // The recording holds the request as the target got it (its Host), so a tool replaying the HAR reaches it.
+    const forwardedHeaders = pairs(forwarded);
     const url = `${target.origin}${prefix}${req.url ?? '/'}`;
     const requestTap = new BodyTap(limit);
     const answerTap = new BodyTap(limit);
@@ -111,6 +120,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     let statusText = '';
     let responseHeaders: Array<[string, string]> = [];
     let comment: string | undefined;
+    let timeline: EventTimeline | null = null;
     let settle!: () => void;
     const exchange = { stop: () => {}, done: new Promise<void>((r) => (settle = r)) };
     underWay.add(exchange);
@@ -127,7 +137,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
             durationMs: Date.now() - startedAt,
             method: req.method ?? 'GET',
             url,
-            requestHeaders,
+            requestHeaders: forwardedHeaders,
             requestBody: requestTap.size > 0 ? requestTap.seen() : null,
             status,
             statusText,
@@ -135,6 +145,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
             responseBody: status === 0 ? null : answerTap.seen(),
             operationId: matchOperation(req.method ?? 'GET', path)?.op.id ?? null,
             ...(comment !== undefined ? { comment } : {}),
+            ...eventsOf(timeline),
           },
           [...secrets],
         ),
@@ -158,7 +169,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
       for (const [name, value] of responseHeaders) if (!HOP_BY_HOP.has(name.toLowerCase())) back.push(name, value);
       res.writeHead(status, statusText, back);
       // Each chunk goes out as it comes (an event stream stays a stream); pipe keeps the pace of the slower side.
-      answer.on('data', (chunk: Buffer) => answerTap.add(chunk));
+      // A stream's events are kept with the time each came, for a stub that replays them at the same pace.
+      if (/^text\/event-stream\b/i.test(answer.headers['content-type'] ?? '')) timeline = new EventTimeline(limit);
+      answer.on('data', (chunk: Buffer) => {
+        answerTap.add(chunk);
+        timeline?.add(chunk);
+      });
       answer.pipe(res);
       answer.on('end', () => finish());
       answer.on('aborted', () => finish('the target ended the answer before its end'));

@@ -1,3 +1,5 @@
+import { replaceDecoded } from '../support/decodedMatch.js';
+
 /** What a recorded credential reads in every file the recorder writes and in the journal's HAR. */
 export const REDACTED = '<redacted>';
 
@@ -19,13 +21,13 @@ export function credentialValues(headers: Iterable<readonly [string, string]>): 
 }
 
 /**
- * Text with every known secret value and every credential shape replaced by {@link REDACTED}: the one redaction
- * of the recorder and of the journal's HAR.
+ * Text with every known secret value and every credential shape replaced by {@link REDACTED}, as written or URL-
+ * or JSON-escaped: the one redaction of the recorder and of the journal's HAR.
  */
 export function redactText(text: string, secrets: readonly string[] = []): string {
   let out = text;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  return out.replace(CREDENTIAL_SHAPE, REDACTED);
+  return replaceDecoded(out, CREDENTIAL_SHAPE, REDACTED);
 }
 
 /** Headers as HAR lists them, credential headers reading {@link REDACTED} and any other value redacted as text. */

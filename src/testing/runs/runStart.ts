@@ -1,8 +1,9 @@
 import type { ExecutionKind } from '../../generated/types.js';
-import { OzMockError } from '../contract/errors.js';
+import { OzMockError, stateReset } from '../contract/errors.js';
 import type { ExecutionRecord } from '../state/state.js';
 import { newId } from '../support/ids.js';
 import type { ServerClock } from '../time/clock.js';
+import type { StateLifetime } from '../time/stateLifetime.js';
 import type { Runner, RunOutcome, RunPlan } from './runner.js';
 
 /** What an execute route (or a schedule) runs. */
@@ -17,10 +18,11 @@ export interface RunRequest {
   readonly followupAgent: string | null;
 }
 
-/** What a run in the request works with: the runner, the clock and how long a sync answer waits. */
+/** What a run in the request works with: the runner, the clock, the state's lifetime and how long a sync answer waits. */
 export interface SyncRunPort {
   readonly runner: Runner;
   readonly clock: ServerClock;
+  readonly lifetime: StateLifetime;
   readonly options: { readonly syncTimeoutMs: number };
 }
 
@@ -36,18 +38,23 @@ export function newExecution(runner: Runner, account: string, run: RunRequest, t
     taskId: run.async ? newId('tsk') : null,
     followupAgent: run.followupAgent,
     status: run.async ? 'queued' : 'running',
+    ...(run.plan.type === 'workflow' ? { tasks: run.plan.tasks.map((t) => ({ id: t.id, agent: t.agent.name, fields: t.fields })) } : {}),
   });
 }
 
 const TIMEOUT = Symbol('timeout');
 
+/** The run's outcome; `TIMEOUT` past `syncTimeoutMs`; `reset` at once when the state it runs in ends. */
 function withTimeout(port: SyncRunPort, run: Promise<RunOutcome>): Promise<RunOutcome | typeof TIMEOUT> {
   return new Promise((resolve) => {
-    const timer = port.clock.timer(port.options.syncTimeoutMs, () => resolve(TIMEOUT), false);
-    void run.then((outcome) => {
+    const settle = (outcome: RunOutcome | typeof TIMEOUT) => {
       timer.cancel();
+      forget();
       resolve(outcome);
-    });
+    };
+    const timer = port.clock.timer(port.options.syncTimeoutMs, () => settle(TIMEOUT), false);
+    const forget = port.lifetime.onEnd(() => settle({ ok: false, error: stateReset() }));
+    void run.then(settle);
   });
 }
 

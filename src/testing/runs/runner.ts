@@ -2,14 +2,14 @@ import { paceToken } from '../wire/streamPace.js';
 import { MIN_POLL_MS } from '../../core/executions/executionPoller.js';
 import type { ExecutionKind } from '../../generated/types.js';
 import type { CatalogAgent, CatalogTool, RunContext } from '../state/catalog.js';
-import { invalidParams, OzMockError, toMockError } from '../contract/errors.js';
+import { invalidParams, OzMockError, stateReset, toMockError } from '../contract/errors.js';
 import { newId } from '../support/ids.js';
 import type { ServerClock } from '../time/clock.js';
 import type { Timing } from '../time/timing.js';
 import type { StateLifetime } from '../time/stateLifetime.js';
 import type { WorkTracker } from '../time/workTracker.js';
 import type { Store } from '../state/store.js';
-import type { ExecutionRecord, SpanRecord } from '../state/state.js';
+import type { ExecutionRecord, RunTaskRecord, SpanRecord } from '../state/state.js';
 import { tokenize } from '../support/tokenize.js';
 
 /** A workflow task ready to run. */
@@ -48,6 +48,8 @@ export interface NewExecution {
   readonly taskId?: string | null;
   readonly followupAgent: string | null;
   readonly status: 'queued' | 'running';
+  /** A workflow run's tasks, kept on the record (see `ExecutionRecord.tasks`). */
+  readonly tasks?: readonly RunTaskRecord[];
 }
 
 /** What one agent call costs (micro-dollars): metered on the account's wallet. */
@@ -81,6 +83,8 @@ export interface RunnerPort {
 export class Runner {
   /** When each sleeping run's current wait on the clock ends (its start, a step, a handler's `sleep`). */
   readonly #wakeAt = new Map<string, number>();
+  /** The lifetime signal of the state each run began in: once it aborts, the run stops and writes nothing more. */
+  readonly #lifetimeOf = new WeakMap<ExecutionRecord, AbortSignal>();
 
   readonly #core: RunnerPort;
 
@@ -137,6 +141,7 @@ export class Runner {
       followup_agent: spec.followupAgent,
       spans: [],
     };
+    if (spec.tasks) record.tasks = spec.tasks;
     this.#core.store.data.executions.set(record.id, record);
     return record;
   }
@@ -182,6 +187,13 @@ export class Runner {
     );
   }
 
+  /** Ends a run that could not start (what it runs is gone): failed with the error, nothing charged. */
+  failUnstarted(record: ExecutionRecord, err: unknown): void {
+    const now = this.#core.clock.now();
+    Object.assign(record, { status: 'failed', error: { ...toMockError(err).toObject(), execution_id: record.id }, finished_at: now, updated_at: now });
+    this.#core.store.executionChanged(record);
+  }
+
   /** The context a handler gets. */
   context(record: ExecutionRecord): RunContext {
     const clock = this.#core.clock;
@@ -189,6 +201,7 @@ export class Runner {
   }
 
   #begin(record: ExecutionRecord): void {
+    this.#lifetimeOf.set(record, this.#core.lifetime.signal);
     const now = this.#core.clock.now();
     const wasRunning = record.status === 'running';
     record.status = 'running';
@@ -259,10 +272,13 @@ export class Runner {
   }
 
   #checkCancelled(record: ExecutionRecord): void {
+    if (this.#lifetimeOf.get(record)?.aborted) throw stateReset();
     if (record.status === 'cancelled') throw new OzMockError(409, 'execution_cancelled', `Execution ${record.id} was cancelled.`);
   }
 
   #finish(record: ExecutionRecord, outcome: RunOutcome): RunOutcome {
+    // A run of a state that was reset, restored or replaced writes nothing: its record, account and indexes are gone.
+    if (this.#lifetimeOf.get(record)?.aborted) return { ok: false, error: stateReset() };
     const now = this.#core.clock.now();
     const root = record.spans[0];
     if (record.status === 'cancelled') {

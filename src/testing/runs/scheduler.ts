@@ -1,4 +1,5 @@
-import { invalidParams, notFound, toMockError } from '../contract/errors.js';
+import { notFound } from '../contract/errors.js';
+import { plannedTasks, taskRecordsOf } from './runPlans.js';
 import { nextCronRun, parseCron } from '../support/cron.js';
 import { newId } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';
@@ -28,11 +29,7 @@ export function scheduleRun(store: Store, s: ScheduleRecord): RunRequest {
   }
   const w = store.workflowByName(s.account, name);
   if (!w) throw notFound('workflow', `The schedule's workflow ${name} is gone.`);
-  const tasks = w.tasks.map(({ id, type: _type, agent, ...fields }) => {
-    const found = store.catalog.agents.get(agent);
-    if (!found) throw invalidParams(`Workflow ${name} names an agent that is gone: ${agent}.`);
-    return { id, agent: found, fields };
-  });
+  const tasks = plannedTasks(store, name, taskRecordsOf(w.tasks));
   const inputs = isPlainObject(s.input.inputs) ? s.input.inputs : {};
   return {
     kind,
@@ -94,10 +91,7 @@ export class Scheduler {
       const run = scheduleRun(core.store, s);
       runner.runInBackground(newExecution(runner, s.account, run, null), run.plan);
     } catch (err) {
-      const now = clock.now();
-      const record = runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' });
-      Object.assign(record, { status: 'failed', error: { ...toMockError(err).toObject(), execution_id: record.id }, finished_at: now, updated_at: now });
-      core.store.executionChanged(record);
+      runner.failUnstarted(runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' }), err);
     }
     // The next occurrence after the one that fired: an `advance` over several occurrences fires each once.
     const cron = parseCron(s.cron);

@@ -141,6 +141,15 @@ export interface ExecutionRecord {
   /** The agent a follow-up talks to (an agent run's agent, a workflow's last task's agent). */
   followup_agent: string | null;
   spans: SpanRecord[];
+  /** A workflow run's tasks as it runs them: what takes the run up again when a saved state is loaded. */
+  tasks?: readonly RunTaskRecord[];
+}
+
+/** A workflow task as a run holds it: its id, its agent's name and its own fields (`user_request`, ...). */
+export interface RunTaskRecord {
+  readonly id: string;
+  readonly agent: string;
+  readonly fields: Readonly<Record<string, unknown>>;
 }
 
 /** Whether an execution is finished (succeeded, failed or cancelled). */

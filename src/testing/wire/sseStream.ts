@@ -11,6 +11,11 @@ export interface SseStreamOptions {
   readonly onCut?: () => void;
   /** A `: ping` comment after this much quiet (ms of the clock); 0 turns pings off. */
   readonly pingMs: number;
+  /**
+   * The lifetime of the state the stream reports on (`StateLifetime.onEnd`): when it ends while the stream is
+   * open (a reset, restore or import), the stream sends one `error` event with `resetData()` and ends at once.
+   */
+  readonly lifetime?: { readonly onEnd: (listener: () => void) => () => void; readonly resetData: () => string };
 }
 
 const PING = ': ping\n\n';
@@ -28,7 +33,8 @@ const DETACHED: SseSink = { write: () => true, end: () => undefined };
  * it is full, they wait here, at most {@link SSE_BUFFER_LIMIT}: past it {@link SseStream.ready} tells the
  * producer to wait (the run pauses for a slow reader rather than the server's memory growing with the stream).
  * The keep-alive ping is one timer on the server clock: when it fires it pings if the stream was quiet for
- * `pingMs`, else re-arms for the rest of the quiet time (an event does not touch it).
+ * `pingMs`, else re-arms for the rest of the quiet time (an event does not touch it). Given the state's lifetime,
+ * the stream ends with an `error` event when that ends (a reset), whatever the run it reports on does.
  */
 export class SseStream implements SseSinkOwner {
   /** Whether events are still taken (not closed, cut or cancelled). */
@@ -49,6 +55,8 @@ export class SseStream implements SseSinkOwner {
   #taps: Array<ReadableStreamDefaultController<Uint8Array>> = [];
   #web: WebStreamSink | null = null;
   #ping: TimerHandle | null = null;
+  /** Stops listening to the state's lifetime (set while the stream listens). */
+  #forgetLifetime: (() => void) | null = null;
   #lastWriteAt = 0;
   readonly #options: SseStreamOptions;
   readonly #flushTask = (): void => {
@@ -67,6 +75,7 @@ export class SseStream implements SseSinkOwner {
       this.#lastWriteAt = options.clock.now();
       this.#armPing(options.pingMs);
     }
+    if (this.#open && options.lifetime) this.#listenToLifetime(options.lifetime);
   }
 
   /** Whether events still reach the client. */
@@ -101,6 +110,7 @@ export class SseStream implements SseSinkOwner {
     if (!this.#open) return;
     this.#open = false;
     this.#stopPing();
+    this.#stopListening();
     if (this.#sink) this.#finish();
   }
 
@@ -172,12 +182,26 @@ export class SseStream implements SseSinkOwner {
   abort(): void {
     this.#open = false;
     this.#stopPing();
+    this.#stopListening();
     this.#sink ??= DETACHED;
     if (this.#done) return;
     this.#done = true;
     this.#pending = '';
     this.#endTaps();
     this.#release();
+  }
+
+  #listenToLifetime(lifetime: NonNullable<SseStreamOptions['lifetime']>): void {
+    this.#forgetLifetime = lifetime.onEnd(() => {
+      this.#forgetLifetime = null;
+      this.send('error', lifetime.resetData());
+      this.close();
+    });
+  }
+
+  #stopListening(): void {
+    this.#forgetLifetime?.();
+    this.#forgetLifetime = null;
   }
 
   #queue(text: string): void {

@@ -1,7 +1,7 @@
 /**
  * `npm run soak` (`node --import tsx test/reliability/soak/run.ts [--calls N] [--duration SECONDS]
  * [--clients N] [--concurrency N] [--fault-rate P] [--seed N] [--no-hostile]`): the fault soak, bounded, with its
- * figures printed, with the hostile client (`hostileClient.ts`) beside the honest ones unless `--no-hostile`. Exits 1 when a call was lost, ran twice, threw an untyped error, or an answer broke openapi.json.
+ * figures printed, with the hostile client (`hostileClient.ts`) and the hostile server (`hostileServer.ts`) beside the honest ones unless `--no-hostile`. Exits 1 when a call was lost, ran twice, threw an untyped error, or an answer broke openapi.json.
  */
 import { parseArgs } from 'node:util';
 import { runSoak } from './soak.js';
@@ -31,6 +31,6 @@ const figures = await runSoak({
 const { problems, ...shown } = figures;
 console.log(JSON.stringify(shown, null, 2));
 for (const p of problems.slice(0, 30)) console.log(`problem: ${p}`);
-const bad = figures.lost + figures.doubled + figures.untypedErrors + figures.violations + figures.mismatched + (figures.hostile?.unexpected ?? 0);
+const bad = figures.lost + figures.doubled + figures.untypedErrors + figures.violations + figures.mismatched + (figures.hostile?.unexpected ?? 0) + (figures.hostileServer?.unexpected ?? 0);
 console.log(bad === 0 ? 'soak: OK (lost 0, doubled 0)' : 'soak: FAILED');
 process.exitCode = bad === 0 ? 0 : 1;

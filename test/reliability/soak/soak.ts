@@ -13,6 +13,7 @@ import { seededRandom } from '../../../src/testing/builders/seededIds.js';
 import { TOKEN_MICROS } from '../../../src/testing/handlers/models.js';
 import { createTestServer, takeViolations } from '../../support/ozServer.js';
 import { runHostileClient, type HostileFigures } from './hostileClient.js';
+import { runHostileServer, type HostileServerFigures } from './hostileServer.js';
 
 /** How long and how hard to soak. */
 export interface SoakOptions {
@@ -144,6 +145,8 @@ export interface SoakFigures {
   elapsedMs: number;
   /** What the hostile client did (with `hostile: true`), and the highest RSS seen. */
   hostile: HostileFigures | null;
+  /** What the hostile server answered a client of the SDK, and how it took it (with `hostile: true`). */
+  hostileServer: HostileServerFigures | null;
   problems: string[];
 }
 
@@ -294,6 +297,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   const listener = await server.listen({ port: 0, mcpPort: 0, host: '127.0.0.1' });
   let honestDone = false;
   const hostile = options.hostile ? runHostileClient(server, listener, () => honestDone) : null;
+  const hostileServer = options.hostile ? runHostileServer(() => honestDone) : null;
   const records: CallRecord[] = [];
   const problems: string[] = [];
   let issued = 0;
@@ -371,6 +375,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     await Promise.all(workers).finally(() => (honestDone = true));
     const hostileFigures = hostile === null ? null : await hostile;
     if (hostileFigures?.unexpected) problems.push(`hostile client: ${hostileFigures.unexpected} answers were not the refusal expected`);
+    const hostileServerFigures = hostileServer === null ? null : await hostileServer;
+    for (const outcome of hostileServerFigures?.unexpectedOutcomes ?? []) problems.push(`hostile server: ${outcome}`);
     server.faults.clear();
     await server.idle();
 
@@ -521,7 +527,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       byKind,
       results: records.filter((r) => r.outcome === 'result').length,
       typedErrors: records.filter((r) => r.outcome === 'typed-error').length,
-      untypedErrors: records.filter((r) => r.outcome === 'untyped-error').length,
+      untypedErrors: records.filter((r) => r.outcome === 'untyped-error').length + (hostileServerFigures?.untypedErrors ?? 0),
       recoveredStreams,
       recoveredAfterThrow,
       recoveredDuplicates,
@@ -539,6 +545,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       violations: violations.length,
       elapsedMs: Date.now() - started,
       hostile: hostileFigures,
+      hostileServer: hostileServerFigures,
       problems,
     };
   } finally {

@@ -50,6 +50,16 @@ describe('the response validator of the test suite (test/support/ozServer.ts)', 
     expect(problems).toMatch(/exactly one result or error/);
   });
 
+  it('takes a chat stream ended by one error envelope (no [DONE]); flags a chunk after it and a bad envelope', async () => {
+    const chunk = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null,"logprobs":null}]}';
+    const sse = (body: string) => new Response(body, { headers: { ...keyed, 'content-type': 'text/event-stream' } });
+    const ended = `data: ${chunk}\n\nevent: error\ndata: {"error":{"code":"reset","message":"m"}}\n\n`;
+    expect(await checkResponse(event('createChatCompletion', sse(ended)))).toEqual([]);
+    expect((await checkResponse(event('createChatCompletion', sse(`${ended}data: ${chunk}\n\n`)))).join()).toMatch(/nothing after an error event/);
+    expect((await checkResponse(event('createChatCompletion', sse('event: error\ndata: {"error":{"code":"reset"}}\n\n')))).join()).toMatch(/SSE event error/);
+    expect((await checkResponse(event('createChatCompletion', sse(`data: ${chunk}\n\n`)))).join()).toMatch(/must end with data: \[DONE\]/);
+  });
+
   it('flags an unrouted answer that is not 404', async () => {
     const res = Response.json({ error: { code: 'x', message: 'y' } }, { status: 500, headers: { 'x-request-id': 'r', 'x-error-code': 'x' } });
     expect((await checkResponse(event(null, res, 'not_found'))).join()).toMatch(/not 404/);

@@ -14,9 +14,20 @@ export interface SpawnedOzMock {
   stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `oz-mock` with the given flags. */
-export function spawnOzMock(args: readonly string[], env: Record<string, string> = {}): SpawnedOzMock {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** How `oz-mock` is started: a file, the arguments before the flags, the whole environment, the folder. */
+export interface OzMockLauncher {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  readonly cwd: string;
+}
+
+/** node on the source, in this process's environment. */
+const FROM_SOURCE: OzMockLauncher = { file: process.execPath, args: ['--import', 'tsx', 'src/testing/cli.ts'], env: process.env, cwd: ROOT };
+
+/** Starts `oz-mock` with the given flags (from the source, unless another launcher is given). */
+export function spawnOzMock(args: readonly string[], env: Record<string, string> = {}, launcher: OzMockLauncher = FROM_SOURCE): SpawnedOzMock {
+  const child = spawn(launcher.file, [...launcher.args, ...args], { cwd: launcher.cwd, env: { ...launcher.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -53,8 +64,8 @@ export interface StartLine {
 }
 
 /** Starts `oz-mock --port 0 --json ...` and reads its start line. */
-export async function startOzMock(args: readonly string[], env: Record<string, string> = {}): Promise<{ mock: SpawnedOzMock; line: StartLine }> {
-  const mock = spawnOzMock(['--port', '0', '--json', ...args], env);
+export async function startOzMock(args: readonly string[], env: Record<string, string> = {}, launcher: OzMockLauncher = FROM_SOURCE): Promise<{ mock: SpawnedOzMock; line: StartLine }> {
+  const mock = spawnOzMock(['--port', '0', '--json', ...args], env, launcher);
   const [json] = await waitForOutput(mock, /^\{.*\}$/m);
   return { mock, line: JSON.parse(json) as StartLine };
 }

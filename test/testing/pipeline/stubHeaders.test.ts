@@ -32,7 +32,7 @@ const BAD: ReadonlyArray<readonly [string, Record<string, string>, string]> = [
 describe('stub headers', () => {
   it.each(BAD)('%s: 422 over HTTP and in process, nothing armed', async (_name, headers, message) => {
     server = createTestServer({ adminToken: TOKEN });
-    const stub = { operationId: 'listTools' as const, answer: { status: 200, body: { object: 'list', data: [], has_more: false, next_cursor: null }, headers } };
+    const stub = { operationId: 'listTools' as const, answer: { status: 200 as const, body: { object: 'list', data: [], has_more: false, next_cursor: null }, headers } };
     const res = await callJson<ErrorBody>(server, 'POST', '/_oz/stubs', { key: TOKEN, body: stub });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('invalid_params');
@@ -58,7 +58,7 @@ describe('stub headers', () => {
     expect(ok.status).toBe(200);
     // The socket sink writes header bytes as UTF-8 (undici reads them as Latin-1): either way the value arrives whole.
     expect(Buffer.from(ok.headers.get('x-note')!, 'latin1').toString('utf8')).toBe('café');
-    server.stubs.add({ operationId: 'listTools', respond: () => ({ status: 200, body: list, headers: { 'transfer-encoding': 'chunked' } }) });
+    server.stubs.add({ operationId: 'listTools', respond: () => ({ status: 200, body: list, headers: { 'transfer-encoding': 'chunked' } }) as const });
     const bad = await fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(bad.status).toBe(500);
     expect(bad.headers.get('transfer-encoding') === null || bad.headers.get('content-length') === null).toBe(true);

@@ -55,8 +55,16 @@ describe('startRecorder', () => {
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) tail += decoder.decode(chunk.value);
     expect(tail).toBe('event: result\ndata: {"ok":true}\n\n');
     const summary = await r.close();
-    expect(summary).toMatchObject({ exchanges: 1, stubs: 0, leftOut: [{ entry: 0, why: expect.stringMatching(/streamed answer/) }] });
+    expect(summary).toMatchObject({ exchanges: 1, stubs: 1, leftOut: [] });
     const [entry] = readHar(r).log.entries;
+    // The events as they came, with the wait before each: the second came when the target sent it.
+    expect(entry!.response._events?.map((e) => [e.event, e.data])).toEqual([
+      ['token', '{"delta":"one"}'],
+      ['result', '{"ok":true}'],
+    ]);
+    expect(entry!.response._events![1]!.delayMs).toBeGreaterThanOrEqual(0);
+    const [stub] = JSON.parse(readFileSync(r.stubsPath, 'utf8')) as Array<{ operationId: string; match: unknown; answer: { status: number; events: Array<{ event: string; data: unknown }> } }>;
+    expect(stub).toMatchObject({ operationId: 'executeAgent', match: { query: { x: '1' } }, answer: { status: 200, events: [{ event: 'token', data: { delta: 'one' } }, { event: 'result', data: { ok: true } }] } });
     expect(entry!._operationId).toBe('executeAgent');
     expect(entry!.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('<redacted>');
     expect(entry!.request.queryString).toEqual([{ name: 'x', value: '1' }]);
@@ -80,6 +88,26 @@ describe('startRecorder', () => {
     expect(entry!.response.content.text).toHaveLength(1024);
     expect(entry!.response.content.comment).toBe(`only the first 1024 of ${size} bytes are recorded`);
     expect(entry!.request.headers.find((h) => h.name === 'authorization')?.value).toBe('<redacted>');
+  });
+
+  it("records the request headers as forwarded: the target's Host, identity encoding, no hop-by-hop header", async () => {
+    let received: http.IncomingHttpHeaders = {};
+    const url = await target((req, res) => {
+      received = req.headers;
+      res.end('{}');
+    });
+    const r = await recorder(url);
+    await (await fetch(`${r.url}/v1/tools`, { headers: { 'x-trace-id': 'trc_1', 'accept-encoding': 'gzip, br', connection: 'keep-alive' } })).text();
+    await r.close();
+    const [entry] = readHar(r).log.entries;
+    const recorded = Object.fromEntries(entry!.request.headers.map((h) => [h.name.toLowerCase(), h.value]));
+    expect(recorded.host).toBe(new URL(url).host);
+    expect(recorded.host).not.toBe(new URL(r.url).host);
+    expect(recorded['accept-encoding']).toBe('identity');
+    expect(recorded.connection).toBeUndefined();
+    // Every recorded header is one the target got, with the value it got.
+    for (const [name, value] of Object.entries(recorded)) expect([name, received[name]]).toEqual([name, value]);
+    expect(entry!.request.url).toBe(`${url}/v1/tools`);
   });
 
   it('answers 502 upstream_error when the target cannot be reached, and records why', async () => {

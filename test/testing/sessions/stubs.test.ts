@@ -26,7 +26,7 @@ async function anItem() {
 describe('in process: server.stubs.add', () => {
   it('answers an item of a given state, on every wire, only for the matching path parameter', async () => {
     const real = await anItem();
-    const parked = { ...real, id: 'itm_parked', status: 'parked', step: 'parked', parked_reason: 'needs a human' };
+    const parked = { ...real, id: 'itm_parked', status: 'parked', step: 'parked', parked_reason: 'needs a human' } as const;
     const stub = server.stubs.add({ operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_parked' } }, answer: { status: 200, body: parked } });
     expect(await oz.companies.items.get('acme', 'itm_parked')).toMatchObject({ status: 'parked', parked_reason: 'needs a human' });
     expect((await oz.companies.items.get('acme', real.id)).status).toBe(real.status); // another id: the server's own answer
@@ -60,7 +60,7 @@ describe('in process: server.stubs.add', () => {
       respond: (request) => {
         seen.push({ path: request.path, account: request.account, query: request.query });
         if (request.path.id !== 'exe_fake') return undefined;
-        return { status: 200, body: { ...server.getExecution(run.execution_id), id: 'exe_fake', status: 'failed', content: null, error: { code: 'upstream_error', message: 'down' } } };
+        return { status: 200, body: { ...server.getExecution(run.execution_id)!, id: 'exe_fake', status: 'failed', content: null, error: { code: 'upstream_error', message: 'down' } } } as const;
       },
     });
     expect(await oz.executions.get('exe_fake')).toMatchObject({ id: 'exe_fake', status: 'failed' });
@@ -89,22 +89,25 @@ describe('in process: server.stubs.add', () => {
     const real = await anItem();
     let err: unknown;
     try {
+      // @ts-expect-error 'sleeping' is not a status of an Item: a compile error too
       server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: { ...real, status: 'sleeping' } } });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(OzMockError);
     expect(err).toMatchObject({ status: 422, code: 'invalid_params', message: expect.stringContaining('answer.body.status') });
+    // @ts-expect-error getCompanyItem never answers 418: a compile error too
     expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 418, body: {} } })).toThrow(/never answers 418/);
     expect(() => server.stubs.add({ operationId: 'nope' as never, answer: { status: 200 } })).toThrow(TypeError);
-    expect(() => server.stubs.add({ operationId: 'getCompanyItem' } as never)).toThrow(/answer or respond/);
-    expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: {} }, times: 0 })).toThrow(/times/);
+    expect(() => server.stubs.add({ operationId: 'getCompanyItem' } as never)).toThrow(/Give answer, answers or respond \(one of them\)/);
+    expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: {} as never }, times: 0 })).toThrow(/times/);
     expect(server.stubs.list()).toEqual([]);
     server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: { nonsense: true } }, unchecked: true });
     expect(await (await server.fetch(`${server.url}/v1/companies/acme/items/x`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()).toEqual({ nonsense: true });
   });
 
   it('a respond function answering what openapi.json forbids is a 500 naming the field', async () => {
+    // @ts-expect-error a list's data is an array: a compile error too
     server.stubs.add({ operationId: 'listTools', respond: () => ({ status: 200, body: { data: 'not a list' } }) });
     const res = await server.fetch(`${server.url}/v1/tools`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(res.status).toBe(500);

@@ -1,3 +1,4 @@
+import { SseParser } from '../../../core/streams/sseParser.js';
 import type { ControlApi } from './controlApi.js';
 
 /** What the feed tells the page. */
@@ -8,22 +9,6 @@ export interface FeedListener {
   entry(entry: unknown): void;
   /** The feed is down (it reconnects by itself). */
   down(reason: string): void;
-}
-
-/** The events of a server-sent event stream's text, and what is left of an unfinished one. */
-export function sseEvents(text: string): { events: Array<{ event: string; data: string }>; rest: string } {
-  const blocks = text.split(/\r?\n\r?\n/);
-  const rest = blocks.pop() ?? '';
-  const events = blocks.map((block) => {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-    }
-    return { event, data: data.join('\n') };
-  });
-  return { events, rest };
 }
 
 /**
@@ -39,18 +24,19 @@ export function followFeed(api: ControlApi, listener: FeedListener): () => void 
         const response = await fetch(api.scoped('/events'), { headers: api.headers(), signal: controller.signal, cache: 'no-store', credentials: 'omit' });
         if (!response.ok || response.body === null) throw new Error(`The live feed answered ${response.status}.`);
         const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = '';
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          const { events, rest } = sseEvents(buffer + value);
-          buffer = rest;
-          for (const { event, data } of events) {
+        // The client's own reader of server-sent events: the one the project has.
+        const parser = new SseParser({
+          onEvent: (event, data) => {
             if (event === 'ready') {
               delay = 250;
               listener.ready();
             } else if (event === 'entry') listener.entry(JSON.parse(data));
-          }
+          },
+        });
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.feed(value);
         }
         listener.down('The live feed ended: reconnecting.');
       } catch (error) {

@@ -149,9 +149,15 @@ interface StubView {
   readonly id: string;
   readonly operationId: string;
   readonly match: unknown;
+  readonly answers: readonly unknown[] | null;
+  readonly position: number | null;
+  readonly then: string | null;
   readonly remaining: number | null;
   readonly hits: number;
 }
+
+/** Where a sequence of answers stands (`answer 2 of 3, then repeat`), or `one answer`. */
+const sequenceText = (s: StubView) => (s.answers && s.position !== null ? `answer ${s.position + 1} of ${s.answers.length}, then ${s.then}` : 'one answer');
 
 async function renderFaults(): Promise<Node> {
   const [faults, stubs] = await Promise.all([api!.call<{ data: FaultView[] }>('GET', api!.scoped('/faults')), api!.call<{ data: StubView[] }>('GET', api!.scoped('/stubs'))]);
@@ -171,7 +177,7 @@ async function renderFaults(): Promise<Node> {
       faults.data.map((f) => [f.id, f.operationId ?? f.path ?? f.pathPattern ?? 'any request', `${f.type ?? 'error'}${f.status ? ` ${f.status}` : ''}${f.code ? ` ${f.code}` : ''}`, f.hits, f.remaining, withdraw('faults', f.id)]),
     ),
     h('h3', {}, 'Stubs'),
-    table('Armed stubs and their hits', ['Stub', 'Operation', 'Match', 'Hits', 'Remaining', 'Actions'], stubs.data.map((s) => [s.id, s.operationId, JSON.stringify(s.match), s.hits, s.remaining ?? 'every time', withdraw('stubs', s.id)])),
+    table('Armed stubs and their hits', ['Stub', 'Operation', 'Match', 'Next answer', 'Hits', 'Remaining', 'Actions'], stubs.data.map((s) => [s.id, s.operationId, JSON.stringify(s.match), sequenceText(s), s.hits, s.remaining ?? 'every time', withdraw('stubs', s.id)])),
     h('h3', {}, 'Never fired'),
     unused === null ? h('p', {}, 'The server does not report unused faults and stubs.') : unusedContent(unused),
   );

@@ -78,7 +78,7 @@ export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId:
   });
   void Promise.resolve(outcome).then((o) => {
     if (o.ok) stream.send('result', JSON.stringify(resultView(record, ctx.requestId)));
-    else stream.send('error', JSON.stringify({ error: { ...o.error.toObject(), execution_id: record.id } }));
+    else stream.send('error', JSON.stringify({ error: ctx.errorObject(o.error) }));
     stream.close();
   });
   return ctx.stream(stream);

@@ -1,4 +1,5 @@
 import type { OperationId } from '../../../generated/operations.js';
+import type { OperationStub, UncheckedOperationStub } from './operationStub.js';
 import type { Reply } from '../../wire/answer.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
@@ -11,12 +12,24 @@ import type { Payload } from '../../wire/render.js';
 import { checkScopeOperationId } from '../../harness/requestScope.js';
 import { PERMANENT_ERROR_CODES } from '../../contract/permanentCodes.js';
 import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
+import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type StubCut, type StubEvent } from './stubEvents.js';
 
-/** What a stub answers: a status, a body (an object as the JSON wire shows it), and extra headers. */
+export type { StubCut, StubEvent } from './stubEvents.js';
+
+/** What a stub answers: a status, a body (an object as the JSON wire shows it) or a stream's events, and extra headers. */
 export interface StubAnswer {
   readonly status: number;
   /** The body as on the JSON wire (an error status: `{ "error": { "code", "message" } }`). None for a 204. */
   readonly body?: unknown;
+  /**
+   * Of an operation that streams, instead of `body`: the events of a 200 stream, sent in order on the server's
+   * clock (each checked against openapi.json's event schema unless `unchecked`). Such a stub answers only the
+   * requests that stream (`stream: true`, or an operation that always streams). A chat completion stream's
+   * events are chunks (`data` only); `data: [DONE]` follows the last.
+   */
+  readonly events?: readonly StubEvent[];
+  /** With `events`: drop the connection after this many events (as a `cut` fault does). */
+  readonly cut?: StubCut;
   /** Headers added to the answer (`retry-after`, ...). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -52,8 +65,18 @@ export interface StubSpec {
   /** The operation of openapi.json it answers (an unknown one throws a `TypeError`). */
   readonly operationId: OperationId;
   readonly match?: StubMatch;
-  /** A fixed answer (checked against openapi.json when added). Give `answer` or `respond`. */
+  /** A fixed answer (checked against openapi.json when added). Give one of `answer`, `answers` or `respond`. */
   readonly answer?: StubAnswer;
+  /**
+   * A sequence of answers (each checked as `answer` is): the n-th request the stub matches gets the n-th answer;
+   * after the last, `then` says what happens.
+   */
+  readonly answers?: readonly StubAnswer[];
+  /**
+   * After the last of `answers`: `'repeat'` (the default) gives the last answer again; `'fallthrough'` withdraws
+   * the stub, so later requests reach older stubs and the server's own behaviour.
+   */
+  readonly then?: StubThen;
   /**
    * An answer worked out per request (checked against openapi.json before it is sent: a misfit answers 500
    * `internal_error` naming the field). Return nothing to let the server's own behaviour answer.
@@ -64,6 +87,9 @@ export interface StubSpec {
   /** Send the answer even when openapi.json does not allow it (a test of a client's defences). */
   readonly unchecked?: boolean;
 }
+
+/** What a sequence of answers does after its last answer: see {@link StubSpec.then}. */
+export type StubThen = 'repeat' | 'fallthrough';
 
 /** A stub that was added. */
 export interface StubHandle {
@@ -82,8 +108,14 @@ export interface StubView {
   readonly id: string;
   readonly operationId: OperationId;
   readonly match: StubMatch;
-  /** The fixed answer, or `"(function)"` for a `respond` function. */
+  /** The fixed answer (of a sequence: the one the next matching request gets), or `"(function)"` for `respond`. */
   readonly answer: StubAnswer | '(function)';
+  /** A sequence's answers, in order (`null` for a single answer or a function). */
+  readonly answers: readonly StubAnswer[] | null;
+  /** Of a sequence: the index in `answers` of the answer the next matching request gets (`null` otherwise). */
+  readonly position: number | null;
+  /** Of a sequence: what follows its last answer (`null` otherwise). */
+  readonly then: StubThen | null;
   readonly times: number | null;
   readonly remaining: number | null;
   readonly hits: number;
@@ -98,7 +130,8 @@ export interface OzStubs {
    * The newest stub that matches answers. A bad stub throws a `TypeError`; an answer openapi.json does not
    * allow for the operation throws 422 `invalid_params` naming the field (`answer.body.status`).
    */
-  add(stub: StubSpec): StubHandle;
+  add(stub: UncheckedOperationStub): StubHandle;
+  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
   /** The stubs still armed, with their hits. */
   list(): StubView[];
   /** Withdraws one stub; answers whether it was armed. */
@@ -111,15 +144,17 @@ interface ArmedStub {
   readonly id: string;
   readonly op: OperationInfo;
   readonly spec: StubSpec;
-  readonly shape: ResponseShape | null;
+  /** The fixed answers (one, a sequence, or none for `respond`), each with the response shape it was checked against. */
+  readonly fixed: ReadonlyArray<{ readonly answer: StubAnswer; readonly shape: ResponseShape | null }>;
   remaining: number | null;
   hits: number;
 }
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
-const STUB_FIELDS = ['operationId', 'match', 'answer', 'respond', 'times', 'unchecked'];
+const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
+const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
 const MATCH_FIELDS = ['path', 'query', 'body', 'account'];
-const ANSWER_FIELDS = ['status', 'body', 'headers'];
+const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers'];
 
 function stringRecord(value: unknown, name: string): void {
   if (value === undefined) return;
@@ -132,6 +167,45 @@ function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
+  if (answer.events === undefined) {
+    if (answer.cut !== undefined) throw new TypeError('answer.cut goes with answer.events');
+    return;
+  }
+  if (answer.body !== undefined) throw new TypeError('Give answer.body or answer.events, not both');
+  checkEventsShape(answer.events, answer.cut, 'answer');
+}
+
+/** An answer checked against openapi.json (unless unchecked) under the name `at`: its body's shape, or none for events. */
+function checkedShape(op: OperationInfo, answer: StubAnswer, at: string, unchecked: boolean): ResponseShape | null {
+  if (answer.events) {
+    checkStubEvents(op, answer.status, answer.events, at, unchecked);
+    return null;
+  }
+  return unchecked ? responseShape(op, answer.status, at) : checkStubAnswer(op, answer.status, answer.body, at);
+}
+
+function checkSequence(answers: unknown): asserts answers is StubAnswer[] {
+  if (!Array.isArray(answers) || answers.length === 0) throw new TypeError('answers must be a non-empty array of answers');
+  answers.forEach((answer, i) => {
+    try {
+      checkAnswerShape(answer);
+    } catch (err) {
+      throw new TypeError(`answers[${i}]: ${(err as Error).message}`);
+    }
+  });
+}
+
+/** The fixed answers of a checked spec, each checked against openapi.json (unless unchecked), named by its path. */
+function fixedAnswers(op: OperationInfo, stub: StubSpec): ArmedStub['fixed'] {
+  const answers = stub.answers ?? (stub.answer ? [stub.answer] : []);
+  return answers.map((answer, i) => {
+    return { answer, shape: checkedShape(op, answer, stub.answers ? `answers[${i}]` : 'answer', stub.unchecked === true) };
+  });
+}
+
+/** The fixed answer the next matching request gets: a sequence's n-th (its last repeats). */
+function nextFixed(stub: ArmedStub): ArmedStub['fixed'][number] | undefined {
+  return stub.fixed[Math.min(stub.hits, stub.fixed.length - 1)];
 }
 
 function checkSpec(stub: StubSpec): OperationInfo {
@@ -140,9 +214,11 @@ function checkSpec(stub: StubSpec): OperationInfo {
   for (const k of Object.keys(s)) if (!STUB_FIELDS.includes(k)) throw new TypeError(`${k} is not a field of a stub (known: ${STUB_FIELDS.join(', ')})`);
   if (s.operationId === undefined) throw new TypeError('operationId is required');
   checkScopeOperationId(s.operationId);
-  if ((s.answer === undefined) === (s.respond === undefined)) throw new TypeError('Give answer or respond (one of them)');
+  if ([s.answer, s.answers, s.respond].filter((v) => v !== undefined).length !== 1) throw new TypeError('Give answer, answers or respond (one of them)');
   if (s.respond !== undefined && typeof s.respond !== 'function') throw new TypeError('respond must be a function');
   if (s.answer !== undefined) checkAnswerShape(s.answer);
+  if (s.answers !== undefined) checkSequence(s.answers);
+  if (s.then !== undefined && (s.answers === undefined || !THEN_VALUES.includes(s.then as StubThen))) throw new TypeError(`then goes with answers and is one of: ${THEN_VALUES.join(', ')}`);
   if (s.times !== undefined && !(Number.isInteger(s.times) && (s.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
   if (s.unchecked !== undefined && typeof s.unchecked !== 'boolean') throw new TypeError('unchecked must be true or false');
   const m = s.match;
@@ -190,8 +266,15 @@ function payloadOf(status: number, shape: ResponseShape | null, body: unknown): 
   }
 }
 
-/** The reply of a stub's answer on the request's wire (JSON off the wire planes). */
+/** The reply of a stub's answer on the request's wire (JSON off the wire planes), or its stream of events. */
 function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape | null): Reply {
+  if (answer.events) {
+    const stream = ctx.openStream(answer.cut?.afterEvents);
+    void playEvents(stream, answer.events, ctx.server.clock, ctx.op?.streaming === 'chat');
+    const reply = ctx.stream(stream);
+    if (reply.kind === 'stream') Object.assign(reply.headers, answer.headers);
+    return reply;
+  }
   const headers: Record<string, string> = { ...answer.headers };
   if (answer.body === undefined || answer.body === null) {
     return ctx.buffered(answer.status, { ...ctx.headers(null), ...headers }, null);
@@ -216,11 +299,20 @@ export class Stubs implements OzStubs {
     return this.#armed.length;
   }
 
-  add(stub: StubSpec): StubHandle {
+  add(stub: UncheckedOperationStub): StubHandle;
+  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
+  add(stub: object): StubHandle {
+    return this.addSpec(stub as unknown as StubSpec);
+  }
+
+  /** {@link OzStubs.add} of a stub typed only as data (a stubs file, the control plane, a server option). */
+  addSpec(stub: StubSpec): StubHandle {
     checkNesting(stub, 'The stub');
     const op = checkSpec(stub);
-    const shape = !stub.answer ? null : stub.unchecked ? responseShape(op, stub.answer.status, 'answer') : checkStubAnswer(op, stub.answer.status, stub.answer.body, 'answer');
-    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, shape, remaining: stub.times ?? null, hits: 0 };
+    const fixed = fixedAnswers(op, stub);
+    // A sequence that falls through gives each answer once (or `times` answers, if fewer), then is withdrawn.
+    const remaining = stub.then === 'fallthrough' ? Math.min(stub.times ?? Infinity, fixed.length) : (stub.times ?? null);
+    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, remaining, hits: 0 };
     this.#armed.push(armed);
     return {
       id: armed.id,
@@ -239,7 +331,10 @@ export class Stubs implements OzStubs {
       id: a.id,
       operationId: a.spec.operationId,
       match: a.spec.match ?? {},
-      answer: a.spec.answer ?? '(function)',
+      answer: nextFixed(a)?.answer ?? '(function)',
+      answers: a.spec.answers ?? null,
+      position: a.spec.answers ? Math.min(a.hits, a.fixed.length - 1) : null,
+      then: a.spec.answers ? (a.spec.then ?? 'repeat') : null,
       times: a.spec.times ?? null,
       remaining: a.remaining,
       hits: a.hits,
@@ -275,10 +370,13 @@ export class Stubs implements OzStubs {
         headers: ctx.request.headers,
       };
       if (!matches(stub, request)) continue;
+      const fixed = nextFixed(stub);
+      // A streamed answer is for the requests that stream; the others go on to older stubs and the server.
+      if (fixed?.answer.events && !requestStreams(op, request.body)) continue;
       stub.hits++;
       let answer: StubAnswer | undefined;
-      let shape = stub.shape;
-      if (stub.spec.answer) answer = stub.spec.answer;
+      let shape: ResponseShape | null;
+      if (fixed) ({ answer, shape } = fixed);
       else {
         answer = (await stub.spec.respond!(request)) ?? undefined;
         if (answer === undefined) continue;
@@ -294,7 +392,7 @@ export class Stubs implements OzStubs {
   #checkRespond(stub: ArmedStub, answer: StubAnswer): ResponseShape | null {
     try {
       checkAnswerShape(answer);
-      return stub.spec.unchecked ? responseShape(stub.op, answer.status, 'answer') : checkStubAnswer(stub.op, answer.status, answer.body, 'answer');
+      return checkedShape(stub.op, answer, 'answer', stub.spec.unchecked === true);
     } catch (err) {
       throw new OzMockError(500, 'internal_error', `Stub ${stub.id} (${stub.op.id}) answered what openapi.json does not allow: ${(err as Error).message}`);
     }
