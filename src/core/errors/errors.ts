@@ -1,6 +1,32 @@
 
-/** The base class of every error the SDK throws. */
+// Every class of this file and of its subclasses carries this key (a static, inherited): it marks an error class
+// of oz-sdk in whichever of the package's two builds (ESM and CommonJS) made it. `Symbol.for` is one symbol
+// across builds and realms.
+const ERROR_CLASS = Symbol.for('oz-sdk.error-class');
+
+/** Whether `instance` was made by `cls` or a subclass, in this build or the other one (see {@link OzError}). */
+function madeBy(cls: { readonly name: string }, instance: object): boolean {
+  for (let proto: unknown = Object.getPrototypeOf(instance); proto !== null && typeof proto === 'object'; proto = Object.getPrototypeOf(proto)) {
+    const made = (proto as { constructor?: { readonly name?: unknown; readonly [ERROR_CLASS]?: unknown } }).constructor;
+    if (made?.[ERROR_CLASS] === true && made.name === cls.name) return true;
+  }
+  return false;
+}
+
+/**
+ * The base class of every error the SDK throws. `instanceof` holds across the package's two builds: an error
+ * thrown by a client made with `require('oz-sdk')` is an instance of the classes an ES module imports from
+ * `'oz-sdk'`, and the other way round (every class below this one: a class of the other build is told by its
+ * name among the classes that carry oz-sdk's mark).
+ */
 export class OzError extends Error {
+  static readonly [ERROR_CLASS] = true;
+
+  static override [Symbol.hasInstance](instance: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, instance)) return true;
+    return typeof instance === 'object' && instance !== null && madeBy(this, instance);
+  }
+
   override name = 'OzError';
 }
 
