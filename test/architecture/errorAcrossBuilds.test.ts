@@ -6,13 +6,13 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createOzServer } from '../../src/testing/index.js';
-import { builtDist } from '../support/builtPackage.js';
+import { builtPackage } from '../support/builtPackage.js';
 
 type Sdk = typeof import('../../src/index.js');
 
 describe('errors across the ESM and CommonJS builds', () => {
   it('instanceof holds both ways, name, code and status unchanged', { timeout: 120_000 }, async () => {
-    const dist = await builtDist();
+    const dist = `${await builtPackage()}/dist`;
     const esm = (await import(pathToFileURL(`${dist}/index.js`).href)) as Sdk;
     const cjs = createRequire(import.meta.url)(`${dist}/index.cjs`) as Sdk;
     expect(esm.OzError).not.toBe(cjs.OzError); // two copies of every class: the dual-package hazard
@@ -22,7 +22,7 @@ describe('errors across the ESM and CommonJS builds', () => {
         const oz = new maker.Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, maxRetries: 0, logLevel: 'off' });
         const err = await oz.tools.execute('no-such-tool', { text: 'x' }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(other.ToolNotFoundError); // a code class
-        expect(err).toBeInstanceOf(other.NotFoundError); // its status class
+        expect(err).toBeInstanceOf(other.Http404Error); // its status class
         expect(err).toBeInstanceOf(other.OzAPIError);
         expect(err).toBeInstanceOf(other.OzError);
         expect(err instanceof other.RateLimitedError).toBe(false);
