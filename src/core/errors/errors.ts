@@ -23,8 +23,9 @@ export class OzError extends Error {
   static readonly [ERROR_CLASS] = true;
 
   static override [Symbol.hasInstance](instance: unknown): boolean {
-    if (Function.prototype[Symbol.hasInstance].call(this, instance)) return true;
-    return typeof instance === 'object' && instance !== null && madeBy(this, instance);
+    if (typeof instance !== 'object' || instance === null) return false;
+    // The ordinary check, without the global `Function` (a runtime or a test may replace it), then the other build's.
+    return Object.prototype.isPrototypeOf.call(this.prototype, instance) || madeBy(this, instance);
   }
 
   override name = 'OzError';
