@@ -111,20 +111,34 @@ export function assert(condition, message) {
 }
 
 /**
- * The app's checks, each run in turn and timed; prints one line per check and sets the exit code (1 when one
- * failed). `cleanup` runs at the end whatever happened.
+ * The app's checks, in groups run in turn, each check timed; prints one line per check and sets the exit code (1 when
+ * one failed). A failed check skips the rest of its group (they need what it made), and a failure in the first group
+ * (the setup) skips every group. `cleanup` runs at the end whatever happened.
  */
-export async function runChecks(app, checks, cleanup = async () => {}) {
+export async function runChecks(app, groups, cleanup = async () => {}) {
   let failed = 0;
+  let setupFailed = false;
   try {
-    for (const [name, check] of checks) {
-      const started = performance.now();
-      try {
-        await check();
-        console.log(`  ok    ${app}: ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
-      } catch (error) {
-        failed++;
-        console.log(`  FAIL  ${app}: ${name} (${((performance.now() - started) / 1000).toFixed(1)} s)\n${String(error?.stack ?? error).replace(/^/gm, '        ')}`);
+    for (const [g, group] of groups.entries()) {
+      let skipping = setupFailed;
+      for (const [name, check] of group) {
+        if (skipping) {
+          console.log(`  skip  ${app}: ${name} (an earlier check failed)`);
+          continue;
+        }
+        const started = performance.now();
+        const seconds = () => ((performance.now() - started) / 1000).toFixed(1);
+        try {
+          await check();
+          console.log(`  ok    ${app}: ${name} (${seconds()} s)`);
+        } catch (error) {
+          failed++;
+          skipping = true;
+          setupFailed ||= g === 0;
+          // A failed assertion or command says what failed in its message; anything else shows where it was thrown.
+          const detail = error?.constructor === Error ? error.message : String(error?.stack ?? error);
+          console.log(`  FAIL  ${app}: ${name} (${seconds()} s)\n${detail.replace(/^/gm, '        ')}`);
+        }
       }
     }
   } finally {

@@ -84,22 +84,23 @@ async function startAndFetch() {
   server.stderr.on('data', (chunk) => (log += chunk));
   const exited = new Promise((resolve) => server.on('close', resolve));
   try {
-    await waitForServer(`http://127.0.0.1:${port}/edge-baseline`, () => log);
+    await waitForServer(`http://127.0.0.1:${port}/edge-baseline`, server, () => log);
     for (const runtime of ['node', 'edge']) checkAnswer(runtime, await fetchJson(`http://127.0.0.1:${port}/${runtime}`, () => log));
   } finally {
-    process.kill(-server.pid, 'SIGTERM');
+    if (server.exitCode === null && server.signalCode === null) process.kill(-server.pid, 'SIGTERM');
     await exited;
   }
 }
 
-async function waitForServer(url, log) {
+/** Polls `url` until the server answers; fails when it exits or after 60 s. */
+async function waitForServer(url, server, log) {
   const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && server.exitCode === null) {
     const ok = await fetch(url).then((response) => response.ok, () => false);
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`next start did not answer ${url} within 60 s:\n${log()}`);
+  throw new Error(`next start did not answer ${url} (${server.exitCode === null ? 'within 60 s' : `it exited ${server.exitCode}`}):\n${log()}`);
 }
 
 async function fetchJson(url, log) {
@@ -124,14 +125,20 @@ function checkAnswer(runtime, body) {
 await runChecks(
   'next',
   [
-    ['install (npm ci, then the tarball)', async () => (dir = await installApp(here, tarball))],
-    ['oz-mock started', async () => (ozMock = await startOzMock(dir))],
-    ['next build --webpack', () => build('webpack')],
-    ['webpack: Edge output without Node built-ins or stubs', checkEdgeOutput],
-    ['webpack: next start, Node and Edge routes answer', startAndFetch],
-    ['next build (Turbopack)', () => build('turbopack')],
-    ['Turbopack: Edge output without Node built-ins or stubs', checkEdgeOutput],
-    ['Turbopack: next start, Node and Edge routes answer', startAndFetch],
+    [
+      ['install (npm ci, then the tarball)', async () => (dir = await installApp(here, tarball))],
+      ['oz-mock started', async () => (ozMock = await startOzMock(dir))],
+    ],
+    [
+      ['next build --webpack', () => build('webpack')],
+      ['webpack: Edge output without Node built-ins or stubs', checkEdgeOutput],
+      ['webpack: next start, Node and Edge routes answer', startAndFetch],
+    ],
+    [
+      ['next build (Turbopack)', () => build('turbopack')],
+      ['Turbopack: Edge output without Node built-ins or stubs', checkEdgeOutput],
+      ['Turbopack: next start, Node and Edge routes answer', startAndFetch],
+    ],
   ],
   async () => {
     await ozMock?.stop();
