@@ -24,8 +24,11 @@ export class OzError extends Error {
 
   static override [Symbol.hasInstance](instance: unknown): boolean {
     if (typeof instance !== 'object' || instance === null) return false;
-    // The ordinary check, without the global `Function` (a runtime or a test may replace it), then the other build's.
-    return Object.prototype.isPrototypeOf.call(this.prototype, instance) || madeBy(this, instance);
+    // The ordinary check, without the global `Function` (a runtime or a test may replace it).
+    if (Object.prototype.isPrototypeOf.call(this.prototype, instance)) return true;
+    // Names are compared for the other build's errors only: the ordinary check is the whole answer for this build's,
+    // where a minifier may have left two classes with one name.
+    return !Object.prototype.isPrototypeOf.call(OzError.prototype, instance) && madeBy(this, instance);
   }
 
   override name = 'OzError';
