@@ -117,6 +117,7 @@ function checkAnswer(runtime, body) {
     funcs: `oz-sdk/funcs on ${runtime}`,
     mcpClient: true,
     error: { name: 'ToolNotFoundError', code: 'tool_not_found', status: 404, typed: true, rateLimited: false },
+    tableClasses: { own: true, sibling: false },
   };
   const { mcpTools, ...rest } = body;
   assert(JSON.stringify(rest) === JSON.stringify(expected) && mcpTools > 0, `/${runtime} answered ${JSON.stringify(body)}, expected ${JSON.stringify(expected)} and some MCP tools`);

@@ -1,4 +1,4 @@
-import { Oz, OzAPIError, RateLimitedError, ToolNotFoundError } from 'oz-sdk';
+import { ERROR_CODES, Oz, OzAPIError, RateLimitedError, ToolNotFoundError } from 'oz-sdk';
 import { McpClient } from 'oz-sdk/mcp';
 import { OzCore, toolsExecute } from 'oz-sdk/funcs';
 
@@ -15,6 +15,8 @@ export async function answer(runtime) {
   const funcs = await toolsExecute(core, 'echo', { text: `oz-sdk/funcs on ${runtime}` });
   const tools = await oz.mcp.listTools();
   const missing = await oz.tools.execute('no-such-tool', { text: 'x' }).catch((error) => error);
+  // Classes reached through the code table only (a minifier may inline them there, each named `class`).
+  const noAgent = await oz.agents.execute({ agent: 'no-such-agent', user_request: 'x' }).catch((error) => error);
   return Response.json({
     runtime,
     echo: echo.content,
@@ -27,6 +29,10 @@ export async function answer(runtime) {
       status: missing.status,
       typed: missing instanceof ToolNotFoundError && missing instanceof OzAPIError,
       rateLimited: missing instanceof RateLimitedError,
+    },
+    tableClasses: {
+      own: noAgent instanceof ERROR_CODES.agent_not_found.class,
+      sibling: noAgent instanceof ERROR_CODES.workflow_not_found.class,
     },
   });
 }
