@@ -1,6 +1,6 @@
 // The esbuild app: the packed tarball (env OZ_TARBALL) installed beside this folder's pinned esbuild; client.js
 // (`oz-sdk`) and funcs.js (`oz-sdk/funcs`) bundled for platform node, neutral and browser, each as CommonJS and as
-// ESM. Every bundle must build without an error or a warning; the neutral and browser bundles must load no Node
+// ESM, each plain and minified. Every bundle must build without an error or a warning; the neutral and browser bundles must load no Node
 // built-in module (none in esbuild's metafile, none named in the bundle); and every bundle runs under Node against a
 // real oz-mock and prints what the program answered (an echo, a typed error).
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { assert, builtinsIn, installApp, mustRun, removeFolder, runChecks, start
 const here = fileURLToPath(new URL('.', import.meta.url));
 const tarball = tarballFromEnv('esbuild');
 const PROGRAMS = {
-  'client.js': { echo: 'bundled', error: 'ToolNotFoundError 404 tool_not_found', typed: true },
+  'client.js': { echo: 'bundled', error: 'ToolNotFoundError 404 tool_not_found', typed: true, tableClasses: true },
   'funcs.js': { echo: 'bundled', error: 'ToolNotFoundError 404 tool_not_found' },
 };
 const PLATFORMS = ['node', 'neutral', 'browser'];
@@ -22,10 +22,10 @@ let dir;
 let ozMock;
 
 /** Bundles one program; answers the bundle's path. */
-async function bundle(program, platform, format) {
+async function bundle(program, platform, format, minify) {
   const esbuild = createRequire(join(dir, 'package.json'))('esbuild');
-  const outfile = join(dir, 'out', `${program.replace('.js', '')}.${platform}.${FORMATS[format]}`);
-  const result = await esbuild.build({ entryPoints: [join(dir, program)], bundle: true, platform, format, outfile, metafile: true, logLevel: 'silent' });
+  const outfile = join(dir, 'out', `${program.replace('.js', '')}.${platform}${minify ? '.min' : ''}.${FORMATS[format]}`);
+  const result = await esbuild.build({ entryPoints: [join(dir, program)], bundle: true, platform, format, minify, outfile, metafile: true, logLevel: 'silent' });
   const warnings = await esbuild.formatMessages(result.warnings, { kind: 'warning' });
   assert(warnings.length === 0, `esbuild warned:\n${warnings.join('\n')}`);
   if (platform !== 'node') {
@@ -46,7 +46,14 @@ async function runBundle(program, file) {
 }
 
 const bundles = Object.keys(PROGRAMS).flatMap((program) =>
-  PLATFORMS.flatMap((platform) => Object.keys(FORMATS).map((format) => [`${program}: platform ${platform}, ${format}`, async () => runBundle(program, await bundle(program, platform, format))])),
+  PLATFORMS.flatMap((platform) =>
+    Object.keys(FORMATS).flatMap((format) =>
+      [false, true].map((minify) => [
+        `${program}: platform ${platform}, ${format}${minify ? ', minified' : ''}`,
+        async () => runBundle(program, await bundle(program, platform, format, minify)),
+      ]),
+    ),
+  ),
 );
 
 await runChecks(
