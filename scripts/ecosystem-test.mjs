@@ -18,10 +18,10 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../test/apps/appKit.mjs';
 import { CHECKS } from '../test/ecosystem/scenario.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -73,17 +73,6 @@ function runFor(cmd, args, { cwd, timeoutMs = 120_000, env = process.env }) {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       resolve({ code: code ?? signal, stdout, stderr });
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
     });
   });
 }

@@ -3,7 +3,8 @@
  * through its anchors, measured side by side in the same rounds: a raw `fetch` of the same request (the same
  * method, URL and body, and every header the SDK sends: auth, `accept`, `content-type`, `user-agent`, a fresh
  * `x-trace-id` and `x-oz-retry-count: 0`; the body read and parsed as JSON), a bare openapi-fetch client over the
- * generated `paths`, and, for chat completions, the official `openai` client. Every client uses Node's global
+ * generated `paths`, and, for chat completions, the official `openai` client (openapi-fetch and openai send a fresh
+ * `x-trace-id` too, so the server's replay store does the same work for every contender). Every client uses Node's global
  * `fetch` (undici) and its keep-alive pool. The raw fetch hands fetch no signal; the SDK hands every attempt its
  * own (its timeout and the caller's abort, the same for every fetch: see `AttemptSignal`), a cost counted in the
  * SDK's own work. Both hand fetch the headers as a plain object of lower-case names (see `HeaderRecord`).
@@ -54,9 +55,9 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
   let traces = 0;
   const traceId = () => `exe_bench${process.pid}x${++traces}`;
   const traced = () => ({ ...jsonHeaders, 'x-trace-id': traceId() });
-  // openapi-fetch too: a user who wants a write retried safely sends the key, and the server's replay store then
-  // does for it what it does for the SDK (without one, its row compared the SDK plus that server work to a call
-  // without it).
+  // openapi-fetch and openai too: a user who wants a write retried safely sends the key, and the server's replay
+  // store then does for it what it does for the SDK (without one, their rows compared the SDK plus that server work
+  // to a call without it).
   const keyed = () => ({ 'x-trace-id': traceId() });
 
   const toolBody = { text: 'hello' };
@@ -84,7 +85,7 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
   ctx.log('loopback: chat.completions.create (SDK, openai, raw fetch)');
   const chat = await compareLatency(ctx.mode, [
     { name: 'sdk', fn: () => oz.chat.completions.create(CHAT_BODY) },
-    { name: 'openai', fn: () => openai.chat.completions.create(CHAT_BODY) },
+    { name: 'openai', fn: () => openai.chat.completions.create(CHAT_BODY, { headers: keyed() }) },
     { name: 'fetch', fn: () => rawJson(`${url}/v1/chat/completions`, { method: 'POST', headers: traced(), body: JSON.stringify(CHAT_BODY) }) },
   ] satisfies Contender[]);
 

@@ -14,6 +14,14 @@ function madeBy(cls: { readonly name: string }, instance: object): boolean {
 }
 
 /**
+ * Whether `instance` is an error of this build. (Outside the class body: a class that names itself in its body is
+ * renamed by esbuild, `OzError.name` would read `_OzError`.)
+ */
+function ofThisBuild(instance: object): boolean {
+  return Object.prototype.isPrototypeOf.call(OzError.prototype, instance);
+}
+
+/**
  * The base class of every error the SDK throws. `instanceof` holds across the package's two builds: an error
  * thrown by a client made with `require('oz-sdk')` is an instance of the classes an ES module imports from
  * `'oz-sdk'`, and the other way round (every class below this one: a class of the other build is told by its
@@ -24,8 +32,11 @@ export class OzError extends Error {
 
   static override [Symbol.hasInstance](instance: unknown): boolean {
     if (typeof instance !== 'object' || instance === null) return false;
-    // The ordinary check, without the global `Function` (a runtime or a test may replace it), then the other build's.
-    return Object.prototype.isPrototypeOf.call(this.prototype, instance) || madeBy(this, instance);
+    // The ordinary check, without the global `Function` (a runtime or a test may replace it).
+    if (Object.prototype.isPrototypeOf.call(this.prototype, instance)) return true;
+    // Names are compared for the other build's errors only: the ordinary check is the whole answer for this build's,
+    // where a minifier may have left two classes with one name.
+    return !ofThisBuild(instance) && madeBy(this, instance);
   }
 
   override name = 'OzError';

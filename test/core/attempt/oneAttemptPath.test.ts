@@ -91,10 +91,11 @@ describe.each(PATHS)('one attempt path: %s', (_, through) => {
   });
 
   it('the timeout aborts the fetch\'s signal with OzTimeoutError and the attempt is retried', async () => {
-    server.faults.add({ operationId: 'executeTool', type: 'delay', ms: 5_000, times: 1 });
+    // Scoped to this test's body: a request of an earlier test still in flight cannot take the fault.
+    server.faults.add({ operationId: 'executeTool', type: 'delay', ms: 5_000, times: 1, body: { text: 'timeout then retry' } });
     const seen: Seen[] = [];
     const oz = client({ ...through(seen), maxRetries: 1, retry: { initialDelayMs: 1, maxDelayMs: 1 } });
-    expect(await oz.tools.execute('echo', { text: 'hi' }, { timeout: 200 })).toMatchObject({ ok: true, content: 'hi' });
+    expect(await oz.tools.execute('echo', { text: 'timeout then retry' }, { timeout: 500 })).toMatchObject({ ok: true, content: 'timeout then retry' });
     expect(seen).toHaveLength(2);
     expect(seen[0]!.init.signal!.reason).toBeInstanceOf(OzTimeoutError);
     expect(seen[1]!.init.signal!.aborted).toBe(false);

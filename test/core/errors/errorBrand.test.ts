@@ -4,7 +4,7 @@
  * built ESM and CommonJS files are checked in test/architecture/errorAcrossBuilds.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { OzAPIError, OzError, OzUsageError, RateLimitedError, ToolNotFoundError } from '../../../src/index.js';
+import { Http404Error, OzAPIError, OzError, OzUsageError, RateLimitedError, ToolNotFoundError } from '../../../src/index.js';
 
 /** Classes as the other build would define them: the same names, extending that build's own OzError. */
 function otherBuild() {
@@ -36,6 +36,18 @@ describe('OzError brand', () => {
     expect(new ToolNotFoundErrorLookAlike('x') instanceof ToolNotFoundError).toBe(false);
     expect((null as unknown) instanceof OzError).toBe(false);
     expect(('OzError' as unknown) instanceof OzError).toBe(false);
+  });
+
+  it('within one build, two classes a minifier left with one name are told apart', () => {
+    // A minifier may inline a class used once into a table, where it is named after its key (as Turbopack does with
+    // the code classes of the generated table): two such classes share the name `class`.
+    const first = { class: class extends Http404Error {} };
+    const second = { class: class extends Http404Error {} };
+    expect(first.class.name).toBe(second.class.name);
+    const err = new first.class(404, new Headers(), undefined);
+    expect(err).toBeInstanceOf(first.class);
+    expect(err).toBeInstanceOf(Http404Error);
+    expect(err instanceof second.class).toBe(false);
   });
 
   it('within one build, instanceof is as before', () => {
