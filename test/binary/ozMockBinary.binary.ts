@@ -91,6 +91,26 @@ describe('the executable', () => {
     expect(seen.journalWithApiKey).toEqual([401, 'unauthorized']);
   });
 
+  it("serves the control plane's MCP on stdio (`oz-mock mcp`): initialize, the tools, a tool's answer", () => {
+    const rpc = (id: number, method: string, params: object) => JSON.stringify({ jsonrpc: '2.0', id, method, params });
+    const input = [
+      rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'binary-test', version: '1' } }),
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      rpc(2, 'tools/list', {}),
+      rpc(3, 'tools/call', { name: 'server_info', arguments: {} }),
+    ].join('\n');
+    const { file, args, env, cwd } = binary(['mcp', '--port', '0']);
+    const ran = spawnSync(file, args, { env, cwd, input: `${input}\n`, encoding: 'utf8', timeout: 30_000 });
+    expect(ran.status).toBe(0);
+    const answers = ran.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> });
+    expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
+    expect(answers[0]!.result.serverInfo).toMatchObject({ name: 'oz-mock' });
+    const tools = (answers[1]!.result.tools as Array<{ name: string }>).map((tool) => tool.name);
+    expect(tools).toEqual(expect.arrayContaining(['server_info', 'reset']));
+    const info = answers[2]!.result.structuredContent as { url: string };
+    expect(info.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
   it('keeps its state across a restart with --state, and exits 0 on SIGTERM', async () => {
     const state = join(place.dir, 'oz-state.json');
     const key = 'ozk_BinaryBinaryBinaryBinary00000001';
