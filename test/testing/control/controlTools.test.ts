@@ -39,7 +39,8 @@ describe('the tools of the control plane', () => {
   });
 
   it('take their input schema from the body schema of the document, references resolved', () => {
-    expect(tool('add_stub').inputSchema.properties).toEqual({ ...schemas.StubSpec!.properties, answer: schemas.StubAnswer });
+    const stubFields = schemas.StubSpec!.properties as Record<string, Record<string, unknown>>;
+    expect(tool('add_stub').inputSchema.properties).toEqual({ ...stubFields, answer: schemas.StubAnswer, answers: { ...stubFields.answers, items: schemas.StubAnswer } });
     expect(tool('add_stub').inputSchema.required).toEqual(schemas.StubSpec!.required);
     expect(tool('add_fault').inputSchema.properties).toEqual(schemas.FaultSpec!.properties);
     expect(tool('advance_clock').inputSchema).toMatchObject({ required: ['ms'], additionalProperties: false, properties: { ms: { type: 'integer', minimum: 0 } } });
