@@ -5,6 +5,7 @@ import { SignInError } from './signInError.js';
 import { loadPart } from '../core/optionalPart.js';
 import { escapedControls } from '../core/answer/printable.js';
 import { OzUsageError } from '../core/errors/errors.js';
+import { boundedText } from '../core/answer/boundedText.js';
 
 export type { SignInOptions, SignInResult } from './signInOptions.js';
 
@@ -24,5 +25,5 @@ export async function signIn(options: SignInOptions = {}): Promise<SignInResult>
   // lazy chunk in a bundle (esbuild splits shared modules into chunks of their own).
   // The built package loads it as `#sign-in` (tsup.config.ts): off Node, a stand-in whose `runSignIn` is an `OzUsageError`.
   const { runSignIn } = await loadPart('sign-in', () => import('./signInFlow.js'));
-  return await runSignIn(options, { SignInError, UsageError: OzUsageError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss, escapedControls });
+  return await runSignIn(options, { SignInError, UsageError: OzUsageError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss, escapedControls, boundedText });
 }

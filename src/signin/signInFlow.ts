@@ -4,6 +4,7 @@ import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
 import type { SignInError } from './signInError.js';
 import type { escapedControls } from '../core/answer/printable.js';
 import type { OzUsageError } from '../core/errors/errors.js';
+import type { boundedText } from '../core/answer/boundedText.js';
 
 // The command-line sign-in itself, an optional part loaded by `signIn()` (signIn.ts) on its first call. Node only: the
 // built package reaches it as `#sign-in` (package.json "imports"), which is signInFlowOffNode.ts off Node.
@@ -19,7 +20,12 @@ export interface SignInParts {
   readonly inProcessAddressMiss: typeof inProcessAddressMiss;
   /** Text from the dashboard made printable (its control characters escaped). */
   readonly escapedControls: typeof escapedControls;
+  /** A body read up to a bound (the client's reader of every answer). */
+  readonly boundedText: typeof boundedText;
 }
+
+/** The most of the token exchange's answer read: a key and three short fields fit many times over. */
+export const SIGN_IN_ANSWER_MAX_BYTES = 64 * 1024;
 
 /** The flow of `signIn()`: the local listener, the dashboard's callback, the token exchange. */
 export async function runSignIn(options: SignInOptions, parts: SignInParts): Promise<SignInResult> {
@@ -89,11 +95,11 @@ export async function runSignIn(options: SignInOptions, parts: SignInParts): Pro
 }
 
 
-async function exchange(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs, inProcessAddressMiss, escapedControls }: SignInParts): Promise<SignInResult> {
+/** Sends the one-time code to the dashboard: its answer, or the sign-in's error for a request that got none. */
+async function postCode(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs, inProcessAddressMiss }: SignInParts): Promise<Response> {
   const fetchFn = options.fetch ?? globalThis.fetch;
-  let response: Response;
   try {
-    response = await fetchFn(`${dashboard}/api/cli/token`, {
+    return await fetchFn(`${dashboard}/api/cli/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ code }),
@@ -110,7 +116,24 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
     const hint = inProcessAddressMiss(dashboard, cause);
     throw new SignInError('exchange_failed', `The token exchange failed before an answer came.${hint === null ? '' : ` ${hint}`}`, { cause });
   }
-  const text = await response.text();
+}
+
+/** The exchange's answer as text, read up to {@link SIGN_IN_ANSWER_MAX_BYTES}: a dashboard cannot make the process hold more. */
+async function answerText(response: Response, { SignInError, boundedText }: SignInParts): Promise<string> {
+  if (response.body === null) return '';
+  try {
+    return await boundedText(response.body.getReader(), SIGN_IN_ANSWER_MAX_BYTES);
+  } catch (cause) {
+    const tooLarge = cause instanceof Error && cause.name === 'OzResponseTooLargeError';
+    const what = tooLarge ? `more than ${SIGN_IN_ANSWER_MAX_BYTES / 1024} KiB` : 'a body that broke off';
+    throw new SignInError('invalid_answer', `The token exchange answered ${what}; nothing was stored.`, { status: response.status, cause });
+  }
+}
+
+async function exchange(dashboard: string, code: string, options: SignInOptions, parts: SignInParts): Promise<SignInResult> {
+  const { SignInError, escapedControls } = parts;
+  const response = await postCode(dashboard, code, options, parts);
+  const text = await answerText(response, parts);
   if (!response.ok) {
     // The message of the dashboard's error envelope, never the body as a whole (it is not ours to print).
     let message = response.statusText;

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Oz, signIn, SignInError, type SignInOptions, type SignInResult } from '../../src/index.js';
 import type { OzListener, OzServer } from '../../src/testing/index.js';
 import { createTestServer, takeViolations } from '../support/ozServer.js';
+import { SIGN_IN_ANSWER_MAX_BYTES } from '../../src/signin/signInFlow.js';
 
 /** How many listening TCP servers the process holds. */
 function tcpServers(): number {
@@ -333,6 +334,46 @@ describe('signIn error paths with a scripted token exchange', () => {
       expect(err.reason).toBe('invalid_answer');
     },
   );
+
+  it('an answer that never ends is read only to its bound (64 KiB): invalid_answer, the body cancelled', async () => {
+    let pulled = 0;
+    let cancelled: unknown;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+      },
+      cancel(reason) {
+        cancelled = reason;
+      },
+    });
+    const err = await withExchange(() => Promise.resolve(new Response(endless, { headers: { 'content-type': 'application/json' } })));
+    expect(err.reason).toBe('invalid_answer');
+    expect(err.message).toBe('The token exchange answered more than 64 KiB; nothing was stored.');
+    expect(err.status).toBe(200);
+    expect((err.cause as Error).name).toBe('OzResponseTooLargeError');
+    expect(cancelled).toBe(err.cause);
+    expect(pulled).toBeLessThanOrEqual(6);
+  });
+
+  it('an error answer larger than the bound is the same invalid_answer (its message is never read whole)', async () => {
+    const err = await withExchange(() => Promise.resolve(new Response('x'.repeat(SIGN_IN_ANSWER_MAX_BYTES + 1), { status: 500 })));
+    expect(err.reason).toBe('invalid_answer');
+    expect(err.status).toBe(500);
+  });
+
+  it('an answer whose body breaks off: invalid_answer, with the cause', async () => {
+    const broken = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"key":'));
+        controller.error(new TypeError('terminated'));
+      },
+    });
+    const err = await withExchange(() => Promise.resolve(new Response(broken)));
+    expect(err.reason).toBe('invalid_answer');
+    expect(err.message).toBe('The token exchange answered a body that broke off; nothing was stored.');
+    expect(err.cause).toBeInstanceOf(TypeError);
+  });
 
   it('an error answer of null or with a message that is not a string keeps the status text', async () => {
     for (const body of ['null', '{"error":{"message":{"x":1}}}']) {
