@@ -79,7 +79,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
     ],
     operationId: "createChatCompletion",
     summary: "Create a chat completion (OpenAI-compatible); `stream: true` answers chunk events.",
-    description: "Bearer only: `X-API-Key` answers 401. Metered on the account's wallet.",
+    description: "Bearer only: `X-API-Key` answers 401. Metered on the account's wallet. Takes OpenAI's tool calling (`tools`, `tool_choice`, `tool` messages) and structured output (`response_format`); oz-chat answers deterministically: a `tool_choice` naming a function (or `required`: the first tool) answers a call whose arguments are valid against the tool's `parameters`, a `json_schema` answers content valid against its schema, `json_object` a JSON object, anything else the echo text. Streamed tool calls come as OpenAI's `tool_calls` deltas.",
     pathParams: [],
     query: [],
     body: {
@@ -122,7 +122,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
             minimum: 1
           },
           required: false,
-          description: ""
+          description: "The most tokens of content per choice: a longer answer is cut there (`finish_reason: length`)."
         },
         {
           name: "max_completion_tokens",
@@ -134,7 +134,7 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
             minimum: 1
           },
           required: false,
-          description: ""
+          description: "As `max_tokens` (which it replaces in OpenAI's API); the two may not disagree."
         },
         {
           name: "temperature",
@@ -157,10 +157,10 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
               "null"
             ],
             minimum: 1,
-            maximum: 1
+            maximum: 128
           },
           required: false,
-          description: ""
+          description: "How many choices to answer (each with its own index)."
         },
         {
           name: "user",
@@ -169,6 +169,66 @@ export const CLI_COMMANDS: readonly CliCommand[] = [
           },
           required: false,
           description: ""
+        },
+        {
+          name: "stop",
+          schema: {
+            type: [
+              "string",
+              "array",
+              "null"
+            ]
+          },
+          required: false,
+          description: "Up to 4 sequences: the content ends before the first of them (`finish_reason: stop`)."
+        },
+        {
+          name: "tools",
+          schema: {
+            type: "array"
+          },
+          required: false,
+          description: ""
+        },
+        {
+          name: "tool_choice",
+          schema: {
+            type: [
+              "string",
+              "object"
+            ]
+          },
+          required: false,
+          description: "Which tool the model calls: `none`, `auto` (the default with tools), `required` (some tool), or the named function."
+        },
+        {
+          name: "parallel_tool_calls",
+          schema: {
+            type: "boolean"
+          },
+          required: false,
+          description: ""
+        },
+        {
+          name: "response_format",
+          schema: {
+            type: [
+              "object"
+            ]
+          },
+          required: false,
+          description: "The form of the content: `text` (the default), `json_object` (a JSON object), or `json_schema` (JSON valid against a schema)."
+        },
+        {
+          name: "seed",
+          schema: {
+            type: [
+              "integer",
+              "null"
+            ]
+          },
+          required: false,
+          description: "Accepted; oz-chat's answers are deterministic whatever the seed."
         }
       ],
       open: true,

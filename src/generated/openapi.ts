@@ -92,7 +92,7 @@ export interface paths {
         put?: never;
         /**
          * Create a chat completion (OpenAI-compatible); `stream: true` answers chunk events.
-         * @description Bearer only: `X-API-Key` answers 401. Metered on the account's wallet.
+         * @description Bearer only: `X-API-Key` answers 401. Metered on the account's wallet. Takes OpenAI's tool calling (`tools`, `tool_choice`, `tool` messages) and structured output (`response_format`); oz-chat answers deterministically: a `tool_choice` naming a function (or `required`: the first tool) answers a call whose arguments are valid against the tool's `parameters`, a `json_schema` answers content valid against its schema, `json_object` a JSON object, anything else the echo text. Streamed tool calls come as OpenAI's `tool_calls` deltas.
          */
         post: operations["createChatCompletion"];
         delete?: never;
@@ -1097,25 +1097,122 @@ export interface components {
             object: "list";
             data: components["schemas"]["Model"][];
         };
+        /** @description One message of the conversation. A `tool` message answers one of the tool calls of an assistant message before it (`tool_call_id`); an assistant message that called tools may have `content: null`. */
         ChatMessage: {
             /** @enum {string} */
             role: "system" | "developer" | "user" | "assistant" | "tool";
             content: string | null | components["schemas"]["JsonObject"][];
             name?: string;
+            /** @description An assistant message's calls of tools (as a completion answered them). */
+            tool_calls?: components["schemas"]["ChatToolCall"][];
+            /** @description A `tool` message: the id of the tool call it answers. */
+            tool_call_id?: string;
         } & {
             [key: string]: unknown;
         };
+        /** @description The function a named `tool_choice` calls. */
+        ChatFunctionName: {
+            name: string;
+        };
+        /** @description A called function: its name and its arguments as a JSON text. */
+        ChatFunctionCall: {
+            name: string;
+            /** @description The arguments: a JSON text. */
+            arguments: string;
+        };
+        /** @description What a chunk adds to a called function: its name on the first piece, then text of its arguments. */
+        ChatFunctionCallDelta: {
+            name?: string;
+            arguments?: string;
+        };
+        /** @description Content as text (the default). */
+        ChatTextFormat: {
+            /** @constant */
+            type: "text";
+        };
+        /** @description Content as a JSON object. */
+        ChatJsonObjectFormat: {
+            /** @constant */
+            type: "json_object";
+        };
+        /** @description Content as JSON valid against a schema (structured output). */
+        ChatJsonSchemaResponseFormat: {
+            /** @constant */
+            type: "json_schema";
+            json_schema: components["schemas"]["ChatJsonSchemaFormat"];
+        };
+        /** @description A function the model may call: its name, what it does, and its arguments' JSON Schema. */
+        ChatFunction: {
+            name: string;
+            description?: string;
+            /** @description The arguments' JSON Schema (an object schema); none: no arguments. */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            strict?: boolean | null;
+        };
+        /** @description A tool of a chat completion request (OpenAI's function tools). */
+        ChatTool: {
+            /** @constant */
+            type: "function";
+            function: components["schemas"]["ChatFunction"];
+        };
+        /** @description A `tool_choice` that names the function to call. */
+        ChatNamedToolChoice: {
+            /** @constant */
+            type: "function";
+            function: components["schemas"]["ChatFunctionName"];
+        };
+        /** @description Which tool the model calls: `none`, `auto` (the default with tools), `required` (some tool), or the named function. */
+        ChatToolChoice: ("none" | "auto" | "required") | components["schemas"]["ChatNamedToolChoice"];
+        /** @description A call of a function tool: its id, the function's name and its arguments as a JSON text. */
+        ChatToolCall: {
+            id: string;
+            /** @constant */
+            type: "function";
+            function: components["schemas"]["ChatFunctionCall"];
+        };
+        /** @description A piece of a tool call in a streamed chunk: the first piece of a call carries its `id`, `type` and `function.name`; later pieces add to `function.arguments`. */
+        ChatToolCallDelta: {
+            index: number;
+            id?: string;
+            /** @constant */
+            type?: "function";
+            function?: components["schemas"]["ChatFunctionCallDelta"];
+        };
+        /** @description Structured output: the content is a JSON text valid against `schema`. */
+        ChatJsonSchemaFormat: {
+            name: string;
+            description?: string;
+            schema?: {
+                [key: string]: unknown;
+            };
+            strict?: boolean | null;
+        };
+        /** @description The form of the content: `text` (the default), `json_object` (a JSON object), or `json_schema` (JSON valid against a schema). */
+        ChatResponseFormat: components["schemas"]["ChatTextFormat"] | components["schemas"]["ChatJsonObjectFormat"] | components["schemas"]["ChatJsonSchemaResponseFormat"];
         ChatCompletionRequest: {
             model: string;
             messages: components["schemas"]["ChatMessage"][];
             stream?: boolean;
             /** @description Options of a streamed completion; only with `stream: true`. */
             stream_options?: components["schemas"]["ChatCompletionStreamOptions"] | null;
+            /** @description The most tokens of content per choice: a longer answer is cut there (`finish_reason: length`). */
             max_tokens?: number | null;
+            /** @description As `max_tokens` (which it replaces in OpenAI's API); the two may not disagree. */
             max_completion_tokens?: number | null;
             temperature?: number | null;
+            /** @description How many choices to answer (each with its own index). */
             n?: number | null;
             user?: string;
+            /** @description Up to 4 sequences: the content ends before the first of them (`finish_reason: stop`). */
+            stop?: string | string[] | null;
+            tools?: components["schemas"]["ChatTool"][];
+            tool_choice?: components["schemas"]["ChatToolChoice"];
+            parallel_tool_calls?: boolean;
+            response_format?: components["schemas"]["ChatResponseFormat"];
+            /** @description Accepted; oz-chat's answers are deterministic whatever the seed. */
+            seed?: number | null;
         } & {
             [key: string]: unknown;
         };
@@ -1143,7 +1240,7 @@ export interface components {
             index: number;
             message: components["schemas"]["ChatCompletionMessage"];
             /** @enum {string} */
-            finish_reason: "stop" | "length";
+            finish_reason: "stop" | "length" | "tool_calls";
             logprobs?: null;
         };
         /** @description The assistant's message of a choice. */
@@ -1152,6 +1249,7 @@ export interface components {
             role: "assistant";
             content: string | null;
             refusal?: string | null;
+            tool_calls?: components["schemas"]["ChatToolCall"][];
         };
         ChatCompletionChunk: {
             id: string;
@@ -1167,7 +1265,7 @@ export interface components {
             index: number;
             delta: components["schemas"]["ChatCompletionChunkDelta"];
             /** @enum {string|null} */
-            finish_reason: "stop" | "length" | null;
+            finish_reason: "stop" | "length" | "tool_calls" | null;
             logprobs?: null;
         };
         /** @description What a chunk adds to the message. */
@@ -1175,6 +1273,8 @@ export interface components {
             /** @constant */
             role?: "assistant";
             content?: string | null;
+            tool_calls?: components["schemas"]["ChatToolCallDelta"][];
+            refusal?: string | null;
         };
         EmbeddingRequest: {
             model: string;

@@ -216,9 +216,65 @@ export type Model = components['schemas']['Model'];
  */
 export type ModelList = components['schemas']['ModelList'];
 /**
- * The `ChatMessage` schema of openapi.json.
+ * One message of the conversation. A `tool` message answers one of the tool calls of an assistant message before it (`tool_call_id`); an assistant message that called tools may have `content: null`.
  */
 export type ChatMessage = components['schemas']['ChatMessage'];
+/**
+ * The function a named `tool_choice` calls.
+ */
+export type ChatFunctionName = components['schemas']['ChatFunctionName'];
+/**
+ * A called function: its name and its arguments as a JSON text.
+ */
+export type ChatFunctionCall = components['schemas']['ChatFunctionCall'];
+/**
+ * What a chunk adds to a called function: its name on the first piece, then text of its arguments.
+ */
+export type ChatFunctionCallDelta = components['schemas']['ChatFunctionCallDelta'];
+/**
+ * Content as text (the default).
+ */
+export type ChatTextFormat = components['schemas']['ChatTextFormat'];
+/**
+ * Content as a JSON object.
+ */
+export type ChatJsonObjectFormat = components['schemas']['ChatJsonObjectFormat'];
+/**
+ * Content as JSON valid against a schema (structured output).
+ */
+export type ChatJsonSchemaResponseFormat = components['schemas']['ChatJsonSchemaResponseFormat'];
+/**
+ * A function the model may call: its name, what it does, and its arguments' JSON Schema.
+ */
+export type ChatFunction = components['schemas']['ChatFunction'];
+/**
+ * A tool of a chat completion request (OpenAI's function tools).
+ */
+export type ChatTool = components['schemas']['ChatTool'];
+/**
+ * A `tool_choice` that names the function to call.
+ */
+export type ChatNamedToolChoice = components['schemas']['ChatNamedToolChoice'];
+/**
+ * Which tool the model calls: `none`, `auto` (the default with tools), `required` (some tool), or the named function.
+ */
+export type ChatToolChoice = components['schemas']['ChatToolChoice'];
+/**
+ * A call of a function tool: its id, the function's name and its arguments as a JSON text.
+ */
+export type ChatToolCall = components['schemas']['ChatToolCall'];
+/**
+ * A piece of a tool call in a streamed chunk: the first piece of a call carries its `id`, `type` and `function.name`; later pieces add to `function.arguments`.
+ */
+export type ChatToolCallDelta = components['schemas']['ChatToolCallDelta'];
+/**
+ * Structured output: the content is a JSON text valid against `schema`.
+ */
+export type ChatJsonSchemaFormat = components['schemas']['ChatJsonSchemaFormat'];
+/**
+ * The form of the content: `text` (the default), `json_object` (a JSON object), or `json_schema` (JSON valid against a schema).
+ */
+export type ChatResponseFormat = components['schemas']['ChatResponseFormat'];
 /**
  * The `ChatCompletionRequest` schema of openapi.json.
  */

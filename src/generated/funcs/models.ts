@@ -12,7 +12,7 @@ import type * as T from '../types.js';
 /**
  * Create a chat completion (OpenAI-compatible); `stream: true` answers chunk events.
  *
- * Bearer only: `X-API-Key` answers 401. Metered on the account's wallet.
+ * Bearer only: `X-API-Key` answers 401. Metered on the account's wallet. Takes OpenAI's tool calling (`tools`, `tool_choice`, `tool` messages) and structured output (`response_format`); oz-chat answers deterministically: a `tool_choice` naming a function (or `required`: the first tool) answers a call whose arguments are valid against the tool's `parameters`, a `json_schema` answers content valid against its schema, `json_object` a JSON object, anything else the echo text. Streamed tool calls come as OpenAI's `tool_calls` deltas.
  *
  * `POST /v1/chat/completions`
  *

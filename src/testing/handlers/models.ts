@@ -6,7 +6,10 @@ import type { OperationHandler } from '../pipeline/pipeline.js';
 import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';
-import { tokenize } from '../support/tokenize.js';
+import { messageText } from '../pipeline/stubs/chatScript.js';
+import { chatAsk } from './chat/chatRequest.js';
+import { choicePlans, planTokens } from './chat/chatChoices.js';
+import { chunkSteps, completionChoices, type ChunkStep } from './chat/chatRender.js';
 
 /** The models of the models plane. */
 export const MODELS = [
@@ -45,12 +48,6 @@ function modelView(m: (typeof MODELS)[number]): Model {
   return { id: m.id, object: 'model', created: MODELS_CREATED, owned_by: 'oz' };
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((p) => (isPlainObject(p) && typeof p.text === 'string' ? p.text : '')).join(' ');
-  return '';
-}
-
 function countWords(text: string): number {
   return text.split(/\s+/).filter(Boolean).length;
 }
@@ -66,45 +63,27 @@ export const getModel: OperationHandler = (ctx) => ctx.json(200, modelView(findM
 
 /**
  * `POST /v1/chat/completions` (OpenAI's shapes): oz-chat answers `Hello from oz-chat. You said: <the last user
- * message>`, cut at `max_tokens`; `stream: true` answers `chat.completion.chunk` events then `data: [DONE]`.
+ * message>` (or what `tool_choice` and `response_format` ask, or a stub's scripted reply: chat/chatChoices.ts), `n`
+ * choices, ended at a stop sequence, cut at `max_tokens`; `stream: true` answers `chat.completion.chunk` events
+ * (tool calls in OpenAI's delta form) then `data: [DONE]`.
  */
 export const createChatCompletion: OperationHandler = (ctx) => {
   // The body was validated against `ChatCompletionRequest` of openapi.json.
   const b = ctx.body as ChatCompletionRequest;
   const name = model(ctx, 'chat');
-  // As OpenAI: stream_options belongs to a stream only.
-  if (b.stream_options !== undefined && b.stream_options !== null && b.stream !== true) {
-    throw new OzMockError(422, 'invalid_params', 'stream_options is only allowed when stream is true.', { param: 'stream_options' });
-  }
-  const max = b.max_completion_tokens ?? b.max_tokens ?? null;
-  const messages = b.messages as Array<{ role: string; content: unknown }>;
-  const lastUser = [...messages].reverse().find((m) => m.role === 'user');
-  const all = tokenize(`Hello from ${name}. You said: ${textOf(lastUser?.content)}`);
-  const tokens = max === null ? all : all.slice(0, max);
-  const finish = tokens.length < all.length ? 'length' : 'stop';
-  const content = tokens.join('');
-  const promptTokens = messages.reduce((n, m) => n + countWords(textOf(m.content)), 0);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: tokens.length, total_tokens: promptTokens + tokens.length };
+  const plans = choicePlans(chatAsk(b), b, name, ctx.scriptedReply);
+  const completionTokens = plans.reduce((n, plan) => n + planTokens(plan), 0);
+  const promptTokens = b.messages.reduce((n, m) => n + countWords(messageText(m.content)), 0);
+  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
   ctx.server.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
-  const id = `chatcmpl-${randomAlnum(24)}`;
-  const created = Math.floor(ctx.server.clock.now() / 1000);
-
+  const head = { id: `chatcmpl-${randomAlnum(24)}`, created: Math.floor(ctx.server.clock.now() / 1000), model: name };
   if (b.stream !== true) {
-    const completion: ChatCompletion = {
-      id,
-      object: 'chat.completion',
-      created,
-      model: name,
-      choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, finish_reason: finish, logprobs: null }],
-      usage,
-      system_fingerprint: 'fp_oz_mock',
-    };
+    const completion: ChatCompletion = { ...head, object: 'chat.completion', choices: completionChoices(plans), usage, system_fingerprint: 'fp_oz_mock' };
     return ctx.json(200, completion);
   }
-
   const includeUsage = isPlainObject(b.stream_options) && b.stream_options.include_usage === true;
-  const chunk = (delta: ChatCompletionChunk['choices'][number]['delta'], finishReason: 'stop' | 'length' | null): string => {
-    const c: ChatCompletionChunk = { id, object: 'chat.completion.chunk', created, model: name, choices: [{ index: 0, delta, finish_reason: finishReason, logprobs: null }] };
+  const chunk = (index: number, step: ChunkStep): string => {
+    const c: ChatCompletionChunk = { ...head, object: 'chat.completion.chunk', choices: [{ index, delta: step.delta, finish_reason: step.finish, logprobs: null }] };
     if (includeUsage) c.usage = null;
     return JSON.stringify(c);
   };
@@ -112,16 +91,16 @@ export const createChatCompletion: OperationHandler = (ctx) => {
   const clock = ctx.server.clock;
   void ctx.server.work.track(
     (async () => {
-      stream.send(null, chunk({ role: 'assistant', content: '' }, null));
-      for (const token of tokens) {
-        await paceToken(clock, ctx.server.options.timing.tokenMs);
-        if (!stream.isOpen) return;
-        stream.send(null, chunk({ content: token }, null));
-        const behind = stream.ready();
-        if (behind) await behind;
+      for (const [index, plan] of plans.entries()) {
+        for (const step of chunkSteps(plan)) {
+          if (step.paced) await paceToken(clock, ctx.server.options.timing.tokenMs);
+          if (!stream.isOpen) return;
+          stream.send(null, chunk(index, step));
+          const behind = stream.ready();
+          if (behind) await behind;
+        }
       }
-      stream.send(null, chunk({}, finish));
-      if (includeUsage) stream.send(null, JSON.stringify({ id, object: 'chat.completion.chunk', created, model: name, choices: [], usage }));
+      if (includeUsage) stream.send(null, JSON.stringify({ ...head, object: 'chat.completion.chunk', choices: [], usage }));
       stream.send(null, '[DONE]');
       stream.close();
     })(),

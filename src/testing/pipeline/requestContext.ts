@@ -1,3 +1,4 @@
+import type { ChatReply } from './stubs/chatScript.js';
 import type { ErrorObject, Format } from '../../generated/types.js';
 import { PERMANENT_ERROR_CODES } from '../contract/permanentCodes.js';
 import { responseReply, type Reply } from '../wire/answer.js';
@@ -79,6 +80,8 @@ export class RequestContext {
   answered: KeptAnswer | null = null;
   /** Whether the answer is the replay of a kept answer (`x-idempotent-replayed: true`). */
   replayed = false;
+  /** A chat completion's reply scripted by a stub (`answer.reply`): the models plane renders it as its own. */
+  scriptedReply: ChatReply | null = null;
   #searchParams: URLSearchParams | null = null;
   /** The request's Content-Type (read once). */
   readonly contentType: string | null;

@@ -73,7 +73,8 @@ describe('the models plane (in process)', () => {
     expect([noMessages.status, noMessages.body.error.param, noMessages.body.error.type]).toEqual([422, 'messages', 'invalid_request_error']);
     expect((await chat({ model: 'oz-embed', messages: [{ role: 'user', content: 'x' }] })).status).toBe(422);
     expect((await chat({ model: 'oz-chat', messages: [{ role: 'robot', content: 'x' }] })).status).toBe(422);
-    expect((await chat({ model: 'oz-chat', messages: [{ role: 'user', content: 'x' }], n: 2 })).status).toBe(422);
+    expect((await chat({ model: 'oz-chat', messages: [{ role: 'user', content: 'x' }], n: 0 })).status).toBe(422);
+    expect((await chat({ model: 'oz-chat', messages: [{ role: 'user', content: 'x' }], n: 129 })).status).toBe(422);
     expect((await callJson<ErrorBody>(server, 'POST', '/v1/embeddings', { body: { model: 'oz-chat', input: 'x' } })).status).toBe(422);
     expect((await callJson<ErrorBody>(server, 'POST', '/v1/embeddings', { body: { model: 'oz-embed', input: [] } })).status).toBe(422);
     const bad = await call(server, 'POST', '/v1/chat/completions', { body: 'model: oz-chat', headers: { 'content-type': 'text/yaml' } });

@@ -13,11 +13,14 @@ import { checkScopeOperationId } from '../../harness/requestScope.js';
 import { PERMANENT_ERROR_CODES } from '../../contract/permanentCodes.js';
 import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
 import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type StubCut, type StubEvent } from './stubEvents.js';
+import { checkChatReply, lastUserMessageTest, lastUserText, type ChatReply, type LastUserMessageMatch } from './chatScript.js';
 
 export type { StubCut, StubEvent } from './stubEvents.js';
+export type { ChatReply, LastUserMessageMatch, ScriptedToolCall } from './chatScript.js';
 
 /** What a stub answers: a status, a body (an object as the JSON wire shows it) or a stream's events, and extra headers. */
 export interface StubAnswer {
+  /** The status (a `reply` answers 200 and may leave it out). */
   readonly status: number;
   /** The body as on the JSON wire (an error status: `{ "error": { "code", "message" } }`). None for a 204. */
   readonly body?: unknown;
@@ -30,6 +33,11 @@ export interface StubAnswer {
   readonly events?: readonly StubEvent[];
   /** With `events`: drop the connection after this many events (as a `cut` fault does). */
   readonly cut?: StubCut;
+  /**
+   * Of a chat completion, instead of `body` or `events`: the assistant's reply (`{ content }` or `{ toolCalls }`),
+   * rendered by the models plane as a completion or, when the request streams, as its chunks.
+   */
+  readonly reply?: ChatReply;
   /** Headers added to the answer (`retry-after`, ...). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -44,6 +52,8 @@ export interface StubMatch {
   readonly body?: Readonly<Record<string, unknown>>;
   /** The account whose key sent the request. */
   readonly account?: string;
+  /** Of a chat completion: the text of the conversation's last user message contains a string or matches a pattern. */
+  readonly lastUserMessage?: LastUserMessageMatch;
 }
 
 /** A request as a stub's `respond` sees it: parsed, after authentication and validation. */
@@ -146,6 +156,8 @@ interface ArmedStub {
   readonly spec: StubSpec;
   /** The fixed answers (one, a sequence, or none for `respond`), each with the response shape it was checked against. */
   readonly fixed: ReadonlyArray<{ readonly answer: StubAnswer; readonly shape: ResponseShape | null }>;
+  /** `match.lastUserMessage` made a test of the last user message's text. */
+  readonly lastUser: ((text: string) => boolean) | null;
   remaining: number | null;
   hits: number;
 }
@@ -153,17 +165,25 @@ interface ArmedStub {
 const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
-const MATCH_FIELDS = ['path', 'query', 'body', 'account'];
-const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers'];
+const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage'];
+const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply'];
 
 function stringRecord(value: unknown, name: string): void {
   if (value === undefined) return;
   if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw new TypeError(`${name} must be an object of strings`);
 }
 
-function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
+function checkAnswerShape(answer: unknown, op: OperationInfo): asserts answer is StubAnswer {
   if (!isPlainObject(answer)) throw new TypeError('answer must be an object: { status, body, headers }');
   for (const k of Object.keys(answer)) if (!ANSWER_FIELDS.includes(k)) throw new TypeError(`answer.${k} is not a field (known: ${ANSWER_FIELDS.join(', ')})`);
+  if (answer.reply !== undefined) {
+    checkChatReply(answer.reply, 'answer', op);
+    if (answer.status !== undefined && answer.status !== 200) throw new TypeError('answer.status of a reply is 200 (or left out)');
+    if (answer.body !== undefined || answer.events !== undefined || answer.cut !== undefined) throw new TypeError('Give answer.reply alone: the models plane renders it (no body, events or cut)');
+    stringRecord(answer.headers, 'answer.headers');
+    checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
+    return;
+  }
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
@@ -177,6 +197,7 @@ function checkAnswerShape(answer: unknown): asserts answer is StubAnswer {
 
 /** An answer checked against openapi.json (unless unchecked) under the name `at`: its body's shape, or none for events. */
 function checkedShape(op: OperationInfo, answer: StubAnswer, at: string, unchecked: boolean): ResponseShape | null {
+  if (answer.reply) return null;
   if (answer.events) {
     checkStubEvents(op, answer.status, answer.events, at, unchecked);
     return null;
@@ -184,11 +205,11 @@ function checkedShape(op: OperationInfo, answer: StubAnswer, at: string, uncheck
   return unchecked ? responseShape(op, answer.status, at) : checkStubAnswer(op, answer.status, answer.body, at);
 }
 
-function checkSequence(answers: unknown): asserts answers is StubAnswer[] {
+function checkSequence(answers: unknown, op: OperationInfo): asserts answers is StubAnswer[] {
   if (!Array.isArray(answers) || answers.length === 0) throw new TypeError('answers must be a non-empty array of answers');
   answers.forEach((answer, i) => {
     try {
-      checkAnswerShape(answer);
+      checkAnswerShape(answer, op);
     } catch (err) {
       throw new TypeError(`answers[${i}]: ${(err as Error).message}`);
     }
@@ -198,7 +219,8 @@ function checkSequence(answers: unknown): asserts answers is StubAnswer[] {
 /** The fixed answers of a checked spec, each checked against openapi.json (unless unchecked), named by its path. */
 function fixedAnswers(op: OperationInfo, stub: StubSpec): ArmedStub['fixed'] {
   const answers = stub.answers ?? (stub.answer ? [stub.answer] : []);
-  return answers.map((answer, i) => {
+  return answers.map((given, i) => {
+    const answer = given.reply ? { ...given, status: 200 } : given;
     return { answer, shape: checkedShape(op, answer, stub.answers ? `answers[${i}]` : 'answer', stub.unchecked === true) };
   });
 }
@@ -214,10 +236,11 @@ function checkSpec(stub: StubSpec): OperationInfo {
   for (const k of Object.keys(s)) if (!STUB_FIELDS.includes(k)) throw new TypeError(`${k} is not a field of a stub (known: ${STUB_FIELDS.join(', ')})`);
   if (s.operationId === undefined) throw new TypeError('operationId is required');
   checkScopeOperationId(s.operationId);
+  const op = BY_ID.get(s.operationId as string)!;
   if ([s.answer, s.answers, s.respond].filter((v) => v !== undefined).length !== 1) throw new TypeError('Give answer, answers or respond (one of them)');
   if (s.respond !== undefined && typeof s.respond !== 'function') throw new TypeError('respond must be a function');
-  if (s.answer !== undefined) checkAnswerShape(s.answer);
-  if (s.answers !== undefined) checkSequence(s.answers);
+  if (s.answer !== undefined) checkAnswerShape(s.answer, op);
+  if (s.answers !== undefined) checkSequence(s.answers, op);
   if (s.then !== undefined && (s.answers === undefined || !THEN_VALUES.includes(s.then as StubThen))) throw new TypeError(`then goes with answers and is one of: ${THEN_VALUES.join(', ')}`);
   if (s.times !== undefined && !(Number.isInteger(s.times) && (s.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
   if (s.unchecked !== undefined && typeof s.unchecked !== 'boolean') throw new TypeError('unchecked must be true or false');
@@ -230,7 +253,7 @@ function checkSpec(stub: StubSpec): OperationInfo {
     if (m.body !== undefined && !isPlainObject(m.body)) throw new TypeError('match.body must be an object of fields');
     if (m.account !== undefined && typeof m.account !== 'string') throw new TypeError('match.account must be a string');
   }
-  return BY_ID.get(s.operationId as string)!;
+  return op;
 }
 
 function queryOf(ctx: RequestContext): Record<string, string> {
@@ -245,6 +268,7 @@ function queryOf(ctx: RequestContext): Record<string, string> {
 function matches(stub: ArmedStub, request: StubRequest): boolean {
   const m = stub.spec.match;
   if (!m) return true;
+  if (stub.lastUser && !stub.lastUser(lastUserText(request.body))) return false;
   if (m.account !== undefined && m.account !== request.account) return false;
   if (m.path && !Object.entries(m.path).every(([k, v]) => request.path[k] === v)) return false;
   if (m.query && !Object.entries(m.query).every(([k, v]) => request.query[k] === v)) return false;
@@ -288,6 +312,18 @@ function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape
   return ctx.reply(answer.status, payloadOf(answer.status, shape, body), headers);
 }
 
+/** A scripted reply: the operation's own handler renders it (`ctx.scriptedReply`), with the answer's headers. */
+async function scripted(ctx: RequestContext, answer: StubAnswer, handler: (ctx: RequestContext) => Reply | Promise<Reply>): Promise<Reply> {
+  ctx.scriptedReply = answer.reply ?? null;
+  const reply = await handler(ctx);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) {
+    if (reply.kind === 'response') reply.response.headers.set(name, value);
+    else if (reply.kind === 'stream') reply.headers[name] = value;
+    else reply.parts.headers[name] = value;
+  }
+  return reply;
+}
+
 let nextStubId = 1;
 
 /** The stubs of one world (a server or a session). */
@@ -312,7 +348,8 @@ export class Stubs implements OzStubs {
     const fixed = fixedAnswers(op, stub);
     // A sequence that falls through gives each answer once (or `times` answers, if fewer), then is withdrawn.
     const remaining = stub.then === 'fallthrough' ? Math.min(stub.times ?? Infinity, fixed.length) : (stub.times ?? null);
-    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, remaining, hits: 0 };
+    const lastUser = stub.match?.lastUserMessage === undefined ? null : lastUserMessageTest(stub.match.lastUserMessage, op);
+    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, lastUser, remaining, hits: 0 };
     this.#armed.push(armed);
     return {
       id: armed.id,
@@ -383,6 +420,7 @@ export class Stubs implements OzStubs {
         shape = this.#checkRespond(stub, answer);
       }
       if (stub.remaining !== null && --stub.remaining <= 0) this.#armed = this.#armed.filter((a) => a !== stub);
+      if (answer.reply) return scripted(ctx, answer, handler);
       return stubReply(ctx, answer, shape);
     }
     return handler(ctx);
@@ -391,7 +429,7 @@ export class Stubs implements OzStubs {
   /** A `respond` function's answer, checked as a fixed answer is when added (a misfit is the test's bug: 500). */
   #checkRespond(stub: ArmedStub, answer: StubAnswer): ResponseShape | null {
     try {
-      checkAnswerShape(answer);
+      checkAnswerShape(answer, stub.op);
       return checkedShape(stub.op, answer, 'answer', stub.spec.unchecked === true);
     } catch (err) {
       throw new OzMockError(500, 'internal_error', `Stub ${stub.id} (${stub.op.id}) answered what openapi.json does not allow: ${(err as Error).message}`);
