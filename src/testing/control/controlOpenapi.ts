@@ -267,10 +267,9 @@ export const CONTROL_OPENAPI = {
       Fault: { allOf: [ref('FaultSpec'), { type: 'object', required: ['id', 'remaining', 'hits'], properties: { id: { type: 'string' }, remaining: { type: 'integer' }, hits: { type: 'integer', description: 'How many requests it applied to so far.' } } }] },
       StubAnswer: {
         type: 'object',
-        required: ['status'],
         additionalProperties: false,
         properties: {
-          status: { type: 'integer', minimum: 200, maximum: 599 },
+          status: { type: 'integer', minimum: 200, maximum: 599, description: 'Required, but with reply (which answers 200).' },
           body: { description: 'The body as on the JSON wire (errors: {"error": {...}}); none for a 204.' },
           events: {
             type: 'array',
@@ -285,6 +284,19 @@ export const CONTROL_OPENAPI = {
           },
           cut: { type: 'object', required: ['afterEvents'], additionalProperties: false, properties: { afterEvents: { type: 'integer', minimum: 0 } }, description: 'With events: drop the connection after this many.' },
           headers: { type: 'object', additionalProperties: { type: 'string' } },
+          reply: {
+            type: 'object',
+            additionalProperties: false,
+            description: "Of a chat completion, instead of body or events: the assistant's content, or its tool calls (one of them), rendered by the models plane as a completion or, when the request streams, as its chunks.",
+            properties: {
+              content: { type: 'string' },
+              toolCalls: {
+                type: 'array',
+                minItems: 1,
+                items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' }, arguments: { type: 'object', description: 'Sent as a JSON text.' } } },
+              },
+            },
+          },
         },
       },
       StubSpec: {
@@ -302,6 +314,12 @@ export const CONTROL_OPENAPI = {
               query: { type: 'object', additionalProperties: { type: 'string' } },
               body: { type: 'object', description: 'Fields the JSON body must hold (a subset, compared deeply).' },
               account: { type: 'string', description: 'The account whose key sent the request.' },
+              lastUserMessage: {
+                type: 'object',
+                additionalProperties: false,
+                description: "Of a chat completion: the last user message's text contains `contains`, or matches `pattern` (the server's linear-time pattern engine). Give one.",
+                properties: { contains: { type: 'string' }, pattern: { type: 'string' } },
+              },
             },
           },
           answer: ref('StubAnswer'),

@@ -53,10 +53,13 @@ function forcedCall(tool: ChatTool, body: ChatCompletionRequest): { name: string
 
 /**
  * Every choice's answer: the scripted reply when a stub gave one, else oz-chat's own (a call of the forced tool, or
- * the content `response_format` asks for). The same request gets the same answer, tool call ids included.
+ * the content `response_format` asks for). The same request gets the same answer, tool call ids included, whether
+ * it streams or not.
  */
 export function choicePlans(ask: ChatAsk, body: ChatCompletionRequest, model: string, scripted: ChatReply | null): ChoicePlan[] {
-  const seed = JSON.stringify(body);
+  // Streamed or not, the same question gets the same answer.
+  const { stream: _stream, stream_options: _options, ...asked } = body;
+  const seed = JSON.stringify(asked);
   let calls: ReadonlyArray<{ name: string; arguments: string }> | null = null;
   if (scripted?.toolCalls) calls = scripted.toolCalls.map((call) => ({ name: call.name, arguments: JSON.stringify(call.arguments ?? {}) }));
   else if (!scripted && ask.forcedTool) calls = [forcedCall(ask.forcedTool, body)];

@@ -1,5 +1,6 @@
 import type { components, operations } from '../../../generated/openapi.js';
 import type { OPERATIONS, OperationId } from '../../../generated/operations.js';
+import type { ChatReply, LastUserMessageMatch } from './chatScript.js';
 
 // The types of a stub for one operation, read from the generated types of openapi.json (`operations`, the
 // operation table): nothing here names an operation, so a new operation or field of openapi.json types its stubs
@@ -36,8 +37,13 @@ type EventsAnswer<I extends OperationId> = [OperationStreamEvent<I>] extends [ne
   ? never
   : { readonly status: 200; readonly body?: undefined; readonly headers?: Headers; readonly events: readonly OperationStreamEvent<I>[]; readonly cut?: { readonly afterEvents: number } };
 
-/** An answer of the operation: a status openapi.json lists with that status's body, or a stream's events. */
-export type OperationAnswer<I extends OperationId> = { [S in OperationStatus<I>]: BodyAnswer<I, S> }[OperationStatus<I>] | EventsAnswer<I>;
+/** A scripted reply, for a chat completion: the models plane renders it (as a completion or as its chunks). */
+type ReplyAnswer<I extends OperationId> = Streaming<I> extends 'chat'
+  ? { readonly status?: 200; readonly reply: ChatReply; readonly headers?: Headers; readonly body?: undefined; readonly events?: undefined; readonly cut?: undefined }
+  : never;
+
+/** An answer of the operation: a status openapi.json lists with that status's body, a stream's events, or a chat reply. */
+export type OperationAnswer<I extends OperationId> = { [S in OperationStatus<I>]: BodyAnswer<I, S> }[OperationStatus<I>] | EventsAnswer<I> | ReplyAnswer<I>;
 
 /** Which requests of the operation a stub answers, by the operation's own parameters and body. */
 export interface OperationStubMatch<I extends OperationId> {
@@ -45,6 +51,8 @@ export interface OperationStubMatch<I extends OperationId> {
   readonly query?: AsStrings<Parameters<I, 'query'>>;
   readonly body?: Partial<OperationRequestBody<I>>;
   readonly account?: string;
+  /** Of a chat completion: the last user message's text contains a string or matches a pattern. */
+  readonly lastUserMessage?: Streaming<I> extends 'chat' ? LastUserMessageMatch : never;
 }
 
 /** A request of the operation as a stub's `respond` sees it. */
