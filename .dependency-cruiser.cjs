@@ -15,6 +15,7 @@
 //   src/testing/     the embedded server: may use the core's and generated types and openapi.json, never the client;
 //                    inside it, folders by concept, each a layer over the ones before it in SERVER_LAYERS (below);
 //                    its handlers (src/testing/handlers/<tag>.ts) never import each other, only handlers/shared/
+//                    and the folder of their own parts (handlers/<tag>/)
 // and no import circle anywhere in src/, type-only imports included.
 const CLIENT = '^src/(client[.]ts|clientOptions[.]ts|index[.]ts|funcs/|resources/|mcp/|signin/|profiles/|raw/)';
 
@@ -84,9 +85,9 @@ module.exports = {
     ),
     forbid(
       'handlers-never-import-handlers',
-      'A handler of the embedded server imports no other handler: what two of them share is in handlers/shared/ (handlers/index.ts, the registry, lists them all).',
-      { path: '^src/testing/handlers/(?!index[.]ts$)' },
-      { path: '^src/testing/handlers/(?!shared/)' },
+      'A handler of the embedded server imports no other handler: what two of them share is in handlers/shared/, the parts of one (<tag>.ts) in a folder of its name, handlers/<tag>/ (handlers/index.ts, the registry, lists them all).',
+      { path: '^src/testing/handlers/(?!index[.]ts$)([^/.]+)' },
+      { path: '^src/testing/handlers/', pathNot: '^src/testing/handlers/(shared|$1)/' },
     ),
     forbid(
       'server-folders-only',

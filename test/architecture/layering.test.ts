@@ -1,9 +1,9 @@
 // The layering rule (.dependency-cruiser.cjs, run by `npm run lint:layers` in `npm test`): the real tool passes
 // on the tree, and fails on a copy of the tree given one wrong-way import per rule.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -49,6 +49,8 @@ describe('the layering rule', () => {
       'src/testing/runs/wrongWay.ts': "export type { OzRawClient } from '../../raw/rawClientType.js';",
       'src/mcp/wrongWay.ts': "export { signIn } from '../signin/signIn.js';",
       'src/testing/handlers/wrongWay.ts': "export { agentView } from './agents.js';",
+      'src/testing/handlers/models/wrongWay.ts': "export { agentView } from '../agents.js';",
+      'src/testing/handlers/agents/wrongPart.ts': "export { chatAsk } from '../models/chatRequest.js';",
       'src/testing/loose.ts': "export { newId } from './support/ids.js';",
       'src/testing/support/circleA.ts': "export type { B } from './circleB.js';\nexport type A = string;",
       'src/testing/support/circleB.ts': "export type { A } from './circleA.js';\nexport type B = number;",
@@ -76,7 +78,10 @@ describe('the layering rule', () => {
       'src/funcs/wrongWay.ts': "export type { Oz } from '../client.js';",
       'src/resources/wrongFuncs.ts': "export type { OzCore } from '../funcs/ozCore.js';",
     };
-    for (const [path, text] of Object.entries(planted)) writeFileSync(join(tree, path), `${text}\n`);
+    for (const [path, text] of Object.entries(planted)) {
+      mkdirSync(dirname(join(tree, path)), { recursive: true });
+      writeFileSync(join(tree, path), `${text}\n`);
+    }
 
     const expected = [
       'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
@@ -84,6 +89,8 @@ describe('the layering rule', () => {
       'core-errors-and-streams-at-the-bottom: src/core/streams/wrongFolder.ts -> src/core/executions/executionPoller.ts',
       'core-steps-under-the-transport: src/core/retry/wrongWay.ts -> src/core/transport.ts',
       'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
+      'handlers-never-import-handlers: src/testing/handlers/agents/wrongPart.ts -> src/testing/handlers/models/chatRequest.ts',
+      'handlers-never-import-handlers: src/testing/handlers/models/wrongWay.ts -> src/testing/handlers/agents.ts',
       'handlers-never-import-handlers: src/testing/handlers/wrongWay.ts -> src/testing/handlers/agents.ts',
       'resources-beside-each-other: src/mcp/wrongWay.ts -> src/signin/signIn.ts',
       'server-never-imports-client: src/testing/pipeline/wrongWay.ts -> src/resources/executions.ts',

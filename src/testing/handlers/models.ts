@@ -7,9 +7,9 @@ import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';
 import { messageText } from '../pipeline/stubs/chatScript.js';
-import { chatAsk } from './chat/chatRequest.js';
-import { choicePlans, planTokens } from './chat/chatChoices.js';
-import { chunkSteps, completionChoices, type ChunkStep } from './chat/chatRender.js';
+import { chatAsk } from './models/chatRequest.js';
+import { choicePlans, planTokens } from './models/chatChoices.js';
+import { chunkSteps, completionChoices, type ChunkStep } from './models/chatRender.js';
 
 /** The models of the models plane. */
 export const MODELS = [
