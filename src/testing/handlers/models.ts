@@ -63,7 +63,7 @@ export const getModel: OperationHandler = (ctx) => ctx.json(200, modelView(findM
 
 /**
  * `POST /v1/chat/completions` (OpenAI's shapes): oz-chat answers `Hello from oz-chat. You said: <the last user
- * message>` (or what `tool_choice` and `response_format` ask, or a stub's scripted reply: chat/chatChoices.ts), `n`
+ * message>` (or what `tool_choice` and `response_format` ask, or a stub's scripted reply: models/chatChoices.ts), `n`
  * choices, ended at a stop sequence, cut at `max_tokens`; `stream: true` answers `chat.completion.chunk` events
  * (tool calls in OpenAI's delta form) then `data: [DONE]`.
  */
