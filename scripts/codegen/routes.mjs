@@ -63,6 +63,8 @@ export function fillPathTemplate(compiled: PathTemplate, valueOf: (name: string)
 `;
 
 const FIND_ROUTE = `
+/** Every route by its operation's \`operationId\`. */
+export const ROUTE_BY_ID = Object.freeze(Object.fromEntries(ROUTES.map((r) => [r.operationId, r]))) as Readonly<Record<OperationId, OperationRoute>>;
 /** A route that a request's method and path name, with the path's parameters as it spells them (not decoded). */
 export interface RouteMatch {
   readonly route: OperationRoute;

@@ -62,6 +62,8 @@ export const ROUTES: readonly OperationRoute[] = Object.freeze([
   route('proxyPut', 'PUT', '/v1/proxy/{provider}/{path}', ['path']),
 ]);
 
+/** Every route by its operation's `operationId`. */
+export const ROUTE_BY_ID = Object.freeze(Object.fromEntries(ROUTES.map((r) => [r.operationId, r]))) as Readonly<Record<OperationId, OperationRoute>>;
 /** A route that a request's method and path name, with the path's parameters as it spells them (not decoded). */
 export interface RouteMatch {
   readonly route: OperationRoute;
