@@ -71,10 +71,22 @@ export interface RouteMatch {
   readonly params: Readonly<Record<string, string>>;
 }
 
+const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
+
+// A path without parameters is found by one lookup (they come first in the table's order anyway); the others
+// are tried in order among the routes of the request's method.
+const LITERAL = new Map<string, OperationRoute>();
+const WITH_PARAMS = new Map<string, OperationRoute[]>();
+for (const candidate of ROUTES) {
+  if (candidate.path.params.length === 0) LITERAL.set(\`\${candidate.method} \${candidate.path.template}\`, candidate);
+  else WITH_PARAMS.set(candidate.method, [...(WITH_PARAMS.get(candidate.method) ?? []), candidate]);
+}
+
 /** The route of \`method\` (upper case) and \`path\` (without the query), or \`null\` when no operation has them. */
 export function findRoute(method: string, path: string): RouteMatch | null {
-  for (const candidate of ROUTES) {
-    if (candidate.method !== method) continue;
+  const literal = LITERAL.get(\`\${method} \${path}\`);
+  if (literal !== undefined) return { route: literal, params: NO_PARAMS };
+  for (const candidate of WITH_PARAMS.get(method) ?? []) {
     const params = matchPathTemplate(candidate.path, path);
     if (params !== null) return { route: candidate, params };
   }
