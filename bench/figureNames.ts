@@ -6,6 +6,7 @@ export const FIGURE_NAMES = {
   toolsVsOpenapiFetch: 'tools.execute vs openapi-fetch',
   itemsVsOpenapiFetch: 'items.create vs openapi-fetch',
   inProcessMount: 'in-process mount overhead',
+  mswMountPerCall: 'msw mount per call vs hand-written handler',
   sseVsParser: 'SSE parse+iterate vs eventsource-parser',
   sseVsOpenAI: 'SSE chat stream vs openai-node',
   streamMemory: 'stream memory 100 MB of deltas',

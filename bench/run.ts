@@ -24,6 +24,7 @@ import { coldImportRows } from './figures/coldImport.js';
 import { consumerTypeCheckRows } from './figures/consumerTypeCheck.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
+import { mswMountRows } from './figures/mswMount.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
 import { ozMockBinaryRows } from './figures/ozMockBinary.js';
 import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
@@ -51,6 +52,7 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
   ['loopback calls', loopbackCallRows],
   ['in-process mount', inProcessMountRows],
+  ['msw mount', mswMountRows],
   ['SSE parsing', sseRows],
   ['executions.wait', executionWaitRows],
   ['server throughput', serverThroughputRows],

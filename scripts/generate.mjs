@@ -11,6 +11,7 @@ import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { llmsPagesOf, renderLlmsFull, renderLlmsIndex } from './codegen/llmsText.mjs';
 import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
 import { resourcesOf } from './codegen/model.mjs';
+import { renderPathTemplate, renderRoutes } from './codegen/routes.mjs';
 import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
 import { renderOperationErrors } from './codegen/renderOperationErrors.mjs';
 import { renderParameterValidators, renderRequestValidators } from './codegen/requestValidators.mjs';
@@ -34,6 +35,9 @@ files.set('openapi.ts', `${HEADER}/* eslint-disable */\n${astToString(ast)}`);
 const model = resourcesOf(doc);
 files.set('types.ts', HEADER + renderTypes(doc, model));
 files.set('operations.ts', HEADER + renderOperations(model));
+// The route table every reader of a method and a path matches against, and the one compiler of path templates.
+files.set('pathTemplate.ts', HEADER + renderPathTemplate());
+files.set('routes.ts', HEADER + renderRoutes(model));
 for (const file of model.files) files.set(`resources/${file.tag}.ts`, HEADER + renderResourceFile(file));
 files.set('index.ts', HEADER + renderResourcesIndex(model));
 // The standalone functions of `oz-sdk/funcs`: one per operation, over an OzCore (which registers every error class

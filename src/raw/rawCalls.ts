@@ -6,6 +6,7 @@ import type { FetchLike, RequestOptions } from '../core/options/requestOptions.j
 import type { Transport } from '../core/transport.js';
 import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';
+import { findRoute } from '../generated/routes.js';
 import type { RawFetchMiddleware } from './rawClientType.js';
 
 // The raw client's calls, loaded by rawClient.ts on the first one (an optional part): openapi-fetch over a fetch that sends each
@@ -29,10 +30,9 @@ export interface RawCalls {
 /** openapi-fetch's client over `transport`, for a base address `baseURL`. */
 export function createRawCalls(transport: Transport, baseURL: string, parts: RawCallParts): RawCalls {
   const base = new URL(baseURL.replace(/\/+$/, '') + '/');
-  const routes = allRoutes(parts.operations);
   const send: FetchLike = async (input, init) => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-    const op = operationOf(request, base, routes, parts);
+    const op = operationOf(request, base, parts);
     return await sendRaw(transport, op, request, parts.middleware.length === 0 ? {} : { middleware: parts.middleware });
   };
   const client = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
@@ -64,29 +64,13 @@ async function sendRaw(transport: Transport, op: Operation, request: Request, op
   return new Response(empty ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-interface Route {
-  readonly op: Operation;
-  readonly pattern: RegExp;
-}
-
-/** Every operation as a pattern of its path, literal paths first (`/v1/workflows/execute` before `{name}`). */
-function allRoutes(operations: RawCallParts['operations']): readonly Route[] {
-  return Object.values(operations as Record<string, Operation>)
-    .map((op) => {
-      const source = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? '.+' : '[^/]+'));
-      return { op, pattern: new RegExp(`^${source}$`), params: (op.path.match(/\{/g) ?? []).length };
-    })
-    .sort((a, b) => a.params - b.params)
-    .map(({ op, pattern }) => ({ op, pattern }));
-}
-
 /** The operation of openapi.json a request is for, by its method and its path under the base address. */
-function operationOf(request: Request, base: URL, routes: readonly Route[], { OzUsageError }: RawCallParts): Operation {
+function operationOf(request: Request, base: URL, { operations, OzUsageError }: RawCallParts): Operation {
   const url = new URL(request.url);
   const path = url.pathname.startsWith(base.pathname) ? `/${url.pathname.slice(base.pathname.length)}` : url.pathname;
-  const route = routes.find((r) => r.op.method === request.method && r.pattern.test(path));
-  if (route === undefined) {
+  const matched = findRoute(request.method, path);
+  if (matched === null) {
     throw new OzUsageError(`No operation of openapi.json is ${request.method} ${path}; the raw client calls the API's own paths only.`);
   }
-  return route.op;
+  return operations[matched.route.operationId];
 }

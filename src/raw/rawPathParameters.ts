@@ -21,9 +21,9 @@ export function rawPathProblem(operations: typeof OPERATIONS, method: string, pa
   const given = (init as { params?: { path?: Record<string, unknown> } } | undefined)?.params?.path;
   if (op === undefined || given === undefined || given === null) return undefined;
   try {
-    for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
-      const value = given[name!];
-      if (value !== undefined && value !== null) encodedPathParameter(op, name!, String(value), op.slashParams?.includes(name!) ?? false);
+    // The given parameters the template names: the template itself is compiled only in the route table.
+    for (const [name, value] of Object.entries(given)) {
+      if (value !== undefined && value !== null && path.includes(`{${name}}`)) encodedPathParameter(op, name, String(value), op.slashParams?.includes(name) ?? false);
     }
     return undefined;
   } catch (problem) {

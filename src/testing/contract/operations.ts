@@ -8,8 +8,6 @@ import { OPERATIONS as CONTRACT_OPERATIONS, type OperationId } from '../../gener
  */
 export interface OperationInfo extends Operation {
   readonly id: OperationId;
-  /** The path template in hono's syntax; a parameter that may hold slashes (`x-oz-allow-slashes`) takes the rest. */
-  readonly routePath: string;
   /** The operation takes a request body. */
   readonly body: boolean;
   /** `x-oz-replay`: a non-run write whose 2xx answer is kept under its `x-trace-id` and replayed (see pipeline/steps/replay.ts). */
@@ -31,11 +29,13 @@ export const OPERATIONS: readonly OperationInfo[] = Object.values(CONTRACT_OPERA
   return {
     ...op,
     id: op.id as OperationId,
-    routePath: op.path.replace(/\{([^}]+)\}/g, (_, name: string) => (op.slashParams?.includes(name) ? `:${name}{.+}` : `:${name}`)),
     body: raw?.requestBody !== undefined,
     replay: raw?.['x-oz-replay'] === true,
   };
 });
+
+/** Every operation of openapi.json by its operationId (the route table's `operationId` is one). */
+export const OPERATIONS_BY_ID = Object.fromEntries(OPERATIONS.map((op) => [op.id, op])) as Readonly<Record<OperationId, OperationInfo>>;
 
 /** Every operationId of openapi.json: faults and journal filters refuse any other. */
 export const OPERATION_IDS: ReadonlySet<string> = new Set(OPERATIONS.map((o) => o.id));

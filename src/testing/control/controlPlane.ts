@@ -1,3 +1,4 @@
+import { compilePathTemplate } from '../../generated/pathTemplate.js';
 import { replyResponse, responseReply } from '../wire/answer.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, fetchRequestReader } from '../wire/connection.js';
@@ -504,8 +505,8 @@ function compileRoutes(): Route[] {
       const copyOf = operation[SESSION_COPY_OF];
       const handler = HANDLERS[copyOf ?? operation.operationId];
       if (!handler) throw new Error(`No control-plane handler for ${operation.operationId}`);
-      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-      routes.push({ method: method.toUpperCase(), pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), names, handler, open: operation.security?.length === 0, inSession: copyOf !== undefined });
+      const { pattern, params: names } = compilePathTemplate(path);
+      routes.push({ method: method.toUpperCase(), pattern, names, handler, open: operation.security?.length === 0, inSession: copyOf !== undefined });
     }
   }
   return routes;

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandlers } from '../pipeline/routing.js';
 import { executeAgent, getAgent, listAgents } from './agents.js';
 import { linkConnection } from './connections.js';
 import { searchDiscovery } from './discovery.js';
@@ -23,7 +23,7 @@ import {
 } from './workflows.js';
 
 /** Every operation's handler, by operationId. */
-export const HANDLERS: Readonly<Record<string, OperationHandler>> = {
+export const HANDLERS: OperationHandlers = {
   getHealth,
   getOpenAPI,
   listModels,

@@ -1,4 +1,5 @@
-import { OPERATIONS } from '../contract/operations.js';
+import { matchPathTemplate } from '../../generated/pathTemplate.js';
+import { ROUTE_BY_ID, type OperationRoute } from '../../generated/routes.js';
 import { jsonSubset } from '../support/jsonSubset.js';
 
 /** One field where a request differs from what a stub, fault or journal filter expects. */
@@ -32,28 +33,19 @@ export interface NearMiss extends Pick<SeenRequest, 'requestId' | 'operationId' 
 /** How many near misses a listing or a verification names. */
 export const NEAR_MISS_LIMIT = 3;
 
-const TEMPLATES = new Map(OPERATIONS.map((op) => [op.id as string, op.path]));
-
-/** The path parameters of an entry, read from its operation's path template (`{}` for an unknown route). */
+/** The path parameters of an entry, read with its operation's route (`{}` for an unknown route). */
 export function pathParams(entry: Pick<SeenRequest, 'operationId' | 'path'>): Record<string, string> {
-  const template = entry.operationId === null ? undefined : TEMPLATES.get(entry.operationId);
-  if (template === undefined) return {};
-  const names: string[] = [];
-  const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
-    names.push(name);
-    return '(.+?)';
-  });
-  const match = new RegExp(`^${pattern}$`).exec(entry.path);
+  const route = entry.operationId === null ? undefined : (ROUTE_BY_ID as Readonly<Record<string, OperationRoute | undefined>>)[entry.operationId];
+  const match = route === undefined ? null : matchPathTemplate(route.path, entry.path);
+  if (match === null) return {};
   const out: Record<string, string> = {};
-  names.forEach((name, i) => {
-    const raw = match?.[i + 1];
-    if (raw === undefined) return;
+  for (const [name, raw] of Object.entries(match)) {
     try {
       out[name] = decodeURIComponent(raw);
     } catch {
       out[name] = raw;
     }
-  });
+  }
   return out;
 }
 

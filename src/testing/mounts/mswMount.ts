@@ -56,5 +56,10 @@ export function mswHandlers(handler: RequestHandler, options: MountOptions, over
       return Response.error();
     }
   };
-  return [http.all(`${new URL(mcpUrl).origin}/*`, serve), http.all(`${url}/*`, serve)];
+  // msw parses a request once per handler it tries (its cookies, its URL against a pattern compiled again): the
+  // API's handler first, since nearly every request is for it, and the MCP server's only when on another origin.
+  const mcpOrigin = new URL(mcpUrl).origin;
+  // On one origin, the MCP server's handler serves the API's paths too (as it did when it came first).
+  if (mcpOrigin === new URL(url).origin) return [http.all(`${mcpOrigin}/*`, serve)];
+  return [http.all(`${url}/*`, serve), http.all(`${mcpOrigin}/*`, serve)];
 }

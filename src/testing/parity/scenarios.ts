@@ -1,3 +1,5 @@
+import { fillPathTemplate } from '../../generated/pathTemplate.js';
+import { ROUTE_BY_ID } from '../../generated/routes.js';
 import type { OperationId } from '../../generated/operations.js';
 import { OPENAPI_DOCUMENT, OPERATIONS, type OperationInfo } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
@@ -128,8 +130,10 @@ async function expect2xx(side: SideContext, request: ParityRequest, what: string
 
 const OPS_BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 const opNamed = (id: string) => OPS_BY_ID.get(id)!;
-const pathOf = (op: OperationInfo, values: Readonly<Record<string, string>>) =>
-  op.path.replace(/\{([^}]+)\}/g, (_, n: string) => (op.slashParams?.includes(n) ? values[n]!.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(values[n]!)));
+const pathOf = (op: OperationInfo, values: Readonly<Record<string, string>>) => {
+  const template = ROUTE_BY_ID[op.id].path;
+  return fillPathTemplate(template, (n) => (template.slashParams.includes(n) ? values[n]!.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(values[n]!)));
+};
 
 /** The collection operation that creates what a path parameter names (`POST /v1/schedules` for `ScheduleId`). */
 function creatorOf(op: OperationInfo): OperationInfo | undefined {
