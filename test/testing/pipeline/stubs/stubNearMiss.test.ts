@@ -11,7 +11,7 @@ describe('stubDifferences via server.unused()', () => {
     server.stubs.add({ operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_x' } }, answer: err });
     server.stubs.add({ operationId: 'proxyGet', match: { path: { provider: 'github', path: 'repos/a' } }, answer: { status: 404, body: { error: { code: 'not_found', message: 'x' } } } } as never);
     await server.fetch(`${server.url}/v1/companies/glob%2Fex/items/itm_x`, { headers: h });
-    await server.fetch(`${server.url}/v1/proxy/github/repos/b`, { headers: { authorization: `Bearer ${server.proxyKey}` } });
+    await server.fetch(`${server.url}/v1/proxy/github/repos/b`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     const [item, proxy] = server.unused().stubs;
     expect(item!.nearMisses.map((m) => m.differences)).toEqual([[{ path: 'path.campus', expected: 'acme', actual: 'glob/ex' }]]);
     expect(proxy!.nearMisses.map((m) => m.differences)).toEqual([[{ path: 'path.path', expected: 'repos/a', actual: 'repos/b' }]]);
