@@ -286,6 +286,8 @@ export const CONTROL_OPENAPI = {
           },
           cut: { type: 'object', required: ['afterEvents'], additionalProperties: false, properties: { afterEvents: { type: 'integer', minimum: 0 } }, description: 'With events: drop the connection after this many.' },
           headers: { type: 'object', additionalProperties: { type: 'string' } },
+          text: { type: 'string', description: 'Instead of body: text sent as it is, whatever wire the request negotiated (how oz-mock record replays a markdown or text answer). Needs contentType.' },
+          contentType: { type: 'string', description: 'With text: text/markdown or text/plain, with its charset.' },
           reply: {
             type: 'object',
             additionalProperties: false,

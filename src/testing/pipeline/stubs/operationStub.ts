@@ -44,7 +44,10 @@ type ReplyAnswer<I extends OperationId> = Streaming<I> extends 'chat'
   : never;
 
 /** An answer of the operation: a status openapi.json lists with that status's body, a stream's events, a chat reply, or a proxy. */
-export type OperationAnswer<I extends OperationId> = { [S in OperationStatus<I>]: BodyAnswer<I, S> }[OperationStatus<I>] | EventsAnswer<I> | ReplyAnswer<I> | ProxyStubAnswer;
+export type OperationAnswer<I extends OperationId> = { [S in OperationStatus<I>]: BodyAnswer<I, S> }[OperationStatus<I>] | EventsAnswer<I> | ReplyAnswer<I> | ProxyStubAnswer | TextAnswer<I>;
+
+/** Text sent as it came (a recorded markdown or text answer), with a status openapi.json lists. */
+type TextAnswer<I extends OperationId> = { readonly status: OperationStatus<I>; readonly text: string; readonly contentType: string; readonly headers?: Headers; readonly body?: undefined; readonly events?: undefined; readonly cut?: undefined };
 
 /** A proxy answer, for every operation: the request goes on to another service, whose answer comes back as it came. */
 type ProxyStubAnswer = ProxyAnswer & { readonly status?: undefined; readonly body?: undefined; readonly events?: undefined; readonly cut?: undefined; readonly headers?: undefined };

@@ -15,6 +15,7 @@ import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswer
 import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type StubCut, type StubEvent } from './stubEvents.js';
 import { checkProxyAnswer, isProxyAnswer, listedProxyAnswer, proxyReply, type ProxyAnswer } from './proxyAnswer.js';
 import { checkMatchPath } from './matchPath.js';
+import { checkTextShape, checkTextStatus, textReply } from './stubText.js';
 import { checkChatReply, lastUserMessageTest, lastUserText, type ChatReply, type LastUserMessageMatch } from './chatScript.js';
 
 export type { StubCut, StubEvent } from './stubEvents.js';
@@ -44,6 +45,13 @@ export interface StubAnswer {
    * rendered by the models plane as a completion or, when the request streams, as its chunks.
    */
   readonly reply?: ChatReply;
+  /**
+   * Instead of `body`: text sent as it is (bytes and `contentType` as they came), whatever wire the request
+   * negotiated: how `oz-mock record` replays a markdown or text answer.
+   */
+  readonly text?: string;
+  /** With `text`: its content type, `text/markdown` or `text/plain` (with its charset). */
+  readonly contentType?: string;
   /** Headers added to the answer (`retry-after`, ...). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -178,7 +186,7 @@ const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
 const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage'];
-const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply'];
+const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply', 'text', 'contentType'];
 
 function stringRecord(value: unknown, name: string): void {
   if (value === undefined) return;
@@ -200,6 +208,7 @@ function checkAnswerShape(answer: unknown, op: OperationInfo, at = 'answer'): as
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
+  if (answer.text !== undefined || answer.contentType !== undefined) return checkTextShape(answer, at);
   if (answer.events === undefined) {
     if (answer.cut !== undefined) throw new TypeError('answer.cut goes with answer.events');
     return;
@@ -211,6 +220,10 @@ function checkAnswerShape(answer: unknown, op: OperationInfo, at = 'answer'): as
 /** An answer checked against openapi.json (unless unchecked) under the name `at`: its body's shape, or none for events. */
 function checkedShape(op: OperationInfo, answer: AnyStubAnswer, at: string, unchecked: boolean): ResponseShape | null {
   if (isProxyAnswer(answer) || answer.reply) return null;
+  if (answer.text !== undefined) {
+    checkTextStatus(op, answer.status, at, unchecked);
+    return null;
+  }
   if (answer.events) {
     checkStubEvents(op, answer.status, answer.events, at, unchecked);
     return null;
@@ -307,6 +320,7 @@ function payloadOf(status: number, shape: ResponseShape | null, body: unknown): 
 
 /** The reply of a stub's answer on the request's wire (JSON off the wire planes), or its stream of events. */
 function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape | null): Reply {
+  if (answer.text !== undefined) return textReply(ctx, { ...answer, text: answer.text, contentType: answer.contentType! });
   if (answer.events) {
     const stream = ctx.openStream(answer.cut?.afterEvents);
     void playEvents(stream, answer.events, ctx.server.clock, ctx.op?.streaming === 'chat');
