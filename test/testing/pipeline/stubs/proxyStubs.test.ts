@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectOzMock, createOzServer, OzMockError, type OzServer } from '../../../../src/testing/index.js';
+import { readStubFile } from '../../../../src/testing/fixtures/stubFile.js';
 
 const TOKEN = 'ozadm_ProxyProxyProxyProxyProxyProxyPr';
 
@@ -215,6 +216,45 @@ describe('over HTTP: POST /_oz/stubs with answer: { proxy }', () => {
     });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('answer.proxy');
+  });
+});
+
+describe('proxy stubs from a stubs file and in the types', () => {
+  it('a stubs file (--stubs) takes a proxy answer; a bad URL names the entry and the field', async () => {
+    const t = await target((_req, res) => res.end('{"from":"file"}'));
+    const stubs = readStubFile(JSON.stringify([{ operationId: 'listTools', answer: { proxy: t.url } }]), 'stubs.json');
+    await oz.close();
+    oz = createOzServer({ adminToken: TOKEN, stubs });
+    expect(await (await call('/v1/tools')).json()).toEqual({ from: 'file' });
+    expect(() => readStubFile(JSON.stringify([{ operationId: 'listTools', answer: { proxy: 'nope' } }]), 'stubs.json')).toThrow(/stubs\.json: entry \[0\] \(listTools\): answer\.proxy must be an absolute http: or https: URL/);
+  });
+
+  it('types a proxy answer for every operation, and refuses a proxy beside a body', () => {
+    const typed = () => {
+      oz.stubs.add({ operationId: 'getCompanyItem', match: { path: { id: 'itm_1' } }, answer: { proxy: 'http://127.0.0.1:1', proxyApiKey: 'k' } });
+      oz.stubs.add({ operationId: 'executeAgent', answers: [{ proxy: 'http://127.0.0.1:1' }, { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] }] });
+      // @ts-expect-error: a proxy answer takes no body (the service answers)
+      oz.stubs.add({ operationId: 'listTools', answer: { proxy: 'http://127.0.0.1:1', body: { data: [], next_cursor: null } } });
+      // @ts-expect-error: proxy is a URL string
+      oz.stubs.add({ operationId: 'listTools', answer: { proxy: 1 } });
+    };
+    expect(typed).toThrow(/answer\.body: a proxy answer takes only proxy and proxyApiKey/);
+  });
+});
+
+describe('over HTTP: the caller going away', () => {
+  it('aborts the proxied request', async () => {
+    const t = await target((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('start');
+    });
+    oz.stubs.add({ operationId: 'listTools', answer: { proxy: t.url } });
+    const listener = await oz.listen();
+    const abort = new AbortController();
+    const res = await fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${oz.apiKey}` }, signal: abort.signal });
+    await res.body!.getReader().read();
+    abort.abort();
+    await t.closed[0];
   });
 });
 
