@@ -103,7 +103,7 @@ export interface UncheckedOperationStub {
   readonly match?: { readonly path?: Readonly<Record<string, string>>; readonly query?: Readonly<Record<string, string>>; readonly body?: Readonly<Record<string, unknown>>; readonly account?: string };
   readonly times?: number;
   readonly unchecked: true;
-  readonly answer?: { readonly status: number; readonly body?: unknown; readonly headers?: Headers; readonly events?: readonly { readonly event?: string; readonly data: unknown; readonly delayMs?: number }[]; readonly cut?: { readonly afterEvents: number } };
+  readonly answer?: { readonly status: number; readonly body?: unknown; readonly text?: string; readonly contentType?: string; readonly headers?: Headers; readonly events?: readonly { readonly event?: string; readonly data: unknown; readonly delayMs?: number }[]; readonly cut?: { readonly afterEvents: number } };
   readonly answers?: ReadonlyArray<NonNullable<UncheckedOperationStub['answer']>>;
   readonly then?: 'repeat' | 'fallthrough';
   readonly respond?: (request: { readonly path: Readonly<Record<string, string>>; readonly query: Readonly<Record<string, string>>; readonly body: Readonly<Record<string, unknown>>; readonly account: string | null; readonly headers: globalThis.Headers }) => unknown;
