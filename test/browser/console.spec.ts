@@ -3,6 +3,9 @@
  * the console. Each test also holds that the page made no request off 127.0.0.1 and logged no console error
  * (fixtures.ts).
  */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { callApi, control } from './ozMockProcess.js';
 import { expect, openConsole, showView, test } from './fixtures.js';
 
@@ -151,4 +154,34 @@ test('pictures of the journal and state views (docs/console.md shows them, copie
   await expect(page.getByRole('row', { name: /Ship the console/ })).toBeVisible();
   await page.getByRole('heading', { level: 3, name: 'Items' }).scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${folder}/docs/console-state.png` });
+});
+
+test("the stubs view shows an unused stub's near miss on another path parameter", async ({ page, mock }) => {
+  const gone = { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } };
+  const stub = await control<{ id: string }>(mock, 'POST', '/stubs', { operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_x' } }, answer: gone });
+  expect(await callApi(mock, 'GET', '/v1/companies/acme/items/itm_y', mock.apiKey)).toBe(404);
+  await openConsole(page, mock);
+  await showView(page, 'Faults and stubs');
+  const misses = page.getByRole('list', { name: `Near misses of ${stub.id}` });
+  await expect(misses.getByRole('listitem')).toHaveCount(1);
+  await expect(misses.getByRole('listitem')).toContainText('path.id expected "itm_x", got "itm_y"');
+});
+
+test('the journal shows where a proxy stub sent a request, and the stubs view names its target', async ({ page, mock }) => {
+  const target = createServer((_req, res) => res.end('{"data":[],"next_cursor":null}'));
+  target.listen(0, '127.0.0.1');
+  await once(target, 'listening');
+  const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
+  try {
+    const stub = await control<{ id: string }>(mock, 'POST', '/stubs', { operationId: 'listTools', answer: { proxy: url, proxyApiKey: 'sk-target-secret-key-9876' } });
+    await openConsole(page, mock);
+    expect(await callApi(mock, 'GET', '/v1/tools', mock.apiKey)).toBe(200);
+    const row = page.locator('#journal-table tbody tr', { hasText: '/v1/tools' });
+    await expect(row.getByRole('cell').nth(7)).toHaveText(`${url}/v1/tools`);
+    await showView(page, 'Faults and stubs');
+    await expect(page.getByRole('row', { name: new RegExp(stub.id) }).getByRole('cell').nth(3)).toHaveText(`proxy to ${url}`);
+    await expect(page.getByText('sk-target-secret-key-9876')).toHaveCount(0);
+  } finally {
+    target.close();
+  }
 });

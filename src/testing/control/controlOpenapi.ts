@@ -269,7 +269,9 @@ export const CONTROL_OPENAPI = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          status: { type: 'integer', minimum: 200, maximum: 599, description: 'Required, but with reply (which answers 200).' },
+          status: { type: 'integer', minimum: 200, maximum: 599, description: 'Required, but with reply (which answers 200) or proxy (the service answers).' },
+          proxy: { type: 'string', format: 'uri', description: "Alone (or with proxyApiKey): the matching request is sent on to this base URL (http: or https:, its path and query appended) and its answer comes back as it came; the journal marks it proxied. Unreachable: 502 upstream_error." },
+          proxyApiKey: { type: 'string', description: "With proxy: the key sent to the service as Authorization: Bearer (else the request's own Authorization goes on). Never listed: stub listings show it as ozk_..." },
           body: { description: 'The body as on the JSON wire (errors: {"error": {...}}); none for a 204.' },
           events: {
             type: 'array',
@@ -284,6 +286,8 @@ export const CONTROL_OPENAPI = {
           },
           cut: { type: 'object', required: ['afterEvents'], additionalProperties: false, properties: { afterEvents: { type: 'integer', minimum: 0 } }, description: 'With events: drop the connection after this many.' },
           headers: { type: 'object', additionalProperties: { type: 'string' } },
+          text: { type: 'string', description: 'Instead of body: text sent as it is, whatever wire the request negotiated (how oz-mock record replays a markdown or text answer). Needs contentType.' },
+          contentType: { type: 'string', description: 'With text: text/markdown or text/plain, with its charset.' },
           reply: {
             type: 'object',
             additionalProperties: false,
@@ -407,6 +411,7 @@ export const CONTROL_OPENAPI = {
           executionId: { type: ['string', 'null'] },
           fault: { type: ['string', 'null'] },
           replayed: { type: 'boolean', description: 'The answer replayed a kept answer (x-idempotent-replayed: true).' },
+          proxied: { type: ['string', 'null'], description: "A proxy stub sent the request on to this URL (origin and path, never a key); null when the server answered it." },
           at: { type: 'integer' },
           time: { type: 'string', format: 'date-time' },
         },

@@ -40,6 +40,7 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     executionId: entry.executionId,
     fault: entry.fault,
     replayed: entry.replayed,
+    proxied: entry.proxied,
     at: entry.at,
     time: isoTime(entry.at),
   };

@@ -50,6 +50,8 @@ export interface JournalRecord extends SeenRequest {
   readonly fault: string | null;
   /** The answer replayed a kept answer (`x-idempotent-replayed: true`). */
   readonly replayed: boolean;
+  /** A proxy stub sent the request on to this URL (origin and path), or `null`. */
+  readonly proxied: string | null;
 }
 
 /** The controls of one world, the server's or a session's (see {@link OzControls}). */

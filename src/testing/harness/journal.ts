@@ -65,6 +65,8 @@ export interface JournalEntry {
   fault: FaultType | null;
   /** The answer replayed the kept answer of an earlier request with the same `x-trace-id` (`x-idempotent-replayed: true`). */
   replayed: boolean;
+  /** A proxy stub sent the request on to this URL (origin and path; `null`: the server answered it). */
+  proxied: string | null;
   /** The server clock's time when it arrived (ms since the epoch). */
   readonly at: number;
 }

@@ -1,6 +1,7 @@
 import { OPENAPI_DOCUMENT } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
-import type { ParityAnswer } from './exchange.js';
+import type { ParityAnswer, ReadEvent } from './exchange.js';
+import { eventPairs, eventRuns } from './streamShape.js';
 import { resolveRef as resolve } from '../pipeline/stubs/stubAnswerCheck.js';
 
 /** One way the target's answer is not the reference's: where, and both values (`(absent)` for a missing one). */
@@ -99,25 +100,21 @@ function compareValues(path: string, key: string | null, ref: unknown, tgt: unkn
   if (Array.isArray(ref) && Array.isArray(tgt) && ref.length > 0 && tgt.length > 0) compareValues(`${path}[0]`, key, ref[0], tgt[0], options, inList, out);
 }
 
-/** The JSON value of an event's data, or its text. */
-function eventValue(data: string): unknown {
-  try {
-    return JSON.parse(data);
-  } catch {
-    return data;
-  }
+/** The event names of a stream in order, a run of the same name once (`token` ×n is one `token`). */
+export function eventSequence(events: readonly ReadEvent[]): string {
+  return eventRuns(events)
+    .map((run) => run.name)
+    .join(' ');
 }
 
-/** The event names of a stream in order, a run of the same name once (`token` ×n is one `token`). */
-export function eventSequence(events: ReadonlyArray<{ event: string; data: string }>): string {
-  const names = events.map((e) => (e.data === '[DONE]' ? '[DONE]' : e.event));
-  return names.filter((n, i) => i === 0 || names[i - 1] !== n).join(' ');
-}
+/** Data compared by shape only (keys and the forms of values), never by value: a stream's values differ run to run. */
+const SHAPE_ONLY: CompareOptions = { settled: false, list: false };
 
 /**
  * Where the target's answer differs from the reference's, as the contract compares them: status, the named
  * headers (`X-Error-Code` by value), content type, and the body's shape (keys, types, enum and code values; ids,
- * timestamps and request ids by form). A stream: its event names in order and its closing event's data.
+ * timestamps and request ids by form). A stream: its event names in order (read by the client's SSE parser),
+ * then each event's data by shape (keys and value types, not values), named by event index and path.
  */
 export function compareAnswers(reference: ParityAnswer, target: ParityAnswer, options: CompareOptions): Difference[] {
   const out: Difference[] = [];
@@ -131,10 +128,11 @@ export function compareAnswers(reference: ParityAnswer, target: ParityAnswer, op
   if (reference.events && target.events) {
     const r = eventSequence(reference.events);
     const t = eventSequence(target.events);
-    if (r !== t) out.push({ path: 'events', reference: r, target: t });
-    const lastR = reference.events.at(-1);
-    const lastT = target.events.at(-1);
-    if (lastR && lastT && lastR.event === lastT.event) compareValues(`events[${lastR.event}].data`, null, eventValue(lastR.data), eventValue(lastT.data), options, false, out);
+    if (r !== t) {
+      out.push({ path: 'events', reference: r, target: t });
+      return out;
+    }
+    for (const pair of eventPairs(reference.events, target.events)) compareValues(pair.at, null, pair.reference, pair.target, SHAPE_ONLY, false, out);
     return out;
   }
   if (reference.contentType !== target.contentType) return out;

@@ -48,6 +48,7 @@ class JournalRecord implements JournalEntry {
   executionId: string | null = null;
   fault: JournalEntry['fault'] = null;
   replayed = false;
+  proxied: string | null = null;
   readonly at: number;
   readonly #readHeaders: () => Headers;
   #headerCopy: JournalHeaders | null = null;
@@ -171,6 +172,7 @@ export async function dispatch(
   entry.status = replyStatus(response);
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;
+  entry.proxied = ctx.proxied;
   emit(port, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);

@@ -34,7 +34,7 @@ export interface HandlerPort {
   readonly work: WorkTracker;
   /** The state's lifetime: an open event stream ends with an `error` event (`reset`) when it ends. */
   readonly lifetime: StateLifetime;
-  readonly options: { readonly timing: Timing; readonly syncTimeoutMs: number };
+  readonly options: { readonly timing: Timing; readonly syncTimeoutMs: number; readonly maxBodyBytes?: number };
 }
 
 /** The authenticated caller of a request. */
@@ -82,6 +82,8 @@ export class RequestContext {
   replayed = false;
   /** A chat completion's reply scripted by a stub (`answer.reply`): the models plane renders it as its own. */
   scriptedReply: ChatReply | null = null;
+  /** A proxy stub's target (its origin and path, never a key): the request was sent on there. */
+  proxied: string | null = null;
   #searchParams: URLSearchParams | null = null;
   /** The request's Content-Type (read once). */
   readonly contentType: string | null;

@@ -15,6 +15,9 @@ export interface StubDocument {
   readonly answer: {
     readonly status: number;
     readonly body?: unknown;
+    /** A markdown or text answer's bytes as they came (with `contentType`). */
+    readonly text?: string;
+    readonly contentType?: string;
     readonly events?: readonly RecordedStubEvent[];
     readonly cut?: { readonly afterEvents: number };
     readonly headers?: Readonly<Record<string, string>>;
@@ -49,6 +52,9 @@ interface Candidate {
 function header(entry: HarEntry['request'] | HarEntry['response'], name: string): string | null {
   return entry.headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;
 }
+
+/** The media types whose answers replay as they came (`text` stubs): the markdown and text wires. */
+const AS_IT_CAME: ReadonlySet<string> = new Set(['text/markdown', 'text/plain']);
 
 /** The body of a recorded text on its wire (JSON or YAML), or a reason it cannot be a stub's body. */
 function parsedBody(text: string, type: string | null): { value: unknown } | { why: string } {
@@ -91,7 +97,8 @@ function candidate(entry: HarEntry): Candidate | { why: string } {
   if (streamed && !response._events) return { why: 'a streamed answer whose events were recorded in part only' };
   if (!streamed && response.content.text !== undefined && response.content.size > new TextEncoder().encode(response.content.text).length) return { why: 'its body was recorded in part only' };
   let body: unknown;
-  if (!streamed && response.content.text !== undefined && response.content.text !== '') {
+  const asItCame = !streamed && response.content.text !== undefined && type !== null && AS_IT_CAME.has(mediaType(type));
+  if (!streamed && !asItCame && response.content.text !== undefined && response.content.text !== '') {
     const parsed = parsedBody(response.content.text, type);
     if ('why' in parsed) return parsed;
     body = parsed.value;
@@ -105,7 +112,7 @@ function candidate(entry: HarEntry): Candidate | { why: string } {
     ...(Object.keys(matched.path).length ? { path: matched.path } : {}),
     ...(Object.keys(query).length ? { query } : {}),
   };
-  const answered = streamed ? streamedAnswer(response._events!, entry.comment) : body !== undefined ? { body } : {};
+  const answered = streamed ? streamedAnswer(response._events!, entry.comment) : asItCame ? { text: response.content.text!, contentType: type! } : body !== undefined ? { body } : {};
   const stub: StubDocument = {
     operationId,
     match,

@@ -17,6 +17,7 @@ async function calls(oz: Oz) {
   const item = await oz.companies.items.create('acme', { building: 'hq', title: 'Recorded item' });
   const json = await oz.tools.execute('echo', { text: 'hello' });
   const yaml = await oz.tools.execute('echo', { text: 'hello' }, { format: 'yaml' });
+  const markdown = await oz.tools.execute('echo', { text: 'hello' }, { format: 'markdown' });
   const card = await oz.tools.get('echo');
   const missing = await oz.tools.get('no-such-tool').then(
     () => null,
@@ -36,7 +37,8 @@ async function calls(oz: Oz) {
   const pointer = await oz.agents.execute({ agent: 'writer', user_request: 'a report', async: true });
   const done = await oz.executions.wait(pointer.execution_id, { timeout: 20_000 });
   const gotItem = await oz.companies.items.get('acme', item.id);
-  return { item, json, yaml, card, missing, events, agentEvents, workflowEvents, chatChunks, pointer, done, gotItem };
+  const itemText = await oz.companies.items.get('acme', item.id, { format: 'text' });
+  return { item, json, yaml, markdown, itemText, card, missing, events, agentEvents, workflowEvents, chatChunks, pointer, done, gotItem };
 }
 
 describe('oz-mock record, then oz-mock --stubs', () => {
@@ -97,6 +99,11 @@ describe('oz-mock record, then oz-mock --stubs', () => {
     expect(replayed.missing).toBeInstanceOf(ToolNotFoundError);
     expect((replayed.missing as Error).message).toBe((recorded.missing as Error).message);
     expect(replayed.pointer).toEqual(recorded.pointer);
+    // Markdown and text answers replay as they came: the same text, read by the SDK on that wire.
+    expect(recorded.markdown).toContain('hello');
+    expect(replayed.markdown).toBe(recorded.markdown);
+    expect(recorded.itemText).toContain('Recorded item');
+    expect(replayed.itemText).toBe(recorded.itemText);
     // Streams replay as recorded: the same events (names, data, order), read by the SDK.
     expect(recorded.workflowEvents.length).toBeGreaterThan(2);
     expect(recorded.chatChunks.length).toBeGreaterThan(2);

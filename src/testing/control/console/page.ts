@@ -2,6 +2,7 @@ import { ControlApi, ControlError } from './controlApi.js';
 import { h, table } from './dom.js';
 import { followFeed } from './liveFeed.js';
 import { JOURNAL_HEADINGS, journalRow, stateContent, unusedContent, type EntryView } from './views.js';
+import { sequenceOf } from './unusedModel.js';
 
 // The oz-mock console: the page `/_oz/ui` loads this script (its only one). It reads the admin token from the
 // URL's fragment (never sent to the server as part of a URL), keeps it for this tab, and calls the control plane.
@@ -149,6 +150,7 @@ interface StubView {
   readonly id: string;
   readonly operationId: string;
   readonly match: unknown;
+  readonly answer: unknown;
   readonly answers: readonly unknown[] | null;
   readonly position: number | null;
   readonly then: string | null;
@@ -156,8 +158,11 @@ interface StubView {
   readonly hits: number;
 }
 
-/** Where a sequence of answers stands (`answer 2 of 3, then repeat`), or `one answer`. */
-const sequenceText = (s: StubView) => (s.answers && s.position !== null ? `answer ${s.position + 1} of ${s.answers.length}, then ${s.then}` : 'one answer');
+/** Where a sequence of answers stands (`answer 2 of 3, then repeat`), `proxy to URL`, or `one answer`. */
+const sequenceText = (s: StubView): string => {
+  const proxy = (s.answer as { proxy?: unknown } | null)?.proxy;
+  return sequenceOf(s) ?? (typeof proxy === 'string' ? `proxy to ${proxy}` : 'one answer');
+};
 
 async function renderFaults(): Promise<Node> {
   const [faults, stubs] = await Promise.all([api!.call<{ data: FaultView[] }>('GET', api!.scoped('/faults')), api!.call<{ data: StubView[] }>('GET', api!.scoped('/stubs'))]);

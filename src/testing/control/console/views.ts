@@ -1,4 +1,5 @@
 import { h, isoOf, table, type Child } from './dom.js';
+import { unusedLines } from './unusedModel.js';
 
 /** A journal entry as the control plane lists it (the fields the page shows). */
 export interface EntryView {
@@ -9,17 +10,19 @@ export interface EntryView {
   readonly status: number | null;
   readonly account: string | null;
   readonly fault: string | null;
+  /** A proxy stub sent it on to this URL (`null`: the server answered). */
+  readonly proxied?: string | null;
   readonly time: string;
 }
 
 /** One row of the journal's table. */
 export function journalRow(entry: EntryView): HTMLTableRowElement {
-  const cells: Child[] = [entry.time, entry.method, entry.path, entry.status ?? '–', entry.operationId ?? '–', entry.account ?? '–', entry.fault ?? '–'];
+  const cells: Child[] = [entry.time, entry.method, entry.path, entry.status ?? '–', entry.operationId ?? '–', entry.account ?? '–', entry.fault ?? '–', entry.proxied ?? '–'];
   return h('tr', { 'data-request-id': entry.requestId }, ...cells.map((cell) => h('td', {}, cell)));
 }
 
 /** The journal table's column headings. */
-export const JOURNAL_HEADINGS = ['Time', 'Method', 'Path', 'Status', 'Operation', 'Account', 'Fault'] as const;
+export const JOURNAL_HEADINGS = ['Time', 'Method', 'Path', 'Status', 'Operation', 'Account', 'Fault', 'Proxied to'] as const;
 
 interface StateDocument {
   readonly saved_at: string;
@@ -87,38 +90,26 @@ export function stateContent(doc: StateDocument): HTMLElement {
   );
 }
 
-/** A near miss of `GET /_oz/unused`: a field of the request that did not match. */
-interface Difference {
-  readonly path: string;
-  readonly expected: unknown;
-  readonly actual: unknown;
-}
-
-/** What never fired, in the shape `GET /_oz/unused` answers (with near misses when the server reports them). */
+/**
+ * What never fired, from `GET /_oz/unused` (`{ faults, stubs }`): each with where its sequence stands and its near
+ * misses (the requests that came closest, with the fields that differed).
+ */
 export function unusedContent(unused: unknown): HTMLElement {
-  const entries = (unused as { data?: unknown } | null)?.data;
-  if (Array.isArray(entries)) {
-    return h(
-      'ul',
-      { class: 'unused' },
-      ...entries.map((entry: { id?: string; kind?: string; operationId?: string; nearMisses?: ReadonlyArray<{ differences?: readonly Difference[] }> }) =>
-        h(
-          'li',
-          {},
-          `${entry.kind ?? 'armed'} ${entry.id ?? ''} (${entry.operationId ?? 'any operation'}) never fired`,
-          (entry.nearMisses ?? []).length === 0
-            ? null
-            : h(
-                'ul',
-                { 'aria-label': 'Near misses' },
-                ...(entry.nearMisses ?? []).map((miss) =>
-                  h('li', {}, 'Near miss: ', ...(miss.differences ?? []).map((d) => h('span', { class: 'difference' }, `${d.path}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.actual)}; `))),
-                ),
-              ),
-        ),
+  const lines = unusedLines(unused);
+  if (lines.length === 0) return h('p', {}, 'Every armed fault and stub fired.');
+  return h(
+    'ul',
+    { class: 'unused' },
+    ...lines.map((line) =>
+      h(
+        'li',
+        { 'data-id': line.id },
+        line.title,
+        line.sequence === null ? null : ` (${line.sequence})`,
+        line.nearMisses.length === 0
+          ? h('p', {}, 'No request came close.')
+          : h('ul', { 'aria-label': `Near misses of ${line.id}` }, ...line.nearMisses.map((miss) => h('li', { class: 'difference' }, `Near miss: ${miss}`))),
       ),
-    );
-  }
-  const { faults = [], stubs = [] } = (unused ?? {}) as { faults?: ReadonlyArray<{ id: string }>; stubs?: ReadonlyArray<{ id: string }> };
-  return h('p', {}, faults.length + stubs.length === 0 ? 'Every armed fault and stub fired.' : `Never fired: ${[...faults, ...stubs].map((x) => x.id).join(', ')}.`);
+    ),
+  );
 }

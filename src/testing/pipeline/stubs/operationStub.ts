@@ -1,6 +1,7 @@
 import type { components, operations } from '../../../generated/openapi.js';
 import type { OPERATIONS, OperationId } from '../../../generated/operations.js';
 import type { ChatReply, LastUserMessageMatch } from './chatScript.js';
+import type { ProxyAnswer } from './proxyAnswer.js';
 
 // The types of a stub for one operation, read from the generated types of openapi.json (`operations`, the
 // operation table): nothing here names an operation, so a new operation or field of openapi.json types its stubs
@@ -42,8 +43,14 @@ type ReplyAnswer<I extends OperationId> = Streaming<I> extends 'chat'
   ? { readonly status?: 200; readonly reply: ChatReply; readonly headers?: Headers; readonly body?: undefined; readonly events?: undefined; readonly cut?: undefined }
   : never;
 
-/** An answer of the operation: a status openapi.json lists with that status's body, a stream's events, or a chat reply. */
-export type OperationAnswer<I extends OperationId> = { [S in OperationStatus<I>]: BodyAnswer<I, S> }[OperationStatus<I>] | EventsAnswer<I> | ReplyAnswer<I>;
+/** An answer of the operation: a status openapi.json lists with that status's body, a stream's events, a chat reply, or a proxy. */
+export type OperationAnswer<I extends OperationId> = { [S in OperationStatus<I>]: BodyAnswer<I, S> }[OperationStatus<I>] | EventsAnswer<I> | ReplyAnswer<I> | ProxyStubAnswer | TextAnswer<I>;
+
+/** Text sent as it came (a recorded markdown or text answer), with a status openapi.json lists. */
+type TextAnswer<I extends OperationId> = { readonly status: OperationStatus<I>; readonly text: string; readonly contentType: string; readonly headers?: Headers; readonly body?: undefined; readonly events?: undefined; readonly cut?: undefined };
+
+/** A proxy answer, for every operation: the request goes on to another service, whose answer comes back as it came. */
+type ProxyStubAnswer = ProxyAnswer & { readonly status?: undefined; readonly body?: undefined; readonly events?: undefined; readonly cut?: undefined; readonly headers?: undefined };
 
 /** Which requests of the operation a stub answers, by the operation's own parameters and body. */
 export interface OperationStubMatch<I extends OperationId> {
@@ -96,7 +103,7 @@ export interface UncheckedOperationStub {
   readonly match?: { readonly path?: Readonly<Record<string, string>>; readonly query?: Readonly<Record<string, string>>; readonly body?: Readonly<Record<string, unknown>>; readonly account?: string };
   readonly times?: number;
   readonly unchecked: true;
-  readonly answer?: { readonly status: number; readonly body?: unknown; readonly headers?: Headers; readonly events?: readonly { readonly event?: string; readonly data: unknown; readonly delayMs?: number }[]; readonly cut?: { readonly afterEvents: number } };
+  readonly answer?: { readonly status: number; readonly body?: unknown; readonly text?: string; readonly contentType?: string; readonly headers?: Headers; readonly events?: readonly { readonly event?: string; readonly data: unknown; readonly delayMs?: number }[]; readonly cut?: { readonly afterEvents: number } };
   readonly answers?: ReadonlyArray<NonNullable<UncheckedOperationStub['answer']>>;
   readonly then?: 'repeat' | 'fallthrough';
   readonly respond?: (request: { readonly path: Readonly<Record<string, string>>; readonly query: Readonly<Record<string, string>>; readonly body: Readonly<Record<string, unknown>>; readonly account: string | null; readonly headers: globalThis.Headers }) => unknown;

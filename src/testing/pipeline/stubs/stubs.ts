@@ -13,10 +13,17 @@ import { checkScopeOperationId } from '../../harness/requestScope.js';
 import { PERMANENT_ERROR_CODES } from '../../contract/permanentCodes.js';
 import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
 import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type StubCut, type StubEvent } from './stubEvents.js';
+import { checkProxyAnswer, isProxyAnswer, listedProxyAnswer, proxyReply, type ProxyAnswer } from './proxyAnswer.js';
+import { checkMatchPath } from './matchPath.js';
+import { checkTextShape, checkTextStatus, textReply } from './stubText.js';
 import { checkChatReply, lastUserMessageTest, lastUserText, type ChatReply, type LastUserMessageMatch } from './chatScript.js';
 
 export type { StubCut, StubEvent } from './stubEvents.js';
 export type { ChatReply, LastUserMessageMatch, ScriptedToolCall } from './chatScript.js';
+export type { ProxyAnswer } from './proxyAnswer.js';
+
+/** A fixed answer of a stub: one the server renders, or one a service gives (`{ proxy }`). */
+export type AnyStubAnswer = StubAnswer | ProxyAnswer;
 
 /** What a stub answers: a status, a body (an object as the JSON wire shows it) or a stream's events, and extra headers. */
 export interface StubAnswer {
@@ -38,6 +45,13 @@ export interface StubAnswer {
    * rendered by the models plane as a completion or, when the request streams, as its chunks.
    */
   readonly reply?: ChatReply;
+  /**
+   * Instead of `body`: text sent as it is (bytes and `contentType` as they came), whatever wire the request
+   * negotiated: how `oz-mock record` replays a markdown or text answer.
+   */
+  readonly text?: string;
+  /** With `text`: its content type, `text/markdown` or `text/plain` (with its charset). */
+  readonly contentType?: string;
   /** Headers added to the answer (`retry-after`, ...). */
   readonly headers?: Readonly<Record<string, string>>;
 }
@@ -75,13 +89,16 @@ export interface StubSpec {
   /** The operation of openapi.json it answers (an unknown one throws a `TypeError`). */
   readonly operationId: OperationId;
   readonly match?: StubMatch;
-  /** A fixed answer (checked against openapi.json when added). Give one of `answer`, `answers` or `respond`. */
-  readonly answer?: StubAnswer;
+  /**
+   * A fixed answer (checked against openapi.json when added), or `{ proxy }` to send the request on to another
+   * service. Give one of `answer`, `answers` or `respond`.
+   */
+  readonly answer?: AnyStubAnswer;
   /**
    * A sequence of answers (each checked as `answer` is): the n-th request the stub matches gets the n-th answer;
    * after the last, `then` says what happens.
    */
-  readonly answers?: readonly StubAnswer[];
+  readonly answers?: readonly AnyStubAnswer[];
   /**
    * After the last of `answers`: `'repeat'` (the default) gives the last answer again; `'fallthrough'` withdraws
    * the stub, so later requests reach older stubs and the server's own behaviour.
@@ -118,10 +135,13 @@ export interface StubView {
   readonly id: string;
   readonly operationId: OperationId;
   readonly match: StubMatch;
-  /** The fixed answer (of a sequence: the one the next matching request gets), or `"(function)"` for `respond`. */
-  readonly answer: StubAnswer | '(function)';
+  /**
+   * The fixed answer (of a sequence: the one the next matching request gets), or `"(function)"` for `respond`. A
+   * proxy answer's `proxyApiKey` is listed cut to its prefix (`ozk_…`).
+   */
+  readonly answer: AnyStubAnswer | '(function)';
   /** A sequence's answers, in order (`null` for a single answer or a function). */
-  readonly answers: readonly StubAnswer[] | null;
+  readonly answers: readonly AnyStubAnswer[] | null;
   /** Of a sequence: the index in `answers` of the answer the next matching request gets (`null` otherwise). */
   readonly position: number | null;
   /** Of a sequence: what follows its last answer (`null` otherwise). */
@@ -155,7 +175,7 @@ interface ArmedStub {
   readonly op: OperationInfo;
   readonly spec: StubSpec;
   /** The fixed answers (one, a sequence, or none for `respond`), each with the response shape it was checked against. */
-  readonly fixed: ReadonlyArray<{ readonly answer: StubAnswer; readonly shape: ResponseShape | null }>;
+  readonly fixed: ReadonlyArray<{ readonly answer: AnyStubAnswer; readonly shape: ResponseShape | null }>;
   /** `match.lastUserMessage` made a test of the last user message's text. */
   readonly lastUser: ((text: string) => boolean) | null;
   remaining: number | null;
@@ -166,15 +186,16 @@ const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
 const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage'];
-const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply'];
+const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply', 'text', 'contentType'];
 
 function stringRecord(value: unknown, name: string): void {
   if (value === undefined) return;
   if (!isPlainObject(value) || !Object.values(value).every((v) => typeof v === 'string')) throw new TypeError(`${name} must be an object of strings`);
 }
 
-function checkAnswerShape(answer: unknown, op: OperationInfo): asserts answer is StubAnswer {
+function checkAnswerShape(answer: unknown, op: OperationInfo, at = 'answer'): asserts answer is AnyStubAnswer {
   if (!isPlainObject(answer)) throw new TypeError('answer must be an object: { status, body, headers }');
+  if (isProxyAnswer(answer)) return checkProxyAnswer(answer, at);
   for (const k of Object.keys(answer)) if (!ANSWER_FIELDS.includes(k)) throw new TypeError(`answer.${k} is not a field (known: ${ANSWER_FIELDS.join(', ')})`);
   if (answer.reply !== undefined) {
     checkChatReply(answer.reply, 'answer', op);
@@ -187,6 +208,7 @@ function checkAnswerShape(answer: unknown, op: OperationInfo): asserts answer is
   if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
+  if (answer.text !== undefined || answer.contentType !== undefined) return checkTextShape(answer, at);
   if (answer.events === undefined) {
     if (answer.cut !== undefined) throw new TypeError('answer.cut goes with answer.events');
     return;
@@ -196,8 +218,12 @@ function checkAnswerShape(answer: unknown, op: OperationInfo): asserts answer is
 }
 
 /** An answer checked against openapi.json (unless unchecked) under the name `at`: its body's shape, or none for events. */
-function checkedShape(op: OperationInfo, answer: StubAnswer, at: string, unchecked: boolean): ResponseShape | null {
-  if (answer.reply) return null;
+function checkedShape(op: OperationInfo, answer: AnyStubAnswer, at: string, unchecked: boolean): ResponseShape | null {
+  if (isProxyAnswer(answer) || answer.reply) return null;
+  if (answer.text !== undefined) {
+    checkTextStatus(op, answer.status, at, unchecked);
+    return null;
+  }
   if (answer.events) {
     checkStubEvents(op, answer.status, answer.events, at, unchecked);
     return null;
@@ -205,12 +231,13 @@ function checkedShape(op: OperationInfo, answer: StubAnswer, at: string, uncheck
   return unchecked ? responseShape(op, answer.status, at) : checkStubAnswer(op, answer.status, answer.body, at);
 }
 
-function checkSequence(answers: unknown, op: OperationInfo): asserts answers is StubAnswer[] {
+function checkSequence(answers: unknown, op: OperationInfo): asserts answers is AnyStubAnswer[] {
   if (!Array.isArray(answers) || answers.length === 0) throw new TypeError('answers must be a non-empty array of answers');
   answers.forEach((answer, i) => {
     try {
-      checkAnswerShape(answer, op);
+      checkAnswerShape(answer, op, `answers[${i}]`);
     } catch (err) {
+      if (err instanceof OzMockError) throw err;
       throw new TypeError(`answers[${i}]: ${(err as Error).message}`);
     }
   });
@@ -220,7 +247,7 @@ function checkSequence(answers: unknown, op: OperationInfo): asserts answers is 
 function fixedAnswers(op: OperationInfo, stub: StubSpec): ArmedStub['fixed'] {
   const answers = stub.answers ?? (stub.answer ? [stub.answer] : []);
   return answers.map((given, i) => {
-    const answer = given.reply ? { ...given, status: 200 } : given;
+    const answer = !isProxyAnswer(given) && given.reply ? { ...given, status: 200 } : given;
     return { answer, shape: checkedShape(op, answer, stub.answers ? `answers[${i}]` : 'answer', stub.unchecked === true) };
   });
 }
@@ -249,6 +276,7 @@ function checkSpec(stub: StubSpec): OperationInfo {
     if (!isPlainObject(m)) throw new TypeError('match must be an object: { path, query, body, account }');
     for (const k of Object.keys(m)) if (!MATCH_FIELDS.includes(k)) throw new TypeError(`match.${k} is not a field (known: ${MATCH_FIELDS.join(', ')})`);
     stringRecord(m.path, 'match.path');
+    checkMatchPath(m.path as Readonly<Record<string, string>> | undefined, op);
     stringRecord(m.query, 'match.query');
     if (m.body !== undefined && !isPlainObject(m.body)) throw new TypeError('match.body must be an object of fields');
     if (m.account !== undefined && typeof m.account !== 'string') throw new TypeError('match.account must be a string');
@@ -292,6 +320,7 @@ function payloadOf(status: number, shape: ResponseShape | null, body: unknown): 
 
 /** The reply of a stub's answer on the request's wire (JSON off the wire planes), or its stream of events. */
 function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape | null): Reply {
+  if (answer.text !== undefined) return textReply(ctx, { ...answer, text: answer.text, contentType: answer.contentType! });
   if (answer.events) {
     const stream = ctx.openStream(answer.cut?.afterEvents);
     void playEvents(stream, answer.events, ctx.server.clock, ctx.op?.streaming === 'chat');
@@ -322,6 +351,11 @@ async function scripted(ctx: RequestContext, answer: StubAnswer, handler: (ctx: 
     else reply.parts.headers[name] = value;
   }
   return reply;
+}
+
+/** An answer as listed: a proxy answer's key cut to its last characters. */
+function listedAnswer(answer: AnyStubAnswer | undefined): AnyStubAnswer | undefined {
+  return isProxyAnswer(answer) ? listedProxyAnswer(answer) : answer;
 }
 
 let nextStubId = 1;
@@ -368,8 +402,8 @@ export class Stubs implements OzStubs {
       id: a.id,
       operationId: a.spec.operationId,
       match: a.spec.match ?? {},
-      answer: nextFixed(a)?.answer ?? '(function)',
-      answers: a.spec.answers ?? null,
+      answer: listedAnswer(nextFixed(a)?.answer) ?? '(function)',
+      answers: a.spec.answers?.map((answer) => listedAnswer(answer)!) ?? null,
       position: a.spec.answers ? Math.min(a.hits, a.fixed.length - 1) : null,
       then: a.spec.answers ? (a.spec.then ?? 'repeat') : null,
       times: a.spec.times ?? null,
@@ -409,9 +443,9 @@ export class Stubs implements OzStubs {
       if (!matches(stub, request)) continue;
       const fixed = nextFixed(stub);
       // A streamed answer is for the requests that stream; the others go on to older stubs and the server.
-      if (fixed?.answer.events && !requestStreams(op, request.body)) continue;
+      if (fixed && !isProxyAnswer(fixed.answer) && fixed.answer.events && !requestStreams(op, request.body)) continue;
       stub.hits++;
-      let answer: StubAnswer | undefined;
+      let answer: AnyStubAnswer | undefined;
       let shape: ResponseShape | null;
       if (fixed) ({ answer, shape } = fixed);
       else {
@@ -420,6 +454,7 @@ export class Stubs implements OzStubs {
         shape = this.#checkRespond(stub, answer);
       }
       if (stub.remaining !== null && --stub.remaining <= 0) this.#armed = this.#armed.filter((a) => a !== stub);
+      if (isProxyAnswer(answer)) return proxyReply(ctx, answer);
       if (answer.reply) return scripted(ctx, answer, handler);
       return stubReply(ctx, answer, shape);
     }
@@ -427,7 +462,7 @@ export class Stubs implements OzStubs {
   }
 
   /** A `respond` function's answer, checked as a fixed answer is when added (a misfit is the test's bug: 500). */
-  #checkRespond(stub: ArmedStub, answer: StubAnswer): ResponseShape | null {
+  #checkRespond(stub: ArmedStub, answer: AnyStubAnswer): ResponseShape | null {
     try {
       checkAnswerShape(answer, stub.op);
       return checkedShape(stub.op, answer, 'answer', stub.spec.unchecked === true);

@@ -1,7 +1,8 @@
 import type { Faults, FaultSpec } from '../../harness/faults.js';
 import { faultDifferences } from '../../harness/faults.js';
-import type { Journal, JournalEntry } from '../../harness/journal.js';
-import { candidates, fieldDifference, nearMisses, parsedBody, pathParams, queryParams, recordDifferences, subsetDifferences, type Difference, type NearMiss } from '../../harness/nearMisses.js';
+import type { Journal } from '../../harness/journal.js';
+import { candidates, nearMisses, type NearMiss } from '../../harness/nearMisses.js';
+import { stubDifferences } from './stubNearMiss.js';
 import type { Stubs, StubView } from './stubs.js';
 
 /** An armed fault, with its id, the times it still applies and its hits (0 when listed as unused). */
@@ -17,17 +18,6 @@ export interface NearMissed {
 export interface OzUnused {
   readonly faults: ReadonlyArray<ArmedFaultView & NearMissed>;
   readonly stubs: ReadonlyArray<StubView & NearMissed>;
-}
-
-/** What of a request differs from a stub's match. */
-function stubDifferences(entry: JournalEntry, stub: StubView): Difference[] {
-  const m = stub.match;
-  return [
-    ...recordDifferences(m.path, pathParams(entry), 'path'),
-    ...recordDifferences(m.query, queryParams(entry), 'query'),
-    ...(m.body === undefined ? [] : subsetDifferences(m.body, parsedBody(entry) ?? {}, 'body')),
-    ...fieldDifference('account', m.account, entry.account),
-  ];
 }
 
 /** What of a world's faults and stubs never fired, with the requests that came closest. */
