@@ -69,7 +69,7 @@ describe('POST /_oz/mcp', () => {
     expect((await call(client, 'verify_journal', { operationId: 'listTools', status: 503, times: 1 })).structuredContent).toEqual({ ok: true, count: 1 });
     expect((await call(client, 'advance_clock', { ms: 60_000 })).structuredContent).toMatchObject({ now: '2026-11-28T10:01:00.000Z', frozen: true });
     expect((await call(client, 'load_fixtures', { tools: [{ name: 'shout', answer: '{{text}}!' }] })).structuredContent).toMatchObject({ tools: 1 });
-    const stub = await call(client, 'add_stub', { operationId: 'getTool', match: { path: { name: 'echo' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'gone' } } } });
+    const stub = await call(client, 'add_stub', { operationId: 'getTool', match: { path: { tool: 'echo' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'gone' } } } });
     expect((await call(client, 'list_stubs')).structuredContent!.data.map((s: { id: string }) => s.id)).toEqual([stub.structuredContent!.id]);
     expect((await call(client, 'remove_stub', { id: stub.structuredContent!.id })).structuredContent).toEqual({ ok: true });
     expect(server.stubs.list()).toEqual([]);
