@@ -1,8 +1,8 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { OzAbortError, OzConnectionError, type ExecuteStreamEvent } from '../../src/index.js';
-import { envelope, fastClient, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { OzAbortError, OzConnectionError, type ExecuteStreamEvent } from '../../../src/index.js';
+import { envelope, fastClient, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 

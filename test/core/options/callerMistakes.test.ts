@@ -2,9 +2,9 @@
 // query values, bodies JSON or YAML cannot write, a base URL with credentials. Real HTTP against the scripted
 // server, which records every request it receives: none must reach it.
 import { describe, expect, it } from 'vitest';
-import { Oz, OzUsageError } from '../../src/index.js';
-import { envelope, KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzUsageError } from '../../../src/index.js';
+import { envelope, KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite(() => ({ body: { data: [], next_cursor: null } }));
 const client = () => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', maxRetries: 2 });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Oz } from '../../src/index.js';
-import { Transport } from '../../src/core/transport.js';
-import { listPages } from '../../src/core/result/pagination.js';
-import type { Operation } from '../../src/core/operation.js';
-import { OPERATIONS } from '../../src/generated/operations.js';
-import { KEY, recordingLogger, TRANSPORT_PARTS } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz } from '../../../src/index.js';
+import { Transport } from '../../../src/core/transport.js';
+import { listPages } from '../../../src/core/result/pagination.js';
+import type { Operation } from '../../../src/core/operation.js';
+import { OPERATIONS } from '../../../src/generated/operations.js';
+import { KEY, recordingLogger, TRANSPORT_PARTS } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite(() => ({ body: { name: 'echo', description: 'x', data: [], next_cursor: null } }));
 const warnings = (log: ReturnType<typeof recordingLogger>) => log.lines.filter((l) => l.level === 'warn').map((l) => l.message);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Oz, OzRedirectError } from '../../src/index.js';
-import { KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzRedirectError } from '../../../src/index.js';
+import { KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 // Two real loopback servers on two ports: two origins. `other` records every request that reaches it.
 const service = ScriptedServer.forSuite();

@@ -15,9 +15,9 @@ import {
   RateLimitedError,
   UnauthorizedError,
   UpstreamError,
-} from '../../src/index.js';
-import { envelope, expectAbortedMidCall, fastClient, KEY, recordingLogger, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+} from '../../../src/index.js';
+import { envelope, expectAbortedMidCall, fastClient, KEY, recordingLogger, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 

@@ -12,7 +12,7 @@ import {
   type Stream,
   type Waitable,
   type WaitError,
-} from '../../src/index.js';
+} from '../../../src/index.js';
 
 function calls(client: Oz, streamed: boolean) {
   // A shared options object annotated with the wide type: its `format` may be any wire.

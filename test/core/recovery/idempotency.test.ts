@@ -8,10 +8,10 @@ import {
   OzTimeoutError,
   RouteNotFoundError,
   type ExecuteStreamEvent,
-} from '../../src/index.js';
-import { envelope, fastClient, KEY, recordingLogger, rejectionOf } from './support/clients.js';
-import { executionRecord } from './support/executionRecord.js';
-import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from './support/scriptedServer.js';
+} from '../../../src/index.js';
+import { envelope, fastClient, KEY, recordingLogger, rejectionOf } from '../support/clients.js';
+import { executionRecord } from '../support/executionRecord.js';
+import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 

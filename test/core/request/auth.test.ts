@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Http401Error, LegacyKeyError, Oz, UnauthorizedError } from '../../src/index.js';
-import { envelope, KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Http401Error, LegacyKeyError, Oz, UnauthorizedError } from '../../../src/index.js';
+import { envelope, KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite(() => ({ body: envelope('ok') }));
 

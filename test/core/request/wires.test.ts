@@ -1,8 +1,8 @@
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { Oz, OzError, OzUsageError, type Format } from '../../src/index.js';
-import { envelope, fastClient, KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzError, OzUsageError, type Format } from '../../../src/index.js';
+import { envelope, fastClient, KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 

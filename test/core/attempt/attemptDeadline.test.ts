@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Oz, OzAbortError, OzConnectionError, OzTimeoutError, type ClientOptions, type ExecuteStreamEvent } from '../../src/index.js';
-import { envelope, expectAbortedMidCall, fastClient, KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzAbortError, OzConnectionError, OzTimeoutError, type ClientOptions, type ExecuteStreamEvent } from '../../../src/index.js';
+import { envelope, expectAbortedMidCall, fastClient, KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 const body = { text: 'hello' };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Oz, OzUsageError } from '../../src/index.js';
-import { KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzUsageError } from '../../../src/index.js';
+import { KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite(() => ({ body: { ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1' } }));
 const client = (options: ConstructorParameters<typeof Oz>[0] = {}) => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', maxRetries: 0, ...options });

@@ -5,12 +5,12 @@
  * and are not schema-validated.
  */
 import { describe, expect, it } from 'vitest';
-import { Oz, OzError, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../src/index.js';
-import { Transport } from '../../src/core/transport.js';
-import { OPERATIONS } from '../../src/generated/operations.js';
-import * as validators from '../../src/generated/responseValidators.js';
-import { KEY, recordingLogger, rejectionOf, TRANSPORT_PARTS } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzError, OzResponseValidationError, OzUsageError, type ExecuteStreamEvent } from '../../../src/index.js';
+import { Transport } from '../../../src/core/transport.js';
+import { OPERATIONS } from '../../../src/generated/operations.js';
+import * as validators from '../../../src/generated/responseValidators.js';
+import { KEY, recordingLogger, rejectionOf, TRANSPORT_PARTS } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 

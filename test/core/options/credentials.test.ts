@@ -1,11 +1,11 @@
 // `apiKey` as a function (sync or async): asked for every call, asked once more after a 401 (the call retried once
 // with the new key, x-trace-id kept), bounded by the attempt timeout and the signal; key rotation with one client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Oz, OzAbortError, OzTimeoutError, OzUsageError, UnauthorizedError, type ClientOptions } from '../../src/index.js';
-import type { OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
-import { envelope, KEY, recordingLogger, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzAbortError, OzTimeoutError, OzUsageError, UnauthorizedError, type ClientOptions } from '../../../src/index.js';
+import type { OzServer } from '../../../src/testing/index.js';
+import { createTestServer } from '../../support/ozServer.js';
+import { envelope, KEY, recordingLogger, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const scripted = ScriptedServer.forSuite();
 const NEW_KEY = 'ozk_NewKey0123456789abcdefghijklmnopq';

@@ -2,9 +2,9 @@
 // HTTP against the scripted server.
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { Oz, OzUsageError, type FetchLike } from '../../src/index.js';
-import { envelope, KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { Oz, OzUsageError, type FetchLike } from '../../../src/index.js';
+import { envelope, KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const server = ScriptedServer.forSuite();
 const ok = () => ({ body: envelope('ok') });

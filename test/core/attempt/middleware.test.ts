@@ -12,12 +12,12 @@ import {
   type ClientOptions,
   type Middleware,
   type MiddlewareContext,
-} from '../../src/index.js';
-import type { OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
-import { envelope, KEY, rejectionOf } from './support/clients.js';
-import { executionRecord } from './support/executionRecord.js';
-import { ScriptedServer, type ScriptedAnswer } from './support/scriptedServer.js';
+} from '../../../src/index.js';
+import type { OzServer } from '../../../src/testing/index.js';
+import { createTestServer } from '../../support/ozServer.js';
+import { envelope, KEY, rejectionOf } from '../support/clients.js';
+import { executionRecord } from '../support/executionRecord.js';
+import { ScriptedServer, type ScriptedAnswer } from '../support/scriptedServer.js';
 
 const scripted = ScriptedServer.forSuite();
 const fast = { retry: { initialDelayMs: 1, maxDelayMs: 5 } } as const;

@@ -1,9 +1,9 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Oz, OzAbortError, OzAPIError, OzConnectionError, OzTimeoutError, OzUsageError } from '../../src/index.js';
-import { Transport } from '../../src/core/transport.js';
-import { envelope, recordingLogger, rejectionOf, TRANSPORT_PARTS } from './support/clients.js';
-import { ScriptedServer, type ScriptedAnswer } from './support/scriptedServer.js';
+import { Oz, OzAbortError, OzAPIError, OzConnectionError, OzTimeoutError, OzUsageError } from '../../../src/index.js';
+import { Transport } from '../../../src/core/transport.js';
+import { envelope, recordingLogger, rejectionOf, TRANSPORT_PARTS } from '../support/clients.js';
+import { ScriptedServer, type ScriptedAnswer } from '../support/scriptedServer.js';
 
 const SECRET = 'ozk_LeakCanary9876543210ZYXWVUTSRQPO';
 const PER_CALL = 'ozk_PerCallCanary0123456789abcdefgh';

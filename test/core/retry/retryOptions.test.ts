@@ -11,11 +11,11 @@ import {
   RateLimitedError,
   type ClientOptions,
   type RetryInfo,
-} from '../../src/index.js';
-import type { OzServer } from '../../src/testing/index.js';
-import { createTestServer } from '../support/ozServer.js';
-import { envelope, KEY, recordingLogger, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+} from '../../../src/index.js';
+import type { OzServer } from '../../../src/testing/index.js';
+import { createTestServer } from '../../support/ozServer.js';
+import { envelope, KEY, recordingLogger, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
 
 const scripted = ScriptedServer.forSuite();
 const client = (options: ClientOptions = {}) =>

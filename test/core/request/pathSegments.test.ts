@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Oz, OzUsageError } from '../../src/index.js';
-import { KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
-import { operationCalls } from '../support/operationCalls.js';
-import { OzCore, proxyGet, toolsGet } from '../../src/funcs/index.js';
+import { Oz, OzUsageError } from '../../../src/index.js';
+import { KEY, rejectionOf } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
+import { operationCalls } from '../../support/operationCalls.js';
+import { OzCore, proxyGet, toolsGet } from '../../../src/funcs/index.js';
 
 const server = ScriptedServer.forSuite(() => ({ status: 400, body: { error: { code: 'invalid_json', message: 'should not arrive' } } }));
 const client = () => new Oz({ baseURL: server.url, apiKey: KEY, logLevel: 'off', maxRetries: 0 });
