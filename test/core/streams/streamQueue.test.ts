@@ -13,7 +13,7 @@ import {
   type ExecuteStreamEvent,
   type StreamOptions,
 } from '../../../src/index.js';
-import { chunkedResponse, errorEvent, rejectionOf, result, token } from '../../streams/support/sse.js';
+import { chunkedResponse, errorEvent, rejectionOf, result, token } from '../support/sse.js';
 
 // Every event of the stream in one chunk: all of them are parsed before the loop sees the first.
 const ONE_CHUNK = [token('a'), token('b'), token('c'), result('abc')].join('');

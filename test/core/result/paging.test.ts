@@ -1,10 +1,10 @@
 import { getEventListeners } from 'node:events';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { InternalError, Oz, OzAbortError, OzError, OzUsageError, Page, PagePromise } from '../../src/index.js';
-import { KEY } from '../core/support/clients.js';
-import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../core/support/scriptedServer.js';
-import { collect, rejectionOf } from './support/sse.js';
+import { InternalError, Oz, OzAbortError, OzError, OzUsageError, Page, PagePromise } from '../../../src/index.js';
+import { KEY } from '../support/clients.js';
+import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../support/scriptedServer.js';
+import { collect, rejectionOf } from '../support/sse.js';
 
 const server = ScriptedServer.forSuite();
 

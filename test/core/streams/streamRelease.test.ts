@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOzServer } from '../../src/testing/index.js';
+import { createOzServer } from '../../../src/testing/index.js';
 
-const program = fileURLToPath(new URL('./support/streamLeftEarly.ts', import.meta.url));
+const program = fileURLToPath(new URL('../support/streamLeftEarly.ts', import.meta.url));
 // Far below the stream's 5-minute idle timeout, far above a process start: a child still alive then was held.
 const OUTER_KILL_MS = 60_000;
 

@@ -18,7 +18,7 @@ import {
 import { KEY } from '../core/support/clients.js';
 import { executionRecord } from '../core/support/executionRecord.js';
 import { ScriptedServer, type RecordedRequest, type ScriptedAnswer } from '../core/support/scriptedServer.js';
-import { rejectionOf } from './support/sse.js';
+import { rejectionOf } from '../core/support/sse.js';
 
 const server = ScriptedServer.forSuite();
 

@@ -86,4 +86,4 @@ export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 // One helper for both suites: the error a promise rejects with.
-export { rejectionOf } from '../../core/support/clients.js';
+export { rejectionOf } from './clients.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Oz, OzAbortError } from '../../src/index.js';
+import { Oz, OzAbortError } from '../../../src/index.js';
 
 const KEY = `ozk_${'a'.repeat(32)}`;
 const tokens = Array.from({ length: 8 }, (_, i) => `event: token\ndata: {"delta":"t${i} "}\n\n`).join('');

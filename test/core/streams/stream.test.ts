@@ -14,7 +14,7 @@ import {
   Stream,
   type ChatCompletionChunk,
   type ExecuteStreamEvent,
-} from '../../src/index.js';
+} from '../../../src/index.js';
 import {
   chunk,
   chunkEvent,
@@ -31,7 +31,7 @@ import {
   step,
   token,
   utf8,
-} from './support/sse.js';
+} from '../support/sse.js';
 
 const events = (chunks: (string | Uint8Array)[], options: Parameters<typeof chunkedResponse>[1] = {}, idleTimeout?: number) => {
   const { response, cancelled } = chunkedResponse(chunks, options);

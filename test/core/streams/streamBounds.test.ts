@@ -8,10 +8,10 @@ import {
   OzUsageError,
   Stream,
   type ExecuteStreamEvent,
-} from '../../src/index.js';
-import { KEY } from '../core/support/clients.js';
-import { ScriptedServer } from '../core/support/scriptedServer.js';
-import { collect, envelope, EXECUTION_ID, rejectionOf, result, SSE_HEADERS, token } from './support/sse.js';
+} from '../../../src/index.js';
+import { KEY } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
+import { collect, envelope, EXECUTION_ID, rejectionOf, result, SSE_HEADERS, token } from '../support/sse.js';
 
 let scripted: ScriptedServer;
 beforeAll(async () => {

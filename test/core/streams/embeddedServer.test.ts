@@ -12,10 +12,10 @@ import {
   type ClientOptions,
   type ExecuteStreamEvent,
   type PointerWait,
-} from '../../src/index.js';
-import type { OzListener, OzServer, OzServerOptions } from '../../src/testing/index.js';
-import { testServersForSuite } from '../support/ozServer.js';
-import { collect, rejectionOf } from './support/sse.js';
+} from '../../../src/index.js';
+import type { OzListener, OzServer, OzServerOptions } from '../../../src/testing/index.js';
+import { testServersForSuite } from '../../support/ozServer.js';
+import { collect, rejectionOf } from '../support/sse.js';
 
 const servers = testServersForSuite();
 let server: OzServer | undefined;

@@ -9,11 +9,11 @@ import {
   OzStreamInterruptedError,
   OzUsageError,
   type ExecuteStreamEvent,
-} from '../../src/index.js';
-import { KEY } from '../core/support/clients.js';
-import { ScriptedServer } from '../core/support/scriptedServer.js';
-import { HoldingServer, type HeldExchange } from './support/holdingServer.js';
-import { chunkEvent, collect, DONE, envelope, errorEvent, EXECUTION_ID, REQUEST_ID, rejectionOf, result, SSE_HEADERS, step, token } from './support/sse.js';
+} from '../../../src/index.js';
+import { KEY } from '../support/clients.js';
+import { ScriptedServer } from '../support/scriptedServer.js';
+import { HoldingServer, type HeldExchange } from '../support/holdingServer.js';
+import { chunkEvent, collect, DONE, envelope, errorEvent, EXECUTION_ID, REQUEST_ID, rejectionOf, result, SSE_HEADERS, step, token } from '../support/sse.js';
 
 let scripted: ScriptedServer;
 let holding: HoldingServer;
