@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import { Oz, OzAPIError, OzUsageError, ToolNotFoundError, type Tool } from '../../src/index.js';
 import type { OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';
-import { envelope, KEY, rejectionOf } from './support/clients.js';
-import { ScriptedServer } from './support/scriptedServer.js';
+import { envelope, KEY, rejectionOf } from '../core/support/clients.js';
+import { ScriptedServer } from '../core/support/scriptedServer.js';
 
 const scripted = ScriptedServer.forSuite();
 let server: OzServer;
