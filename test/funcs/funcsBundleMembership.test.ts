@@ -9,7 +9,7 @@ import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import { initialChunks } from '../../bench/initialChunks.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 // Modules (paths under src/) that the first chunks of `OzCore` + `toolsExecute` must not hold: the optional parts
 // (loaded on first use, `loadPart`), and other operations.
@@ -25,7 +25,7 @@ const NOT_IMPORTED = ['generated/funcs/agents.ts', 'core/result/pagination.ts', 
 /** The modules (paths under the repository) in the first chunks of a bundle of `names` from src/funcs. */
 async function loadedUpFront(names: readonly string[]) {
   const result = await build({
-    stdin: { contents: `export { ${names.join(', ')} } from '../client/src/funcs/index.ts';\n`, resolveDir: root, sourcefile: 'entry.ts', loader: 'ts' },
+    stdin: { contents: `export { ${names.join(', ')} } from './src/funcs/index.ts';\n`, resolveDir: root, sourcefile: 'entry.ts', loader: 'ts' },
     bundle: true,
     splitting: true,
     minify: true,
