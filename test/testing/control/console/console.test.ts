@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
-import { createOzServer, type OzListener, type OzServer } from '../../../src/testing/index.js';
-import { FEED_BUFFER_LIMIT } from '../../../src/testing/control/eventFeed.js';
+import { createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { FEED_BUFFER_LIMIT } from '../../../../src/testing/control/eventFeed.js';
 
 const TOKEN = 'ozadm_ConsConsConsConsConsConsConsCons';
 const ADMIN = { authorization: `Bearer ${TOKEN}` };

@@ -3,9 +3,9 @@
  * it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { OzServer } from '../../../src/testing/index.js';
-import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support/serverCall.js';
+import type { OzServer } from '../../../../src/testing/index.js';
+import { createTestServer } from '../../../support/ozServer.js';
+import { call, callJson, type ErrorBody } from '../../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

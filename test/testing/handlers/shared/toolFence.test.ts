@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AgentList, DiscoveryList, ToolList } from '../../../src/generated/types.js';
-import type { OzServer } from '../../../src/testing/index.js';
-import { createTestServer } from '../../support/ozServer.js';
-import { callJson, type ErrorBody } from '../support/serverCall.js';
+import type { AgentList, DiscoveryList, ToolList } from '../../../../src/generated/types.js';
+import type { OzServer } from '../../../../src/testing/index.js';
+import { createTestServer } from '../../../support/ozServer.js';
+import { callJson, type ErrorBody } from '../../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

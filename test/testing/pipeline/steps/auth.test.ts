@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { OzListener, OzServer } from '../../../src/testing/index.js';
-import { testServersForSuite } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support/serverCall.js';
+import type { OzListener, OzServer } from '../../../../src/testing/index.js';
+import { testServersForSuite } from '../../../support/ozServer.js';
+import { call, callJson, type ErrorBody } from '../../support/serverCall.js';
 
 const servers = testServersForSuite();
 let server: OzServer;

@@ -1,10 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import openapi from '../../../openapi.json' with { type: 'json' };
-import type { OzServer } from '../../../src/testing/index.js';
-import { createTestServer } from '../../support/ozServer.js';
-import { call, callJson, type ErrorBody } from '../support/serverCall.js';
+import openapi from '../../../../openapi.json' with { type: 'json' };
+import type { OzServer } from '../../../../src/testing/index.js';
+import { createTestServer } from '../../../support/ozServer.js';
+import { call, callJson, type ErrorBody } from '../../support/serverCall.js';
 
 let server: OzServer;
 afterEach(() => server?.close());

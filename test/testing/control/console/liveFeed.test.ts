@@ -1,7 +1,7 @@
 /** The console's live feed reads `/_oz/events` with the client's parser: any line end, events split across chunks. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ControlApi } from '../../../src/testing/control/console/controlApi.js';
-import { followFeed } from '../../../src/testing/control/console/liveFeed.js';
+import { ControlApi } from '../../../../src/testing/control/console/controlApi.js';
+import { followFeed } from '../../../../src/testing/control/console/liveFeed.js';
 
 afterEach(() => vi.unstubAllGlobals());
 
