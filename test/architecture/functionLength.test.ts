@@ -15,6 +15,10 @@ const MAX_LINES = 80;
 // src/core/ is skipped until the core-chain branch lands (it splits the core's long functions).
 const SKIPPED = ['src/generated/', 'src/core/'];
 
+// Long functions in files another branch of issue 47 is rewriting (src/testing/recording/): left to it, so that
+// the two do not collide. The lead empties this list at merge; a listed function that got short fails the check.
+const LEFT_TO_OTHER_BRANCHES = ['src/testing/recording/recorder.ts (startRecorder)', 'src/testing/recording/recorder.ts (serve)'];
+
 /** A function longer than the limit. */
 interface LongFunction {
   readonly where: string;
@@ -64,7 +68,9 @@ describe('short functions', () => {
     const files = sourceFiles('src');
     expect(files.length).toBeGreaterThan(50);
     const long = files.flatMap((path) => longFunctions(path, readFileSync(join(ROOT, path), 'utf8')));
-    expect(long.map((f) => `${f.where} (${f.lines} lines, ${f.name})`)).toEqual([]);
+    const left = (f: LongFunction) => LEFT_TO_OTHER_BRANCHES.includes(`${f.where.replace(/:\d+$/, '')} (${f.name})`);
+    expect(long.filter((f) => !left(f)).map((f) => `${f.where} (${f.lines} lines, ${f.name})`)).toEqual([]);
+    expect(LEFT_TO_OTHER_BRANCHES.filter((name) => !long.some((f) => left(f) && name.endsWith(`(${f.name})`) && name.startsWith(f.where.replace(/:\d+$/, ''))))).toEqual([]);
   });
 
   it('finds a long function, method, arrow function and function expression, and names where each starts', () => {
