@@ -1,11 +1,16 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Examples import the package by its name, as a user does; in this repository the names point at the sources
 // (tsconfig.json's `paths` does the same for tsc and tsx).
 const source = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-export default defineConfig({
+// The client's unit tests: they load the client they test and hold no state between files, so a worker loads the
+// client's modules once for all of them instead of once per file (test/README.md, "What a test file loads").
+const CORE_TESTS = ['test/core/**/*.test.ts'];
+
+/** What every vitest run of the repository shares (test/peers and test/binary build on it). */
+export const shared = defineConfig({
   resolve: {
     alias: [
       { find: /^oz-sdk$/, replacement: source('./src/index.ts') },
@@ -21,5 +26,19 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     reporters: ['default', './test/support/summaryReporter.ts'],
+  },
+});
+
+// `extends: true` merges a project's lists into the shared ones: each project sets its own `include`.
+const { include, ...common } = shared.test!;
+
+export default defineConfig({
+  ...shared,
+  test: {
+    ...common,
+    projects: [
+      { extends: true, test: { name: 'core', include: CORE_TESTS, isolate: false, unstubGlobals: true, unstubEnvs: true } },
+      { extends: true, test: { name: 'suite', include, exclude: [...configDefaults.exclude, ...CORE_TESTS] } },
+    ],
   },
 });

@@ -9,7 +9,7 @@
  *
  * The second row bundles a program that imports one standalone function of `oz-sdk/funcs` (`toolsExecute`, the
  * execute call) and the `OzCore` it needs, from the built `dist/funcs/index.js`, the same way. What such a bundle
- * must not load up front is held by test/client/funcsBundleMembership.test.ts (membership, not size).
+ * must not load up front is held by test/funcs/funcsBundleMembership.test.ts (membership, not size).
  */
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -65,36 +65,7 @@ export async function runCli(args: readonly string[], given: CliIO): Promise<num
       return EXIT.ok;
     }
     if (rest.length) throw unknownFlag(rest[0]!, []);
-    const extra = (allowed: number) => {
-      if (positional.length > allowed) throw new CliUsageError(`Unexpected argument ${JSON.stringify(positional[allowed])}: ${entry.usage}.`);
-    };
-    const { listProfiles, signOut, useProfile } = await import('./profileCommands.js');
-    switch (entry.name) {
-      case 'sign-out':
-        extra(0);
-        await signOut(io, options.profile);
-        break;
-      case 'profiles list':
-        extra(0);
-        await listProfiles(io, options.format);
-        break;
-      case 'profiles use':
-        extra(1);
-        await useProfile(io, positional[0]);
-        break;
-      case 'whoami': {
-        extra(0);
-        const client = await (await import('./cliClient.js')).cliClient(options, io.env);
-        io.stdout.write(await resultText(await client.whoami({ signal: io.signal }), options.format ?? 'json', io.stdout.isTTY === true));
-        break;
-      }
-      case 'completion':
-        extra(1);
-        io.stdout.write(completionScript(positional[0]));
-        break;
-      case 'mock':
-        break;
-    }
+    await runOwnCommand(entry, positional, options, io);
     return EXIT.ok;
   } catch (error) {
     const { reportError } = await import('./errorExit.js');
@@ -102,3 +73,39 @@ export async function runCli(args: readonly string[], given: CliIO): Promise<num
   }
 }
 
+/** A command of the command tree that is not an operation. */
+type OwnEntry = Exclude<Extract<ReturnType<typeof resolveCommand>, { kind: 'entry' }>['entry'], { kind: 'operation' }>;
+
+/** oz's own commands (sign-out, profiles, whoami, completion), their flags read: each checks its arguments first. */
+async function runOwnCommand(entry: OwnEntry, positional: readonly string[], options: ReturnType<typeof readGlobalOptions>['options'], io: CliIO): Promise<void> {
+  const extra = (allowed: number) => {
+    if (positional.length > allowed) throw new CliUsageError(`Unexpected argument ${JSON.stringify(positional[allowed])}: ${entry.usage}.`);
+  };
+  const { listProfiles, signOut, useProfile } = await import('./profileCommands.js');
+  switch (entry.name) {
+    case 'sign-out':
+      extra(0);
+      await signOut(io, options.profile);
+      break;
+    case 'profiles list':
+      extra(0);
+      await listProfiles(io, options.format);
+      break;
+    case 'profiles use':
+      extra(1);
+      await useProfile(io, positional[0]);
+      break;
+    case 'whoami': {
+      extra(0);
+      const client = await (await import('./cliClient.js')).cliClient(options, io.env);
+      io.stdout.write(await resultText(await client.whoami({ signal: io.signal }), options.format ?? 'json', io.stdout.isTTY === true));
+      break;
+    }
+    case 'completion':
+      extra(1);
+      io.stdout.write(completionScript(positional[0]));
+      break;
+    case 'mock':
+      break;
+  }
+}

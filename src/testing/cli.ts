@@ -4,7 +4,7 @@
  * Prints its URL, MCP URL and keys; stops cleanly (exit 0) on SIGINT or SIGTERM.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isPlatformKeyShape } from './state/apiKeys.js';
 import { MAX_BODY_BYTES_CEILING } from './wire/bodyLimit.js';
 import { isAdminTokenShape } from './control/adminToken.js';
@@ -12,6 +12,8 @@ import { consoleLink } from './control/consolePage.js';
 import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
+import type { OzListener, OzServer } from './public/ozServer.js';
+import type { OzServerOptions } from './public/options.js';
 import { readStubFile } from './fixtures/stubFile.js';
 import { removeStaleTemporaries } from './support/atomicFile.js';
 import type { AnyOperationStub } from './pipeline/stubs/operationStub.js';
@@ -81,59 +83,64 @@ function port(value: string | undefined, name: string, fallback: number): number
   return n;
 }
 
-async function main(args: string[] = process.argv.slice(2)): Promise<void> {
-  let values;
+/** The options of `oz-mock` (HELP describes each). */
+const OPTIONS = {
+  port: { type: 'string' },
+  'mcp-port': { type: 'string' },
+  host: { type: 'string' },
+  'api-key': { type: 'string' },
+  'models-key': { type: 'string' },
+  'proxy-key': { type: 'string' },
+  seed: { type: 'string' },
+  fixtures: { type: 'string', multiple: true },
+  stubs: { type: 'string', multiple: true },
+  state: { type: 'string' },
+  'clock-start': { type: 'string' },
+  'frozen-clock': { type: 'boolean' },
+  'rate-limit': { type: 'string' },
+  'step-ms': { type: 'string' },
+  'token-ms': { type: 'string' },
+  'poll-ms': { type: 'string' },
+  'admin-token': { type: 'string' },
+  'no-admin': { type: 'boolean' },
+  json: { type: 'boolean' },
+  log: { type: 'boolean' },
+  'keep-executions': { type: 'string' },
+  'keep-items': { type: 'string' },
+  'journal-limit': { type: 'string' },
+  'idempotency-max-entries': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  'max-connections-per-address': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
+/** The options as given on the command line. */
+type CliValues = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; strict: true }>>['values'];
+
+/** The command line's options; a malformed one stops the start with the help. */
+function readArgs(args: string[]): CliValues {
   try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        port: { type: 'string' },
-        'mcp-port': { type: 'string' },
-        host: { type: 'string' },
-        'api-key': { type: 'string' },
-        'models-key': { type: 'string' },
-        'proxy-key': { type: 'string' },
-        seed: { type: 'string' },
-        fixtures: { type: 'string', multiple: true },
-        stubs: { type: 'string', multiple: true },
-        state: { type: 'string' },
-        'clock-start': { type: 'string' },
-        'frozen-clock': { type: 'boolean' },
-        'rate-limit': { type: 'string' },
-        'step-ms': { type: 'string' },
-        'token-ms': { type: 'string' },
-        'poll-ms': { type: 'string' },
-        'admin-token': { type: 'string' },
-        'no-admin': { type: 'boolean' },
-        json: { type: 'boolean' },
-        log: { type: 'boolean' },
-        'keep-executions': { type: 'string' },
-        'keep-items': { type: 'string' },
-        'journal-limit': { type: 'string' },
-        'idempotency-max-entries': { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        'max-connections-per-address': { type: 'string' },
-        'max-sessions': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
+    return parseArgs({ args, options: OPTIONS, strict: true }).values;
   } catch (err) {
     fail(`${(err as Error).message}\n\n${HELP}`);
   }
-  if (values.help) {
-    process.stdout.write(HELP);
-    return;
-  }
-  const apiPort = port(values.port, '--port', 4010);
-  const mcpPort = port(values['mcp-port'], '--mcp-port', apiPort === 0 ? 0 : apiPort + 1);
+}
+
+/** The keys and the admin token given (by option or environment), each checked for its shape. */
+function checkedKeys(values: CliValues): Pick<OzServerOptions, 'apiKey' | 'modelsKey' | 'proxyKey' | 'adminToken'> {
   const apiKey = values['api-key'] ?? (process.env.OZ_MOCK_API_KEY || undefined);
   if (apiKey !== undefined && !isPlatformKeyShape(apiKey)) fail('--api-key must be ozk_ followed by 32 letters or digits');
   if (values['models-key'] !== undefined && !values['models-key'].startsWith('sk-mdl-')) fail('--models-key must start with sk-mdl-');
   if (values['proxy-key'] !== undefined && !values['proxy-key'].startsWith('sk-prx-')) fail('--proxy-key must start with sk-prx-');
-  const seed = values.seed ?? 'demo';
-  if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
+  const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
+  if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
+  if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
+  return { apiKey, modelsKey: values['models-key'], proxyKey: values['proxy-key'], adminToken: values['no-admin'] ? false : adminToken };
+}
 
+/** The bounds given (retention, journal, kept answers, body size, connections, sessions), each checked. */
+function checkedBounds(values: CliValues): OzServerOptions {
   const retention = { executions: count(values['keep-executions'], '--keep-executions', true), items: count(values['keep-items'], '--keep-items', true) };
   const journalLimit = count(values['journal-limit'], '--journal-limit', true);
   const idempotencyMaxEntries = count(values['idempotency-max-entries'], '--idempotency-max-entries');
@@ -142,56 +149,73 @@ async function main(args: string[] = process.argv.slice(2)): Promise<void> {
   const maxConnectionsPerAddress = count(values['max-connections-per-address'], '--max-connections-per-address');
   if (maxConnectionsPerAddress === 0) fail('--max-connections-per-address must be a whole number >= 1');
   const maxSessions = count(values['max-sessions'], '--max-sessions');
-  const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
-  if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
-  if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
-  const clockStart = values['clock-start'];
-  if (clockStart !== undefined && !(/^\d{4}-\d\d-\d\dT/.test(clockStart) && !Number.isNaN(Date.parse(clockStart)))) fail('--clock-start must be an RFC 3339 time, for example 2026-11-22T09:00:00Z');
-  const rateLimit = count(values['rate-limit'], '--rate-limit');
-  const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
-
-  const stubs: AnyOperationStub[] = [];
-  for (const file of values.stubs ?? []) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      fail(`cannot read the stubs file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    try {
-      stubs.push(...readStubFile(text, file));
-    } catch (err) {
-      fail((err as Error).message);
-    }
-  }
-
-  const server = createOzServer({
-    ...(stubs.length ? { stubs } : {}),
-    seed,
-    apiKey,
-    modelsKey: values['models-key'],
-    proxyKey: values['proxy-key'],
-    adminToken: values['no-admin'] ? false : adminToken,
-    ...(values.state !== undefined ? { stateFile: values.state } : {}),
-    clock: { ...(clockStart !== undefined ? { start: clockStart } : {}), frozen: values['frozen-clock'] === true },
-    ...(rateLimit !== undefined ? { rateLimit: { limit: rateLimit, windowMs: 60_000 } } : {}),
-    timing: Object.fromEntries(Object.entries(timing).filter(([, v]) => v !== undefined)),
+  return {
     retention,
     ...(journalLimit !== undefined ? { journalLimit } : {}),
     ...(idempotencyMaxEntries !== undefined ? { idempotencyMaxEntries } : {}),
     ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
     ...(maxConnectionsPerAddress !== undefined ? { maxConnectionsPerAddress } : {}),
     ...(maxSessions !== undefined ? { maxSessions } : {}),
+  };
+}
+
+/** The clock, the rate limit and the timings given, each checked. */
+function checkedTime(values: CliValues): OzServerOptions {
+  const clockStart = values['clock-start'];
+  if (clockStart !== undefined && !(/^\d{4}-\d\d-\d\dT/.test(clockStart) && !Number.isNaN(Date.parse(clockStart)))) fail('--clock-start must be an RFC 3339 time, for example 2026-11-22T09:00:00Z');
+  const rateLimit = count(values['rate-limit'], '--rate-limit');
+  const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
+  return {
+    clock: { ...(clockStart !== undefined ? { start: clockStart } : {}), frozen: values['frozen-clock'] === true },
+    ...(rateLimit !== undefined ? { rateLimit: { limit: rateLimit, windowMs: 60_000 } } : {}),
+    timing: Object.fromEntries(Object.entries(timing).filter(([, v]) => v !== undefined)),
+  };
+}
+
+/** A file's text; an unreadable file stops the start, naming what the file was for. */
+function readStartFile(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    fail(`cannot read the ${what} file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** The stubs of the `--stubs` files, in order; a bad file stops the start. */
+function readStubs(files: readonly string[]): AnyOperationStub[] {
+  const stubs: AnyOperationStub[] = [];
+  for (const file of files) {
+    const text = readStartFile(file, 'stubs');
+    try {
+      stubs.push(...readStubFile(text, file));
+    } catch (err) {
+      fail((err as Error).message);
+    }
+  }
+  return stubs;
+}
+
+/** The server the options describe, its stubs armed. */
+function serverOf(values: CliValues, seed: 'demo' | 'empty'): OzServer {
+  const keys = checkedKeys(values);
+  const bounds = checkedBounds(values);
+  const time = checkedTime(values);
+  const stubs = readStubs(values.stubs ?? []);
+  return createOzServer({
+    ...(stubs.length ? { stubs } : {}),
+    seed,
+    ...keys,
+    ...(values.state !== undefined ? { stateFile: values.state } : {}),
+    ...time,
+    ...bounds,
   });
-  // Fixture files, then the state file: any problem stops the start (exit 2) before a file is written.
+}
+
+/** Fixture files, then the state file: any problem stops the start (exit 2) before a file is written. */
+async function loadStartFiles(server: OzServer, values: CliValues): Promise<void> {
   const problem = (file: string, err: unknown) => fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);
   for (const file of values.fixtures ?? []) {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      fail(`cannot read the fixture file ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
+    const text = readStartFile(file, 'fixture');
     try {
       server.loadFixtures(text);
     } catch (err) {
@@ -215,14 +239,10 @@ async function main(args: string[] = process.argv.slice(2)): Promise<void> {
       fail(`${file}: ${(err as Error).message} It was left as it is.`);
     }
   }
-  let listener;
-  try {
-    listener = await server.listen({ port: apiPort, mcpPort, host: values.host ?? '127.0.0.1' });
-  } catch (err) {
-    process.stderr.write(`oz-mock: cannot listen: ${(err as Error).message}\n`);
-    process.exit(1);
-  }
-  // Handlers first: the printed URL tells a caller it may signal us now.
+}
+
+/** On SIGINT or SIGTERM: close the ports, write the state file (when given), close the server, exit. */
+function stopOnSignal(server: OzServer, listener: OzListener, stateFile: string | undefined): void {
   let stopping = false;
   const stop = () => {
     if (stopping) return;
@@ -230,57 +250,82 @@ async function main(args: string[] = process.argv.slice(2)): Promise<void> {
     void listener
       .close()
       .then(async () => {
-        if (values.state !== undefined) await server.saveState();
+        if (stateFile !== undefined) await server.saveState();
       })
       .then(() => server.close())
       .then(
         () => process.exit(0),
         (err: unknown) => {
-          process.stderr.write(`oz-mock: could not write the state file ${values.state}: ${(err as Error).message}\n`);
+          process.stderr.write(`oz-mock: could not write the state file ${stateFile}: ${(err as Error).message}\n`);
           process.exit(1);
         },
       );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+}
+
+/** The start's lines: the URLs, the control plane, the keys of the demo seed, the state file. */
+function startText(server: OzServer, listener: OzListener, seed: 'demo' | 'empty', stateFile: string | undefined): string {
+  const { keys } = server;
+  return [
+    `oz-mock: the Oz API ${API_VERSION} in memory (seed: ${seed})`,
+    `  OZ_BASE_URL=${listener.url}`,
+    `  OZ_MCP_URL=${listener.mcpUrl}`,
+    `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
+    ...(server.adminToken
+      ? [
+          `  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`,
+          `  console: ${consoleLink(listener.url, server.adminToken)}`,
+        ]
+      : ['  control plane off (--no-admin)']),
+    ...(seed === 'demo'
+      ? [
+          `  OZ_API_KEY=${keys.apiKey}   (account demo, tier pro)`,
+          `  models key: ${keys.modelsKey}`,
+          `  proxy key:  ${keys.proxyKey}`,
+          `  account other (tier free): ${keys.otherApiKey}`,
+          `Try: curl -H "Authorization: Bearer ${keys.apiKey}" ${listener.url}/v1/tools`,
+        ]
+      : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
+    ...(stateFile !== undefined ? [`  state file: ${stateFile} (written on a clean stop)`] : []),
+    'Stop with Ctrl+C.',
+    '',
+  ].join('\n');
+}
+
+/** The start's one JSON line (`--json`): keys of the demo seed only, with --seed empty no key exists. */
+function startJson(server: OzServer, listener: OzListener, seed: 'demo' | 'empty'): string {
+  const printed = seed === 'demo' ? server.keys : { apiKey: null, modelsKey: null, proxyKey: null, otherApiKey: null };
+  const consoleUrl = server.adminToken ? consoleLink(listener.url, server.adminToken) : null;
+  return `${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken, consoleUrl })}\n`;
+}
+
+async function main(args: string[] = process.argv.slice(2)): Promise<void> {
+  const values = readArgs(args);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  const apiPort = port(values.port, '--port', 4010);
+  const mcpPort = port(values['mcp-port'], '--mcp-port', apiPort === 0 ? 0 : apiPort + 1);
+  const seed = values.seed ?? 'demo';
+  if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
+  const server = serverOf(values, seed);
+  await loadStartFiles(server, values);
+  let listener: OzListener;
+  try {
+    listener = await server.listen({ port: apiPort, mcpPort, host: values.host ?? '127.0.0.1' });
+  } catch (err) {
+    process.stderr.write(`oz-mock: cannot listen: ${(err as Error).message}\n`);
+    process.exit(1);
+  }
+  // Handlers first: the printed URL tells a caller it may signal us now.
+  stopOnSignal(server, listener, values.state);
   if (values.log) {
     server.onResponse((e) => process.stdout.write(`${e.journal.method} ${e.journal.path} ${e.response.status} ${e.operationId ?? ''}\n`));
   }
-  const { keys } = server;
-  const demo = seed === 'demo';
-  if (values.json) {
-    // Keys of the demo seed only: with --seed empty no key exists, so none is printed.
-    const printed = demo ? keys : { apiKey: null, modelsKey: null, proxyKey: null, otherApiKey: null };
-    const consoleUrl = server.adminToken ? consoleLink(listener.url, server.adminToken) : null;
-    process.stdout.write(`${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken, consoleUrl })}\n`);
-  } else {
-    process.stdout.write(
-      [
-        `oz-mock: the Oz API ${API_VERSION} in memory (seed: ${seed})`,
-        `  OZ_BASE_URL=${listener.url}`,
-        `  OZ_MCP_URL=${listener.mcpUrl}`,
-        `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
-        ...(server.adminToken
-          ? [
-              `  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`,
-              `  console: ${consoleLink(listener.url, server.adminToken)}`,
-            ]
-          : ['  control plane off (--no-admin)']),
-        ...(demo
-          ? [
-              `  OZ_API_KEY=${keys.apiKey}   (account demo, tier pro)`,
-              `  models key: ${keys.modelsKey}`,
-              `  proxy key:  ${keys.proxyKey}`,
-              `  account other (tier free): ${keys.otherApiKey}`,
-              `Try: curl -H "Authorization: Bearer ${keys.apiKey}" ${listener.url}/v1/tools`,
-            ]
-          : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
-        ...(values.state !== undefined ? [`  state file: ${values.state} (written on a clean stop)`] : []),
-        'Stop with Ctrl+C.',
-        '',
-      ].join('\n'),
-    );
-  }
+  process.stdout.write(values.json ? startJson(server, listener, seed) : startText(server, listener, seed, values.state));
 }
 
 /** The bin's process as a command sees it. */

@@ -1,7 +1,7 @@
 import type { Item } from '../generated/types.js';
 import { newKeyValue } from './state/apiKeys.js';
 import { createRequestHandler, type RequestHandler } from './pipeline/routing.js';
-import type { OzServer, OzSnapshot } from './public/ozServer.js';
+import type { ListenOptions, OzItemControls, OzListener, OzServer, OzSnapshot } from './public/ozServer.js';
 import { copyCatalog, type Catalog } from './state/catalog.js';
 import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
 import { writeFileAtomic } from './support/atomicFile.js';
@@ -103,8 +103,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       await closeRoot();
     },
   });
-  // Outermost: the Host check before anything, and an x-request-id on every answer of the port (the 403 too).
-  root.wrap((handler) => withRequestIds(withLoopbackHost(withControlPlane(sessions.route(handler), { ...root.target, sessions }, root.adminToken))));
+  root.wrap((handler) => serverHandler(handler, { root, sessions }));
   if (typeof options.seed === 'function') options.seed(server);
   root.captureSeed();
   return server;
@@ -126,138 +125,187 @@ interface World {
   captureSeed(): void;
 }
 
-/** A world from `options`; `start` (a session's copy of a baseline) replaces the seed and the fixtures. */
-function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null): World {
-  const clock = new ServerClock(options.clock);
-  const keys: DemoKeys = {
+/** What the layers around one world's API handler are built from. */
+interface WorldLayerContext {
+  readonly parts: ServerParts;
+  readonly dashboard: Dashboard;
+}
+
+/** What the layers around the default world, once per server, are built from. */
+interface ServerLayerContext {
+  readonly root: World;
+  readonly sessions: SessionRegistry;
+}
+
+/** One layer of the server's handler: around each world's API handler, or once around the default world. */
+type ServerLayer =
+  | { readonly name: string; readonly around: 'world'; readonly wrap: (handler: RequestHandler, context: WorldLayerContext) => RequestHandler }
+  | { readonly name: string; readonly around: 'server'; readonly wrap: (handler: RequestHandler, context: ServerLayerContext) => RequestHandler };
+
+/**
+ * The layers of the server's handler, outermost first, around the API's routes (`createRequestHandler`). The
+ * `server` ones wrap the default world once and see every request of a port (the Host check first, an
+ * x-request-id on every answer, the 403 too); the `world` ones make each world's handler, the default one's and
+ * each session's.
+ */
+const SERVER_LAYERS: readonly ServerLayer[] = [
+  { name: 'x-request-id on every answer', around: 'server', wrap: (handler) => withRequestIds(handler) },
+  { name: 'loopback Host check', around: 'server', wrap: (handler) => withLoopbackHost(handler) },
+  { name: 'control plane', around: 'server', wrap: (handler, { root, sessions }) => withControlPlane(handler, { ...root.target, sessions }, root.adminToken) },
+  { name: 'sessions', around: 'server', wrap: (handler, { sessions }) => sessions.route(handler) },
+  { name: 'dashboard', around: 'world', wrap: (handler, { dashboard }) => withDashboard(handler, dashboard) },
+];
+
+/** One world's handler: the API's routes inside the `world` layers of `SERVER_LAYERS`. */
+function worldHandler(context: WorldLayerContext): RequestHandler {
+  let handler = createRequestHandler(context.parts, HANDLERS);
+  for (const layer of [...SERVER_LAYERS].reverse()) if (layer.around === 'world') handler = layer.wrap(handler, context);
+  return handler;
+}
+
+/** The default world's handler inside the `server` layers of `SERVER_LAYERS`. */
+function serverHandler(handler: RequestHandler, context: ServerLayerContext): RequestHandler {
+  let wrapped = handler;
+  for (const layer of [...SERVER_LAYERS].reverse()) if (layer.around === 'server') wrapped = layer.wrap(wrapped, context);
+  return wrapped;
+}
+
+/** The keys a world answers to: the options' or new ones. */
+function worldKeys(options: OzServerOptions): DemoKeys {
+  return {
     apiKey: options.apiKey ?? newKeyValue('platform'),
     modelsKey: options.modelsKey ?? newKeyValue('models'),
     proxyKey: options.proxyKey ?? newKeyValue('proxy'),
     otherApiKey: options.otherApiKey ?? newKeyValue('platform'),
   };
-  const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
-  // The server's parts, wired once into one plain object: each consumer takes the port it declares.
-  const parts = createServerParts(resolved, clock, store);
+}
 
+/** The control plane's token: the options' (checked), a new one, or none (`adminToken: false`). */
+function worldAdminToken(options: OzServerOptions): string | null {
   if (options.adminToken !== undefined && options.adminToken !== false && !isAdminTokenShape(options.adminToken)) {
     throw new TypeError('adminToken must be ozadm_ followed by 32 letters or digits');
   }
-  const adminToken = options.adminToken === false ? null : (options.adminToken ?? newAdminToken());
+  return options.adminToken === false ? null : (options.adminToken ?? newAdminToken());
+}
+
+/** Fills a new world's store: a session's copy of a baseline, else the demo seed and the fixtures. */
+function fillWorld(parts: ServerParts, options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null, keys: DemoKeys): void {
+  const store = parts.store;
   store.data = start?.data ?? emptyData();
   store.catalog = start?.catalog ?? { tools: new Map(), agents: new Map(), steps: new Map() };
   if (start === null && resolved.seed === 'demo') seedDemo(store, keys);
   const fixtureDocuments = start !== null || options.fixtures === undefined ? [] : Array.isArray(options.fixtures) ? options.fixtures : [options.fixtures];
   for (const doc of fixtureDocuments as ReadonlyArray<FixtureDocument | string>) loadFixtures(parts, doc);
+}
 
-  const armStubs = () => {
-    for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubSpec);
-  };
-  armStubs();
+/** What a world's parts share and change over its life. */
+interface WorldCore {
+  readonly options: OzServerOptions;
+  readonly resolved: ResolvedOptions;
+  readonly start: BaselineCopy | null;
+  readonly parts: ServerParts;
+  readonly store: Store;
+  readonly clock: ServerClock;
+  readonly dashboard: Dashboard;
+  /** The API's handler now (layers may be put in front of it). */
+  handler: RequestHandler;
+  closed: boolean;
+  /** What reset() returns to; set once the seed function ran. */
+  baselineSnapshot: OzSnapshot | null;
+  seedCatalog: Catalog;
+  readonly listeners: Set<HttpListener>;
+  /** Arms the options' stubs (again after a reset). */
+  armStubs(): void;
+}
 
-  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);
-  let handler: RequestHandler = withDashboard(createRequestHandler(parts, HANDLERS), dashboard);
-  // What reset() returns to; set once the seed function ran, below.
-  let baselineSnapshot: OzSnapshot | null = null;
-  let seedCatalog: Catalog = copyCatalog(store.catalog);
-  /** Schedules whose time passed while the state was elsewhere wait for their next occurrence. */
-  const skipPastSchedules = () => {
-    const now = clock.now();
-    for (const s of store.data.schedules.values()) {
-      if (s.next_run_at === null || s.next_run_at > now) continue;
-      const cron = parseCron(s.cron);
-      s.next_run_at = s.enabled && cron ? nextCronRun(cron, s.timezone, now) : null;
-      parts.scheduler.arm(s);
-    }
-  };
-  const listeners = new Set<HttpListener>();
-  let closed = false;
-  const handle = (request: Request) => (closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(handler, resolved, request));
+/** Schedules whose time passed while the state was elsewhere wait for their next occurrence. */
+function skipPastSchedules({ clock, store, parts }: WorldCore): void {
+  const now = clock.now();
+  for (const s of store.data.schedules.values()) {
+    if (s.next_run_at === null || s.next_run_at > now) continue;
+    const cron = parseCron(s.cron);
+    s.next_run_at = s.enabled && cron ? nextCronRun(cron, s.timezone, now) : null;
+    parts.scheduler.arm(s);
+  }
+}
 
-  const touchItem = (item: ItemRecord): Item => {
-    item.updated_at = clock.now();
-    const view = itemView(item);
-    store.itemChanged(item);
-    return view;
-  };
-
-  const server: OzServer = {
-    adminToken,
-    url: resolved.url,
-    mcpUrl: resolved.mcpUrl,
-    apiKey: keys.apiKey,
-    keys: { ...keys, ...keyControls(() => store) },
-    connections: connectionControls(() => store),
-    clock,
-    dashboardUrl: dashboard.url,
-    dashboard,
-    journal: parts.journal,
-    faults: parts.faults,
-    stubs: parts.stubs,
-    unused: () => unusedOf(parts),
-    session: () => {
-      throw new Error('A session has no sessions of its own: call server.session() on the server.');
-    },
+/** The mounts of a world: in process, msw, and real ports. */
+function mountControls(core: WorldCore): Pick<OzServer, 'fetch' | 'handle' | 'handlers' | 'listen'> {
+  const { resolved } = core;
+  const handle = (request: Request) => (core.closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(core.handler, resolved, request));
+  return {
     // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/runtime.ts).
     fetch: markEmbeddedServerFetch((input: Request | string | URL, init?: RequestInit) => {
-      if (closed) return Promise.reject(new OzServerClosedError('server.fetch'));
+      if (core.closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
-      return serveInProcess(handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
+      return serveInProcess(core.handler, resolved, new Request(input, init), 'fetch', input instanceof Request || init?.signal != null);
     }),
     handle,
-    handlers: (handlerOptions) => mswHandlers(handler, resolved, handlerOptions),
-    async listen(listenOptions = {}) {
-      if (closed) throw new OzServerClosedError('server.listen()');
-      const host = listenOptions.host ?? '127.0.0.1';
-      const api = await listenHttp(handler, 'api', listenOptions.port ?? 0, host, resolved.maxConnectionsPerAddress);
-      const mcp = await listenHttp(handler, 'mcp', listenOptions.mcpPort ?? 0, host, resolved.maxConnectionsPerAddress).catch(async (err: unknown) => {
-        await api.close();
-        throw err;
-      });
-      listeners.add(api).add(mcp);
-      const hostPart = host.includes(':') ? `[${host}]` : host;
-      return {
-        url: `http://${hostPart}:${api.port}`,
-        mcpUrl: `http://${hostPart}:${mcp.port}${new URL(resolved.mcpUrl).pathname}`,
-        port: api.port,
-        mcpPort: mcp.port,
-        dashboardUrl: `http://${hostPart}:${api.port}${DASHBOARD_PATH}`,
-        close: async () => {
-          listeners.delete(api);
-          listeners.delete(mcp);
-          await Promise.all([api.close(), mcp.close()]);
-        },
-      };
+    handlers: (handlerOptions) => mswHandlers(core.handler, resolved, handlerOptions),
+    listen: (listenOptions = {}) => listenWorld(core, listenOptions),
+  };
+}
+
+/** `server.listen()`: the API and the MCP server on ports of `host`. */
+async function listenWorld(core: WorldCore, listenOptions: ListenOptions): Promise<OzListener> {
+  const { resolved, listeners } = core;
+  if (core.closed) throw new OzServerClosedError('server.listen()');
+  const host = listenOptions.host ?? '127.0.0.1';
+  const api = await listenHttp(core.handler, 'api', listenOptions.port ?? 0, host, resolved.maxConnectionsPerAddress);
+  const mcp = await listenHttp(core.handler, 'mcp', listenOptions.mcpPort ?? 0, host, resolved.maxConnectionsPerAddress).catch(async (err: unknown) => {
+    await api.close();
+    throw err;
+  });
+  listeners.add(api).add(mcp);
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${hostPart}:${api.port}`,
+    mcpUrl: `http://${hostPart}:${mcp.port}${new URL(resolved.mcpUrl).pathname}`,
+    port: api.port,
+    mcpPort: mcp.port,
+    dashboardUrl: `http://${hostPart}:${api.port}${DASHBOARD_PATH}`,
+    close: async () => {
+      listeners.delete(api);
+      listeners.delete(mcp);
+      await Promise.all([api.close(), mcp.close()]);
     },
-    onResponse: (listener) => parts.events.on('response', listener),
-    idle: () => parts.work.idle(clock),
+  };
+}
+
+type StateControlName = 'reset' | 'baseline' | 'loadFixtures' | 'exportState' | 'importState' | 'saveState' | 'snapshot' | 'restore' | 'close';
+
+/** The controls of a world's state: baseline and reset, snapshots, fixtures, export and import, close. */
+function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
+  const { parts, store, clock, options } = core;
+  const controls: Pick<OzServer, StateControlName> = {
     reset() {
-      server.restore(baselineSnapshot!);
-      skipPastSchedules();
-      dashboard.reset();
+      controls.restore(core.baselineSnapshot!);
+      skipPastSchedules(core);
+      core.dashboard.reset();
       parts.journal.clear();
       parts.faults.clear();
       parts.stubs.clear();
-      armStubs();
+      core.armStubs();
       parts.idempotency.clear();
       parts.walker.clearFailures();
     },
     baseline() {
-      baselineSnapshot = server.snapshot();
+      core.baselineSnapshot = controls.snapshot();
     },
     loadFixtures: (doc) => loadFixtures(parts, doc),
     exportState: () => exportState(store.data, store.catalog, clock.now()),
     importState(doc) {
       // Code tools and agents come from this server: the seed's, and whatever was added since.
-      const natives = { tools: new Map([...seedCatalog.tools, ...store.catalog.tools]), agents: new Map([...seedCatalog.agents, ...store.catalog.agents]), steps: store.catalog.steps };
+      const natives = { tools: new Map([...core.seedCatalog.tools, ...store.catalog.tools]), agents: new Map([...core.seedCatalog.agents, ...store.catalog.agents]), steps: store.catalog.steps };
       const { data, catalog } = importState(doc, natives);
-      fitImportedKeys(data, store.data, start !== null, store.keyHeldElsewhere);
+      fitImportedKeys(data, store.data, core.start !== null, store.keyHeldElsewhere);
       const snap: SnapshotData = { __ozSnapshot: true, data, catalog };
-      server.restore(snap);
-      skipPastSchedules();
+      controls.restore(snap);
+      skipPastSchedules(core);
     },
     async saveState(path = options.stateFile) {
       if (path === undefined) throw new OzMockError(409, 'no_state_file', 'No state file: start oz-mock with --state FILE (or give createOzServer a stateFile).');
-      await writeFileAtomic(path, `${JSON.stringify(server.exportState(), null, 2)}\n`);
+      await writeFileAtomic(path, `${JSON.stringify(controls.exportState(), null, 2)}\n`);
       return path;
     },
     snapshot() {
@@ -276,13 +324,21 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       resumeRuns(parts);
     },
     async close() {
-      closed = true;
-      await Promise.all([...listeners].map((l) => l.close()));
-      listeners.clear();
+      core.closed = true;
+      await Promise.all([...core.listeners].map((l) => l.close()));
+      core.listeners.clear();
       parts.lifetime.renew();
       clock.cancelAll();
     },
+  };
+  return controls;
+}
 
+type CatalogControlName = 'addAccount' | 'addKey' | 'revokeKey' | 'addCompany' | 'addBuilding' | 'addTool' | 'addAgent' | 'addWorkflow' | 'linkConnection' | 'getExecution' | 'wallet';
+
+/** The controls that add to and read the world's accounts, catalog and executions. */
+function catalogControls(store: Store): Pick<OzServer, CatalogControlName> {
+  return {
     addAccount: (o) => void store.addAccount(o),
     addKey: (o) => store.addKey(o),
     revokeKey: (k) => store.revokeKey(k),
@@ -300,37 +356,108 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
       const w = store.account(account).wallet;
       return { balance_usd: usd(w.balance_micros), spent_usd: usd(w.spent_micros) };
     },
-    items: {
-      get: (id) => {
-        const item = store.data.items.get(id);
-        return item ? itemView(item) : undefined;
-      },
-      park: (id, reason) => {
-        const item = requireItem(store.data, id);
-        Object.assign(item, { step: 'parked', status: 'parked', parked_reason: reason });
-        return touchItem(item);
-      },
-      pause: (id) => {
-        const item = requireItem(store.data, id);
-        item.paused = 1;
-        return touchItem(item);
-      },
-      resume: (id) => {
-        const item = requireItem(store.data, id);
-        item.paused = 0;
-        const view = touchItem(item);
-        parts.walker.schedule(item);
-        return view;
-      },
-      update: (id, patch) => {
-        const item = requireItem(store.data, id);
-        Object.assign(item, patch);
-        const view = touchItem(item);
-        parts.walker.schedule(item);
-        return view;
-      },
-      failStep: (failure) => parts.walker.failStep(failure),
+  };
+}
+
+/** `server.items`: read an item, and move it by hand. */
+function itemControls({ store, parts, clock }: WorldCore): OzItemControls {
+  const touchItem = (item: ItemRecord): Item => {
+    item.updated_at = clock.now();
+    const view = itemView(item);
+    store.itemChanged(item);
+    return view;
+  };
+  return {
+    get: (id) => {
+      const item = store.data.items.get(id);
+      return item ? itemView(item) : undefined;
     },
+    park: (id, reason) => {
+      const item = requireItem(store.data, id);
+      Object.assign(item, { step: 'parked', status: 'parked', parked_reason: reason });
+      return touchItem(item);
+    },
+    pause: (id) => {
+      const item = requireItem(store.data, id);
+      item.paused = 1;
+      return touchItem(item);
+    },
+    resume: (id) => {
+      const item = requireItem(store.data, id);
+      item.paused = 0;
+      const view = touchItem(item);
+      parts.walker.schedule(item);
+      return view;
+    },
+    update: (id, patch) => {
+      const item = requireItem(store.data, id);
+      Object.assign(item, patch);
+      const view = touchItem(item);
+      parts.walker.schedule(item);
+      return view;
+    },
+    failStep: (failure) => parts.walker.failStep(failure),
+  };
+}
+
+/** A world's new parts, filled, its stubs armed, its handler made (its baseline not yet taken). */
+function worldCore(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null, keys: DemoKeys): WorldCore {
+  const clock = new ServerClock(options.clock);
+  const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
+  // The server's parts, wired once into one plain object: each consumer takes the port it declares.
+  const parts = createServerParts(resolved, clock, store);
+  fillWorld(parts, options, resolved, start, keys);
+  const armStubs = () => {
+    for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubSpec);
+  };
+  armStubs();
+  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);
+  return {
+    options,
+    resolved,
+    start,
+    parts,
+    store,
+    clock,
+    dashboard,
+    armStubs,
+    handler: worldHandler({ parts, dashboard }),
+    closed: false,
+    baselineSnapshot: null,
+    seedCatalog: copyCatalog(store.catalog),
+    listeners: new Set<HttpListener>(),
+  };
+}
+
+/** A world from `options`; `start` (a session's copy of a baseline) replaces the seed and the fixtures. */
+function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null): World {
+  const keys = worldKeys(options);
+  const adminToken = worldAdminToken(options);
+  const core = worldCore(options, resolved, start, keys);
+  const { parts, store, clock, dashboard } = core;
+  const server: OzServer = {
+    adminToken,
+    url: resolved.url,
+    mcpUrl: resolved.mcpUrl,
+    apiKey: keys.apiKey,
+    keys: { ...keys, ...keyControls(() => store) },
+    connections: connectionControls(() => store),
+    clock,
+    dashboardUrl: dashboard.url,
+    dashboard,
+    journal: parts.journal,
+    faults: parts.faults,
+    stubs: parts.stubs,
+    unused: () => unusedOf(parts),
+    session: () => {
+      throw new Error('A session has no sessions of its own: call server.session() on the server.');
+    },
+    ...mountControls(core),
+    onResponse: (listener) => parts.events.on('response', listener),
+    idle: () => parts.work.idle(clock),
+    ...stateControls(core),
+    ...catalogControls(store),
+    items: itemControls(core),
   };
   const target: ControlTarget = { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
   const world: World = {
@@ -338,15 +465,15 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
     parts,
     target,
     adminToken,
-    handler: () => handler,
-    wrap: (outer) => void (handler = outer(handler)),
+    handler: () => core.handler,
+    wrap: (outer) => void (core.handler = outer(core.handler)),
     baselineCopy: () => {
-      const snap = baselineSnapshot as SnapshotData;
+      const snap = core.baselineSnapshot as SnapshotData;
       return { data: copyData(snap.data), catalog: copyCatalog(snap.catalog) };
     },
     captureSeed: () => {
-      seedCatalog = copyCatalog(store.catalog);
-      baselineSnapshot = server.snapshot();
+      core.seedCatalog = copyCatalog(store.catalog);
+      core.baselineSnapshot = server.snapshot();
     },
   };
   if (start !== null) world.captureSeed();

@@ -26,7 +26,7 @@ describe('client options', () => {
     process.env.OZ_CONFIG_DIR = '/nonexistent/oz-config';
     expect(() => new Oz({ apiKey: KEY })).toThrow(OzUsageError);
     expect(() => new Oz({ apiKey: KEY })).toThrow(/OZ_BASE_URL/);
-    // The key may still come from a profile, read on the first call (test/client/profileKey.test.ts).
+    // The key may still come from a profile, read on the first call (test/profiles/profileKey.test.ts).
     await expect(new Oz({ baseURL: server.url }).tools.get('echo')).rejects.toThrow(OzUsageError);
     await expect(new Oz({ baseURL: server.url }).tools.get('echo')).rejects.toThrow(/OZ_API_KEY/);
   });

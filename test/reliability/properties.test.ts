@@ -10,7 +10,7 @@ import { errorFromResponse } from '../../src/core/answer/errorBody.js';
 import { Oz, OzAPIError, Stream, type ExecuteStreamEvent } from '../../src/index.js';
 import type { OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';
-import { chunkedResponse, collect, envelope, splitAt, utf8 } from '../streams/support/sse.js';
+import { chunkedResponse, collect, envelope, splitAt, utf8 } from '../core/support/sse.js';
 
 let server: OzServer;
 let client: Oz;

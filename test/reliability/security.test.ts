@@ -1,7 +1,7 @@
 /**
  * Security: every operation of openapi.json with every kind of key and both auth headers answers what the
  * spec says; bodies over the spec's limits are refused with 422 before anything is written; the key stays out
- * of logs and errors on the recovery paths (lost answers, cut streams) that test/core/keyLeak.test.ts does not
+ * of logs and errors on the recovery paths (lost answers, cut streams) that test/core/errors/keyLeak.test.ts does not
  * drive.
  */
 import { inspect } from 'node:util';

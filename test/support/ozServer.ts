@@ -3,7 +3,7 @@
  * validates EVERY answer the server gives against openapi.json (status, content type, body on the json and
  * yaml wires, the shared renderings of errors on markdown and text, required headers, each SSE event's data
  * against the operation's `contentSchema`). A violation fails the test that caused it (see
- * `ozServerSetup.ts`, a vitest `setupFiles` entry).
+ * `ozServerSetup.ts`, a vitest `setupFiles` entry that reads `violations.ts` and so loads none of this).
  *
  * Every future test of this repository that needs an Oz server must create it through `createTestServer`,
  * so that the whole suite keeps checking the server against the document.
@@ -17,6 +17,9 @@ import openapi from '../../openapi.json' with { type: 'json' };
 import { createOzServer, type OzServer, type OzServerOptions, type ResponseEvent } from '../../src/testing/index.js';
 import { OPERATION_ERROR_CODES } from '../../src/generated/operationErrors.js';
 import { validationView } from './openapiView.js';
+import { addViolation, followCheck } from './violations.js';
+
+export { takeViolations, type Violation } from './violations.js';
 
 /** Whether openapi.json lists this code for the operation. */
 function operationAnswers(operationId: string, code: string): boolean {
@@ -86,18 +89,6 @@ function schemaErrors(v: ValidateFunction, value: unknown): string | null {
   if (v(value)) return null;
   return ajv.errorsText(v.errors, { separator: '; ' });
 }
-
-/** A response the document does not describe. */
-export interface Violation {
-  readonly operationId: string | null;
-  readonly method: string;
-  readonly path: string;
-  readonly status: number;
-  readonly problems: readonly string[];
-}
-
-const violations: Violation[] = [];
-const pending = new Set<Promise<void>>();
 
 function headerType(spec: { $ref?: string; schema?: { type?: string } }): string | undefined {
   if (spec.$ref) return DOC.components.headers[spec.$ref.split('/').pop()!]?.schema?.type;
@@ -261,15 +252,14 @@ function record(event: ResponseEvent): void {
   const task = checkResponse(event).then(
     (problems) => {
       if (problems.length) {
-        violations.push({ operationId: event.operationId, method: event.journal.method, path: event.journal.path, status: event.response.status, problems });
+        addViolation({ operationId: event.operationId, method: event.journal.method, path: event.journal.path, status: event.response.status, problems });
       }
     },
     (err: unknown) => {
-      violations.push({ operationId: event.operationId, method: event.journal.method, path: event.journal.path, status: event.response.status, problems: [`validator crashed: ${String(err)}`] });
+      addViolation({ operationId: event.operationId, method: event.journal.method, path: event.journal.path, status: event.response.status, problems: [`validator crashed: ${String(err)}`] });
     },
   );
-  pending.add(task);
-  void task.finally(() => pending.delete(task));
+  followCheck(task);
 }
 
 /**
@@ -299,17 +289,4 @@ export function testServersForSuite(): { create(options?: OzServerOptions): OzSe
       return server;
     },
   };
-}
-
-/**
- * Waits for the validations under way (streams still open after `timeoutMs` are left alone) and answers the
- * violations found since the last call, forgetting them.
- */
-export async function takeViolations(timeoutMs = 2000): Promise<Violation[]> {
-  if (pending.size) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([Promise.allSettled([...pending]), new Promise((r) => (timer = setTimeout(r, timeoutMs)))]);
-    clearTimeout(timer);
-  }
-  return violations.splice(0, violations.length);
 }

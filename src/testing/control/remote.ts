@@ -391,13 +391,54 @@ function ignoreNotFound(err: unknown): undefined | Promise<never> {
   return Promise.reject(err);
 }
 
+/** The journal's controls over the control plane's `/journal` routes. */
+function remoteJournal(call: ControlCall): OzMockControls['journal'] {
+  // The headers as the in-process journal keeps them: a record without a prototype (`headers.constructor` is no header).
+  const filter = (f: PortableJournalFilter | OperationId, limit?: number) =>
+    call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data.map((e) => ({ ...e, headers: Object.assign(Object.create(null) as Record<string, string>, e.headers) })));
+  return {
+    entries: () => filter({}),
+    filter,
+    last: (f = {}) => filter(f, 1).then((list) => list[0]),
+    count: (f = {}) => filter(f).then((list) => list.length),
+    clear: async () => void (await call('DELETE', '/journal')),
+    toHAR: (f) => {
+      const query = journalQuery(f);
+      return call<Har>('GET', `/journal${query ? `${query}&` : '?'}format=har`);
+    },
+    async verify(f, o = {}) {
+      const body = { ...(typeof f === 'string' ? { operationId: f } : f), ...(o.times === undefined ? {} : { times: o.times }) };
+      try {
+        await call('POST', '/journal/verify', body);
+      } catch (err) {
+        if (!(err instanceof OzMockError) || err.code !== 'verification_failed') throw err;
+        const extra = (err.fields.extra ?? {}) as { count?: number; times?: number | null; nearMisses?: NearMiss[] };
+        throw new OzVerificationError(err.message, { count: extra.count ?? 0, times: extra.times ?? null, nearMisses: extra.nearMisses ?? [] });
+      }
+    },
+  };
+}
+
+/** The keys' controls over the control plane's `/keys` routes. */
+function remoteKeys(call: ControlCall): OzMockControls['keys'] {
+  return {
+    async add(o) {
+      const { apiKey, key, api_key, value, expiresInDays, expires_in_days, ...rest } = o;
+      const given = apiKey ?? key ?? api_key ?? value;
+      const days = expiresInDays !== undefined ? expiresInDays : expires_in_days;
+      const body = { ...rest, ...(given !== undefined ? { api_key: given } : {}), ...(days !== undefined ? { expires_in_days: days } : {}) };
+      const { api_key: created, ...fields } = await call<Omit<CreatedKey, 'apiKey'> & { api_key: string }>('POST', '/keys', body);
+      return { ...fields, apiKey: created };
+    },
+    list: (o = {}) => call<{ data: KeyView[] }>('GET', `/keys${accountQuery(o)}`).then((r) => r.data),
+    revoke: async (id) => void (await call('POST', `/keys/${encodeURIComponent(id)}/revoke`)),
+  };
+}
+
 /** The controls of the routes under `/_oz{prefix}`: the server's own (prefix ''), or a session's. */
 function remoteControls(base: string, send: ControlCall, prefix: string): OzMockControls {
   const call: ControlCall = (method, path, body, contentType) => send(method, `${prefix}${path}`, body, contentType);
   const idle = async (o: { timeoutMs?: number } = {}) => void (await call('POST', '/idle', o.timeoutMs === undefined ? {} : { timeout_ms: o.timeoutMs }));
-  // The headers as the in-process journal keeps them: a record without a prototype (`headers.constructor` is no header).
-  const filter = (f: PortableJournalFilter | OperationId, limit?: number) =>
-    call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data.map((e) => ({ ...e, headers: Object.assign(Object.create(null) as Record<string, string>, e.headers) })));
   const withdraw = (path: string) => () => call('DELETE', path).then(() => undefined, ignoreNotFound);
 
   return {
@@ -435,39 +476,8 @@ function remoteControls(base: string, send: ControlCall, prefix: string): OzMock
       advance: async (ms) => void (await call('POST', '/clock/advance', { ms })),
       set: (now) => call<RemoteClock>('POST', '/clock', { now: typeof now === 'string' ? now : now.toISOString() }),
     },
-    journal: {
-      entries: () => filter({}),
-      filter,
-      last: (f = {}) => filter(f, 1).then((list) => list[0]),
-      count: (f = {}) => filter(f).then((list) => list.length),
-      clear: async () => void (await call('DELETE', '/journal')),
-      toHAR: (f) => {
-        const query = journalQuery(f);
-        return call<Har>('GET', `/journal${query ? `${query}&` : '?'}format=har`);
-      },
-      async verify(f, o = {}) {
-        const body = { ...(typeof f === 'string' ? { operationId: f } : f), ...(o.times === undefined ? {} : { times: o.times }) };
-        try {
-          await call('POST', '/journal/verify', body);
-        } catch (err) {
-          if (!(err instanceof OzMockError) || err.code !== 'verification_failed') throw err;
-          const extra = (err.fields.extra ?? {}) as { count?: number; times?: number | null; nearMisses?: NearMiss[] };
-          throw new OzVerificationError(err.message, { count: extra.count ?? 0, times: extra.times ?? null, nearMisses: extra.nearMisses ?? [] });
-        }
-      },
-    },
-    keys: {
-      async add(o) {
-        const { apiKey, key, api_key, value, expiresInDays, expires_in_days, ...rest } = o;
-        const given = apiKey ?? key ?? api_key ?? value;
-        const days = expiresInDays !== undefined ? expiresInDays : expires_in_days;
-        const body = { ...rest, ...(given !== undefined ? { api_key: given } : {}), ...(days !== undefined ? { expires_in_days: days } : {}) };
-        const { api_key: created, ...fields } = await call<Omit<CreatedKey, 'apiKey'> & { api_key: string }>('POST', '/keys', body);
-        return { ...fields, apiKey: created };
-      },
-      list: (o = {}) => call<{ data: KeyView[] }>('GET', `/keys${accountQuery(o)}`).then((r) => r.data),
-      revoke: async (id) => void (await call('POST', `/keys/${encodeURIComponent(id)}/revoke`)),
-    },
+    journal: remoteJournal(call),
+    keys: remoteKeys(call),
     connections: {
       link: (account, provider, o = {}) => call<ConnectionView>('POST', '/connections', { account, provider, ...o }),
       list: (o = {}) => call<{ data: ConnectionView[] }>('GET', `/connections${accountQuery(o)}`).then((r) => r.data),

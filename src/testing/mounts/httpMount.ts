@@ -209,6 +209,37 @@ export interface HttpListener {
 const CAPITALS = /[A-Z]/;
 
 export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string, maxConnectionsPerAddress: number): Promise<HttpListener> {
+  const server: Server = createServer(
+    {
+      keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeout,
+      headersTimeout: LISTENER_LIMITS.headersTimeout,
+      requestTimeout: LISTENER_LIMITS.requestTimeout,
+      noDelay: true,
+      keepAlive: true,
+    },
+    requestListener(handler, surface, host),
+  );
+  server.maxConnections = LISTENER_LIMITS.maxConnections;
+  const sockets = boundConnectionsPerAddress(server, maxConnectionsPerAddress);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port, host, backlog: LISTENER_LIMITS.backlog }, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      }),
+  };
+}
+
+/** What Node's server calls for each request of `listenHttp`: the fast path, or `@hono/node-server`'s. */
+function requestListener(handler: RequestHandler, surface: Surface, host: string): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   const connectionOf = (incoming: IncomingMessage): Connection => {
     const socket = incoming.socket;
     return new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
@@ -271,31 +302,5 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
         void writeResponse(incoming, outgoing);
       });
   };
-  const server: Server = createServer(
-    {
-      keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeout,
-      headersTimeout: LISTENER_LIMITS.headersTimeout,
-      requestTimeout: LISTENER_LIMITS.requestTimeout,
-      noDelay: true,
-      keepAlive: true,
-    },
-    listener,
-  );
-  server.maxConnections = LISTENER_LIMITS.maxConnections;
-  const sockets = boundConnectionsPerAddress(server, maxConnectionsPerAddress);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port, host, backlog: LISTENER_LIMITS.backlog }, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return {
-    port: (server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      }),
-  };
+  return listener;
 }

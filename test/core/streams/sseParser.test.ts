@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SseParser } from '../../../src/core/streams/sseParser.js';
 import { SseReader, type SseEvent } from '../../../src/core/streams/sseReader.js';
-import { splitAt, utf8 } from '../../streams/support/sse.js';
+import { splitAt, utf8 } from '../support/sse.js';
 
 interface Dispatched {
   event: string;

@@ -1,7 +1,7 @@
 /**
  * The contract slips a fuzzer found (issue 22, point 9) in the steps every request goes through: each answer here is
  * what the contract says, on every route it applies to. (The YAML wire's slip is in wire/yamlScalars.test.ts, chat
- * completions' in handlers/chatStreamOptions.test.ts.)
+ * completions' in handlers/models/chatStreamOptions.test.ts.)
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import openapi from '../../../openapi.json' with { type: 'json' };
