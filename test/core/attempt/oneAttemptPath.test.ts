@@ -34,7 +34,8 @@ const PATHS = [
     "the runtime's own fetch over loopback HTTP",
     (seen: Seen[]): Partial<ClientOptions> => {
       const runtimeFetch = globalThis.fetch;
-      vi.stubGlobal('fetch', (input: string, init: RequestInit) => watched(seen, init, runtimeFetch(input, init)));
+      // Only this file's server: a call another file left running in the worker is not this test's.
+      vi.stubGlobal('fetch', (input: string, init: RequestInit) => (String(input).startsWith(listener.url) ? watched(seen, init, runtimeFetch(input, init)) : runtimeFetch(input, init)));
       return { baseURL: listener.url };
     },
   ],

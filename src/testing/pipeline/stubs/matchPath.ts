@@ -1,10 +1,6 @@
 import { invalidParams } from '../../contract/errors.js';
 import type { OperationInfo } from '../../contract/operations.js';
-
-/** The path parameters of an operation, in the order its path template names them. */
-export function pathParameterNames(op: OperationInfo): string[] {
-  return [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
-}
+import { ROUTE_BY_ID } from '../../../generated/routes.js';
 
 /**
  * Refuses a stub's `match.path` naming a parameter its operation lacks (it could never match): 422
@@ -12,7 +8,7 @@ export function pathParameterNames(op: OperationInfo): string[] {
  */
 export function checkMatchPath(path: Readonly<Record<string, string>> | undefined, op: OperationInfo): void {
   if (path === undefined) return;
-  const known = pathParameterNames(op);
+  const known = ROUTE_BY_ID[op.id].path.params;
   for (const name of Object.keys(path)) {
     if (known.includes(name)) continue;
     const has = known.length === 0 ? 'it has no path parameters' : `its path parameters: ${known.join(', ')}`;
