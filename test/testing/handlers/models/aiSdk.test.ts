@@ -5,22 +5,11 @@
  */
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateObject, generateText, stepCountIs, streamText, tool } from 'ai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { listenedServer } from '../../support/listenedServer.js';
 
-let server: OzServer;
-let listener: OzListener;
-
-beforeAll(async () => {
-  server = createOzServer();
-  listener = await server.listen();
-});
-afterAll(async () => {
-  await listener.close();
-  await server.close();
-});
-beforeEach(() => server.reset());
+const running = listenedServer();
 
 const weather = tool({
   description: 'The weather in a city',
@@ -29,11 +18,11 @@ const weather = tool({
 });
 
 describe.each([
-  ['in process', () => createOpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch })],
-  ['over HTTP', () => createOpenAI({ apiKey: server.apiKey, baseURL: `${listener.url}/v1` })],
+  ['in process', () => createOpenAI({ apiKey: running.server.apiKey, baseURL: `${running.server.url}/v1`, fetch: running.server.fetch })],
+  ['over HTTP', () => createOpenAI({ apiKey: running.server.apiKey, baseURL: `${running.listener.url}/v1` })],
 ])('the AI SDK %s', (_, provider) => {
   it('generateText with a tool: two model turns scripted by the last user message, the tool run between them', async () => {
-    server.stubs.add({
+    running.server.stubs.add({
       operationId: 'createChatCompletion',
       match: { lastUserMessage: { contains: 'Oslo' } },
       answers: [{ reply: { toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }] } }, { reply: { content: 'It is 12 degrees in Oslo.' } }],
@@ -43,7 +32,7 @@ describe.each([
     expect(result.steps).toHaveLength(2);
     expect(result.steps[0]!.toolResults.map((r) => r.output)).toEqual([{ city: 'Oslo', degrees: 12 }]);
     // The second turn carried the tool's result back to the model.
-    expect(server.journal.last('createChatCompletion')!.body).toContain('"role":"tool"');
+    expect(running.server.journal.last('createChatCompletion')!.body).toContain('"role":"tool"');
   });
 
   it('streamText: the text as it streams, then whole', async () => {
@@ -56,7 +45,7 @@ describe.each([
   });
 
   it('streamText with a tool: the streamed call (deltas) is run, then the next turn streams the answer', async () => {
-    server.stubs.add({
+    running.server.stubs.add({
       operationId: 'createChatCompletion',
       match: { lastUserMessage: { contains: 'Bergen' } },
       answers: [{ reply: { toolCalls: [{ name: 'weather', arguments: { city: 'Bergen' } }] } }, { reply: { content: 'Rain in Bergen.' } }],

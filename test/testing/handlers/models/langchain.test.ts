@@ -6,22 +6,11 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { ChatOpenAI } from '@langchain/openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { listenedServer } from '../../support/listenedServer.js';
 
-let server: OzServer;
-let listener: OzListener;
-
-beforeAll(async () => {
-  server = createOzServer();
-  listener = await server.listen();
-});
-afterAll(async () => {
-  await listener.close();
-  await server.close();
-});
-beforeEach(() => server.reset());
+const running = listenedServer();
 
 const weather = tool(async ({ city }) => JSON.stringify({ city, degrees: 12 }), {
   name: 'get_weather',
@@ -30,11 +19,11 @@ const weather = tool(async ({ city }) => JSON.stringify({ city, degrees: 12 }), 
 });
 
 describe.each([
-  ['in process', () => new ChatOpenAI({ model: 'oz-chat', apiKey: server.apiKey, maxRetries: 0, configuration: { baseURL: `${server.url}/v1`, fetch: server.fetch } })],
-  ['over HTTP', () => new ChatOpenAI({ model: 'oz-chat', apiKey: server.apiKey, maxRetries: 0, configuration: { baseURL: `${listener.url}/v1` } })],
+  ['in process', () => new ChatOpenAI({ model: 'oz-chat', apiKey: running.server.apiKey, maxRetries: 0, configuration: { baseURL: `${running.server.url}/v1`, fetch: running.server.fetch } })],
+  ['over HTTP', () => new ChatOpenAI({ model: 'oz-chat', apiKey: running.server.apiKey, maxRetries: 0, configuration: { baseURL: `${running.listener.url}/v1` } })],
 ])('ChatOpenAI %s', (_, chat) => {
   it('bindTools: a scripted call, run through the tool, then the answer that reads its result', async () => {
-    server.stubs.add({
+    running.server.stubs.add({
       operationId: 'createChatCompletion',
       match: { lastUserMessage: { contains: 'Oslo' } },
       answers: [{ reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo', unit: 'celsius' } }] } }, { reply: { content: 'It is 12 degrees in Oslo.' } }],
