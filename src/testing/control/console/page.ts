@@ -63,7 +63,13 @@ function sectionBody(view: ViewId): HTMLElement {
 // ---- journal
 
 function addEntry(entry: EntryView): void {
-  if (journalBody.querySelector(`tr[data-request-id="${CSS.escape(entry.requestId)}"]`)) return;
+  const shown = journalBody.querySelector(`tr[data-request-id="${CSS.escape(entry.requestId)}"]`);
+  // The journal lists a request still in flight too (no status, no proxy target yet): the feed's entry is the
+  // finished one, and takes its row.
+  if (shown) {
+    shown.replaceWith(journalRow(entry));
+    return;
+  }
   journalBody.prepend(journalRow(entry));
   while (journalBody.rows.length > JOURNAL_ROWS) journalBody.lastElementChild?.remove();
 }
