@@ -57,14 +57,14 @@ function forcedCall(tool: ChatTool, body: ChatCompletionRequest): { name: string
  * it streams or not.
  */
 export function choicePlans(ask: ChatAsk, body: ChatCompletionRequest, model: string, scripted: ChatReply | null): ChoicePlan[] {
-  // Streamed or not, the same question gets the same answer.
-  const { stream: _stream, stream_options: _options, ...asked } = body;
-  const seed = JSON.stringify(asked);
   let calls: ReadonlyArray<{ name: string; arguments: string }> | null = null;
   if (scripted?.toolCalls) calls = scripted.toolCalls.map((call) => ({ name: call.name, arguments: JSON.stringify(call.arguments ?? {}) }));
   else if (!scripted && ask.forcedTool) calls = [forcedCall(ask.forcedTool, body)];
   if (calls) {
     const made = calls;
+    // Only tool calls need the seed (their ids). Streamed or not, the same question gets the same answer.
+    const { stream: _stream, stream_options: _options, ...asked } = body;
+    const seed = JSON.stringify(asked);
     return Array.from({ length: ask.n }, (_, choice): ChoicePlan => ({ kind: 'tools', calls: made.map((call, i) => ({ id: callId(seed, choice, i), ...call })) }));
   }
   const plan = textPlan(scripted?.content ?? defaultContent(ask, body, model), ask);
