@@ -44,6 +44,20 @@ test('a request made by the test appears in the journal view within a second', a
   await expect(row).toContainText('getTool');
 });
 
+test('a request answered while the console reads the journal keeps its row (the read predates it)', async ({ page, mock }) => {
+  const row = page.locator('#journal-table tbody tr', { hasText: '/v1/tools/nope-while-loading' });
+  // The journal's answer is taken from the server first, then held until the feed has shown the new request.
+  await page.route('**/_oz/journal?*', async (route) => {
+    const answer = await route.fetch();
+    expect(await callApi(mock, 'GET', '/v1/tools/nope-while-loading', mock.apiKey)).toBe(404);
+    await expect(row).toBeVisible();
+    await route.fulfill({ response: answer });
+  });
+  await openConsole(page, mock);
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('404');
+});
+
 test('the state view shows a created item and its walk', async ({ page, mock }) => {
   await openConsole(page, mock);
   const created = await fetch(`${mock.url}/v1/companies/acme/items`, {

@@ -74,10 +74,21 @@ function addEntry(entry: EntryView): void {
   while (journalBody.rows.length > JOURNAL_ROWS) journalBody.lastElementChild?.remove();
 }
 
+/** The feed's entries that came while the journal was being read: its answer may predate them. */
+let arrivedWhileLoading: EntryView[] | null = null;
+
 async function loadJournal(): Promise<void> {
-  const { data } = await api!.call<{ data: EntryView[] }>('GET', `${api!.scoped('/journal')}?limit=${JOURNAL_ROWS}`);
-  journalBody.replaceChildren();
-  for (const entry of data) addEntry(entry);
+  const arrived: EntryView[] = [];
+  arrivedWhileLoading = arrived;
+  try {
+    const { data } = await api!.call<{ data: EntryView[] }>('GET', `${api!.scoped('/journal')}?limit=${JOURNAL_ROWS}`);
+    journalBody.replaceChildren();
+    for (const entry of data) addEntry(entry);
+    // Not lost to the reload: each takes its row, or comes on top as the newest.
+    for (const entry of arrived) addEntry(entry);
+  } finally {
+    if (arrivedWhileLoading === arrived) arrivedWhileLoading = null;
+  }
 }
 
 function journalView(): HTMLElement {
@@ -279,10 +290,14 @@ function startFeed(): void {
   journalBody.replaceChildren();
   stopFeed = followFeed(api!, {
     ready: () => {
-      say(api!.session === null ? 'Live: the default session.' : `Live: session ${api!.session}.`);
-      void loadJournal().catch(failed);
+      // "Live" once the journal is shown: from then on every answered request appears.
+      loadJournal().then(
+        () => say(api!.session === null ? 'Live: the default session.' : `Live: session ${api!.session}.`),
+        failed,
+      );
     },
     entry: (entry) => {
+      arrivedWhileLoading?.push(entry as EntryView);
       addEntry(entry as EntryView);
       refreshSoon();
     },
