@@ -43,13 +43,13 @@ export {
 } from './core/errors/apiErrors.js';
 export { LegacyKeyError } from './core/errors/legacyKeyError.js';
 export type { ApiKeySource } from './core/options/credentials.js';
-export type { Logger, LogLevel } from './core/telemetry/logger.js';
-export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/attempt/middleware.js';
+export type { Logger, LogLevel } from './core/shared/logger.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware/middleware.js';
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
 export type { RetryInfo, RetryOptions } from './core/retry/retryOptions.js';
-export type { Plane } from './core/operation.js';
+export type { Plane } from './core/shared/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/result/pagination.js';
-export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/options/requestOptions.js';
+export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/shared/requestOptions.js';
 export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
 export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
 export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';
@@ -78,7 +78,7 @@ export {
   type OperationErrorCode,
   type WaitError,
 } from './generated/operationErrors.js';
-export { API_VERSION, SDK_VERSION } from './core/version.js';
+export { API_VERSION, SDK_VERSION } from './core/shared/version.js';
 export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/result/resultTypes.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {

@@ -32,8 +32,8 @@ export const operationConst = (op) => `${op.id}Operation`;
 
 export function renderOperations(model) {
   let out = "import { streamAnswer } from '../core/answer/streamAnswer.js';\n";
-  out += "import type { StreamingOperation } from '../core/call.js';\n";
-  out += "import { operationsById, type Operation } from '../core/operation.js';\n\n";
+  out += "import type { StreamingOperation } from '../core/shared/call.js';\n";
+  out += "import { operationsById, type Operation } from '../core/shared/operation.js';\n\n";
   // One constant per operation, so that a bundle of one standalone function carries its operation's alone.
   for (const op of model.operations) {
     const slash = op.pathParams.filter((p) => p.slashes).map((p) => `'${p.name}'`);
@@ -65,7 +65,7 @@ export function renderResourceFile(file) {
   let out = '';
   if (uses.has('APIPromise')) out += "import type { APIPromise } from '../../core/result/apiPromise.js';\n";
   if (uses.has('PagePromise')) out += "import type { PagePromise } from '../../core/result/pagination.js';\n";
-  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/options/requestOptions.js';\n";
+  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/shared/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
   if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
   if (uses.has('listPages')) out += "import { listPages } from '../../core/result/pagination.js';\n";
@@ -277,7 +277,7 @@ export function renderFuncsFile(file) {
   if (uses.has('listPages') || uses.has('PagePromise')) {
     out += `import { listPages${uses.has('PagePromise') ? ', type PagePromise' : ''} } from '../../core/result/pagination.js';\n`;
   }
-  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/options/requestOptions.js';\n";
+  if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/shared/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
   const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/result/resultTypes.js';\n`;

@@ -1,4 +1,4 @@
-import { stringifyYaml } from '../core/answer/yaml.js';
+import { stringifyYaml } from '../core/shared/yaml.js';
 import type { ErrorBody, Format, OzAPIError } from '../index.js';
 import { expandsWithin } from './expansionBound.js';
 import { jsonText } from './output.js';

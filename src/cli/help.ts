@@ -1,5 +1,5 @@
 import type { CliCommand, CliFlag } from '../generated/cli.js';
-import { API_VERSION, SDK_VERSION } from '../core/version.js';
+import { API_VERSION, SDK_VERSION } from '../core/shared/version.js';
 import { commandsUnder, type CommandEntry } from './commandTree.js';
 import { kebabCase } from './flagNames.js';
 import { describeFlagType, flagTypeOf } from './flagType.js';

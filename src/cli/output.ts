@@ -1,5 +1,5 @@
-import { stringifyYaml } from '../core/answer/yaml.js';
-import { wireOfContentType } from '../core/request/wire.js';
+import { stringifyYaml } from '../core/shared/yaml.js';
+import { wireOfContentType } from '../core/shared/wire.js';
 import type { Format } from '../index.js';
 import type { WireBytes } from './answerBytes.js';
 import { expandsWithin, MAX_EXPANDED_BYTES } from './expansionBound.js';

@@ -1,4 +1,4 @@
-import { parseYaml } from '../core/answer/yaml.js';
+import { parseYaml } from '../core/shared/yaml.js';
 import { CliUsageError } from './cliUsageError.js';
 
 /** Where `--data` reads from: the text itself, `@file`, or `-` for standard input. */

@@ -1,7 +1,7 @@
-import { escapedControls } from '../core/answer/printable.js';
+import { escapedControls } from '../core/shared/printable.js';
 import type { OutputStream } from './output.js';
 
-export { escapedControls } from '../core/answer/printable.js';
+export { escapedControls } from '../core/shared/printable.js';
 
 const UTF8 = new TextDecoder();
 const asText = (text: string | Uint8Array): string => (typeof text === 'string' ? text : UTF8.decode(text));

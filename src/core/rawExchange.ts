@@ -1,8 +1,8 @@
-import type { CallPort } from './call.js';
+import type { CallPort } from './shared/call.js';
 import { finalError } from './retry/finalError.js';
-import type { Operation } from './operation.js';
-import type { RequestOptions } from './options/requestOptions.js';
-import { traced, withSpan } from './telemetry/callTracing.js';
+import type { Operation } from './shared/operation.js';
+import type { RequestOptions } from './shared/requestOptions.js';
+import { traced, withSpan } from './telemetry/traceSpan.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 
 /**

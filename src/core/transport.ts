@@ -1,7 +1,7 @@
-import type { Answer, Call, CallPort, CallSettings, Sent } from './call.js';
-import type { Operation, RequestInput } from './operation.js';
+import type { Answer, Call, CallPort, CallSettings, Sent } from './shared/call.js';
+import type { Operation, RequestInput } from './shared/operation.js';
 import { exchange } from './rawExchange.js';
-import { nodeUserAgent } from './runtime.js';
+import { nodeUserAgent } from './shared/runtime.js';
 import { abortError, type OzError } from './errors/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 // The steps of a call, in the order its methods run them (src/core/README.md): one folder of src/core each.
@@ -9,39 +9,39 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
 import { Credentials, type ApiKeySource } from './options/credentials.js';
 import { providerKey } from './options/providerKey.js';
-import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './options/requestOptions.js';
-import { UsageProblem, usageError } from './options/usageProblem.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './shared/requestOptions.js';
+import { UsageProblem, usageError } from './shared/usageProblem.js';
 // 2. Request built
 import { setAuth } from './request/auth.js';
 import { encodeJsonBody, encodeYamlBody } from './request/encodeRequestBody.js';
-import { setHeader, type HeaderRecord } from './request/headerValue.js';
+import { setHeader, type HeaderRecord } from './shared/headerValue.js';
 import { encodedPathParameter } from './request/pathSegment.js';
 import { setQueryValue } from './request/queryValue.js';
 import { newTraceId } from './request/traceId.js';
-import { WIRE_MEDIA_TYPES } from './request/wire.js';
+import { WIRE_MEDIA_TYPES } from './shared/wire.js';
 import { warnDeprecatedUse, warnDeprecationHeaders } from './telemetry/deprecation.js';
 // 3. Span
-import { tracedAnswer } from './telemetry/callTracing.js';
+import { tracedAnswer } from './telemetry/traceSpan.js';
 import { registeredTracing } from './telemetry/registeredTracing.js';
 // 4. Attempt
-import { AttemptSignal } from './attempt/attemptSignal.js';
+import { AttemptSignal } from './shared/attemptSignal.js';
 import { boundBody } from './attempt/boundBody.js';
 import { failedAttemptError } from './attempt/callErrors.js';
-import { checkedMiddleware, type Middleware } from './attempt/middleware.js';
-import { throughMiddleware } from './attempt/middlewareChain.js';
-import { followRedirects } from './attempt/redirect.js';
+import { checkedMiddleware, type Middleware } from './middleware/middleware.js';
+import { throughMiddleware } from './middleware/runMiddleware.js';
+import { followRedirects } from './redirect/followRedirects.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
-import { logOf, type Logger, type LogLevel } from './telemetry/logger.js';
+import { logOf, type Logger, type LogLevel } from './shared/logger.js';
 // 5. Retry decision
-import { retryLoop, type AttemptOutcome } from './retry/retryLoop.js';
+import { retryLoop, type AttemptOutcome } from './retry/retryAttempts.js';
 import type { BackoffSchedule, RetryOptions } from './retry/retryOptions.js';
 import { DEFAULT_RETRY_POLICY } from './retry/retryPolicy.js';
 // 6. Lost-answer recovery
-import { recoverCall } from './recovery/lostAnswer.js';
+import { recoverCall } from './recovery/recoverLostAnswer.js';
 // 7. Answer decoded by its wire
-import { isServiceJson, jsonBody } from './answer/decodeAnswer.js';
+import { isServiceJson, jsonBody } from './shared/serviceJson.js';
 import { parsedAnswer } from './answer/parsedAnswer.js';
-import { decodeBody } from './answer/responseBody.js';
+import { decodeBody } from './shared/responseBody.js';
 import { readStream } from './answer/readStream.js';
 // 8. Validation
 import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';

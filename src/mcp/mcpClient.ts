@@ -1,9 +1,9 @@
 import type { APIPromise } from '../core/result/apiPromise.js';
 import { OzError } from '../core/errors/errors.js';
 import { isJsonObject, unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
-import type { RequestOptions } from '../core/options/requestOptions.js';
+import type { RequestOptions } from '../core/shared/requestOptions.js';
 import type { Transport } from '../core/transport.js';
-import { SDK_VERSION } from '../core/version.js';
+import { SDK_VERSION } from '../core/shared/version.js';
 import type { JsonRequestOptions } from '../core/result/resultTypes.js';
 import { Mcp, OPERATIONS } from '../generated/index.js';
 import type { OperationError } from '../generated/operationErrors.js';

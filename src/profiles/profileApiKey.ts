@@ -1,6 +1,6 @@
 import { OzUsageError } from '../core/errors/errors.js';
 import { keyOfService } from '../core/options/credentials.js';
-import { loadPart } from '../core/optionalPart.js';
+import { loadPart } from '../core/shared/optionalPart.js';
 
 /**
  * The key of the selected profile for a client of `baseURL`, as a function the transport calls on the first

@@ -1,8 +1,8 @@
 import createClient, { type Middleware as FetchMiddleware } from 'openapi-fetch';
 import type { OzUsageError } from '../core/errors/errors.js';
-import type { Middleware } from '../core/attempt/middleware.js';
-import type { Operation } from '../core/operation.js';
-import type { FetchLike, RequestOptions } from '../core/options/requestOptions.js';
+import type { Middleware } from '../core/middleware/middleware.js';
+import type { Operation } from '../core/shared/operation.js';
+import type { FetchLike, RequestOptions } from '../core/shared/requestOptions.js';
 import type { Transport } from '../core/transport.js';
 import type { OPERATIONS } from '../generated/operations.js';
 import type { paths } from '../generated/openapi.js';

@@ -1,10 +1,10 @@
 import { OzUsageError } from '../core/errors/errors.js';
-import { checkedMiddleware, type Middleware } from '../core/attempt/middleware.js';
+import { checkedMiddleware, type Middleware } from '../core/middleware/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient, RawFetchMiddleware } from './rawClientType.js';
 import { rawPathProblem } from './rawPathParameters.js';
-import { loadPart } from '../core/optionalPart.js';
+import { loadPart } from '../core/shared/optionalPart.js';
 import type { RawCalls } from './rawCalls.js';
 
 export type { OzRawClient };

@@ -1,6 +1,6 @@
-import type { Operation } from '../core/operation.js';
+import type { Operation } from '../core/shared/operation.js';
 import { encodedPathParameter } from '../core/request/pathSegment.js';
-import { usageError } from '../core/options/usageProblem.js';
+import { usageError } from '../core/shared/usageProblem.js';
 import type { OPERATIONS } from '../generated/operations.js';
 
 // Each `METHOD path-template` of openapi.json, to its operation: built on the first raw call.

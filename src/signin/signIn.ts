@@ -1,11 +1,11 @@
 import type { SignInOptions, SignInResult } from './signInOptions.js';
-import type { FetchLike } from '../core/options/requestOptions.js';
-import { inProcessAddressMiss } from '../core/inProcessAddress.js';
+import type { FetchLike } from '../core/shared/requestOptions.js';
+import { inProcessAddressMiss } from '../core/shared/inProcessAddress.js';
 import { SignInError } from './signInError.js';
-import { loadPart } from '../core/optionalPart.js';
-import { escapedControls } from '../core/answer/printable.js';
+import { loadPart } from '../core/shared/optionalPart.js';
+import { escapedControls } from '../core/shared/printable.js';
 import { OzUsageError } from '../core/errors/errors.js';
-import { boundedText } from '../core/answer/boundedText.js';
+import { boundedText } from '../core/shared/boundedText.js';
 
 export type { SignInOptions, SignInResult } from './signInOptions.js';
 

@@ -1,10 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { SignInOptions, SignInResult } from './signInOptions.js';
-import type { inProcessAddressMiss } from '../core/inProcessAddress.js';
+import type { inProcessAddressMiss } from '../core/shared/inProcessAddress.js';
 import type { SignInError } from './signInError.js';
-import type { escapedControls } from '../core/answer/printable.js';
+import type { escapedControls } from '../core/shared/printable.js';
 import type { OzUsageError } from '../core/errors/errors.js';
-import type { boundedText } from '../core/answer/boundedText.js';
+import type { boundedText } from '../core/shared/boundedText.js';
 
 // The command-line sign-in itself, an optional part loaded by `signIn()` (signIn.ts) on its first call. Node only: the
 // built package reaches it as `#sign-in` (package.json "imports"), which is signInFlowOffNode.ts off Node.

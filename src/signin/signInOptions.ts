@@ -1,4 +1,4 @@
-import type { FetchLike } from '../core/options/requestOptions.js';
+import type { FetchLike } from '../core/shared/requestOptions.js';
 
 /** Options of {@link signIn}. */
 export interface SignInOptions {

@@ -16,7 +16,7 @@ import { Dashboard, DASHBOARD_PATH, withDashboard } from './mounts/dashboard.js'
 import { seedDemo, type DemoKeys } from './state/demoSeed.js';
 import { executionView, usd } from './state/executionViews.js';
 import { serveInProcess } from './mounts/fetchMount.js';
-import { markEmbeddedServerFetch } from '../core/runtime.js';
+import { markEmbeddedServerFetch } from '../core/shared/runtime.js';
 import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';

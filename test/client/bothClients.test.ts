@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { OzCore, toolsExecute, toolsGet } from '../../src/funcs/index.js';
 import { LegacyKeyError, Oz, OzAPIError, OzConnectionError, OzRedirectError, OzResponseValidationError, OzTimeoutError, OzUsageError, type ClientOptions } from '../../src/index.js';
 import { OWN_SETTINGS } from '../../src/core/options/callSettings.js';
-import type { RequestOptions } from '../../src/core/options/requestOptions.js';
+import type { RequestOptions } from '../../src/core/shared/requestOptions.js';
 import { KEY, recordingLogger, rejectionOf } from '../core/support/clients.js';
 import { executionRecord } from '../core/support/executionRecord.js';
 

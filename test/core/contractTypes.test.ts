@@ -5,8 +5,8 @@ import type { ConnectInfo } from '../../src/core/errors/errorShape.js';
 import type { AsyncPointerAnswer } from '../../src/core/executions/asyncPointer.js';
 import type { ExecutionResultAnswer } from '../../src/core/executions/executionPoller.js';
 import type { ExecutionRecordAnswer } from '../../src/core/executions/pollTypes.js';
-import type { Operation } from '../../src/core/operation.js';
-import type { Format } from '../../src/core/options/requestOptions.js';
+import type { Operation } from '../../src/core/shared/operation.js';
+import type { Format } from '../../src/core/shared/requestOptions.js';
 import type { components } from '../../src/generated/openapi.js';
 import type { OPERATIONS } from '../../src/generated/operations.js';
 

@@ -7,7 +7,7 @@
 import yaml from 'js-yaml';
 import openapi from '../../openapi.json' with { type: 'json' };
 import { OPERATIONS, type OperationId } from '../../src/generated/operations.js';
-import type { Format as Wire } from '../../src/core/options/requestOptions.js';
+import type { Format as Wire } from '../../src/core/shared/requestOptions.js';
 
 /** One request of the tour. */
 export interface TourRequest {

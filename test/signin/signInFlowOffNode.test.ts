@@ -1,9 +1,9 @@
 /** `#sign-in` off Node (src/signin/signInFlowOffNode.ts): what a bundle for an Edge route, a Worker or a browser runs. */
 import { describe, expect, it } from 'vitest';
 import { OzUsageError } from '../../src/core/errors/errors.js';
-import { escapedControls } from '../../src/core/answer/printable.js';
-import { inProcessAddressMiss } from '../../src/core/inProcessAddress.js';
-import { boundedText } from '../../src/core/answer/boundedText.js';
+import { escapedControls } from '../../src/core/shared/printable.js';
+import { inProcessAddressMiss } from '../../src/core/shared/inProcessAddress.js';
+import { boundedText } from '../../src/core/shared/boundedText.js';
 import { SIGN_IN_CODE_VALIDITY_MS } from '../../src/signin/signIn.js';
 import { SignInError } from '../../src/signin/signInError.js';
 import { runSignIn } from '../../src/signin/signInFlowOffNode.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { RequestOptions } from '../../src/core/options/requestOptions.js';
+import type { RequestOptions } from '../../src/core/shared/requestOptions.js';
 // @ts-expect-error: the codegen is plain JavaScript without declarations
 import { resourcesOf } from '../../scripts/codegen/model.mjs';
 

@@ -1,10 +1,10 @@
 import { apiErrorFor, type OzAPIError } from '../errors/apiErrors.js';
 import type { ConnectInfo, ErrorBody } from '../errors/errorShape.js';
-import { boundedText } from './boundedText.js';
+import { boundedText } from '../shared/boundedText.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../errors/responseTooLargeError.js';
-import { tryParseJson } from './tryParseJson.js';
-import { wireOfContentType } from '../request/wire.js';
-import { yamlCodec } from './yaml.js';
+import { tryParseJson } from '../shared/tryParseJson.js';
+import { wireOfContentType } from '../shared/wire.js';
+import { yamlCodec } from '../shared/yaml.js';
 import { markdownError, textError } from './errorLines.js';
 
 /**

@@ -1,7 +1,7 @@
-import type { Call, CallPort } from '../call.js';
+import type { Call, CallPort } from '../shared/call.js';
 import { parsePointerLines } from '../executions/asyncPointer.js';
 import { withPointerWait } from '../executions/executionPoller.js';
-import { wireOfContentType } from '../request/wire.js';
+import { wireOfContentType } from '../shared/wire.js';
 import type { ParsedResponse } from '../result/apiPromise.js';
 import { checkedBody } from '../validation/answerValidation.js';
 

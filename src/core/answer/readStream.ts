@@ -1,5 +1,5 @@
-import type { Call, CallPort, StreamingOperation } from '../call.js';
-import type { Operation } from '../operation.js';
+import type { Call, CallPort, StreamingOperation } from '../shared/call.js';
+import type { Operation } from '../shared/operation.js';
 import { OzError } from '../errors/errors.js';
 import type { ParsedResponse } from '../result/answerTypes.js';
 

@@ -1,4 +1,4 @@
-import type { Call, CallPort } from '../call.js';
+import type { Call, CallPort } from '../shared/call.js';
 import type { ParsedResponse } from '../result/apiPromise.js';
 import { Stream } from '../streams/stream.js';
 import { eventCheck } from '../validation/answerValidation.js';

@@ -1,4 +1,4 @@
-import type { Call } from '../call.js';
+import type { Call } from '../shared/call.js';
 import { OzConnectionError } from '../errors/errors.js';
 import type { StreamOptions } from '../streams/stream.js';
 import type { StreamInterruption } from '../streams/streamErrors.js';

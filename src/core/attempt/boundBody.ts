@@ -1,5 +1,5 @@
-import { attemptErrorOf } from './attemptError.js';
-import type { AttemptSignal } from './attemptSignal.js';
+import { attemptErrorOf } from '../shared/attemptError.js';
+import type { AttemptSignal } from '../shared/attemptSignal.js';
 
 const ignore = (): undefined => undefined;
 

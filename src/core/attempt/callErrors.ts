@@ -1,11 +1,11 @@
-import { attemptErrorOf } from './attemptError.js';
-import type { AttemptSignal } from './attemptSignal.js';
-import type { Call } from '../call.js';
+import { attemptErrorOf } from '../shared/attemptError.js';
+import type { AttemptSignal } from '../shared/attemptSignal.js';
+import type { Call } from '../shared/call.js';
 import { OzConnectionError, OzError, OzUsageError } from '../errors/errors.js';
 import type { OzAPIError } from '../errors/apiErrors.js';
 import { errorFromText } from '../answer/errorBody.js';
 import { isLegacyKeyOffPlane, LegacyKeyError } from '../errors/legacyKeyError.js';
-import { inProcessAddressMiss } from '../inProcessAddress.js';
+import { inProcessAddressMiss } from '../shared/inProcessAddress.js';
 
 // A failed call's typed error, read only when a call fails: an error answer's (with its legacy-key hint for a 401)
 // and a connection error's (the embedded server's in-process address).

@@ -1,4 +1,4 @@
-import type { Plane } from '../operation.js';
+import type { Plane } from '../shared/operation.js';
 import { UnauthorizedError, type OzAPIError } from './apiErrors.js';
 
 /**

@@ -1,6 +1,6 @@
 import { abortError, OzAbortError, OzUsageError, type OzError } from '../errors/errors.js';
-import { AttemptSignal } from '../attempt/attemptSignal.js';
-import type { RequestOptions } from '../options/requestOptions.js';
+import { AttemptSignal } from '../shared/attemptSignal.js';
+import type { RequestOptions } from '../shared/requestOptions.js';
 import { APIPromise, type ParsedResponse } from '../result/apiPromise.js';
 import { abortableSleep } from '../retry/abortableSleep.js';
 import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../retry/retryPolicy.js';

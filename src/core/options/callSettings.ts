@@ -1,9 +1,9 @@
 import { checkedBaseURL } from './baseURL.js';
-import type { CallSettings } from '../call.js';
+import type { CallSettings } from '../shared/call.js';
 import { Credentials, keySourceFor } from './credentials.js';
 import { OzUsageError } from '../errors/errors.js';
-import { checkedMiddleware } from '../attempt/middleware.js';
-import type { RequestOptions } from './requestOptions.js';
+import { checkedMiddleware } from '../middleware/middleware.js';
+import type { RequestOptions } from '../shared/requestOptions.js';
 import { isValidateMode } from '../validation/responseValidation.js';
 import { checkedRetryPolicy } from '../retry/retryOptions.js';
 import { checkedStreamBounds } from '../streams/streamBounds.js';

@@ -1,6 +1,6 @@
-import { setHeader, type HeaderRecord } from './headerValue.js';
-import type { Operation } from '../operation.js';
-import type { AuthHeader } from '../options/requestOptions.js';
+import { setHeader, type HeaderRecord } from '../shared/headerValue.js';
+import type { Operation } from '../shared/operation.js';
+import type { AuthHeader } from '../shared/requestOptions.js';
 
 /** The header that carries the key for one operation, or undefined where the operation takes no key. */
 export function authHeaderFor(op: Operation, apiKey: string, choice: AuthHeader): readonly [string, string] | undefined {

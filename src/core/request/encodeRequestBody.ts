@@ -1,6 +1,6 @@
 import { OzUsageError } from '../errors/errors.js';
-import type { Operation } from '../operation.js';
-import { yamlCodec } from '../answer/yaml.js';
+import type { Operation } from '../shared/operation.js';
+import { yamlCodec } from '../shared/yaml.js';
 import { unwritableBody } from './unwritableBody.js';
 
 /**

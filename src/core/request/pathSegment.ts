@@ -1,5 +1,5 @@
-import { UsageProblem } from '../options/usageProblem.js';
-import type { Operation } from '../operation.js';
+import { UsageProblem } from '../shared/usageProblem.js';
+import type { Operation } from '../shared/operation.js';
 
 // `%2e` in any case, and `%25` (an encoded `%`) so that `%252e` (decoded twice by some upstream) is caught too.
 const ENCODED_DOT = /%2e/gi;

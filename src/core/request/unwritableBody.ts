@@ -1,5 +1,5 @@
 import { OzUsageError } from '../errors/errors.js';
-import type { Operation } from '../operation.js';
+import type { Operation } from '../shared/operation.js';
 
 /**
  * The caller's {@link OzUsageError} for a body its wire's writer refused (`cause`, kept as the error's `cause`):

@@ -1,8 +1,8 @@
 import { APIPromise, type CallStarter, type ParsedResponse } from './apiPromise.js';
 import { abortError, type OzError, OzUsageError } from '../errors/errors.js';
 import { isJsonObject, unexpectedAnswer } from '../errors/unexpectedAnswer.js';
-import type { Operation, RequestInput } from '../operation.js';
-import type { RequestOptions } from '../options/requestOptions.js';
+import type { Operation, RequestInput } from '../shared/operation.js';
+import type { RequestOptions } from '../shared/requestOptions.js';
 
 /** The body of one page of a list route, as the service sends it. */
 export interface PageBody<Item> {

@@ -1,5 +1,5 @@
-import type { Format } from '../request/wire.js';
-import type { RequestOptions } from '../options/requestOptions.js';
+import type { Format } from '../shared/wire.js';
+import type { RequestOptions } from '../shared/requestOptions.js';
 
 /**
  * The result type of a call given its options: the parsed envelope on the json and yaml wires, a string on the

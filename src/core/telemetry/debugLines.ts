@@ -1,5 +1,5 @@
-import type { Call } from '../call.js';
-import { logOf, REDACTED } from './logger.js';
+import type { Call } from '../shared/call.js';
+import { logOf, REDACTED } from '../shared/logger.js';
 
 // The lines of `logLevel: 'debug'` (a call gathers them only at that level).
 

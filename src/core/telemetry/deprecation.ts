@@ -1,5 +1,5 @@
-import type { Logger } from './logger.js';
-import type { Operation, RequestInput } from '../operation.js';
+import type { Logger } from '../shared/logger.js';
+import type { Operation, RequestInput } from '../shared/operation.js';
 
 // What was already warned about in this process: `op:<id>`, `param:<id>:<in>:<name>`, `answer:<id>`.
 const WARNED = new Set<string>();

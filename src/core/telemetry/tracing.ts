@@ -1,6 +1,6 @@
 import type { CallSpan, CallSpanStart, OtelGlobal } from './spanTypes.js';
-import { SDK_VERSION } from '../version.js';
-import { loadPart } from '../optionalPart.js';
+import { SDK_VERSION } from '../shared/version.js';
+import { loadPart } from '../shared/optionalPart.js';
 
 /**
  * OpenTelemetry client spans, without importing `@opentelemetry/api`: the API (an optional peer) keeps what an

@@ -1,5 +1,5 @@
 import { OzResponseValidationError } from '../errors/responseValidationError.js';
-import type { Logger } from '../telemetry/logger.js';
+import type { Logger } from '../shared/logger.js';
 import type { AnswerValidator, AnswerValidatorLoader, AnswerValidators, ValidateMode } from './responseValidation.js';
 
 /** Where a mismatch is reported besides the error or the log line. */

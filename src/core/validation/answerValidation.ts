@@ -1,8 +1,8 @@
-import { logOf } from '../telemetry/logger.js';
+import { logOf } from '../shared/logger.js';
 import { AnswerChecker, type ValidationReport } from './answerChecker.js';
-import type { Call, CallPort } from '../call.js';
+import type { Call, CallPort } from '../shared/call.js';
 import type { OzResponseValidationError } from '../errors/responseValidationError.js';
-import type { Format } from '../options/requestOptions.js';
+import type { Format } from '../shared/requestOptions.js';
 
 
 // Answers checked against openapi.json (`validate: 'warn' | 'strict'`): used only by calls made with validation

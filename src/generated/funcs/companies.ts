@@ -2,7 +2,7 @@
 import type { APIPromise } from '../../core/result/apiPromise.js';
 import { transportOf, type CoreClient } from '../../core/coreClient.js';
 import { listPages, type PagePromise } from '../../core/result/pagination.js';
-import type { RequestOptions } from '../../core/options/requestOptions.js';
+import type { RequestOptions } from '../../core/shared/requestOptions.js';
 import type { DefaultRequestOptions, ListRequestOptions, WireResult } from '../../core/result/resultTypes.js';
 import type { OperationError } from '../operationErrors.js';
 import { createCompanyItemOperation, getCompanyItemOperation, listCompanyItemsOperation } from '../operations.js';

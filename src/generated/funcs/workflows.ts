@@ -3,7 +3,7 @@ import type { APIPromise } from '../../core/result/apiPromise.js';
 import { transportOf, type CoreClient } from '../../core/coreClient.js';
 import type { Waitable } from '../../core/executions/executionPoller.js';
 import { listPages, type PagePromise } from '../../core/result/pagination.js';
-import type { RequestOptions } from '../../core/options/requestOptions.js';
+import type { RequestOptions } from '../../core/shared/requestOptions.js';
 import type { Stream } from '../../core/streams/stream.js';
 import type { DefaultRequestOptions, ListRequestOptions, StreamRequestOptions, WireResult } from '../../core/result/resultTypes.js';
 import type { OperationError, WaitError } from '../operationErrors.js';

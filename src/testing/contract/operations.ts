@@ -1,5 +1,5 @@
 import openapi from '../../../openapi.json' with { type: 'json' };
-import type { Operation } from '../../core/operation.js';
+import type { Operation } from '../../core/shared/operation.js';
 import { OPERATIONS as CONTRACT_OPERATIONS, type OperationId } from '../../generated/operations.js';
 
 /**

@@ -34,7 +34,7 @@ import type { Reply } from '../wire/answer.js';
 import { eventFeed } from './eventFeed.js';
 import { consolePage, consoleScriptAnswer, consoleStyleAnswer } from './consolePage.js';
 import { controlPlaneCall, type ControlCall } from './remote.js';
-import { loadPart } from '../../core/optionalPart.js';
+import { loadPart } from '../../core/shared/optionalPart.js';
 import { mcpInstructions, serverAbout, sessionAbout } from './controlMcpInfo.js';
 
 /** The path every control-plane route starts with. */

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
-import { loadPart } from '../../core/optionalPart.js';
+import { loadPart } from '../../core/shared/optionalPart.js';
 import { isAdminTokenShape } from './adminToken.js';
 import { mcpInstructions, serverAbout, type ServerAbout } from './controlMcpInfo.js';
 import { CONTROL_TOOL_NAMES, SERVER_INFO_TOOL } from './controlTools.js';

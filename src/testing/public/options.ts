@@ -1,6 +1,6 @@
 import type { OzClockOptions } from '../time/clock.js';
 import type { Timing } from '../time/timing.js';
-import { IN_PROCESS_API_URL, IN_PROCESS_MCP_URL } from '../../core/inProcessAddress.js';
+import { IN_PROCESS_API_URL, IN_PROCESS_MCP_URL } from '../../core/shared/inProcessAddress.js';
 import { maxBodyBytes } from '../wire/bodyLimit.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from '../wire/connectionBound.js';
 import { DEFAULT_IDEMPOTENCY_MAX_ENTRIES } from '../state/idempotencyStore.js';

@@ -1,5 +1,5 @@
 import { hashKey, keyKindOf, keyPreview, KEY_PREFIXES, newKeyValue } from './apiKeys.js';
-import { IN_PROCESS_DOMAIN } from '../../core/inProcessAddress.js';
+import { IN_PROCESS_DOMAIN } from '../../core/shared/inProcessAddress.js';
 import { stepKey, toCatalogAgent, toCatalogTool, type AgentDefinition, type Catalog, type PipelineStepDefinition, type ToolDefinition } from './catalog.js';
 import type { ServerClock } from '../time/clock.js';
 import { newId } from '../support/ids.js';

@@ -1,6 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { followAbort } from '../../../src/core/attempt/sharedAbort.js';
+import { followAbort } from '../../../src/core/shared/sharedAbort.js';
 
 const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
 

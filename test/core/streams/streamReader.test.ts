@@ -2,7 +2,7 @@
 // operation only); an operation without one is a typed error, not a crash and not an unread stream.
 import { describe, expect, it } from 'vitest';
 import { OzError } from '../../../src/core/errors/errors.js';
-import type { Operation } from '../../../src/core/operation.js';
+import type { Operation } from '../../../src/core/shared/operation.js';
 import { Transport } from '../../../src/core/transport.js';
 import { OPERATIONS } from '../../../src/generated/operations.js';
 import { KEY, TRANSPORT_PARTS } from '../support/clients.js';

@@ -2,7 +2,7 @@ import { getEventListeners } from 'node:events';
 import { expect } from 'vitest';
 import { OzAbortError } from '../../../src/core/errors/errors.js';
 import { Transport, type TransportConfig } from '../../../src/core/transport.js';
-import type { Logger } from '../../../src/core/telemetry/logger.js';
+import type { Logger } from '../../../src/core/shared/logger.js';
 import { OzResources } from '../../../src/generated/index.js';
 import { OPERATIONS } from '../../../src/generated/operations.js';
 import type { ScriptedServer } from './scriptedServer.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Oz } from '../../../src/index.js';
 import { Transport } from '../../../src/core/transport.js';
 import { listPages } from '../../../src/core/result/pagination.js';
-import type { Operation } from '../../../src/core/operation.js';
+import type { Operation } from '../../../src/core/shared/operation.js';
 import { OPERATIONS } from '../../../src/generated/operations.js';
 import { KEY, recordingLogger, TRANSPORT_PARTS } from '../support/clients.js';
 import { ScriptedServer } from '../support/scriptedServer.js';

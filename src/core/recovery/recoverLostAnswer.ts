@@ -2,14 +2,14 @@ import { OzTimeoutError } from '../errors/errors.js';
 import type { OzAPIError } from '../errors/apiErrors.js';
 import { DEFAULT_POLL_SCHEDULE, pollExecution, withPointerWait, type ExecutionPoll } from '../executions/executionPoller.js';
 import { checkedRecord, recordFailure } from '../executions/executionRecovery.js';
-import type { RequestOptions } from '../options/requestOptions.js';
+import type { RequestOptions } from '../shared/requestOptions.js';
 import type { ParsedResponse } from '../result/apiPromise.js';
 import { finalError } from '../retry/finalError.js';
 import { readStream } from '../answer/readStream.js';
-import { copyInto } from '../telemetry/callTracing.js';
-import { logOf } from '../telemetry/logger.js';
+import { copyInto } from '../telemetry/traceSpan.js';
+import { logOf } from '../shared/logger.js';
 import { copyTraceContext } from '../telemetry/tracing.js';
-import type { Call, CallPort } from '../call.js';
+import type { Call, CallPort } from '../shared/call.js';
 import { pointerOfRecord, recordAsEvents, resultOnWire } from './recordOnWire.js';
 
 /**

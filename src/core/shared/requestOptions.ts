@@ -1,12 +1,12 @@
-import type { ApiKeySource } from './credentials.js';
-import type { Format } from '../request/wire.js';
+import type { ApiKeySource } from '../options/credentials.js';
+import type { Format } from './wire.js';
 import type { QueryValue } from '../request/queryValue.js';
-import type { Logger, LogLevel } from '../telemetry/logger.js';
+import type { Logger, LogLevel } from './logger.js';
 import type { ValidateMode } from '../validation/responseValidation.js';
-import type { Middleware } from '../attempt/middleware.js';
+import type { Middleware } from '../middleware/middleware.js';
 import type { RetryOptions } from '../retry/retryOptions.js';
 
-export type { Format } from '../request/wire.js';
+export type { Format } from './wire.js';
 
 /** Any Fetch-API function: `globalThis.fetch`, undici's, or the embedded server's `server.fetch`. */
 export type FetchLike = (input: Request | string | URL, init?: RequestInit) => Promise<Response>;

@@ -1,4 +1,4 @@
-import { UsageProblem } from '../options/usageProblem.js';
+import { UsageProblem } from './usageProblem.js';
 
 // RFC 9110 token characters: what a header name may hold.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;

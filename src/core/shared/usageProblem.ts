@@ -1,5 +1,5 @@
 import { OzUsageError } from '../errors/errors.js';
-import type { Operation } from '../operation.js';
+import type { Operation } from './operation.js';
 
 /** The caller's mistakes a call's path finds before anything is sent, by kind, with what their message names. */
 export interface UsageProblems {

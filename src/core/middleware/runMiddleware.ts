@@ -1,11 +1,11 @@
-import { attemptErrorOf } from './attemptError.js';
-import type { AttemptSignal } from './attemptSignal.js';
+import { attemptErrorOf } from '../shared/attemptError.js';
+import type { AttemptSignal } from '../shared/attemptSignal.js';
 import { OzError, OzUsageError } from '../errors/errors.js';
 import { OzMiddlewareError } from '../errors/middlewareError.js';
 import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
-import type { Operation } from '../operation.js';
-import { fetchWithinOrigin } from './redirect.js';
-import type { FetchLike, FetchOptions, Format } from '../options/requestOptions.js';
+import type { Operation } from '../shared/operation.js';
+import { fetchWithinOrigin } from '../redirect/followRedirects.js';
+import type { FetchLike, FetchOptions, Format } from '../shared/requestOptions.js';
 
 // The middleware runner: an attempt of a call that has middleware (a call without any never comes here).
 

@@ -1,15 +1,15 @@
-import type { ParsedResponse } from './result/answerTypes.js';
-import type { Credentials } from './options/credentials.js';
-import type { ExecutionReader } from './executions/pollTypes.js';
-import type { OzAPIError } from './errors/apiErrors.js';
-import type { HeaderRecord } from './request/headerValue.js';
-import type { Middleware } from './attempt/middleware.js';
+import type { ParsedResponse } from '../result/answerTypes.js';
+import type { Credentials } from '../options/credentials.js';
+import type { ExecutionReader } from '../executions/pollTypes.js';
+import type { OzAPIError } from '../errors/apiErrors.js';
+import type { HeaderRecord } from './headerValue.js';
+import type { Middleware } from '../middleware/middleware.js';
 import type { Operation, RequestInput } from './operation.js';
-import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './options/requestOptions.js';
-import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
-import type { RetryPolicy } from './retry/retryOptions.js';
-import type { CallSpan } from './telemetry/tracing.js';
-import type { Logging } from './telemetry/logger.js';
+import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
+import type { AnswerValidatorLoader, ValidateMode } from '../validation/responseValidation.js';
+import type { RetryPolicy } from '../retry/retryOptions.js';
+import type { CallSpan } from '../telemetry/tracing.js';
+import type { Logging } from './logger.js';
 
 // A call as the transport resolves it: its settings, its request (the same on every attempt) and its answer, as
 // the steps of a call (src/core/README.md lists them in order) hand them on.

@@ -1,5 +1,5 @@
 import { MAX_REDIRECTS, OzRedirectError } from '../errors/redirectError.js';
-import type { FetchLike } from '../options/requestOptions.js';
+import type { FetchLike } from '../shared/requestOptions.js';
 
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);

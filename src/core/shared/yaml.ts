@@ -1,4 +1,4 @@
-import { loadPart } from '../optionalPart.js';
+import { loadPart } from './optionalPart.js';
 
 /** js-yaml's reader and writer as the SDK uses them (an optional part: loaded on the first YAML answer or body). */
 export interface YamlCodec {

@@ -1,6 +1,6 @@
 import type { ParsedResponse } from '../result/apiPromise.js';
-import type { Call, CallPort } from '../call.js';
-import type { HeaderRecord } from '../request/headerValue.js';
+import type { Call, CallPort } from '../shared/call.js';
+import type { HeaderRecord } from '../shared/headerValue.js';
 import { startCallSpan, type OtelGlobal } from './tracing.js';
 
 // A call inside its OpenTelemetry span: used only when an application registered a tracer provider (the

@@ -1,8 +1,8 @@
 import { OzError } from '../errors/errors.js';
 import { lastEventData } from '../streams/lastEventData.js';
-import { isServiceJson, jsonAnswer, jsonBody } from './decodeAnswer.js';
-import type { Format } from '../options/requestOptions.js';
-import { wireOfContentType } from '../request/wire.js';
+import { isServiceJson, jsonAnswer, jsonBody } from './serviceJson.js';
+import type { Format } from './requestOptions.js';
+import { wireOfContentType } from './wire.js';
 import { yamlCodec } from './yaml.js';
 
 /**

@@ -1,4 +1,4 @@
-import { boundedText } from '../answer/boundedText.js';
+import { boundedText } from './boundedText.js';
 import { OzTimeoutError } from '../errors/errors.js';
 import { OzResponseTooLargeError } from '../errors/responseTooLargeError.js';
 import { followAbort } from './sharedAbort.js';

@@ -1,4 +1,4 @@
-import { OzError } from './errors/errors.js';
+import { OzError } from '../errors/errors.js';
 
 /**
  * The heavy optional parts of the SDK, the only code loaded on first use rather than with the client: a program

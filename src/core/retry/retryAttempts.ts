@@ -1,14 +1,14 @@
 import { abortableSleep } from './abortableSleep.js';
 import { setAuth } from '../request/auth.js';
-import { usageError } from '../options/usageProblem.js';
+import { usageError } from '../shared/usageProblem.js';
 import { providerKey } from '../options/providerKey.js';
-import type { Answer, Call, CallPort, Sent } from '../call.js';
+import type { Answer, Call, CallPort, Sent } from '../shared/call.js';
 import { rememberAnswer } from '../result/callResult.js';
 import { answerError } from '../attempt/callErrors.js';
 import { OzError } from '../errors/errors.js';
 import { finalError } from './finalError.js';
 import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';
-import { logOf, scrubSecrets } from '../telemetry/logger.js';
+import { logOf, scrubSecrets } from '../shared/logger.js';
 
 /** What an attempt came to: an answer (its body read, or bound for a stream), or the typed error it failed with. */
 export type AttemptOutcome = { readonly answer: Answer } | { readonly error: unknown };
