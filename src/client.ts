@@ -1,5 +1,5 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
-import type { ApiKeySource } from './core/options/credentials.js';
+import type { ApiKeySource } from './core/shared/credentials.js';
 import { Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/result/resultTypes.js';
 import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';

@@ -1,12 +1,12 @@
-import type { ApiKeySource } from './core/options/credentials.js';
+import type { ApiKeySource } from './core/shared/credentials.js';
 import { OzUsageError } from './core/errors/errors.js';
 import type { Logger } from './core/shared/logger.js';
 import { parseLogLevel, scrubText, type LogLevel } from './core/shared/logger.js';
 import { checkedBaseURL } from './core/options/baseURL.js';
-import type { Middleware } from './core/middleware/middleware.js';
+import type { Middleware } from './core/shared/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/shared/requestOptions.js';
-import type { ValidateMode } from './core/validation/responseValidation.js';
-import type { RetryOptions } from './core/retry/retryOptions.js';
+import type { ValidateMode } from './core/shared/responseValidation.js';
+import type { RetryOptions } from './core/shared/retryOptions.js';
 import { callsStayInProcess, isBrowser } from './core/shared/runtime.js';
 import { loadPart } from './core/shared/optionalPart.js';
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type TransportConfig } from './core/transport.js';

@@ -42,11 +42,11 @@ export {
   UnauthorizedError,
 } from './core/errors/apiErrors.js';
 export { LegacyKeyError } from './core/errors/legacyKeyError.js';
-export type { ApiKeySource } from './core/options/credentials.js';
+export type { ApiKeySource } from './core/shared/credentials.js';
 export type { Logger, LogLevel } from './core/shared/logger.js';
-export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/middleware/middleware.js';
+export type { Middleware, MiddlewareContext, MiddlewareNext } from './core/shared/middleware.js';
 export { OzMiddlewareError } from './core/errors/middlewareError.js';
-export type { RetryInfo, RetryOptions } from './core/retry/retryOptions.js';
+export type { RetryInfo, RetryOptions } from './core/shared/retryOptions.js';
 export type { Plane } from './core/shared/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/result/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/shared/requestOptions.js';
@@ -68,7 +68,7 @@ export {
 export { OzWaitTimeoutError } from './core/executions/waitTimeoutError.js';
 export type { CallResult, OzClientError } from './core/result/callResult.js';
 export { OzResponseValidationError } from './core/errors/responseValidationError.js';
-export type { ValidateMode } from './core/validation/responseValidation.js';
+export type { ValidateMode } from './core/shared/responseValidation.js';
 // Each operation's error codes and the error type of its `result()`: generated from openapi.json.
 export {
   OPERATION_ERROR_CODES,

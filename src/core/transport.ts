@@ -7,7 +7,7 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 // The steps of a call, in the order its methods run them (src/core/README.md): one folder of src/core each.
 // 1. Options resolved
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
-import { Credentials, type ApiKeySource } from './options/credentials.js';
+import { Credentials, type ApiKeySource } from './shared/credentials.js';
 import { providerKey } from './options/providerKey.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './shared/requestOptions.js';
 import { UsageProblem, usageError } from './shared/usageProblem.js';
@@ -27,14 +27,14 @@ import { registeredTracing } from './telemetry/registeredTracing.js';
 import { AttemptSignal } from './shared/attemptSignal.js';
 import { boundBody } from './attempt/boundBody.js';
 import { failedAttemptError } from './attempt/callErrors.js';
-import { checkedMiddleware, type Middleware } from './middleware/middleware.js';
+import { checkedMiddleware, type Middleware } from './shared/middleware.js';
 import { throughMiddleware } from './middleware/runMiddleware.js';
 import { followRedirects } from './redirect/followRedirects.js';
 import { logAnswer, logAttempt } from './telemetry/debugLines.js';
 import { logOf, type Logger, type LogLevel } from './shared/logger.js';
 // 5. Retry decision
 import { retryLoop, type AttemptOutcome } from './retry/retryAttempts.js';
-import type { BackoffSchedule, RetryOptions } from './retry/retryOptions.js';
+import type { BackoffSchedule, RetryOptions } from './shared/retryOptions.js';
 import { DEFAULT_RETRY_POLICY } from './retry/retryPolicy.js';
 // 6. Lost-answer recovery
 import { recoverCall } from './recovery/recoverLostAnswer.js';
@@ -44,7 +44,7 @@ import { parsedAnswer } from './answer/parsedAnswer.js';
 import { decodeBody } from './shared/responseBody.js';
 import { readStream } from './answer/readStream.js';
 // 8. Validation
-import type { AnswerValidatorLoader, ValidateMode } from './validation/responseValidation.js';
+import type { AnswerValidatorLoader, ValidateMode } from './shared/responseValidation.js';
 // 9. The caller's promise
 import { APIPromise, bodyHandedOver, type ParsedResponse } from './result/apiPromise.js';
 

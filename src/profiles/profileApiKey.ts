@@ -1,5 +1,5 @@
 import { OzUsageError } from '../core/errors/errors.js';
-import { keyOfService } from '../core/options/credentials.js';
+import { keyOfService } from '../core/shared/credentials.js';
 import { loadPart } from '../core/shared/optionalPart.js';
 
 /**

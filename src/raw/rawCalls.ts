@@ -1,6 +1,6 @@
 import createClient, { type Middleware as FetchMiddleware } from 'openapi-fetch';
 import type { OzUsageError } from '../core/errors/errors.js';
-import type { Middleware } from '../core/middleware/middleware.js';
+import type { Middleware } from '../core/shared/middleware.js';
 import type { Operation } from '../core/shared/operation.js';
 import type { FetchLike, RequestOptions } from '../core/shared/requestOptions.js';
 import type { Transport } from '../core/transport.js';

@@ -1,5 +1,5 @@
 import { OzUsageError } from '../core/errors/errors.js';
-import { checkedMiddleware, type Middleware } from '../core/middleware/middleware.js';
+import { checkedMiddleware, type Middleware } from '../core/shared/middleware.js';
 import type { Transport } from '../core/transport.js';
 import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient, RawFetchMiddleware } from './rawClientType.js';

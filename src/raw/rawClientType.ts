@@ -1,4 +1,4 @@
-import type { Middleware } from '../core/middleware/middleware.js';
+import type { Middleware } from '../core/shared/middleware.js';
 import type { paths } from '../generated/openapi.js';
 
 // The raw client's public type, written over the generated `paths` here rather than taken from openapi-fetch's

@@ -4,7 +4,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { ConnectInfo } from '../../src/core/errors/errorShape.js';
 import type { AsyncPointerAnswer } from '../../src/core/executions/asyncPointer.js';
 import type { ExecutionResultAnswer } from '../../src/core/executions/executionPoller.js';
-import type { ExecutionRecordAnswer } from '../../src/core/executions/pollTypes.js';
+import type { ExecutionRecordAnswer } from '../../src/core/shared/pollTypes.js';
 import type { Operation } from '../../src/core/shared/operation.js';
 import type { Format } from '../../src/core/shared/requestOptions.js';
 import type { components } from '../../src/generated/openapi.js';

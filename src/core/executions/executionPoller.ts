@@ -15,11 +15,11 @@ import type {
   PollRequestOptions,
   PollSchedule,
   WaitOptions,
-} from './pollTypes.js';
+} from '../shared/pollTypes.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The poller's types are in pollTypes.ts (the transport's port, `ExecutionReader`, is read without the poller).
-export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from './pollTypes.js';
+export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from '../shared/pollTypes.js';
 
 /** The first interval between two polls, by default. */
 export const DEFAULT_POLL_INTERVAL_MS = 500;

@@ -1,5 +1,5 @@
 import type { ErrorBody } from '../errors/errorShape.js';
-import type { ExecutionRecordAnswer } from './pollTypes.js';
+import type { ExecutionRecordAnswer } from '../shared/pollTypes.js';
 import { apiErrorFor, statusForCode, type OzAPIError } from '../errors/apiErrors.js';
 import { isJsonObject, unexpectedAnswer } from '../errors/unexpectedAnswer.js';
 

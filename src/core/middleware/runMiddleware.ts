@@ -2,7 +2,7 @@ import { attemptErrorOf } from '../shared/attemptError.js';
 import type { AttemptSignal } from '../shared/attemptSignal.js';
 import { OzError, OzUsageError } from '../errors/errors.js';
 import { OzMiddlewareError } from '../errors/middlewareError.js';
-import type { Middleware, MiddlewareContext, MiddlewareNext } from './middleware.js';
+import type { Middleware, MiddlewareContext, MiddlewareNext } from '../shared/middleware.js';
 import type { Operation } from '../shared/operation.js';
 import { fetchWithinOrigin } from '../redirect/followRedirects.js';
 import type { FetchLike, FetchOptions, Format } from '../shared/requestOptions.js';

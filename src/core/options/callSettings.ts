@@ -1,11 +1,11 @@
 import { checkedBaseURL } from './baseURL.js';
 import type { CallSettings } from '../shared/call.js';
-import { Credentials, keySourceFor } from './credentials.js';
+import { Credentials, keySourceFor } from '../shared/credentials.js';
 import { OzUsageError } from '../errors/errors.js';
-import { checkedMiddleware } from '../middleware/middleware.js';
+import { checkedMiddleware } from '../shared/middleware.js';
 import type { RequestOptions } from '../shared/requestOptions.js';
-import { isValidateMode } from '../validation/responseValidation.js';
-import { checkedRetryPolicy } from '../retry/retryOptions.js';
+import { isValidateMode } from '../shared/responseValidation.js';
+import { checkedRetryPolicy } from '../shared/retryOptions.js';
 import { checkedStreamBounds } from '../streams/streamBounds.js';
 
 /**

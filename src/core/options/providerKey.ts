@@ -1,5 +1,5 @@
 import { abortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
-import type { Credentials } from './credentials.js';
+import type { Credentials } from '../shared/credentials.js';
 import { followAbort } from '../shared/sharedAbort.js';
 
 // Keys seen are kept to scrub them from logs and errors; a provider minting a key per call must not grow it.

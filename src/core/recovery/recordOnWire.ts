@@ -1,5 +1,5 @@
 import type { AsyncPointerAnswer } from '../executions/asyncPointer.js';
-import type { ExecutionRecordAnswer } from '../executions/pollTypes.js';
+import type { ExecutionRecordAnswer } from '../shared/pollTypes.js';
 import type { Format } from '../shared/requestOptions.js';
 
 // A finished run's record as the answer its lost call would have had: the pointer, the result on the caller's

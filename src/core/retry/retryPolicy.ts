@@ -4,7 +4,7 @@
  */
 import { OzAbortError, OzConnectionError, type OzError } from '../errors/errors.js';
 import { OzResponseTooLargeError } from '../errors/responseTooLargeError.js';
-import type { BackoffSchedule, RetryPolicy } from './retryOptions.js';
+import type { BackoffSchedule, RetryPolicy } from '../shared/retryOptions.js';
 
 /** The backoff without `Retry-After`, by default: 0.5 s doubling to 8 s. */
 export const DEFAULT_BACKOFF: BackoffSchedule = { initialMs: 500, maxMs: 8_000 };

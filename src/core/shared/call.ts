@@ -1,13 +1,13 @@
 import type { ParsedResponse } from '../result/answerTypes.js';
-import type { Credentials } from '../options/credentials.js';
-import type { ExecutionReader } from '../executions/pollTypes.js';
+import type { Credentials } from './credentials.js';
+import type { ExecutionReader } from './pollTypes.js';
 import type { OzAPIError } from '../errors/apiErrors.js';
 import type { HeaderRecord } from './headerValue.js';
-import type { Middleware } from '../middleware/middleware.js';
+import type { Middleware } from './middleware.js';
 import type { Operation, RequestInput } from './operation.js';
 import type { AuthHeader, FetchLike, FetchOptions, Format, RequestOptions } from './requestOptions.js';
-import type { AnswerValidatorLoader, ValidateMode } from '../validation/responseValidation.js';
-import type { RetryPolicy } from '../retry/retryOptions.js';
+import type { AnswerValidatorLoader, ValidateMode } from './responseValidation.js';
+import type { RetryPolicy } from './retryOptions.js';
 import type { CallSpan } from '../telemetry/tracing.js';
 import type { Logging } from './logger.js';
 

@@ -1,10 +1,10 @@
-import type { ApiKeySource } from '../options/credentials.js';
+import type { ApiKeySource } from './credentials.js';
 import type { Format } from './wire.js';
 import type { QueryValue } from '../request/queryValue.js';
 import type { Logger, LogLevel } from './logger.js';
-import type { ValidateMode } from '../validation/responseValidation.js';
-import type { Middleware } from '../middleware/middleware.js';
-import type { RetryOptions } from '../retry/retryOptions.js';
+import type { ValidateMode } from './responseValidation.js';
+import type { Middleware } from './middleware.js';
+import type { RetryOptions } from './retryOptions.js';
 
 export type { Format } from './wire.js';
 

@@ -1,4 +1,4 @@
-import type { Attributes, CallSpan, CallSpanStart, OtelGlobal, OtelSpan } from './spanTypes.js';
+import type { Attributes, CallSpan, CallSpanStart, OtelGlobal, OtelSpan } from '../shared/spanTypes.js';
 
 // Loaded by tracing.ts on the first call made while a tracer provider is registered (which hands it the SDK's
 // version: an import of version.ts here would split that module into a chunk of its own, one more file to load

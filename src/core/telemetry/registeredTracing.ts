@@ -1,4 +1,4 @@
-import type { OtelGlobal } from './spanTypes.js';
+import type { OtelGlobal } from '../shared/spanTypes.js';
 
 /** Where `@opentelemetry/api` 1.x keeps what an application registers (see tracing.ts). */
 export const OTEL_API_GLOBAL = Symbol.for('opentelemetry.js.api.1');

@@ -1,4 +1,4 @@
-import type { CallSpan, CallSpanStart, OtelGlobal } from './spanTypes.js';
+import type { CallSpan, CallSpanStart, OtelGlobal } from '../shared/spanTypes.js';
 import { SDK_VERSION } from '../shared/version.js';
 import { loadPart } from '../shared/optionalPart.js';
 
@@ -12,7 +12,7 @@ import { loadPart } from '../shared/optionalPart.js';
  * part (`optionalPart.ts`), loaded on the first call made while a tracer provider is registered: an application without OpenTelemetry neither ships
  * it in its first bundle chunk nor parses it at start.
  */
-export type { Attributes, CallSpan, CallSpanStart, OtelContext, OtelGlobal, OtelSpan, OtelSpanContext } from './spanTypes.js';
+export type { Attributes, CallSpan, CallSpanStart, OtelContext, OtelGlobal, OtelSpan, OtelSpanContext } from '../shared/spanTypes.js';
 
 /**
  * Starts the client span of one call on the API `registeredTracing()` found, and writes its W3C `traceparent` on

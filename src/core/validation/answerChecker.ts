@@ -1,6 +1,6 @@
 import { OzResponseValidationError } from '../errors/responseValidationError.js';
 import type { Logger } from '../shared/logger.js';
-import type { AnswerValidator, AnswerValidatorLoader, AnswerValidators, ValidateMode } from './responseValidation.js';
+import type { AnswerValidator, AnswerValidatorLoader, AnswerValidators, ValidateMode } from '../shared/responseValidation.js';
 
 /** Where a mismatch is reported besides the error or the log line. */
 export interface ValidationReport {

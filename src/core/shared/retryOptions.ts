@@ -1,5 +1,5 @@
 import { OzUsageError, type OzError } from '../errors/errors.js';
-import type { Logger } from '../shared/logger.js';
+import type { Logger } from './logger.js';
 
 // The retry options a client or a call gives, and their check into the policy the retry loop follows.
 

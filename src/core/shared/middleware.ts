@@ -1,6 +1,6 @@
 import { OzUsageError } from '../errors/errors.js';
-import type { Plane } from '../shared/operation.js';
-import type { Format } from '../shared/wire.js';
+import type { Plane } from './operation.js';
+import type { Format } from './wire.js';
 
 /** What a middleware knows about the attempt it runs in. */
 export interface MiddlewareContext {

@@ -1,6 +1,6 @@
 import type { ErrorBody } from '../errors/errorShape.js';
-import type { RequestOptions } from '../shared/requestOptions.js';
-import type { Operation, RequestInput } from '../shared/operation.js';
+import type { RequestOptions } from './requestOptions.js';
+import type { Operation, RequestInput } from './operation.js';
 
 // The execution poller's types: its port, options and answers (executionPoller.ts re-exports them), in a file of
 // their own so that the transport's port (`CallPort`, call.ts) reads them without the poller.
