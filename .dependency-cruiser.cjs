@@ -24,6 +24,13 @@ const CLIENT = '^src/(client[.]ts|clientOptions[.]ts|index[.]ts|funcs/|resources
  * import the folders before it and its own, never one after it nor the entry points and composition root at the
  * top of src/testing/ (index.ts, cli.ts, server.ts).
  */
+/**
+ * The folders of src/core, top first: the steps of a call in their chain's order (callChain.ts), then what they
+ * share, bottom last. A file of one imports only folders after it (and its own); the files at the top of src/core
+ * (the transport, the chain, the raw exchange, a standalone function's client) import any.
+ */
+const CORE_RANKS = ['span', 'answer', 'recovery', 'retry', 'attempt', 'middleware', 'redirect', 'fetch', 'executions', 'result', 'request', 'options', 'validation', 'telemetry', 'shared', 'streams', 'errors'];
+
 const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'recording', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control', 'sessions', 'parity', 'builders'];
 
 /** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
@@ -44,12 +51,15 @@ module.exports = {
       { path: '^src/core/[^/]+/' },
       { path: '^src/core/(transport|coreClient|rawExchange)[.]ts$' },
     ),
-    forbid(
-      'core-errors-and-streams-at-the-bottom',
-      "src/core's errors/ imports only itself (and the operation's type); streams/ only itself and errors/.",
-      { path: '^src/core/(errors|streams)/' },
-      { path: '^src/core/', pathNot: '^src/core/($1/|errors/|operation[.]ts$)' },
+    ...CORE_RANKS.map((folder, i) =>
+      forbid(
+        `core-${folder}-imports-below`,
+        `src/core/${folder}/ imports only itself and the folders after it: ${CORE_RANKS.slice(i + 1).join(', ') || 'none'} (no import runs back up the chain).`,
+        { path: `^src/core/${folder}/` },
+        { path: `^src/core/(${[...CORE_RANKS.slice(0, i), '[^/]+[.]ts$'].join('|')})`, pathNot: `^src/core/${folder}/` },
+      ),
     ),
+    forbid('core-folders-only', 'Every file of src/core has a folder, but the ones that run the steps: the transport, the chain, the raw exchange, a standalone function\'s client.', { path: '^src/core/(?!(transport|callChain|rawExchange|coreClient)[.]ts$)[^/]+[.]ts$' }, {}),
     forbid(
       'generated-imports-only-core',
       'src/generated is written from openapi.json and stands on the core alone.',

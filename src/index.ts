@@ -7,7 +7,7 @@
  */
 import type * as types from './generated/types.js';
 import { registerErrorCodes } from './core/errors/apiErrors.js';
-export { errorFromResponse } from './core/answer/errorBody.js';
+export { errorFromResponse } from './core/attempt/errorBody.js';
 import { ERROR_CODES } from './generated/errors.js';
 
 // `apiErrorFor` and `errorFromResponse` give the typed error of every code of openapi.json, before any client is made.

@@ -67,7 +67,8 @@ export function resourcesOf(doc) {
         description: op.description ?? '',
         plane: PLANES[tag] ?? 'execution',
         auth,
-        idempotent: op['x-oz-idempotent'] === true,
+        // openapi.json's `x-oz-idempotent` marks the operations that start a run (a repeat of its key answers 409).
+        startsRun: op['x-oz-idempotent'] === true,
         // `deprecated` of the operation and of its parameters: `@deprecated` in the TSDoc, a warning on first use.
         deprecated: op.deprecated === true,
         deprecatedParams: params.filter((p) => p.deprecated === true && ['path', 'query', 'header'].includes(p.in)).map((p) => ({ name: p.name, in: p.in })),

@@ -40,7 +40,7 @@ export function renderOperations(model) {
     out += doc([`\`${op.method} ${op.path}\` (\`${op.id}\`), as the transport reads it.`], '');
     out += `export const ${operationConst(op)} = {\n`;
     out += `  id: '${op.id}',\n  method: '${op.method}',\n  path: '${op.path}',\n  plane: '${op.plane}',\n`;
-    out += `  auth: '${op.auth}',\n  idempotent: ${op.idempotent},\n  wire: ${op.wire},\n  yamlBody: ${op.yamlBody},\n`;
+    out += `  auth: '${op.auth}',\n  startsRun: ${op.startsRun},\n  wire: ${op.wire},\n  yamlBody: ${op.yamlBody},\n`;
     out += `  streaming: '${op.streaming}',\n  paged: ${op.paged},\n`;
     if (slash.length) out += `  slashParams: [${slash.join(', ')}],\n`;
     if (op.deprecated) out += '  deprecated: true,\n';

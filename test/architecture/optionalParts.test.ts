@@ -1,5 +1,5 @@
 /**
- * What loads on first use is only the named optional parts (`OptionalPart` of src/core/optionalPart.ts), each
+ * What loads on first use is only the named optional parts (`OptionalPart` of src/core/shared/optionalPart.ts), each
  * through `loadPart`: every dynamic `import()` of the sources (but the `oz` command's, a bin built as ESM only)
  * stands inside a `loadPart(...)` call, so the CommonJS build can turn each into a `require` (tsup.config.ts). The
  * one other kind is an `import('node:...')` of Node's own modules inside the Node-only optional parts (the profile

@@ -1,6 +1,6 @@
 /**
  * What a program that only makes calls loads: the code of the optional parts (`OptionalPart` of
- * src/core/optionalPart.ts: OpenTelemetry spans, the command-line sign-in, the response validators, the profile
+ * src/core/shared/optionalPart.ts: OpenTelemetry spans, the command-line sign-in, the response validators, the profile
  * file, the raw client; the YAML reader is a package of its own) sits in chunks of their own, imported on first use, each shared
  * with nothing else (esbuild would split a shared module into a chunk of its own, loaded with the client).
  * Everything else is loaded with the client.

@@ -1,6 +1,6 @@
 /**
  * What a program that imports one standalone function loads up front: the whole call path (no dynamic import on
- * it), and none of the optional parts (`OptionalPart` of src/core/optionalPart.ts) nor other operations, so that
+ * it), and none of the optional parts (`OptionalPart` of src/core/shared/optionalPart.ts) nor other operations, so that
  * the bundle of one function cannot silently grow back. A membership test, not a size test: the sizes are bench/'s
  * (`npm run bench -- --only="bundle size"`).
  */
@@ -48,7 +48,7 @@ describe('a bundle of OzCore and one standalone function (esbuild, code splittin
   it('loads up front the call path and none of the optional parts (spans, validators, the profile file) nor other operations', async () => {
     const { upFront, everywhere } = await loadedUpFront(['OzCore', 'toolsExecute']);
     // The test can fail: what a default call needs is there.
-    for (const needed of ['src/core/transport.ts', 'src/core/result/apiPromise.ts', 'src/core/attempt/attemptSignal.ts', 'src/core/recovery/lostAnswer.ts', 'src/generated/funcs/tools.ts']) {
+    for (const needed of ['src/core/transport.ts', 'src/core/result/apiPromise.ts', 'src/core/shared/attemptSignal.ts', 'src/core/recovery/recoverLostAnswer.ts', 'src/generated/funcs/tools.ts']) {
       expect(upFront, needed).toContain(needed);
     }
     expect([...LOADED_ON_FIRST_USE, ...NOT_IMPORTED].map((module) => `src/${module}`).filter((path) => upFront.has(path))).toEqual([]);

@@ -35,8 +35,8 @@ describe('the generated layer', () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual(operations.map((o) => o.operationId).sort());
   });
 
-  it('marks every execute call idempotent and every list route paged', () => {
-    const idempotent = Object.values(OPERATIONS).filter((o) => o.idempotent).map((o) => o.id).sort();
+  it('marks every execute call as one that starts a run, and every list route paged', () => {
+    const idempotent = Object.values(OPERATIONS).filter((o) => o.startsRun).map((o) => o.id).sort();
     expect(idempotent).toEqual([
       'executeAgent', 'executeStoredWorkflow', 'executeStoredWorkflowStream', 'executeTool',
       'executeWorkflow', 'executeWorkflowStream', 'followupExecution', 'runSchedule',

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorFromResponse } from '../../src/core/answer/errorBody.js';
+import { errorFromResponse } from '../../src/core/attempt/errorBody.js';
 import { Oz, OzAPIError, Stream, type ExecuteStreamEvent } from '../../src/index.js';
 import type { OzServer } from '../../src/testing/index.js';
 import { createTestServer } from '../support/ozServer.js';

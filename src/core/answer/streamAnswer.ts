@@ -1,12 +1,11 @@
-import type { Call, CallPort } from '../shared/call.js';
-import type { ParsedResponse } from '../result/apiPromise.js';
+import type { Answer, Call } from '../shared/call.js';
 import { Stream } from '../streams/stream.js';
 import { eventCheck } from '../validation/answerValidation.js';
 import { streamOptions } from './streamOptions.js';
 
-/** The answer of a stream call: its `Stream` (each event checked when validation is on). */
-export async function streamAnswer(port: CallPort, call: Call, response: Response): Promise<ParsedResponse<unknown>> {
+/** The answer of a stream call: its `Stream` (each event checked when validation is on), which ends the call's span. */
+export async function streamAnswer(call: Call, response: Response): Promise<Answer> {
   const options = streamOptions(call, call.op.streaming === 'chat' ? 'chat' : 'events');
-  if (call.settings.validate !== 'off') options.checkItem = await eventCheck(port, call, response);
-  return { data: new Stream(response, options), response };
+  if (call.settings.validate !== 'off') options.checkItem = await eventCheck(call, response);
+  return { response, text: '', decoded: { data: new Stream(response, options) }, streamed: true };
 }

@@ -3,7 +3,7 @@ import type { AttemptSignal } from '../shared/attemptSignal.js';
 import type { Call } from '../shared/call.js';
 import { OzConnectionError, OzError, OzUsageError } from '../errors/errors.js';
 import type { OzAPIError } from '../errors/apiErrors.js';
-import { errorFromText } from '../answer/errorBody.js';
+import { errorFromText } from './errorBody.js';
 import { isLegacyKeyOffPlane, LegacyKeyError } from '../errors/legacyKeyError.js';
 import { inProcessAddressMiss } from '../shared/inProcessAddress.js';
 

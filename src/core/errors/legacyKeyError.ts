@@ -1,4 +1,3 @@
-import type { Plane } from '../shared/operation.js';
 import { UnauthorizedError, type OzAPIError } from './apiErrors.js';
 
 /**
@@ -37,7 +36,7 @@ export function legacyKeyPlane(apiKey: string): 'models' | 'proxy' | 'unknown' |
 }
 
 /** A legacy key used outside the one plane it opens. */
-export function isLegacyKeyOffPlane(apiKey: string, plane: Plane): 'models' | 'proxy' | 'unknown' | undefined {
+export function isLegacyKeyOffPlane(apiKey: string, plane: string): 'models' | 'proxy' | 'unknown' | undefined {
   const own = legacyKeyPlane(apiKey);
   return own !== undefined && own !== plane ? own : undefined;
 }

@@ -2,8 +2,8 @@ import { abortError, OzAbortError, OzUsageError, type OzError } from '../errors/
 import { AttemptSignal } from '../shared/attemptSignal.js';
 import type { RequestOptions } from '../shared/requestOptions.js';
 import { APIPromise, type ParsedResponse } from '../result/apiPromise.js';
-import { abortableSleep } from '../retry/abortableSleep.js';
-import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../retry/retryPolicy.js';
+import { abortableSleep } from '../shared/abortableSleep.js';
+import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../shared/retryAfter.js';
 import { isUnfinished, recordFailure } from './executionRecovery.js';
 import type {
   ExecutionPoll,

@@ -1,59 +1,48 @@
 import { attemptErrorOf } from '../shared/attemptError.js';
-import type { AttemptSignal } from '../shared/attemptSignal.js';
 import { OzError, OzUsageError } from '../errors/errors.js';
 import { OzMiddlewareError } from '../errors/middlewareError.js';
 import type { Middleware, MiddlewareContext, MiddlewareNext } from '../shared/middleware.js';
-import type { Operation } from '../shared/operation.js';
-import { fetchWithinOrigin } from '../redirect/followRedirects.js';
-import type { FetchLike, FetchOptions, Format } from '../shared/requestOptions.js';
+import type { Step } from '../shared/call.js';
 
-// The middleware runner: an attempt of a call that has middleware (a call without any never comes here).
-
-/** What an attempt through the middleware reads of its call. */
-export interface ChainCall {
-  readonly op: Operation;
-  readonly mode: 'parse' | 'stream';
-  readonly format: Format;
-  readonly url: string;
-  readonly traceId: string | undefined;
-  readonly settings: {
-    readonly middleware: readonly Middleware[];
-    readonly fetch: FetchLike;
-    readonly fetchOptions: FetchOptions | undefined;
-  };
-}
+// The step of the user's middleware: an attempt of a call that has middleware (a call without any passes through).
 
 /**
- * One attempt through the call's middleware: a `Request` of the call, the context, and a `fetch` at the end whose
- * failures are already typed (a middleware sees `OzConnectionError`).
+ * The client's and the call's middleware around the steps after this one: a `Request` of the attempt and the
+ * context; what a middleware hands `next()` goes on as the call's own request would (redirects followed within
+ * the origin by the next step, a body re-sent on a 307 or 308), and the failures it sees from `next()` are
+ * already typed (`OzConnectionError`).
  */
-export function throughMiddleware(call: ChainCall, attempt: number, init: RequestInit, signal: AttemptSignal): Promise<Response> {
+export const runMiddleware: Step = (call, next) => {
+  const chain = call.settings.middleware;
+  if (chain.length === 0) return next(call);
+  const sending = call.sending!;
+  const signal = sending.signal;
   const context: MiddlewareContext = {
     operationId: call.op.id,
     plane: call.op.plane,
     wire: call.mode === 'stream' ? 'events' : call.format,
-    attempt,
-    traceId: call.traceId,
+    attempt: call.attempt,
+    traceId: call.idempotencyKey,
+    idempotencyKey: call.idempotencyKey,
     signal: signal.signal,
   };
-  const fetchOptions = call.settings.fetchOptions;
-  // The request a middleware hands on goes out as the call's own would: redirects followed by the SDK within the
-  // origin only (no credential header ever reaches another), a body re-sent on a 307 or 308.
   const send = async (request: Request): Promise<Response> => {
     const body = request.body === null ? undefined : await request.arrayBuffer();
-    const sent: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal };
-    return fetchWithinOrigin(call.settings.fetch, request.url, fetchOptions === undefined ? sent : { ...fetchOptions, ...sent }).catch((cause: unknown) => {
+    const init: RequestInit = { method: request.method, headers: request.headers, body, signal: request.signal };
+    try {
+      return (await next({ ...call, url: request.url, sending: { signal, init } })).response;
+    } catch (cause) {
       throw cause instanceof OzError ? cause : attemptErrorOf(signal, cause);
-    });
+    }
   };
-  return runMiddleware(call.settings.middleware, new Request(call.url, init), context, send, signal.signal);
-}
+  return runChain(chain, new Request(call.url, sending.init), context, send, signal.signal).then((response) => ({ response, text: '' }));
+};
 
 /**
  * Runs `request` through `chain` to `send` (the fetch) and answers the `Response` the first middleware gives.
  * Settles when `signal` aborts even if a middleware never does (rejecting with the signal's reason).
  */
-export function runMiddleware(
+function runChain(
   chain: readonly Middleware[],
   request: Request,
   context: MiddlewareContext,

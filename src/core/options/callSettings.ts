@@ -66,6 +66,8 @@ export async function settingsOver(base: CallSettings, own: OwnSettings, where: 
     credentials,
     baseURL: own.baseURL === undefined ? base.baseURL : checkedBaseURL(own.baseURL),
     authHeader: own.authHeader ?? base.authHeader,
+    defaultHeaders: base.defaultHeaders,
+    defaultQuery: base.defaultQuery,
     middleware: own.middleware === undefined ? base.middleware : [...base.middleware, ...checkedMiddleware(own.middleware, `${where}middleware`)],
     retry: own.retry === undefined ? base.retry : checkedRetryPolicy(base.retry, own.retry, `${where}retry`),
     logging,

@@ -1,33 +1,37 @@
 import { MAX_REDIRECTS, OzRedirectError } from '../errors/redirectError.js';
-import type { FetchLike } from '../shared/requestOptions.js';
+import type { Step } from '../shared/call.js';
 
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 
-/**
- * `fetch` with redirects followed by the SDK itself (`redirect: 'manual'`): a redirect within the same origin is
- * followed as fetch follows it (301 and 302 turn a POST into a GET, 303 any method but HEAD; 307 and 308 keep the
- * method and body), with the call's headers; a redirect to another origin is an {@link OzRedirectError}, and
- * nothing is sent there. (fetch itself strips only `Authorization` on such a hop, so an `X-API-Key` would leak,
- * and a 307 or 308 would re-send the body.) A 3xx without a `Location` is an answer like any other.
- */
-export async function fetchWithinOrigin(fetch: FetchLike, url: string, init: RequestInit): Promise<Response> {
-  const request: RequestInit = init.redirect === 'manual' ? init : { ...init, redirect: 'manual' };
-  return await followRedirects(fetch, url, request, await fetch(url, request));
-}
+/** Sends one hop of a redirect (`init` with `redirect: 'manual'`) and answers its `Response`. */
+type Hop = (url: string, init: RequestInit) => Promise<Response>;
 
 /**
- * What {@link fetchWithinOrigin} does once the first answer (`response`, to `init` sent with `redirect: 'manual'`
- * to `url`) has come: the transport fetches a call's attempt itself and comes here only for a 3xx or an opaque
- * redirect.
+ * The step that follows redirects itself (the fetch is sent with `redirect: 'manual'`): a redirect within the same
+ * origin is followed as fetch follows it (301 and 302 turn a POST into a GET, 303 any method but HEAD; 307 and 308
+ * keep the method and body), with the call's headers, each hop through the steps after this one; a redirect to
+ * another origin is an {@link OzRedirectError}, and nothing is sent there. (fetch itself strips only
+ * `Authorization` on such a hop, so an `X-API-Key` would leak, and a 307 or 308 would re-send the body.) A 3xx
+ * without a `Location` is an answer like any other. Most answers are handed back as they came.
  */
-export async function followRedirects(fetch: FetchLike, url: string, init: RequestInit, response: Response): Promise<Response> {
+export const followRedirects: Step = async (call, next) => {
+  const answer = await next(call);
+  const { status, type } = answer.response;
+  if ((status < 300 || status > 399) && type !== 'opaqueredirect') return answer;
+  const sending = call.sending!;
+  const hop: Hop = async (url, init) => (await next({ ...call, url, sending: { signal: sending.signal, init } })).response;
+  return { response: await redirected(hop, call.url, sending.init, answer.response), text: '' };
+};
+
+/** Where a redirect (`response`, the answer to `init` sent to `url`) leads, followed hop by hop within the origin. */
+async function redirected(hop: Hop, url: string, init: RequestInit, response: Response): Promise<Response> {
   // Kept as a string: a URL is parsed only once a redirect comes (parsing is a visible part of a call's cost).
   let current = url;
   let request = init;
   for (let hops = 0; ; hops++) {
-    if (hops > 0) response = await fetch(current, request);
+    if (hops > 0) response = await hop(current, request);
     // Most answers: no redirect, nor an opaque one (whose status is 0), with one getter read.
     const status = response.status;
     if (status >= 200 && status < 300) return response;

@@ -1,21 +1,15 @@
 import type { OzError } from '../errors/errors.js';
 import type { ParsedResponse, WithResponse } from './answerTypes.js';
 import type { CallResult } from './callResult.js';
+import { handOver } from '../shared/handedOver.js';
 import { parsedData, resultOf, responseOf, withResponseOf } from './answerReaders.js';
 
 export type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.js';
 
 const ignore = (): undefined => undefined;
 
-// The promises whose caller asked for the raw answer (`asResponse()`): the transport leaves their body unread.
-const HANDED_OVER = new WeakSet<object>();
 
-/** Whether `asResponse()` was called on this call's promise (the transport asks when the answer's headers come). */
-export function bodyHandedOver(promise: object): boolean {
-  return HANDED_OVER.has(promise);
-}
-
-/** Starts a call, given the promise that will carry it (see {@link bodyHandedOver}). */
+/** Starts a call, given the promise that will carry it (see `shared/handedOver.ts`). */
 export type CallStarter<T> = (promise: object) => Promise<ParsedResponse<T>>;
 
 /**
@@ -74,7 +68,7 @@ export class APIPromise<T, E = OzError> extends Promise<T> {
    * wait for the headers; the caller's `signal` still cuts the body. An error status throws its typed error.
    */
   async asResponse(): Promise<Response> {
-    HANDED_OVER.add(this);
+    handOver(this);
     const parsed = await this.#parsed;
     return responseOf(parsed);
   }

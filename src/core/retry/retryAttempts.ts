@@ -1,26 +1,41 @@
-import { abortableSleep } from './abortableSleep.js';
+import { abortableSleep } from '../shared/abortableSleep.js';
 import { setAuth } from '../request/auth.js';
 import { usageError } from '../shared/usageProblem.js';
 import { providerKey } from '../options/providerKey.js';
-import type { Answer, Call, CallPort, Sent } from '../shared/call.js';
+import type { Answer, Call, Next, Step } from '../shared/call.js';
 import { rememberAnswer } from '../result/callResult.js';
 import { answerError } from '../attempt/callErrors.js';
 import { OzError } from '../errors/errors.js';
-import { finalError } from './finalError.js';
+import { finalError } from '../shared/finalError.js';
 import { backoffDelay, retryDelay, wantsRetry } from './retryPolicy.js';
 import { logOf, scrubSecrets } from '../shared/logger.js';
 
 /** What an attempt came to: an answer (its body read, or bound for a stream), or the typed error it failed with. */
-export type AttemptOutcome = { readonly answer: Answer } | { readonly error: unknown };
+type AttemptOutcome = { readonly answer: Answer } | { readonly error: unknown };
 
 /**
- * The rest of a call whose first attempt was not a 2xx answer (`first`): attempts until an answer is final, a 2xx,
- * a lost answer to recover, or a typed error thrown. Most calls never come here: their first answer is a 2xx, so
- * a bundle loads the retry rule, the backoff, the error answer's reader and the key's refresh only on the first
- * call that needs them. After a 401, a key provider is asked once more and the call retried once with a new key
- * (outside `maxRetries`).
+ * The retry step: attempts a call until an answer is final, a 2xx, a lost answer to recover, or a typed error
+ * thrown. Only a first attempt that is not a 2xx answer goes on to the loop ({@link retryLoop}).
  */
-export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcome): Promise<Sent> {
+export const retryAttempts: Step = async (call, next) => {
+  let first: AttemptOutcome;
+  try {
+    const answer = await next(call);
+    if (answer.response.ok) return answer;
+    first = { answer };
+  } catch (error) {
+    first = { error };
+  }
+  return await retryLoop(call, next, first);
+};
+
+/**
+ * The rest of a call whose first attempt was not a 2xx answer (`first`): retries while the policy wants them,
+ * waiting the backoff or `Retry-After` between. After a 401, a key provider is asked once more and the call retried
+ * once with a new key (outside `maxRetries`). A retry answered 409 `duplicate_execution_id` of an operation that
+ * starts runs is the lost answer the step before recovers.
+ */
+async function retryLoop(call: Call, next: Next, first: AttemptOutcome): Promise<Answer> {
   const policy = call.settings.retry;
   let retries = 0;
   let refreshed = false;
@@ -28,7 +43,7 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
   for (let attempt = 0; ; attempt++) {
     if (attempt > 0) {
       try {
-        outcome = { answer: await port.attempt(call, attempt) };
+        outcome = { answer: await next({ ...call, attempt }) };
       } catch (error) {
         outcome = { error };
       }
@@ -43,12 +58,12 @@ export async function retryLoop(port: CallPort, call: Call, first: AttemptOutcom
     }
     const { answer } = outcome;
     const { response, text } = answer;
-    if (response.ok) return { kind: 'answer', answer };
+    if (response.ok) return answer;
 
     const error = await answerError(call, response, scrubSecrets(text, call.settings.credentials.secrets));
     rememberAnswer(error, response);
-    if (attempt > 0 && call.op.idempotent && call.traceId !== undefined && error.code === 'duplicate_execution_id') {
-      return { kind: 'lost', conflict: error };
+    if (attempt > 0 && call.op.startsRun && call.idempotencyKey !== undefined && error.code === 'duplicate_execution_id') {
+      return { response, text, lost: error };
     }
     if (response.status === 401 && !refreshed && typeof call.settings.credentials.source === 'function' && call.op.auth !== 'none') {
       refreshed = true;
@@ -86,6 +101,6 @@ async function refreshKey(call: Call): Promise<boolean> {
 async function beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
   call.span?.retry(attempt, reason, wait);
   logOf(call.settings.logging).info(`${call.tag} ${line}`);
-  call.settings.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.traceId }, logOf(call.settings.logging));
+  call.settings.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.idempotencyKey, idempotencyKey: call.idempotencyKey }, logOf(call.settings.logging));
   await abortableSleep(wait, call.signal);
 }

@@ -5,18 +5,15 @@
 import { OzAbortError, OzConnectionError, type OzError } from '../errors/errors.js';
 import { OzResponseTooLargeError } from '../errors/responseTooLargeError.js';
 import type { BackoffSchedule, RetryPolicy } from '../shared/retryOptions.js';
+import { RETRY_AFTER_CAP_MS, retryAfterMs } from '../shared/retryAfter.js';
+
+export { RETRY_AFTER_CAP_MS, retryAfterMs };
 
 /** The backoff without `Retry-After`, by default: 0.5 s doubling to 8 s. */
 export const DEFAULT_BACKOFF: BackoffSchedule = { initialMs: 500, maxMs: 8_000 };
 
 /** The share of a backoff wait taken off at random, by default. */
 export const DEFAULT_JITTER = 0.25;
-
-/**
- * The longest `Retry-After` the SDK waits inside a call: 60 s. A longer one is not waited out: the call fails at
- * once with the typed error, whose `headers` still carry `Retry-After` for the caller to schedule.
- */
-export const RETRY_AFTER_CAP_MS = 60_000;
 
 /** The defaults: 0.5 s doubling to 8 s, 25 % jitter, `Retry-After` up to 60 s. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { ...DEFAULT_BACKOFF, jitter: DEFAULT_JITTER, maxRetryAfterMs: RETRY_AFTER_CAP_MS };
@@ -30,20 +27,6 @@ export function isRetryableStatus(status: number): boolean {
 export function backoffDelay(retryIndex: number, schedule: BackoffSchedule = DEFAULT_BACKOFF, random: () => number = Math.random): number {
   const base = Math.min(schedule.initialMs * 2 ** retryIndex, schedule.maxMs);
   return base * (1 - random() * (schedule.jitter ?? DEFAULT_JITTER));
-}
-
-/**
- * The wait an answer asks for, in milliseconds: `retry-after-ms`, else `Retry-After` in seconds or as an HTTP
- * date (a date in the past is 0). Undefined when neither header is usable.
- */
-export function retryAfterMs(headers: Headers, now: number = Date.now()): number | undefined {
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Number(ms);
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /**

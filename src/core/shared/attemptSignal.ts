@@ -58,23 +58,23 @@ export class AttemptSignal {
   }
 
   /**
-   * The attempt's fetch (given {@link AttemptSignal.signal}), rejected at once when the attempt is cut, whether or
+   * The attempt's fetch (given {@link AttemptSignal.signal}; its answer as the steps under the attempt hand it), rejected at once when the attempt is cut, whether or
    * not the fetch heeds its signal; an answer that still comes later has its body cancelled.
    */
-  guard(fetching: Promise<Response>): Promise<Response> {
+  guard<A extends { readonly response: Response }>(fetching: Promise<A>): Promise<A> {
     if (this.#controller.signal.aborted) {
-      fetching.then((late) => late.body?.cancel().catch(ignore), ignore);
+      fetching.then((late) => late.response.body?.cancel().catch(ignore), ignore);
       return Promise.reject(this.#controller.signal.reason);
     }
-    return new Promise<Response>((resolve, reject) => {
+    return new Promise<A>((resolve, reject) => {
       this.#onCut = (reason) => {
         reject(reason);
-        fetching.then((late) => late.body?.cancel().catch(ignore), ignore);
+        fetching.then((late) => late.response.body?.cancel().catch(ignore), ignore);
       };
       fetching.then(
-        (response) => {
+        (answer) => {
           this.#onCut = undefined;
-          resolve(response);
+          resolve(answer);
         },
         (error: unknown) => {
           this.#onCut = undefined;

@@ -13,8 +13,12 @@ export interface Operation {
   readonly plane: Plane;
   /** Which credentials the operation takes. */
   readonly auth: 'none' | 'bearer' | 'bearer-or-api-key';
-  /** An execute call: its `x-trace-id` (sent on every write) becomes the execution id, and a lost answer is recovered through the execution record. */
-  readonly idempotent: boolean;
+  /**
+   * The operation starts a run (openapi.json's `x-oz-idempotent`): its idempotency key (`x-trace-id`, sent on every
+   * write) becomes the execution id, a repeat of the key answers 409, and a lost answer is recovered through the
+   * execution record.
+   */
+  readonly startsRun: boolean;
   /** The operation answers on the four wires and takes `?format=`. */
   readonly wire: boolean;
   /** The request body may be sent as YAML. */

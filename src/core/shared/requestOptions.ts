@@ -1,6 +1,6 @@
 import type { ApiKeySource } from './credentials.js';
 import type { Format } from './wire.js';
-import type { QueryValue } from '../request/queryValue.js';
+import type { QueryValue } from './queryValue.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { ValidateMode } from './responseValidation.js';
 import type { Middleware } from './middleware.js';

@@ -13,7 +13,9 @@ export interface RetryInfo {
   readonly delayMs: number;
   /** Why: the typed error the attempt ended with. */
   readonly error: OzError;
-  /** The call's `x-trace-id`, the same on every attempt. */
+  /** The call's idempotency key (sent as `x-trace-id`), the same on every attempt. */
+  readonly idempotencyKey: string | undefined;
+  /** @deprecated The same value as {@link RetryInfo.idempotencyKey}, under its old name. */
   readonly traceId: string | undefined;
 }
 

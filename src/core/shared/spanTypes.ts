@@ -53,7 +53,8 @@ export interface CallSpanStart {
   readonly operationId: string;
   readonly method: string;
   readonly url: string;
-  readonly traceId: string | undefined;
+  /** The call's idempotency key (its `x-trace-id`), recorded as `oz.trace_id`. */
+  readonly idempotencyKey: string | undefined;
   /** Where the span's W3C `traceparent` (and `tracestate`) are written. */
   readonly headers: Headers;
 }

@@ -24,7 +24,7 @@ export function startCallSpan(api: OtelGlobal, start: CallSpanStart, version: st
   };
   const port = url.port || (url.protocol === 'https:' ? '443' : url.protocol === 'http:' ? '80' : '');
   if (port) attributes['server.port'] = Number(port);
-  if (start.traceId !== undefined) attributes['oz.trace_id'] = start.traceId;
+  if (start.idempotencyKey !== undefined) attributes['oz.trace_id'] = start.idempotencyKey;
   const parent = api.context?.active();
   const span = api.trace!.getTracer('oz-sdk', version).startSpan(start.operationId, { kind: SPAN_KIND_CLIENT, attributes }, parent);
   const context = span.spanContext();

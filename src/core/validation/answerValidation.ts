@@ -1,6 +1,7 @@
 import { logOf } from '../shared/logger.js';
 import { AnswerChecker, type ValidationReport } from './answerChecker.js';
-import type { Call, CallPort } from '../shared/call.js';
+import type { Call, CallClient } from '../shared/call.js';
+import { decodeBody } from '../shared/responseBody.js';
 import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 import type { Format } from '../shared/requestOptions.js';
 
@@ -8,15 +9,15 @@ import type { Format } from '../shared/requestOptions.js';
 // Answers checked against openapi.json (`validate: 'warn' | 'strict'`): used only by calls made with validation
 // on. The validators are an optional part, loaded on the first such call (through the layer above's loader).
 
-// The checker of each transport (its warnings are once per operation and transport).
-const CHECKERS = new WeakMap<CallPort, AnswerChecker>();
+// The checker of each client (its warnings are once per operation and client).
+const CHECKERS = new WeakMap<CallClient, AnswerChecker>();
 
-/** The answer checker of `port`'s transport, made on its first call with validation on. */
-function checkerOf(port: CallPort): AnswerChecker {
-  let checker = CHECKERS.get(port);
+/** The answer checker of a call's client, made on its first call with validation on. */
+function checkerOf(client: CallClient): AnswerChecker {
+  let checker = CHECKERS.get(client);
   if (checker === undefined) {
-    checker = new AnswerChecker(port.config.loadValidators);
-    CHECKERS.set(port, checker);
+    checker = new AnswerChecker(client.loadValidators);
+    CHECKERS.set(client, checker);
   }
   return checker;
 }
@@ -35,12 +36,12 @@ function validationReport(call: Call, response: Response): ValidationReport {
  * A body read with validation on: JSON and YAML answers are checked against the operation's schema (markdown
  * and text answers are strings, not checked); under `strict` a body that does not parse is a mismatch at `$`.
  */
-export async function checkedBody(port: CallPort, call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
+export async function checkedBody(call: Call, response: Response, text: string, wire: Format | undefined): Promise<unknown> {
   const report = validationReport(call, response);
-  const checker = checkerOf(port);
+  const checker = checkerOf(call.client);
   let data: unknown;
   try {
-    data = await port.decode(text, response.headers.get('content-type'), call.format);
+    data = await decodeBody(text, response.headers.get('content-type'), call.format);
   } catch (cause) {
     checker.unparsed(call.settings.validate, call.op.id, text, cause, report);
     throw cause;
@@ -53,8 +54,8 @@ export async function checkedBody(port: CallPort, call: Call, response: Response
 }
 
 /** The check of each event of a stream answered with validation on. */
-export async function eventCheck(port: CallPort, call: Call, response: Response): Promise<(item: unknown) => void> {
-  const checker = checkerOf(port);
+export async function eventCheck(call: Call, response: Response): Promise<(item: unknown) => void> {
+  const checker = checkerOf(call.client);
   const validators = await checker.validators();
   const report = validationReport(call, response);
   return (item) => checker.check(validators, call.settings.validate, call.op.id, `${call.op.id}_event`, item, report);

@@ -322,7 +322,7 @@ export function paritySuite(): Scenario[] {
     if ('async' in props) out.push(scenario(op, { behaviour: 'async', shape: (r) => ({ ...r, body: { ...(r.body as Json), async: true } }) }));
     if ('async' in props) out.push(scenario(op, { behaviour: 'async-wait', wait: true, shape: (r) => ({ ...r, body: { ...(r.body as Json), async: true } }) }));
     else if ('202' in responses(op) && !op.body) out.push(scenario(op, { behaviour: 'async-wait', wait: true }));
-    if (op.replay || op.idempotent) out.push(scenario(op, { behaviour: 'replay', twice: true }));
+    if (op.replay || op.startsRun) out.push(scenario(op, { behaviour: 'replay', twice: true }));
   }
   return out;
 }

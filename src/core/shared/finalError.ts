@@ -1,5 +1,5 @@
-import type { Call } from '../shared/call.js';
-import { logOf, scrubSecrets } from '../shared/logger.js';
+import type { Call } from './call.js';
+import { logOf, scrubSecrets } from './logger.js';
 
 /** A typed error about to be thrown by a call: scrubbed of the key (message and stack), and logged at `info`. */
 export function finalError(call: Call, error: unknown): unknown {

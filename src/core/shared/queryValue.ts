@@ -1,4 +1,4 @@
-import { UsageProblem } from '../shared/usageProblem.js';
+import { UsageProblem } from './usageProblem.js';
 
 /** A value a query parameter may take: a string, a finite number, a boolean, or an array of those (sent repeated). */
 export type QueryValue = string | number | boolean | readonly (string | number | boolean)[];

@@ -1,4 +1,4 @@
-import { followAbort } from '../shared/sharedAbort.js';
+import { followAbort } from './sharedAbort.js';
 import { abortError } from '../errors/errors.js';
 
 /**
