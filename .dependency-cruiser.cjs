@@ -1,8 +1,8 @@
 // The layering rule of ARCHITECTURE.md, checked by `npm run lint:layers` (part of `npm test`). Each layer is a
 // folder and imports only what stands below it; type-only imports count too.
 //
-//   src/core/        the transport; imports nothing of ours; its step folders never import the transport, and
-//                    errors/ and streams/ stand at its bottom
+//   src/core/        the transport; imports nothing of ours; inside it, folders ranked by CORE_RANKS (below): the
+//                    steps of a call in their chain's order, then what they share, errors/ at the bottom
 //   src/generated/   written from openapi.json; imports only the core
 //   src/resources/, src/mcp/, src/signin/   beside each other, over the core and the generated layer
 //   src/client.ts, src/index.ts             the client and the package's root
@@ -27,7 +27,7 @@ const CLIENT = '^src/(client[.]ts|clientOptions[.]ts|index[.]ts|funcs/|resources
 /**
  * The folders of src/core, top first: the steps of a call in their chain's order (callChain.ts), then what they
  * share, bottom last. A file of one imports only folders after it (and its own); the files at the top of src/core
- * (the transport, the chain, the raw exchange, a standalone function's client) import any.
+ * (the transport, the chain, a standalone function's client) import any.
  */
 const CORE_RANKS = ['span', 'answer', 'recovery', 'retry', 'attempt', 'middleware', 'redirect', 'fetch', 'executions', 'result', 'request', 'options', 'validation', 'telemetry', 'shared', 'streams', 'errors'];
 
@@ -45,12 +45,6 @@ module.exports = {
       { path: '^src/core/' },
       { path: '^(src/(?!core/)|openapi[.]json$)' },
     ),
-    forbid(
-      'core-steps-under-the-transport',
-      "A call's steps (src/core's folders) never import the files that run them in order: the transport, a standalone function's client, the raw client's exchange.",
-      { path: '^src/core/[^/]+/' },
-      { path: '^src/core/(transport|coreClient|rawExchange)[.]ts$' },
-    ),
     ...CORE_RANKS.map((folder, i) =>
       forbid(
         `core-${folder}-imports-below`,
@@ -59,7 +53,7 @@ module.exports = {
         { path: `^src/core/(${[...CORE_RANKS.slice(0, i), '[^/]+[.]ts$'].join('|')})`, pathNot: `^src/core/${folder}/` },
       ),
     ),
-    forbid('core-folders-only', 'Every file of src/core has a folder, but the ones that run the steps: the transport, the chain, the raw exchange, a standalone function\'s client.', { path: '^src/core/(?!(transport|callChain|rawExchange|coreClient)[.]ts$)[^/]+[.]ts$' }, {}),
+    forbid('core-folders-only', 'Every file of src/core has a folder, but the ones that run the steps: the transport, the chain, a standalone function\'s client.', { path: '^src/core/(?!(transport|callChain|coreClient)[.]ts$)[^/]+[.]ts$' }, {}),
     forbid(
       'generated-imports-only-core',
       'src/generated is written from openapi.json and stands on the core alone.',

@@ -26,7 +26,7 @@ export const CALL_STEPS: readonly Step[] = [
 ];
 
 /**
- * The steps of a raw client's request (`rawExchange.ts`): its body is the caller's to read, so nothing decodes it,
+ * The steps of a raw client's request (`Transport.exchange`): its body is the caller's to read, so nothing decodes it,
  * and a lost answer is the `DuplicateExecutionIdError` (the raw client has no wire to answer a record on).
  */
 export const RAW_STEPS: readonly Step[] = [traceSpan, refuseLostAnswer, retryAttempts, timeAttempt, runMiddleware, followRedirects, fetchOnce];

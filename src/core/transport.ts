@@ -2,8 +2,7 @@ import type { Answer, Call, CallClient, CallSettings } from './shared/call.js';
 import type { Operation, RequestInput } from './shared/operation.js';
 import { abortError, type OzError } from './errors/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
-import { runCall } from './callChain.js';
-import { exchange } from './rawExchange.js';
+import { runCall, runRawCall } from './callChain.js';
 // Before the chain: the options resolved, then the request built (src/core/README.md).
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
 import { providerKey } from './options/providerKey.js';
@@ -156,10 +155,20 @@ export class Transport {
 
   /**
    * Sends a request built elsewhere (the raw client's, from openapi-fetch: `rawCalls.ts` reads it) as one call of
-   * `op` to `url` (see `rawExchange.ts`).
+   * `op` to `url`: `body` its bytes as given, `headers` over the call's own (but the credential headers), with the
+   * client's key and headers, retries, trace id, span and typed errors (a non-2xx answer throws), through the raw
+   * steps (`callChain.ts`). Answers the 2xx answer, its body read, or left open in `stream` mode (the span then
+   * ends at the headers: the body is the caller's to read). A lost answer found by a retry throws the
+   * `DuplicateExecutionIdError`.
    */
   async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
-    return await exchange(await this.prepare(op, { url }, options, mode), body, headers);
+    const call = await this.prepare(op, { url }, options, mode);
+    headers.forEach((value, name) => {
+      if (name !== 'authorization' && name !== 'x-api-key') call.headers[name] = value;
+    });
+    if (!headers.has('content-type') && body !== undefined) call.headers['content-type'] = 'application/json';
+    const { response, text } = await runRawCall({ ...call, body });
+    return { response, text };
   }
 
   /** A call resolved from its operation, input and options; a mistake of the caller's is its `OzUsageError`. */

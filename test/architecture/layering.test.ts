@@ -21,6 +21,27 @@ function cruise(cwd: string): { status: number | null; violations: string[] } {
   return { status: run.status, violations: violations.sort() };
 }
 
+/** One file of each folder of src/core, in the order of `CORE_RANKS` in .dependency-cruiser.cjs (top first). */
+const CORE_RANKS = [
+  'span/traceSpan.ts',
+  'answer/decodeAnswer.ts',
+  'recovery/recoverLostAnswer.ts',
+  'retry/retryAttempts.ts',
+  'attempt/timeAttempt.ts',
+  'middleware/runMiddleware.ts',
+  'redirect/followRedirects.ts',
+  'fetch/fetchOnce.ts',
+  'executions/executionPoller.ts',
+  'result/apiPromise.ts',
+  'request/callRequest.ts',
+  'options/callSettings.ts',
+  'validation/answerValidation.ts',
+  'telemetry/tracing.ts',
+  'shared/call.ts',
+  'streams/stream.ts',
+  'errors/errors.ts',
+];
+
 const scratch: string[] = [];
 afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
@@ -41,8 +62,10 @@ describe('the layering rule', () => {
     // One planted file per rule (a circle takes two, and is reported once), and the violation each must raise.
     const planted: Record<string, string> = {
       'src/core/wrongWay.ts': "export type { OperationId } from '../generated/operations.js';",
-      'src/core/streams/wrongFolder.ts': "import '../executions/executionPoller.js';",
       'src/core/retry/wrongWay.ts': "export type { Transport } from '../transport.js';",
+      'src/core/span/wrongWay.ts': "import '../callChain.js';",
+      // Each folder of the core reaches the folder just above it in the chain's order.
+      ...Object.fromEntries(CORE_RANKS.slice(1).map((file, i) => [`src/core/${dirname(file)}/wrongRank.ts`, `import '../${CORE_RANKS[i]!.replace(/ts$/, 'js')}';`])),
       'src/generated/wrongWay.ts': "export type { Oz } from '../client.js';",
       'src/resources/wrongWay.ts': "export type { OzServer } from '../testing/server.js';",
       'src/testing/pipeline/wrongWay.ts': "export type { Executions } from '../../resources/executions.js';",
@@ -86,8 +109,10 @@ describe('the layering rule', () => {
     const expected = [
       'client-never-imports-server: src/resources/wrongWay.ts -> src/testing/server.ts',
       'core-imports-nothing-of-ours: src/core/wrongWay.ts -> src/generated/operations.ts',
-      'core-errors-and-streams-at-the-bottom: src/core/streams/wrongFolder.ts -> src/core/executions/executionPoller.ts',
-      'core-steps-under-the-transport: src/core/retry/wrongWay.ts -> src/core/transport.ts',
+      'core-folders-only: src/core/wrongWay.ts -> src/generated/operations.ts',
+      'core-retry-imports-below: src/core/retry/wrongWay.ts -> src/core/transport.ts',
+      'core-span-imports-below: src/core/span/wrongWay.ts -> src/core/callChain.ts',
+      ...CORE_RANKS.slice(1).map((file, i) => `core-${dirname(file)}-imports-below: src/core/${dirname(file)}/wrongRank.ts -> src/core/${CORE_RANKS[i]}`),
       'generated-imports-only-core: src/generated/wrongWay.ts -> src/client.ts',
       'handlers-never-import-handlers: src/testing/handlers/agents/wrongPart.ts -> src/testing/handlers/models/chatRequest.ts',
       'handlers-never-import-handlers: src/testing/handlers/models/wrongWay.ts -> src/testing/handlers/agents.ts',

@@ -73,7 +73,7 @@ describe('the route table (src/generated/routes.ts)', () => {
     const compilers = files(join(root, 'src'))
       .filter((file) => /\\\{\(\[\^\}\]\+\)\\\}|\\\{\[\^\}\]\+\\\}/.test(readFileSync(file, 'utf8')))
       .map((file) => file.slice(root.length));
-    // transport.ts splits a template to fill it with a call's values (a URL), never to match a path.
-    expect(compilers).toEqual(['src/core/transport.ts', 'src/generated/pathTemplate.ts']);
+    // request/callURL.ts splits a template to fill it with a call's values (a URL), never to match a path.
+    expect(compilers).toEqual(['src/core/request/callURL.ts', 'src/generated/pathTemplate.ts']);
   });
 });

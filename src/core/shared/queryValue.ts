@@ -1,7 +1,6 @@
 import { UsageProblem } from './usageProblem.js';
 
 /** A value a query parameter may take: a string, a finite number, a boolean, or an array of those (sent repeated). */
-export type QueryValue = string | number | boolean | readonly (string | number | boolean)[];
 
 /**
  * Sets one query parameter on `params` (over any earlier value of the same name): an array as the parameter

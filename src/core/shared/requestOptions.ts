@@ -1,10 +1,12 @@
 import type { ApiKeySource } from './credentials.js';
 import type { Format } from './wire.js';
-import type { QueryValue } from './queryValue.js';
 import type { Logger, LogLevel } from './logger.js';
 import type { ValidateMode } from './responseValidation.js';
 import type { Middleware } from './middleware.js';
 import type { RetryOptions } from './retryOptions.js';
+
+/** A value a query parameter may take: a string, a finite number, a boolean, or an array of those (sent repeated). */
+export type QueryValue = string | number | boolean | readonly (string | number | boolean)[];
 
 export type { Format } from './wire.js';
 
