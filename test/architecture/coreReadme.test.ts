@@ -21,7 +21,7 @@ function sourcesUnder(folder: string): string[] {
 }
 
 // The folders of a call's steps, in the order a call goes through them.
-const STEPS = ['options/', 'request/', 'attempt/', 'retry/', 'recovery/', 'answer/', 'validation/', 'result/'];
+const STEPS = ['options/', 'request/', 'span/', 'answer/', 'recovery/', 'retry/', 'attempt/', 'middleware/', 'redirect/', 'fetch/', 'result/'];
 
 describe('src/core/README.md', () => {
   it('indexes every folder of src/core', () => {
@@ -51,7 +51,7 @@ describe('src/core/README.md', () => {
   });
 
   it('names the transport and every step file of a call', () => {
-    for (const step of ['transport.ts', 'options/callSettings.ts', 'request/encodeRequestBody.ts', 'attempt/attemptSignal.ts', 'attempt/middlewareChain.ts', 'attempt/redirect.ts', 'retry/retryLoop.ts', 'recovery/lostAnswer.ts', 'answer/decodeAnswer.ts', 'validation/answerValidation.ts', 'result/apiPromise.ts', 'telemetry/deprecation.ts']) {
+    for (const step of ['transport.ts', 'callChain.ts', 'options/callSettings.ts', 'request/callRequest.ts', 'span/traceSpan.ts', 'answer/decodeAnswer.ts', 'recovery/recoverLostAnswer.ts', 'retry/retryAttempts.ts', 'attempt/timeAttempt.ts', 'middleware/runMiddleware.ts', 'redirect/followRedirects.ts', 'fetch/fetchOnce.ts', 'validation/answerValidation.ts', 'result/apiPromise.ts']) {
       expect(named, step).toContain(step);
     }
   });

@@ -9,7 +9,7 @@ import { warnDeprecatedUse } from '../telemetry/deprecation.js';
 import { setAuth } from './auth.js';
 import { callURL } from './callURL.js';
 import { encodeJsonBody, encodeYamlBody } from './encodeRequestBody.js';
-import { newTraceId } from './traceId.js';
+import { newIdempotencyKey } from './idempotencyKey.js';
 
 /** What goes out on every attempt of a call: its wire, URL, headers and body bytes. */
 export interface CallRequest {
@@ -50,7 +50,7 @@ export async function callRequest(settings: CallSettings, op: Operation, input: 
   setAuth(headers, op, apiKey, settings.authHeader);
   // Every write carries an idempotency key, the same on every attempt: a retry of a lost answer is then a replay.
   if (options.idempotencyKey !== undefined) setHeader(headers, 'x-trace-id', options.idempotencyKey, 'idempotencyKey');
-  else if (op.startsRun || op.method !== 'GET') headers['x-trace-id'] = newTraceId();
+  else if (op.startsRun || op.method !== 'GET') headers['x-trace-id'] = newIdempotencyKey();
   if (options.headers !== undefined) {
     for (const [name, value] of Object.entries(options.headers)) setHeader(headers, name, value, 'headers');
   }

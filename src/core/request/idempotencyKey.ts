@@ -3,8 +3,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 const pool = new Uint8Array(32 * 128);
 let offset = pool.length;
 
-/** A fresh `x-trace-id`: `exe_` and 32 random characters, the shape of the service's execution ids. */
-export function newTraceId(): string {
+/** A fresh idempotency key (sent as `x-trace-id`): `exe_` and 32 random characters, the shape of the service's execution ids (a run takes it as its id). */
+export function newIdempotencyKey(): string {
   if (offset + 32 > pool.length) {
     crypto.getRandomValues(pool);
     offset = 0;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { nodeUserAgent } from '../../src/core/shared/runtime.js';
+import { nodeUserAgent } from '../../../src/core/shared/runtime.js';
 
 describe('nodeUserAgent', () => {
   const g = globalThis as Record<string, unknown>;
