@@ -91,7 +91,7 @@ const nodePartsByCondition: Plugin = {
   },
 };
 
-// The CommonJS builds load the SDK's optional parts (`loadPart` of src/core/optionalPart.ts: YAML, the response
+// The CommonJS builds load the SDK's optional parts (`loadPart` of src/core/shared/optionalPart.ts: YAML, the response
 // validators, spans, sign-in, the profile file) with `require`: jest's CommonJS defaults (and other CommonJS hosts)
 // cannot run a dynamic `import()`. Every `import('literal')` of the sources is such a loader (a test holds it), so
 // each becomes a `require` there; esbuild then bundles the required module in the chunk, evaluated on first use.

@@ -61,7 +61,7 @@ describe('composeSteps', () => {
 describe('the list of steps', () => {
   const readme = readFileSync(new URL('../../src/core/README.md', import.meta.url), 'utf8');
   const section = readme.slice(readme.indexOf('## A call, step by step'), readme.indexOf('\n## ', readme.indexOf('## A call, step by step') + 1));
-  // Each numbered line of the section starts with its step: `folder/file.ts` (`stepName`).
+  // Each numbered line of the section starts with its step: its file and its name: **`span/traceSpan.ts` (`traceSpan`)**.
   const listed = [...section.matchAll(/^\d+\. \*\*`([\w/]+)\.ts` \(`(\w+)`\)\*\*/gm)].map(([, file, name]) => ({ file: file!, name: name! }));
 
   it('is the one src/core/README.md shows, in the same order', () => {

@@ -1,5 +1,5 @@
 // The service's error envelope as the SDK reads it: the error classes (apiErrors.ts) and the readers of every wire
-// (answer/errorBody.ts, answer/errorLines.ts) take it from here; errors.ts, at the bottom of the core, imports nothing.
+// (attempt/errorBody.ts, attempt/errorLines.ts) take it from here; errors.ts, at the bottom of the core, imports nothing.
 
 /** Where a missing connection or credential is made (424 errors). */
 export interface ConnectInfo {

@@ -3,7 +3,7 @@ import { abortError } from '../errors/errors.js';
 
 /**
  * Waits `ms`, or rejects with `OzAbortError` as soon as `signal` aborts. It follows the signal through the one
- * listener shared by every call on it (`attempt/sharedAbort.ts`), and stops following it either way.
+ * listener shared by every call on it (`shared/sharedAbort.ts`), and stops following it either way.
  */
 export function abortableSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(signal));
