@@ -144,6 +144,7 @@ const PORT_INTERFACES: readonly Retired[] = [
 const RETIRED: readonly Retired[] = [
   { old: 'Answer', under: 'src/testing/', now: 'RequestOutcome (the client keeps `Answer`)' },
   { old: 'ResolvedOptions', under: 'src/', now: 'ResolvedClientOptions, ResolvedServerOptions' },
+  { old: 'resolveOptions', under: 'src/', now: 'resolveClientOptions, resolveServerOptions' },
   { old: 'OPERATIONS', under: 'src/testing/', now: 'SERVER_OPERATIONS (the generated table keeps `OPERATIONS`)' },
   { old: 'OPERATIONS_BY_ID', under: 'src/testing/', now: 'SERVER_OPERATIONS_BY_ID' },
   ...PORT_INTERFACES,

@@ -1,5 +1,5 @@
 import { stepKey } from '../state/catalog.js';
-import type { RunnerPort } from './runner.js';
+import type { RunsNeeds } from './runner.js';
 import type { BuildingRecord, ItemRecord } from '../state/state.js';
 
 /** After this many failed attempts at one step an item is `failed`. */
@@ -17,9 +17,6 @@ export interface StepFailure {
   readonly times?: number;
 }
 
-/** What the item walk works with: what the runner does (the clock, the store, the work in flight, the lifetime, the pace). */
-export type ItemWalkerPort = RunnerPort;
-
 /**
  * Walks items of cloud buildings through their pipeline, one clock step at a time: intake, each step in
  * order (`last_output` of one is the next one's input), then `done`. A failing office raises `attempt` and is
@@ -36,10 +33,10 @@ export class ItemWalker {
   readonly #queued = new Set<string>();
   #armed = false;
 
-  readonly #core: ItemWalkerPort;
+  readonly #core: RunsNeeds;
 
-  constructor(port: ItemWalkerPort) {
-    this.#core = port;
+  constructor(parts: RunsNeeds) {
+    this.#core = parts;
   }
 
   /** Schedules the item's next step if it walks (cloud building, active, not paused). */

@@ -70,8 +70,8 @@ function fillTemplate(value: unknown, input: string, inputs: Readonly<Record<str
 /** The longest poll interval an unfinished execution suggests: what it always suggested before (`Retry-After: 1`). */
 export const MAX_POLL_HINT_MS = 1000;
 
-/** What the runner works with: the clock, the store, the work in flight, the state's lifetime and the pace. */
-export interface RunnerPort {
+/** What the runs' workers (the runner and the item walk) need of the server: the clock, the store, the work in flight, the state's lifetime and the pace. */
+export interface RunsNeeds {
   readonly clock: ServerClock;
   readonly store: Store;
   readonly work: WorkTracker;
@@ -86,10 +86,10 @@ export class Runner {
   /** The lifetime signal of the state each run began in: once it aborts, the run stops and writes nothing more. */
   readonly #lifetimeOf = new WeakMap<ExecutionRecord, AbortSignal>();
 
-  readonly #core: RunnerPort;
+  readonly #core: RunsNeeds;
 
-  constructor(port: RunnerPort) {
-    this.#core = port;
+  constructor(parts: RunsNeeds) {
+    this.#core = parts;
   }
 
   /**

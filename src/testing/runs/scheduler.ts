@@ -43,7 +43,7 @@ export function scheduleRun(store: Store, s: ScheduleRecord): RunRequest {
 }
 
 /** What the scheduler works with: the clock, the store, the runner and the state's lifetime. */
-export interface SchedulerPort {
+export interface SchedulerNeeds {
   readonly clock: ServerClock;
   readonly store: Store;
   readonly runner: Runner;
@@ -56,10 +56,10 @@ export interface SchedulerPort {
  * `idle()` does not wait for them.
  */
 export class Scheduler {
-  readonly #core: SchedulerPort;
+  readonly #core: SchedulerNeeds;
 
-  constructor(port: SchedulerPort) {
-    this.#core = port;
+  constructor(parts: SchedulerNeeds) {
+    this.#core = parts;
   }
 
   /** Arms a schedule's next run. */

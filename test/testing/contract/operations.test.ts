@@ -66,7 +66,7 @@ describe('every operation of openapi.json', () => {
 
 describe("the server's operation table", () => {
   it('is the generated table, plus only whether a body is taken and whether a 2xx answer is replayed', async () => {
-    const { OPERATIONS: serverTable } = await import('../../../src/testing/contract/operations.js');
+    const { SERVER_OPERATIONS: serverTable } = await import('../../../src/testing/contract/operations.js');
     const { OPERATIONS: generated } = await import('../../../src/generated/operations.js');
     expect(serverTable.map((op) => op.id).sort()).toEqual(Object.keys(generated).sort());
     for (const { body, replay, ...descriptor } of serverTable) {

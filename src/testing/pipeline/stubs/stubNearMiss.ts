@@ -1,12 +1,12 @@
 import type { JournalEntry } from '../../harness/journal.js';
 import { fieldDifference, parsedBody, pathParams, queryParams, recordDifferences, subsetDifferences, type Difference } from '../../harness/nearMisses.js';
-import { OPERATIONS } from '../../contract/operations.js';
+import { SERVER_OPERATIONS } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import { lastUserMessageTest, lastUserText } from './chatScript.js';
 import { requestStreams } from './stubEvents.js';
 import type { StubView } from './stubs.js';
 
-const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
+const BY_ID = new Map(SERVER_OPERATIONS.map((op) => [op.id as string, op]));
 
 /** What of a chat completion's last user message differs from `match.lastUserMessage`. */
 function lastUserDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
