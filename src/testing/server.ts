@@ -234,7 +234,7 @@ function mountControls(core: WorldCore): Pick<OzServer, 'fetch' | 'handle' | 'ha
   const { resolved } = core;
   const handle = (request: Request) => (core.closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(core.handler, resolved, request));
   return {
-    // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/runtime.ts).
+    // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/shared/runtime.ts).
     fetch: markEmbeddedServerFetch((input: Request | string | URL, init?: RequestInit) => {
       if (core.closed) return Promise.reject(new OzServerClosedError('server.fetch'));
       if (input instanceof Request && init === undefined) return handle(input);
