@@ -39,3 +39,8 @@ export const SERVER_OPERATIONS_BY_ID = Object.fromEntries(SERVER_OPERATIONS.map(
 
 /** Every operationId of openapi.json: faults and journal filters refuse any other. */
 export const OPERATION_IDS: ReadonlySet<string> = new Set(SERVER_OPERATIONS.map((o) => o.id));
+
+/** The operation an id names, read from a caller's string (a stub's, a scenario's); `undefined` for no operation. */
+export function serverOperationNamed(id: string): OperationInfo | undefined {
+  return OPERATION_IDS.has(id) ? SERVER_OPERATIONS_BY_ID[id as OperationId] : undefined;
+}

@@ -1,7 +1,7 @@
 import { fillPathTemplate } from '../../generated/pathTemplate.js';
 import { ROUTE_BY_ID } from '../../generated/routes.js';
 import type { OperationId } from '../../generated/operations.js';
-import { OPENAPI_DOCUMENT, SERVER_OPERATIONS, type OperationInfo } from '../contract/operations.js';
+import { OPENAPI_DOCUMENT, SERVER_OPERATIONS, serverOperationNamed, type OperationInfo } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
 import { resolveRef } from '../pipeline/stubs/stubAnswerCheck.js';
 import { send, type ParityAnswer, type ParityEndpoint, type ParityRequest } from './exchange.js';
@@ -128,8 +128,7 @@ async function expect2xx(side: SideContext, request: ParityRequest, what: string
   return answer.value;
 }
 
-const OPS_BY_ID = new Map(SERVER_OPERATIONS.map((op) => [op.id as string, op]));
-const opNamed = (id: string) => OPS_BY_ID.get(id)!;
+const opNamed = (id: string) => serverOperationNamed(id)!;
 const pathOf = (op: OperationInfo, values: Readonly<Record<string, string>>) => {
   const template = ROUTE_BY_ID[op.id].path;
   return fillPathTemplate(template, (n) => (template.slashParams.includes(n) ? values[n]!.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(values[n]!)));

@@ -91,3 +91,15 @@ describe("the server's operation table", () => {
     expect(API_VERSION).toBe(openapi.info.version);
   });
 });
+
+describe('serverOperationNamed', () => {
+  it("answers the server's descriptor of an operation named by a caller's string", async () => {
+    const { SERVER_OPERATIONS, serverOperationNamed } = await import('../../../src/testing/contract/operations.js');
+    for (const op of SERVER_OPERATIONS) expect(serverOperationNamed(op.id)).toBe(op);
+  });
+
+  it('answers undefined for a name no operation has, an object property name included', async () => {
+    const { serverOperationNamed } = await import('../../../src/testing/contract/operations.js');
+    for (const name of ['noSuchOperation', 'ExecuteTool', '', 'toString', '__proto__', 'constructor']) expect(serverOperationNamed(name), name).toBeUndefined();
+  });
+});
