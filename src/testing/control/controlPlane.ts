@@ -225,8 +225,8 @@ function sessionsOf(target: ControlTarget): SessionDirectory {
   return target.sessions;
 }
 
-function clockView(core: ControlNeeds): Record<string, unknown> {
-  return { now: core.clock.iso(), now_ms: core.clock.now(), frozen: core.clock.frozen };
+function clockView(parts: ControlNeeds): Record<string, unknown> {
+  return { now: parts.clock.iso(), now_ms: parts.clock.now(), frozen: parts.clock.frozen };
 }
 
 const ITEM_PATCH_TYPES: Readonly<Record<keyof ItemPatch, (v: unknown) => boolean>> = {
