@@ -2,7 +2,7 @@ import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/shared/credentials.js';
 import { Transport } from './core/transport.js';
 import type { JsonRequestOptions } from './core/result/resultTypes.js';
-import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
+import { maxRetriesOf, resolveClientOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
 import type { WhoAmI } from './generated/index.js';
 import { OzResources } from './generated/index.js';
 import { ERROR_CODES } from './generated/errors.js';
@@ -41,7 +41,7 @@ export class Oz extends OzResources {
     // Installed here by name, not only when src/generated/errors.ts loads: a bundler that trusts
     // `sideEffects: false` drops a module none of whose exports is used, and every code would read as its status.
     registerErrorCodes(ERROR_CODES);
-    const resolved = resolveOptions(options);
+    const resolved = resolveClientOptions(options);
     const parent = (options as DerivedOptions)[PARENT_TRANSPORT];
     const config = transportConfigOf(resolved);
     const transport = new Transport(config, parent);

@@ -106,7 +106,7 @@ const env = (name: string): string | undefined =>
   typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined;
 
 /** The options of a client with the environment's values filled in. */
-export function resolveOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
+export function resolveClientOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
   const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (isBrowser() && !options.dangerouslyAllowBrowser && !callsStayInProcess(options.fetch, baseURL)) {
     throw new OzUsageError(
@@ -135,14 +135,14 @@ export function resolveOptions(options: ClientOptions): ClientOptions & { baseUR
 }
 
 /** The client's options with the environment's values filled in. */
-export type ResolvedOptions = ReturnType<typeof resolveOptions>;
+export type ResolvedClientOptions = ReturnType<typeof resolveClientOptions>;
 
 /**
  * The transport's config of a client's resolved options. The
  * options are handed on as they are: each option the transport reads has the same name in both (a client's own
  * options, `mcpURL` and `dangerouslyAllowBrowser`, ride along unread).
  */
-export function transportConfigOf(resolved: ResolvedOptions): TransportConfig {
+export function transportConfigOf(resolved: ResolvedClientOptions): TransportConfig {
   return {
     ...resolved,
     executionRecord: getExecutionOperation,
@@ -155,17 +155,17 @@ export function transportConfigOf(resolved: ResolvedOptions): TransportConfig {
 }
 
 /** A client's retries after the first attempt: its option, else the default. */
-export function maxRetriesOf(resolved: ResolvedOptions): number {
+export function maxRetriesOf(resolved: ResolvedClientOptions): number {
   return resolved.maxRetries ?? DEFAULT_MAX_RETRIES;
 }
 
 /** A client's milliseconds per attempt: its option, else the default. */
-export function timeoutOf(resolved: ResolvedOptions): number {
+export function timeoutOf(resolved: ResolvedClientOptions): number {
   return resolved.timeout ?? DEFAULT_TIMEOUT_MS;
 }
 
 /** What `JSON.stringify` writes of a client (`Oz`, `OzCore`): its settings, the key masked. */
-export function settingsOf(resolved: ResolvedOptions): Record<string, unknown> {
+export function settingsOf(resolved: ResolvedClientOptions): Record<string, unknown> {
   return {
     baseURL: resolved.baseURL,
     apiKey: '[redacted]',

@@ -2,7 +2,7 @@ import { bindTransport, type CoreClient } from '../core/coreClient.js';
 import { registerErrorCodes } from '../core/errors/apiErrors.js';
 import { ERROR_CODES } from '../generated/errors.js';
 import { Transport } from '../core/transport.js';
-import { maxRetriesOf, resolveOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedOptions } from '../clientOptions.js';
+import { maxRetriesOf, resolveClientOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedClientOptions } from '../clientOptions.js';
 
 /**
  * Options of an {@link OzCore}: those of the `Oz` client but `mcpURL` (the standalone functions are the REST
@@ -25,11 +25,11 @@ export type OzCoreOptions = Omit<ClientOptions, 'mcpURL'>;
  * a log line or an error.
  */
 export class OzCore implements CoreClient {
-  readonly #options: ResolvedOptions;
+  readonly #options: ResolvedClientOptions;
 
   /** Reads `apiKey`, `baseURL` and `logLevel` from `OZ_API_KEY`, `OZ_BASE_URL` and `OZ_LOG` when not given, as `Oz` does. */
   constructor(options: OzCoreOptions = {}) {
-    this.#options = resolveOptions(options);
+    this.#options = resolveClientOptions(options);
     // Every code's class, as the `Oz` client has them.
     registerErrorCodes(ERROR_CODES);
     bindTransport(this, new Transport(transportConfigOf(this.#options)));

@@ -21,7 +21,7 @@ import { itemView } from './state/itemViews.js';
 import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';
 import { mswHandlers } from './mounts/mswMount.js';
-import { resolveOptions, type OzServerOptions } from './public/options.js';
+import { resolveServerOptions, type OzServerOptions } from './public/options.js';
 import { createServerParts, type ServerParts } from './parts/serverParts.js';
 import { resumeRuns } from './runs/runPlans.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
@@ -37,7 +37,7 @@ import { sessionControls } from './sessions/session.js';
 import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
 import { unusedOf } from './pipeline/stubs/unused.js';
 import type { StubSpec } from './pipeline/stubs/stubs.js';
-import type { ResolvedOptions } from './public/options.js';
+import type { ResolvedServerOptions } from './public/options.js';
 
 interface SnapshotData extends OzSnapshot {
   readonly data: ServerData;
@@ -70,7 +70,7 @@ function requireItem(data: ServerData, id: string): ItemRecord {
 
  */
 export function createOzServer(options: OzServerOptions = {}): OzServer {
-  const resolved = resolveOptions(options);
+  const resolved = resolveServerOptions(options);
   const root = buildWorld(options, resolved, null);
   const { server, parts } = root;
   const sessions = new SessionRegistry(
@@ -189,7 +189,7 @@ function worldAdminToken(options: OzServerOptions): string | null {
 }
 
 /** Fills a new world's store: a session's copy of a baseline, else the demo seed and the fixtures. */
-function fillWorld(parts: ServerParts, options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null, keys: DemoKeys): void {
+function fillWorld(parts: ServerParts, options: OzServerOptions, resolved: ResolvedServerOptions, start: BaselineCopy | null, keys: DemoKeys): void {
   const store = parts.store;
   store.data = start?.data ?? emptyData();
   store.catalog = start?.catalog ?? { tools: new Map(), agents: new Map(), steps: new Map() };
@@ -201,7 +201,7 @@ function fillWorld(parts: ServerParts, options: OzServerOptions, resolved: Resol
 /** What a world's parts share and change over its life. */
 interface WorldCore {
   readonly options: OzServerOptions;
-  readonly resolved: ResolvedOptions;
+  readonly resolved: ResolvedServerOptions;
   readonly start: BaselineCopy | null;
   readonly parts: ServerParts;
   readonly store: Store;
@@ -401,10 +401,10 @@ function itemControls({ store, parts, clock }: WorldCore): OzItemControls {
 }
 
 /** A world's new parts, filled, its stubs armed, its handler made (its baseline not yet taken). */
-function worldCore(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null, keys: DemoKeys): WorldCore {
+function worldCore(options: OzServerOptions, resolved: ResolvedServerOptions, start: BaselineCopy | null, keys: DemoKeys): WorldCore {
   const clock = new ServerClock(options.clock);
   const store = new Store(emptyData(), { tools: new Map(), agents: new Map(), steps: new Map() }, clock, resolved.rateLimit, resolved.retention);
-  // The server's parts, wired once into one plain object: each consumer takes the port it declares.
+  // The server's parts, wired once into one plain object: each consumer takes them as the needs it declares.
   const parts = createServerParts(resolved, clock, store);
   fillWorld(parts, options, resolved, start, keys);
   const armStubs = () => {
@@ -430,7 +430,7 @@ function worldCore(options: OzServerOptions, resolved: ResolvedOptions, start: B
 }
 
 /** A world from `options`; `start` (a session's copy of a baseline) replaces the seed and the fixtures. */
-function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: BaselineCopy | null): World {
+function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, start: BaselineCopy | null): World {
   const keys = worldKeys(options);
   const adminToken = worldAdminToken(options);
   const core = worldCore(options, resolved, start, keys);
@@ -459,7 +459,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedOptions, start: 
     ...catalogControls(store),
     items: itemControls(core),
   };
-  const target: ControlTarget = { server: parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
+  const target: ControlTarget = { parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
   const world: World = {
     server,
     parts,

@@ -1,5 +1,5 @@
 import { compilePathTemplate } from '../../generated/pathTemplate.js';
-import { replyResponse, responseReply } from '../wire/answer.js';
+import { replyResponse, responseReply } from '../wire/requestOutcome.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, fetchRequestReader } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
@@ -23,14 +23,14 @@ import { FIXTURE_DOCUMENT, keyValueProblem, parseFixtureText, type FixtureDocume
 import type { FixtureSummary } from '../fixtures/fixtures.js';
 import { journalEntryView } from './journalView.js';
 import { journalHar } from '../harness/journalHar.js';
-import { applySettings, checkSettings, readSettings, type SettingsPort } from './settings.js';
+import { applySettings, checkSettings, readSettings, type SettingsNeeds } from './settings.js';
 import { sessionView } from './sessionView.js';
 import { STATE_DOCUMENT, STATE_DOCUMENT_NESTING, type OzStateDocument } from '../fixtures/stateDocument.js';
 import { parseYaml } from '../wire/yamlWire.js';
 import { urlPath } from '../support/requestUrl.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
 import type { ServerEvents } from '../harness/serverEvents.js';
-import type { Reply } from '../wire/answer.js';
+import type { Reply } from '../wire/requestOutcome.js';
 import { eventFeed } from './eventFeed.js';
 import { consolePage, consoleScriptAnswer, consoleStyleAnswer } from './consolePage.js';
 import { controlPlaneCall, type ControlCall } from './remote.js';
@@ -41,8 +41,8 @@ import { mcpInstructions, serverAbout, sessionAbout } from './controlMcpInfo.js'
 export const CONTROL_PREFIX = '/_oz';
 
 /** The parts of a server the control plane reads and changes directly: clock, faults, journal, settings, accounts. */
-export interface ControlPort extends SettingsPort {
-  readonly options: SettingsPort['options'] & { readonly maxBodyBytes: number };
+export interface ControlNeeds extends SettingsNeeds {
+  readonly options: SettingsNeeds['options'] & { readonly maxBodyBytes: number };
   readonly clock: ServerClock;
   readonly faults: Faults;
   readonly stubs: Stubs;
@@ -52,7 +52,7 @@ export interface ControlPort extends SettingsPort {
 
 /** What the control plane drives: the server's own controls (the same the in-process API offers). */
 export interface ControlTarget {
-  readonly server: ControlPort;
+  readonly parts: ControlNeeds;
   readonly items: OzItemControls;
   readonly dashboard: OzDashboard;
   reset(): void;
@@ -66,11 +66,11 @@ export interface ControlTarget {
   readonly keys: OzKeyControls;
   readonly connections: OzConnectionControls;
   /** The server's sessions (the default session's target only). */
-  readonly sessions?: SessionsPort;
+  readonly sessions?: SessionDirectory;
 }
 
 /** What the control plane does with a server's sessions (`/_oz/sessions`). */
-export interface SessionsPort {
+export interface SessionDirectory {
   list(): OzSession[];
   /** Makes a session (a `TypeError` for bad options, 429 past the bound). */
   create(options?: OzSessionOptions): OzSession;
@@ -220,13 +220,13 @@ function accountQuery(call: Call): { account?: string } {
   return account === null ? {} : { account };
 }
 
-function sessionsOf(target: ControlTarget): SessionsPort {
+function sessionsOf(target: ControlTarget): SessionDirectory {
   if (!target.sessions) throw new OzMockError(404, 'not_found', 'A session has no sessions of its own.');
   return target.sessions;
 }
 
-function clockView(core: ControlPort): Record<string, unknown> {
-  return { now: core.clock.iso(), now_ms: core.clock.now(), frozen: core.clock.frozen };
+function clockView(parts: ControlNeeds): Record<string, unknown> {
+  return { now: parts.clock.iso(), now_ms: parts.clock.now(), frozen: parts.clock.frozen };
 }
 
 const ITEM_PATCH_TYPES: Readonly<Record<keyof ItemPatch, (v: unknown) => boolean>> = {
@@ -273,25 +273,25 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     return OK();
   },
   saveState: async (_, t) => answer(200, { ok: true, path: await t.saveState() }),
-  listFaults: (_, t) => answer(200, { data: t.server.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec, a.hits)) }),
+  listFaults: (_, t) => answer(200, { data: t.parts.faults.list.map((a) => faultToJson(a.id, a.remaining, a.spec, a.hits)) }),
   addFault: async (call, t) => {
     const o = await call.object();
-    const handle = asInvalid(() => t.server.faults.add(faultFromJson(o)));
-    return answer(201, faultToJson(handle.id, handle.remaining, t.server.faults.list.find((a) => a.id === handle.id)!.spec));
+    const handle = asInvalid(() => t.parts.faults.add(faultFromJson(o)));
+    return answer(201, faultToJson(handle.id, handle.remaining, t.parts.faults.list.find((a) => a.id === handle.id)!.spec));
   },
   clearFaults: (_, t) => {
-    t.server.faults.clear();
+    t.parts.faults.clear();
     return OK();
   },
   cancelFault: (call, t) => {
-    if (!t.server.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
+    if (!t.parts.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
     return OK();
   },
-  getClock: (_, t) => answer(200, clockView(t.server)),
+  getClock: (_, t) => answer(200, clockView(t.parts)),
   setClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['now', 'frozen']);
-    const { clock } = t.server;
+    const { clock } = t.parts;
     if (o.frozen !== undefined && typeof o.frozen !== 'boolean') throw invalidParams('frozen must be true or false.');
     if (o.now !== undefined) {
       const at = typeof o.now === 'string' && /^\d{4}-\d\d-\d\dT/.test(o.now) ? Date.parse(o.now) : Number.NaN;
@@ -301,14 +301,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       await asInvalidAwaited(() => clock.advance(ms));
     }
     if (typeof o.frozen === 'boolean') clock.setFrozen(o.frozen);
-    return answer(200, clockView(t.server));
+    return answer(200, clockView(t.parts));
   },
   advanceClock: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['ms']);
     const ms = integerField(o, 'ms', 0, 10 * 366 * 86_400_000);
-    await asInvalidAwaited(() => t.server.clock.advance(ms));
-    return answer(200, clockView(t.server));
+    await asInvalidAwaited(() => t.parts.clock.advance(ms));
+    return answer(200, clockView(t.parts));
   },
   waitIdle: async (call, t) => {
     const o = await call.object();
@@ -333,7 +333,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     }
     const limitText = q.get('limit');
     if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000)) throw invalidParams('limit must be an integer from 1 to 10000.');
-    const entries = asInvalid(() => t.server.journal.filter(journalFilter(filter)));
+    const entries = asInvalid(() => t.parts.journal.filter(journalFilter(filter)));
     const picked = limitText === null ? entries : entries.slice(-Number(limitText));
     const format = q.get('format') ?? 'json';
     if (format !== 'json' && format !== 'har') throw invalidParams('format must be json or har.');
@@ -348,16 +348,16 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.body !== undefined && !isPlainObject(o.body)) throw invalidParams('body must be a JSON object of fields.');
     const { times, ...filter } = o;
     try {
-      asInvalid(() => t.server.journal.verify(journalFilter(filter as JournalFilter), times === undefined ? {} : { times: times as number }));
+      asInvalid(() => t.parts.journal.verify(journalFilter(filter as JournalFilter), times === undefined ? {} : { times: times as number }));
     } catch (err) {
       if (!(err instanceof OzVerificationError)) throw err;
       const error = { code: 'verification_failed', message: err.message, count: err.count, times: err.times, nearMisses: err.nearMisses };
       return answer(422, { error }, { 'x-error-code': 'verification_failed' });
     }
-    return answer(200, { ok: true, count: t.server.journal.count(journalFilter(filter as JournalFilter)) });
+    return answer(200, { ok: true, count: t.parts.journal.count(journalFilter(filter as JournalFilter)) });
   },
   clearJournal: (_, t) => {
-    t.server.journal.clear();
+    t.parts.journal.clear();
     return OK();
   },
   listKeys: (call, t) => answer(200, { data: t.keys.list(accountQuery(call)) }),
@@ -368,7 +368,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.api_key !== undefined && o.value !== undefined) throw invalidParams('Give api_key (or its old name value), not both.');
     if (o.api_key !== undefined) o.value = o.api_key;
     if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
-    if (!t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (!t.parts.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
     for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k === 'value' && o.api_key !== undefined ? 'api_key' : k} must be a string.`);
     for (const k of ['tools', 'addresses'] as const) {
       if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
@@ -377,7 +377,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
     const valueField = o.api_key !== undefined ? 'api_key' : 'value';
     if (shape) throw invalidParams(`${valueField} ${shape}.`);
-    if (typeof o.value === 'string' && t.server.store.keyInUse(hashKey(o.value))) throw invalidParams(`${valueField}: ${KEY_IN_USE}.`);
+    if (typeof o.value === 'string' && t.parts.store.keyInUse(hashKey(o.value))) throw invalidParams(`${valueField}: ${KEY_IN_USE}.`);
     const { apiKey, ...created } = t.keys.add({
       account: o.account,
       ...(o.kind !== undefined ? { kind: o.kind as KeyOptions['kind'] } : {}),
@@ -435,7 +435,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     onlyFields(o, ['account', 'key_expiry_days', 'key_name']);
     if (!('account' in o) || (o.account !== null && typeof o.account !== 'string')) throw invalidParams('account is required: an account name, or null for a user who refuses.', ['account']);
-    if (typeof o.account === 'string' && !t.server.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
+    if (typeof o.account === 'string' && !t.parts.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
     if (o.key_expiry_days !== undefined && ![7, 30, 90, 180, 365, null].includes(o.key_expiry_days as number)) throw invalidParams('key_expiry_days must be one of 7, 30, 90, 180, 365 or null.');
     if (o.key_name !== undefined && (typeof o.key_name !== 'string' || o.key_name === '')) throw invalidParams('key_name must be a non-empty string.');
     t.dashboard.signInAs(o.account as string | null);
@@ -443,23 +443,23 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.key_name !== undefined) t.dashboard.keyName = o.key_name as string;
     return OK();
   },
-  listStubs: (_, t) => answer(200, { data: t.server.stubs.list() }),
+  listStubs: (_, t) => answer(200, { data: t.parts.stubs.list() }),
   addStub: async (call, t) => {
     const o = await call.object();
     if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
-    const handle = asInvalid(() => t.server.stubs.addSpec(o as unknown as StubSpec));
-    return answer(201, t.server.stubs.list().find((v) => v.id === handle.id));
+    const handle = asInvalid(() => t.parts.stubs.addSpec(o as unknown as StubSpec));
+    return answer(201, t.parts.stubs.list().find((v) => v.id === handle.id));
   },
   clearStubs: (_, t) => {
-    t.server.stubs.clear();
+    t.parts.stubs.clear();
     return OK();
   },
   cancelStub: (call, t) => {
-    if (!t.server.stubs.cancel(call.params.id!)) throw new OzMockError(404, 'stub_not_found', `No armed stub ${call.params.id}.`);
+    if (!t.parts.stubs.cancel(call.params.id!)) throw new OzMockError(404, 'stub_not_found', `No armed stub ${call.params.id}.`);
     return OK();
   },
   listUnused: (_, t) => {
-    const unused = unusedOf(t.server);
+    const unused = unusedOf(t.parts);
     return answer(200, { faults: unused.faults.map(({ id, remaining, hits, nearMisses, ...spec }) => ({ ...faultToJson(id, remaining, spec as FaultSpec, hits), nearMisses })), stubs: unused.stubs });
   },
   listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
@@ -472,7 +472,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (!(await sessionsOf(t).end(call.params.session!))) throw new OzMockError(404, 'session_not_found', `No live session ${call.params.session}.`);
     return OK();
   },
-  followEvents: (call, t) => eventFeed(t.server, call.request, call.conn),
+  followEvents: (call, t) => eventFeed(t.parts, call.request, call.conn),
   controlMcp: async (call) => {
     const { answerMcpRequest } = await loadPart("the control plane's MCP server", () => import('./controlMcpRoute.js'));
     const url = call.url.origin;
@@ -484,8 +484,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   getConsole: () => consolePage(),
   getConsoleScript: () => consoleScriptAnswer(),
   getConsoleStyle: () => consoleStyleAnswer(),
-  getSettings: (_, t) => answer(200, readSettings(t.server)),
-  updateSettings: async (call, t) => answer(200, applySettings(t.server, checkSettings(await call.object()))),
+  getSettings: (_, t) => answer(200, readSettings(t.parts)),
+  updateSettings: async (call, t) => answer(200, applySettings(t.parts, checkSettings(await call.object()))),
 };
 
 interface Route {
@@ -539,7 +539,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodedSegment(match[i + 1]!)));
   let text: Promise<string> | null = null;
-  const readText = () => (text ??= conn.reader.text(target.server.options.maxBodyBytes));
+  const readText = () => (text ??= conn.reader.text(target.parts.options.maxBodyBytes));
   const call: Call = {
     request,
     conn,

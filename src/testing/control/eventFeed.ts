@@ -1,14 +1,14 @@
 import type { JournalEntry } from '../harness/journal.js';
 import type { ServerEvents } from '../harness/serverEvents.js';
 import type { ServerClock } from '../time/clock.js';
-import type { Reply } from '../wire/answer.js';
+import type { Reply } from '../wire/requestOutcome.js';
 import type { Connection } from '../wire/connection.js';
 import { SSE_BUFFER_LIMIT } from '../wire/sseSink.js';
 import { SseStream } from '../wire/sseStream.js';
 import { journalEntryView } from './journalView.js';
 
 /** What the live feed reads: a world's answers and its clock. */
-export interface EventFeedPort {
+export interface EventFeedNeeds {
   readonly events: ServerEvents;
   readonly clock: ServerClock;
 }
@@ -41,10 +41,10 @@ class FeedStream extends SseStream {
  * from then on: a reader fetches the journal after it to miss nothing). A reader that falls
  * {@link FEED_BUFFER_LIMIT} behind gets `event: overflow` and the end.
  */
-export function eventFeed(port: EventFeedPort, request: Request, conn: Connection): Reply {
+export function eventFeed(parts: EventFeedNeeds, request: Request, conn: Connection): Reply {
   // Over HTTP the socket's sink sees a client gone; in process the request's signal does.
-  const stream = new FeedStream(conn.mount === 'http' ? null : request.signal, { clock: port.clock, pingMs: 0 });
-  const stop = port.events.on('answered', (entry: JournalEntry) => {
+  const stream = new FeedStream(conn.mount === 'http' ? null : request.signal, { clock: parts.clock, pingMs: 0 });
+  const stop = parts.events.on('answered', (entry: JournalEntry) => {
     if (stream.buffered >= FEED_BUFFER_LIMIT) {
       stream.send('overflow', JSON.stringify({ message: 'The reader fell behind: reload the journal and reconnect.' }));
       stream.close();

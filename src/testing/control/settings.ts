@@ -20,14 +20,14 @@ export interface OzSettings {
 const LIMITS: Readonly<Record<keyof OzSettings, number>> = { rate_limit: 1e9, step_ms: 3_600_000, token_ms: 60_000, poll_ms: 3_600_000, key_cache_ms: 86_400_000 };
 
 /** What the settings read and change: the live options, and the accounts (their rate limit). */
-export interface SettingsPort {
+export interface SettingsNeeds {
   readonly options: { readonly timing: Timing; readonly keyCacheMs: number; readonly rateLimit: { readonly limit: number; readonly window_ms: number } };
   readonly store: Store;
 }
 
 /** The server's settings now. */
-export function readSettings(core: SettingsPort): OzSettings {
-  const o = core.options;
+export function readSettings(parts: SettingsNeeds): OzSettings {
+  const o = parts.options;
   return {
     rate_limit: o.rateLimit.limit <= 0 ? 0 : Math.round((o.rateLimit.limit * 60_000) / o.rateLimit.window_ms),
     step_ms: o.timing.stepMs,
@@ -52,16 +52,16 @@ export function checkSettings(patch: unknown): Partial<OzSettings> {
  * Applies checked settings. The resolved options are the server's live settings (every reader looks them up
  * per use), so they change in place; a new rate limit applies to every account's keys.
  */
-export function applySettings(core: SettingsPort, patch: Partial<OzSettings>): OzSettings {
-  const timing = core.options.timing as { stepMs: number; tokenMs: number; pollMs: number };
+export function applySettings(parts: SettingsNeeds, patch: Partial<OzSettings>): OzSettings {
+  const timing = parts.options.timing as { stepMs: number; tokenMs: number; pollMs: number };
   if (patch.step_ms !== undefined) timing.stepMs = patch.step_ms;
   if (patch.token_ms !== undefined) timing.tokenMs = patch.token_ms;
   if (patch.poll_ms !== undefined) timing.pollMs = patch.poll_ms;
-  if (patch.key_cache_ms !== undefined) (core.options as { keyCacheMs: number }).keyCacheMs = patch.key_cache_ms;
+  if (patch.key_cache_ms !== undefined) (parts.options as { keyCacheMs: number }).keyCacheMs = patch.key_cache_ms;
   if (patch.rate_limit !== undefined) {
     const limit = { limit: patch.rate_limit, window_ms: 60_000 };
-    Object.assign(core.options.rateLimit, limit);
-    for (const account of core.store.data.accounts.values()) account.rate_limit = { ...limit };
+    Object.assign(parts.options.rateLimit, limit);
+    for (const account of parts.store.data.accounts.values()) account.rate_limit = { ...limit };
   }
-  return readSettings(core);
+  return readSettings(parts);
 }

@@ -15,14 +15,14 @@ export function agentView(a: CatalogAgent): Agent {
 
 /** An agent of the catalog by name that the key's fence admits, or 404 `agent_not_found`. */
 export function findAgent(ctx: RequestContext, name: string): CatalogAgent {
-  const agent = ctx.server.store.catalog.agents.get(name);
+  const agent = ctx.parts.store.catalog.agents.get(name);
   if (!agent || !fenceAdmits(ctx, agent.name)) throw notFound('agent', `No agent named ${name}.`);
   return agent;
 }
 
 /** `GET /v1/agents`. */
 export const listAgents: OperationHandler = (ctx) => {
-  const rows = [...ctx.server.store.catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.parts.store.catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (a) => a.name, agentView) });
 };
 

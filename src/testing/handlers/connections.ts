@@ -18,6 +18,6 @@ export const linkConnection: OperationHandler = (ctx) => {
   const method = (ctx.body.method ?? 'oauth') as ConnectionRecord['method'];
   const existing = ctx.account.connections.get(provider);
   if (existing?.status === 'linked') return ctx.reply(200, { kind: 'record', value: connectionView(existing) });
-  const record = ctx.server.store.linkConnection(ctx.account.name, provider, method, method === 'oauth' ? 'pending' : 'linked');
+  const record = ctx.parts.store.linkConnection(ctx.account.name, provider, method, method === 'oauth' ? 'pending' : 'linked');
   return ctx.reply(200, { kind: 'record', value: connectionView(record) });
 };

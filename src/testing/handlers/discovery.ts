@@ -30,7 +30,7 @@ export function score(query: readonly string[], name: string, description: strin
 export const searchDiscovery: OperationHandler = (ctx) => {
   const q = ctx.query('q') ?? '';
   const kind = ctx.query('kind');
-  const { catalog, data } = ctx.server.store;
+  const { catalog, data } = ctx.parts.store;
   const entries: Array<{ kind: DiscoveryKind; name: string; description: string }> = [
     ...[...catalog.agents.values()].filter((a) => fenceAdmits(ctx, a.name)).map((a) => ({ kind: 'agent' as const, name: a.name, description: a.description })),
     ...[...catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).map((t) => ({ kind: 'tool' as const, name: t.name, description: t.description })),

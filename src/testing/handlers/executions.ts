@@ -12,7 +12,7 @@ export const listExecutions: OperationHandler = (ctx) => {
   const status = ctx.query('status');
   const kind = ctx.query('kind');
   const account = ctx.account.name;
-  const map = ctx.server.store.data.executions;
+  const map = ctx.parts.store.data.executions;
   const list = { map, index: executionIndex(account, status, kind), descending: true, locate: locateById(map, (r) => r.account === account), cursorOf: (r: ExecutionRecord) => r.id };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, executionView) });
 };
@@ -25,7 +25,7 @@ export const getExecution: OperationHandler = (ctx) => {
   const r = findExecution(ctx, ctx.params.id!);
   ctx.executionId = r.id;
   if (isFinished(r)) return ctx.reply(200, { kind: 'execution', value: executionView(r) });
-  const ms = ctx.server.options.timing.pollMs > 0 ? ctx.server.options.timing.pollMs : ctx.server.runner.pollAfterMs(r);
+  const ms = ctx.parts.options.timing.pollMs > 0 ? ctx.parts.options.timing.pollMs : ctx.parts.runner.pollAfterMs(r);
   return ctx.reply(200, { kind: 'execution', value: executionView(r) }, { 'retry-after': String(Math.ceil(ms / 1000)), 'retry-after-ms': String(ms) });
 };
 
@@ -34,7 +34,7 @@ export const cancelExecution: OperationHandler = (ctx) => {
   const r = findExecution(ctx, ctx.params.id!);
   ctx.executionId = r.id;
   if (!isFinished(r)) {
-    const now = ctx.server.clock.now();
+    const now = ctx.parts.clock.now();
     r.status = 'cancelled';
     r.updated_at = now;
     r.finished_at = now;
@@ -44,7 +44,7 @@ export const cancelExecution: OperationHandler = (ctx) => {
         span.ended_at = now;
       }
     }
-    ctx.server.store.executionChanged(r);
+    ctx.parts.store.executionChanged(r);
   }
   return ctx.reply(200, { kind: 'execution', value: executionView(r) });
 };
@@ -54,7 +54,7 @@ export const followupExecution: OperationHandler = (ctx) => {
   const { user_request: request, format: _format, async: asyncFlag, ...extra } = ctx.body;
   const previous = findExecution(ctx, ctx.params.id!);
   if (!isFinished(previous)) throw invalidParams(`Execution ${previous.id} is still ${previous.status}: follow up once it finished.`);
-  const agent = previous.followup_agent === null ? undefined : ctx.server.store.catalog.agents.get(previous.followup_agent);
+  const agent = previous.followup_agent === null ? undefined : ctx.parts.store.catalog.agents.get(previous.followup_agent);
   if (!agent) throw invalidParams(`Execution ${previous.id} has no agent to follow up with (a ${previous.kind} run).`);
   if (!fenceAdmits(ctx, agent.name)) throw notFound('agent', `No agent named ${agent.name}.`);
   const traceId = takeTraceId(ctx);

@@ -25,7 +25,7 @@ export const createCompanyItem: OperationHandler = (ctx) => {
   const building = co.buildings.get(b.building);
   if (!building) throw notFound('company', `No building ${b.building} in company ${co.slug}.`);
 
-  const now = ctx.server.clock.now();
+  const now = ctx.parts.clock.now();
   const item: ItemRecord = {
     id: newId('itm'),
     account: ctx.account.name,
@@ -49,8 +49,8 @@ export const createCompanyItem: OperationHandler = (ctx) => {
     created_at: now,
     updated_at: now,
   };
-  ctx.server.store.data.items.set(item.id, item);
-  ctx.server.walker.schedule(item);
+  ctx.parts.store.data.items.set(item.id, item);
+  ctx.parts.walker.schedule(item);
   return ctx.reply(201, { kind: 'record', value: itemView(item) });
 };
 
@@ -60,7 +60,7 @@ export const listCompanyItems: OperationHandler = (ctx) => {
   const building = ctx.query('building');
   const status = ctx.query('status');
   const account = ctx.account.name;
-  const map = ctx.server.store.data.items;
+  const map = ctx.parts.store.data.items;
   const owns = (i: ItemRecord) => i.account === account && i.campus === co.slug;
   const list = { map, index: itemIndex(account, co.slug, building, status), descending: true, locate: locateById(map, owns), cursorOf: (i: ItemRecord) => i.id };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, itemView) });
@@ -69,7 +69,7 @@ export const listCompanyItems: OperationHandler = (ctx) => {
 /** `GET /v1/companies/{campus}/items/{id}`. */
 export const getCompanyItem: OperationHandler = (ctx) => {
   const co = company(ctx);
-  const item = ctx.server.store.data.items.get(ctx.params.id!);
+  const item = ctx.parts.store.data.items.get(ctx.params.id!);
   if (!item || item.account !== ctx.account.name || item.campus !== co.slug) throw notFound('item', `No item ${ctx.params.id} in company ${co.slug}.`);
   return ctx.reply(200, { kind: 'record', value: itemView(item) });
 };

@@ -73,7 +73,7 @@ function agentTool(agent: CatalogAgent): McpTool {
 
 /** The tools a key sees: the service tools and one per agent, less what its tool fence leaves out. */
 function visibleTools(ctx: RequestContext): McpTool[] {
-  const all = [...SERVICE_TOOLS, ...[...ctx.server.store.catalog.agents.values()].map(agentTool)];
+  const all = [...SERVICE_TOOLS, ...[...ctx.parts.store.catalog.agents.values()].map(agentTool)];
   return all.filter((t) => fenceAdmits(ctx, t.name));
 }
 
@@ -114,7 +114,7 @@ function lookUp(ctx: RequestContext, id: string): { record: ExecutionRecord } | 
 async function runAgent(ctx: RequestContext, agent: CatalogAgent, input: Record<string, unknown>, json: boolean): Promise<McpCallToolResult> {
   const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: false, followupAgent: agent.name };
   const record = createExecution(ctx, run, null);
-  const outcome = await runSync(ctx.server, record, run);
+  const outcome = await runSync(ctx.parts, record, run);
   if (outcome.ok) {
     const envelope = resultView(record, ctx.requestId);
     return json ? text(JSON.stringify(envelope), { ...envelope }) : text(envelope.content + footer(record.id));
@@ -147,7 +147,7 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
 
   if (name === 'svc_whoami') {
     const { account, key } = ctx.principalOrThrow;
-    const who: WhoAmI = { user: account.name, auth_type: key.kind === 'platform' ? 'platform_key' : 'legacy_key', tier: account.tier, key_label: key.name, rate_limit: rateWindowOf(ctx.server.store.data.windows, ctx.server.clock.now(), ctx.principalOrThrow) };
+    const who: WhoAmI = { user: account.name, auth_type: key.kind === 'platform' ? 'platform_key' : 'legacy_key', tier: account.tier, key_label: key.name, rate_limit: rateWindowOf(ctx.parts.store.data.windows, ctx.parts.clock.now(), ctx.principalOrThrow) };
     return json ? text(JSON.stringify(who), { ...who }) : text(whoamiMarkdown(who));
   }
   if (name === 'svc_get_result') {
@@ -162,11 +162,11 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
     const found = lookUp(ctx, id);
     if ('error' in found) return errorResult(found.error, json);
     const previous = found.record;
-    const agent = previous.followup_agent === null ? undefined : ctx.server.store.catalog.agents.get(previous.followup_agent);
+    const agent = previous.followup_agent === null ? undefined : ctx.parts.store.catalog.agents.get(previous.followup_agent);
     if (!agent || !isFinished(previous)) throw new RpcError(-32602, `Execution ${id} cannot take a follow-up (unfinished, or no agent).`);
     return runAgent(ctx, agent, { ...(previous.kind === 'agent' ? previous.input : {}), user_request: request }, json);
   }
-  return runAgent(ctx, ctx.server.store.catalog.agents.get(name)!, rest, json);
+  return runAgent(ctx, ctx.parts.store.catalog.agents.get(name)!, rest, json);
 }
 
 async function answer(ctx: RequestContext, method: string, params: unknown): Promise<unknown> {

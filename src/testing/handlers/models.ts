@@ -75,8 +75,8 @@ export const createChatCompletion: OperationHandler = (ctx) => {
   const completionTokens = plans.reduce((n, plan) => n + planTokens(plan), 0);
   const promptTokens = b.messages.reduce((n, m) => n + countWords(messageText(m.content)), 0);
   const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
-  ctx.server.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
-  const head = { id: `chatcmpl-${randomAlnum(24)}`, created: Math.floor(ctx.server.clock.now() / 1000), model: name };
+  ctx.parts.store.charge(ctx.account, usage.total_tokens * TOKEN_MICROS);
+  const head = { id: `chatcmpl-${randomAlnum(24)}`, created: Math.floor(ctx.parts.clock.now() / 1000), model: name };
   if (b.stream !== true) {
     const completion: ChatCompletion = { ...head, object: 'chat.completion', choices: completionChoices(plans), usage, system_fingerprint: 'fp_oz_mock' };
     return ctx.json(200, completion);
@@ -88,12 +88,12 @@ export const createChatCompletion: OperationHandler = (ctx) => {
     return JSON.stringify(c);
   };
   const stream = ctx.openStream();
-  const clock = ctx.server.clock;
-  void ctx.server.work.track(
+  const clock = ctx.parts.clock;
+  void ctx.parts.work.track(
     (async () => {
       for (const [index, plan] of plans.entries()) {
         for (const step of chunkSteps(plan)) {
-          if (step.paced) await paceToken(clock, ctx.server.options.timing.tokenMs);
+          if (step.paced) await paceToken(clock, ctx.parts.options.timing.tokenMs);
           if (!stream.isOpen) return;
           stream.send(null, chunk(index, step));
           const behind = stream.ready();
@@ -128,7 +128,7 @@ export const createEmbedding: OperationHandler = (ctx) => {
   const encoding = b.encoding_format ?? 'float';
   const dimensions = b.dimensions ?? EMBEDDING_DIMENSIONS;
   const tokens = inputs.reduce((n, s) => n + countWords(s), 0);
-  ctx.server.store.charge(ctx.account, tokens * TOKEN_MICROS);
+  ctx.parts.store.charge(ctx.account, tokens * TOKEN_MICROS);
   const answer: EmbeddingResponse = {
     object: 'list',
     model: name,

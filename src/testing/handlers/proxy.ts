@@ -11,7 +11,7 @@ export const PROXY_CALL_MICROS = 500;
 export const proxyRequest: OperationHandler = (ctx) => {
   const provider = ctx.params.provider!;
   if (ctx.account.connections.get(provider)?.status !== 'linked') throw connectionRequired(provider);
-  ctx.server.store.charge(ctx.account, PROXY_CALL_MICROS);
+  ctx.parts.store.charge(ctx.account, PROXY_CALL_MICROS);
   const url = ctx.request.url;
   const q = url.indexOf('?');
   return ctx.json(200, {

@@ -26,7 +26,7 @@ export function scheduleView(s: ScheduleRecord): Schedule {
 }
 
 function findSchedule(ctx: RequestContext): ScheduleRecord {
-  const s = ctx.server.store.data.schedules.get(ctx.params.id!);
+  const s = ctx.parts.store.data.schedules.get(ctx.params.id!);
   if (!s || s.account !== ctx.account.name) throw notFound('schedule', `No schedule ${ctx.params.id}.`);
   return s;
 }
@@ -34,7 +34,7 @@ function findSchedule(ctx: RequestContext): ScheduleRecord {
 /** `GET /v1/schedules`. */
 export const listSchedules: OperationHandler = (ctx) => {
   const account = ctx.account.name;
-  const map = ctx.server.store.data.schedules;
+  const map = ctx.parts.store.data.schedules;
   const list = { map, index: account, descending: false, locate: locateById(map, (s) => s.account === account), cursorOf: (s: ScheduleRecord) => s.id };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, scheduleView) });
 };
@@ -50,10 +50,10 @@ export const createSchedule: OperationHandler = (ctx) => {
   const timezone = b.timezone ?? 'UTC';
   if (!isTimeZone(timezone)) throw invalidParams('timezone must be an IANA time zone.');
   const { kind, name } = b.target;
-  const store = ctx.server.store;
+  const store = ctx.parts.store;
   const exists = kind === 'tool' ? store.catalog.tools.has(name) : kind === 'agent' ? store.catalog.agents.has(name) : !!store.workflowByName(ctx.account.name, name);
   if (!exists) throw invalidParams(`target names no ${kind}: ${name}.`);
-  const now = ctx.server.clock.now();
+  const now = ctx.parts.clock.now();
   const enabled = b.enabled !== false;
   const record: ScheduleRecord = {
     id: newId('sch'),
@@ -68,7 +68,7 @@ export const createSchedule: OperationHandler = (ctx) => {
     created_at: now,
   };
   store.data.schedules.set(record.id, record);
-  ctx.server.scheduler.arm(record);
+  ctx.parts.scheduler.arm(record);
   return ctx.reply(201, { kind: 'record', value: scheduleView(record) });
 };
 
@@ -78,13 +78,13 @@ export const getSchedule: OperationHandler = (ctx) => ctx.reply(200, { kind: 're
 /** `DELETE /v1/schedules/{id}`. */
 export const deleteSchedule: OperationHandler = (ctx) => {
   const s = findSchedule(ctx);
-  ctx.server.store.data.schedules.delete(s.id);
+  ctx.parts.store.data.schedules.delete(s.id);
   return ctx.reply(200, { kind: 'record', value: { id: s.id, deleted: true } });
 };
 
 /** `POST /v1/schedules/{id}/run`: runs the target now, in the background; answers 202 with the pointer. */
 export const runSchedule: OperationHandler = (ctx) => {
   const s = findSchedule(ctx);
-  const run = scheduleRun(ctx.server.store, s);
+  const run = scheduleRun(ctx.parts.store, s);
   return respondWithPointer(ctx, createExecution(ctx, run, takeTraceId(ctx)), run.plan);
 };

@@ -16,7 +16,7 @@ export function toolView(t: CatalogTool): Tool {
 
 /** A tool of the catalog by name that the key's fence admits, or 404 `tool_not_found`. */
 export function findTool(ctx: RequestContext, name: string): CatalogTool {
-  const tool = ctx.server.store.catalog.tools.get(name);
+  const tool = ctx.parts.store.catalog.tools.get(name);
   if (!tool || !fenceAdmits(ctx, tool.name)) throw notFound('tool', `No tool named ${name}.`);
   return tool;
 }
@@ -33,7 +33,7 @@ export function toolParams(body: Record<string, unknown>): Record<string, unknow
 
 /** `GET /v1/tools`. */
 export const listTools: OperationHandler = (ctx) => {
-  const rows = [...ctx.server.store.catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).sort((a, b) => a.name.localeCompare(b.name));
+  const rows = [...ctx.parts.store.catalog.tools.values()].filter((t) => fenceAdmits(ctx, t.name)).sort((a, b) => a.name.localeCompare(b.name));
   return ctx.reply(200, { kind: 'record', value: paginate(ctx, rows, (t) => t.name, toolView) });
 };
 

@@ -36,7 +36,7 @@ function planTasks(ctx: RequestContext, tasks: readonly WorkflowTask[]): Planned
     if (seen.has(id)) throw invalidParams(`Task id ${id} appears twice.`);
     seen.add(id);
     if (type !== 'task') throw invalidParams(`tasks[${i}].type must be task.`);
-    const found = ctx.server.store.catalog.agents.get(agent);
+    const found = ctx.parts.store.catalog.agents.get(agent);
     if (!found || !fenceAdmits(ctx, found.name)) throw invalidParams(`tasks[${i}].agent names no agent: ${agent}.`);
     return { id, agent: found, fields };
   });
@@ -82,7 +82,7 @@ function inlineRun(ctx: RequestContext, asyncRun: boolean): RunRequest {
 
 function findWorkflow(ctx: RequestContext): WorkflowRecord {
   const name = ctx.params.name!;
-  const found = ctx.server.store.workflowByName(ctx.account.name, name);
+  const found = ctx.parts.store.workflowByName(ctx.account.name, name);
   if (!found) throw notFound('workflow', `No stored workflow named ${name}.`);
   return found;
 }
@@ -133,7 +133,7 @@ export const executeStoredWorkflowStream: OperationHandler = (ctx) => {
 /** `GET /v1/workflows`: the account's stored workflows by name. */
 export const listWorkflows: OperationHandler = (ctx) => {
   const account = ctx.account.name;
-  const map = ctx.server.store.data.workflows;
+  const map = ctx.parts.store.data.workflows;
   const list = { map, index: account, descending: false, locate: (name: string) => (map.find(account, name) ? name : undefined), cursorOf: (w: WorkflowRecord) => w.name };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, workflowView) });
 };
@@ -143,10 +143,10 @@ export const createWorkflow: OperationHandler = (ctx) => {
   const { format: _format, ...fields } = ctx.body;
   const def = fields as unknown as WorkflowCreateRequest;
   planTasks(ctx, def.tasks);
-  if (ctx.server.store.workflowByName(ctx.account.name, def.name)) {
+  if (ctx.parts.store.workflowByName(ctx.account.name, def.name)) {
     throw new OzMockError(409, 'already_exists', `A workflow named ${def.name} exists already.`, { hint: 'Delete it first, or pick another name.' });
   }
-  const record = ctx.server.store.addWorkflow({
+  const record = ctx.parts.store.addWorkflow({
     account: ctx.account.name,
     name: def.name,
     description: def.description ?? null,
@@ -161,6 +161,6 @@ export const getWorkflow: OperationHandler = (ctx) => ctx.reply(200, { kind: 're
 /** `DELETE /v1/workflows/{name}`. */
 export const deleteWorkflow: OperationHandler = (ctx) => {
   const w = findWorkflow(ctx);
-  ctx.server.store.data.workflows.delete(w.id);
+  ctx.parts.store.data.workflows.delete(w.id);
   return ctx.reply(200, { kind: 'record', value: { id: w.id, deleted: true } });
 };

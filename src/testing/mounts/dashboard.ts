@@ -1,4 +1,4 @@
-import { responseReply } from '../wire/answer.js';
+import { responseReply } from '../wire/requestOutcome.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import type { ServerClock } from '../time/clock.js';
 import type { Connection } from '../wire/connection.js';

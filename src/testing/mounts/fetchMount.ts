@@ -1,4 +1,4 @@
-import { replyResponse } from '../wire/answer.js';
+import { replyResponse } from '../wire/requestOutcome.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, fetchRequestReader, type MountKind } from '../wire/connection.js';
 import { guardStreamedBody } from './streamGuard.js';

@@ -1,7 +1,7 @@
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { Answer } from '../wire/answer.js';
+import type { RequestOutcome } from '../wire/requestOutcome.js';
 import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, normalizeAddress, type AnswerParts, type RequestReader, type Surface } from '../wire/connection.js';
 import { nodeRequest, plainHref } from './nodeRequest.js';
@@ -164,7 +164,7 @@ function writeParts(parts: AnswerParts, incoming: IncomingMessage, outgoing: Ser
  * What the mount writes itself: a buffered answer's parts, or an event stream (its events flushed to the
  * socket as the stream makes them, see `socketSink.ts`).
  */
-function writeAnswer(answer: Extract<Answer, { kind: 'written' | 'stream' }>, incoming: IncomingMessage, outgoing: ServerResponse): void {
+function writeAnswer(answer: Extract<RequestOutcome, { kind: 'written' | 'stream' }>, incoming: IncomingMessage, outgoing: ServerResponse): void {
   if (answer.kind === 'written') return writeParts(answer.parts, incoming, outgoing);
   closeWhenBodyPending(incoming, outgoing);
   writeStream(answer.stream, answer.status, answer.headers, incoming, outgoing);
@@ -245,7 +245,7 @@ function requestListener(handler: RequestHandler, surface: Surface, host: string
     return new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
   };
   /** What `@hono/node-server` writes: an answer, or a `Response` made already (see `writeResponse`). */
-  const viaHono = (answer: Answer, incoming: IncomingMessage, outgoing: ServerResponse): Response => {
+  const viaHono = (answer: RequestOutcome, incoming: IncomingMessage, outgoing: ServerResponse): Response => {
     // A dropped connection: the socket is destroyed already, nothing is written.
     if (answer.kind === 'dropped') return ALREADY_SENT;
     if (answer.kind === 'response') {
@@ -281,7 +281,7 @@ function requestListener(handler: RequestHandler, surface: Surface, host: string
       return;
     }
     const c = connectionOf(incoming);
-    let answered: Promise<Answer>;
+    let answered: Promise<RequestOutcome>;
     try {
       answered = handler(nodeRequest(incoming, outgoing, href), c);
     } catch (error) {

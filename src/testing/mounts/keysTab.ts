@@ -24,7 +24,7 @@ const DEFAULT_EXPIRY: KeyExpiryDays = 90;
 const KEYS_TAB_CSP = "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** What the keys tab reads and changes: the same store (and so the same keys) the API checks. */
-export interface KeysTabPort {
+export interface KeysTabNeeds {
   store(): Store;
   readonly clock: ServerClock;
   /** How long a revoked key keeps working (the key cache's time, `keyCacheMs` of the server's settings). */
@@ -60,13 +60,13 @@ export function dashboardFailure(status: number, code: string, message: string):
 export class KeysTab {
   /** The anti-forgery token every form of the page carries (one per dashboard, never sent by another site). */
   readonly #formToken = randomAlnum(32);
-  readonly #port: KeysTabPort;
+  readonly #needs: KeysTabNeeds;
   readonly #base: string;
   readonly #maxBodyBytes: number;
 
   /** `base`: the dashboard's path (`/dashboard`). */
-  constructor(port: KeysTabPort, base: string, maxBodyBytes: number) {
-    this.#port = port;
+  constructor(needs: KeysTabNeeds, base: string, maxBodyBytes: number) {
+    this.#needs = needs;
     this.#base = base;
     this.#maxBodyBytes = maxBodyBytes;
   }
@@ -92,7 +92,7 @@ export class KeysTab {
     }
     const token = form.get('csrf_token');
     if (token === null || !secretsMatch(this.#formToken, token)) return dashboardFailure(403, 'forbidden_origin', "The form lacks the keys tab's anti-forgery token: write from the dashboard's own page.");
-    const account = this.#port.account();
+    const account = this.#needs.account();
     if (account === null) return dashboardFailure(401, 'unauthorized', 'No one is signed in to the dashboard (signInAs chose no account).');
     return revoke ? this.#revoke(account, decodeURIComponent(revoke[1]!)) : this.#create(account, form);
   }
@@ -116,7 +116,7 @@ export class KeysTab {
     const expiryText = form.get('expires_in_days') ?? '';
     const expiry = expiryText === 'never' ? null : KEY_EXPIRY_DAYS.find((d) => String(d) === expiryText);
     if (expiry === undefined) return dashboardFailure(400, 'invalid_request', `expires_in_days must be one of: never, ${KEY_EXPIRY_DAYS.join(', ')}.`);
-    const created = this.#port.store().addKey({ account, name, expiresInDays: expiry });
+    const created = this.#needs.store().addKey({ account, name, expiresInDays: expiry });
     const notice = `<section aria-labelledby="new-key-heading">
 <h2 id="new-key-heading">Your new key</h2>
 <p>Copy it now: it is shown only this once, and only its hash is kept. A lost key cannot be recovered (create a new one and revoke the old).</p>
@@ -126,16 +126,16 @@ export class KeysTab {
   }
 
   #revoke(account: string, id: string): Response {
-    const key = this.#port.store().data.keys.get(id);
+    const key = this.#needs.store().data.keys.get(id);
     if (!key || key.account !== account) return dashboardFailure(404, 'key_not_found', `The signed-in account has no key ${id}.`);
-    this.#port.store().revokeKey(id);
-    const until = isoTime(key.revoked_at! + this.#port.keyCacheMs());
+    this.#needs.store().revokeKey(id);
+    const until = isoTime(key.revoked_at! + this.#needs.keyCacheMs());
     return this.#page(200, `<p role="status">Key ${escapeHtml(key.name)} is revoked: it stops working at ${until}, once the key cache's time has passed.</p>`);
   }
 
   #status(key: KeyRecord, now: number): string {
     if (key.revoked_at !== null) {
-      const until = key.revoked_at + this.#port.keyCacheMs();
+      const until = key.revoked_at + this.#needs.keyCacheMs();
       return now >= until ? 'Revoked' : `Revoked (works until ${isoTime(until)})`;
     }
     if (key.expires_at !== null && now >= key.expires_at) return 'Expired';
@@ -167,13 +167,13 @@ ${rows}
   }
 
   #page(status: number, notice: string | null): Response {
-    const account = this.#port.account();
+    const account = this.#needs.account();
     let main: string;
     if (account === null) {
       main = '<h1>API keys</h1>\n<p>No one is signed in to the dashboard.</p>';
     } else {
-      const now = this.#port.clock.now();
-      const keys = [...this.#port.store().data.keys.values()].filter((k) => k.account === account);
+      const now = this.#needs.clock.now();
+      const keys = [...this.#needs.store().data.keys.values()].filter((k) => k.account === account);
       const options = [null, ...KEY_EXPIRY_DAYS].map((d) => `<option value="${d ?? 'never'}"${d === DEFAULT_EXPIRY ? ' selected' : ''}>${expiryLabel(d)}</option>`).join('');
       main = `<h1>API keys</h1>
 ${notice ?? ''}

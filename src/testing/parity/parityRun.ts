@@ -1,4 +1,4 @@
-import { OPERATIONS } from '../contract/operations.js';
+import { SERVER_OPERATIONS } from '../contract/operations.js';
 import { send, UnreachableError, type ParityEndpoint } from './exchange.js';
 import type { ParityNames } from './names.js';
 import { paritySuite, probeOf, SetupError, toolInputOf, type Need, type Scenario, type SideContext } from './scenarios.js';
@@ -107,7 +107,7 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
     reference: reference.url,
     scenarios,
     summary: { same: count('same'), different: count('different'), skipped: count('skipped') },
-    coverage: OPERATIONS.map((op) => ({ operationId: op.id, behaviours: Object.fromEntries(scenarios.filter((s) => s.operationId === op.id).map((s) => [s.behaviour, s.status])) })),
+    coverage: SERVER_OPERATIONS.map((op) => ({ operationId: op.id, behaviours: Object.fromEntries(scenarios.filter((s) => s.operationId === op.id).map((s) => [s.behaviour, s.status])) })),
   };
 }
 

@@ -1,7 +1,7 @@
 import { fillPathTemplate } from '../../generated/pathTemplate.js';
 import { ROUTE_BY_ID } from '../../generated/routes.js';
 import type { OperationId } from '../../generated/operations.js';
-import { OPENAPI_DOCUMENT, OPERATIONS, type OperationInfo } from '../contract/operations.js';
+import { OPENAPI_DOCUMENT, SERVER_OPERATIONS, serverOperationNamed, type OperationInfo } from '../contract/operations.js';
 import { isPlainObject } from '../support/plainObject.js';
 import { resolveRef } from '../pipeline/stubs/stubAnswerCheck.js';
 import { send, type ParityAnswer, type ParityEndpoint, type ParityRequest } from './exchange.js';
@@ -128,8 +128,7 @@ async function expect2xx(side: SideContext, request: ParityRequest, what: string
   return answer.value;
 }
 
-const OPS_BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
-const opNamed = (id: string) => OPS_BY_ID.get(id)!;
+const opNamed = (id: string) => serverOperationNamed(id)!;
 const pathOf = (op: OperationInfo, values: Readonly<Record<string, string>>) => {
   const template = ROUTE_BY_ID[op.id].path;
   return fillPathTemplate(template, (n) => (template.slashParams.includes(n) ? values[n]!.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(values[n]!)));
@@ -138,7 +137,7 @@ const pathOf = (op: OperationInfo, values: Readonly<Record<string, string>>) => 
 /** The collection operation that creates what a path parameter names (`POST /v1/schedules` for `ScheduleId`). */
 function creatorOf(op: OperationInfo): OperationInfo | undefined {
   const parent = op.path.slice(0, op.path.lastIndexOf('/{'));
-  return OPERATIONS.find((o) => o.method === 'POST' && o.path === parent && '201' in responses(o));
+  return SERVER_OPERATIONS.find((o) => o.method === 'POST' && o.path === parent && '201' in responses(o));
 }
 
 /** A body for an operation on a side: its openapi.json example, fitted to the side's names. */
@@ -224,7 +223,7 @@ const NAMED_KINDS: ReadonlySet<string> = new Set(['Campus', 'Tool', 'Agent', 'Wo
 
 /** Every path parameter kind of openapi.json that has no plan (a test holds this empty). */
 export function unplannedParameters(): string[] {
-  return OPERATIONS.flatMap((op) => pathParams(op).filter((p) => planOf(op, p.kind) === null).map((p) => `${op.id} {${p.name}} (${p.kind})`));
+  return SERVER_OPERATIONS.flatMap((op) => pathParams(op).filter((p) => planOf(op, p.kind) === null).map((p) => `${op.id} {${p.name}} (${p.kind})`));
 }
 
 async function settle(side: SideContext, request: ParityRequest, first: ParityAnswer): Promise<Played> {
@@ -294,7 +293,7 @@ function scenario(op: OperationInfo, variant: Variant): Scenario {
  */
 export function paritySuite(): Scenario[] {
   const out: Scenario[] = [];
-  for (const op of OPERATIONS) {
+  for (const op of SERVER_OPERATIONS) {
     const schema = requestSchema(op);
     const props = (schema?.properties ?? {}) as Json;
     const isExecute = '202' in responses(op) && op.body;

@@ -10,15 +10,15 @@ import type { Store } from '../state/store.js';
 import type { ServerClock } from '../time/clock.js';
 import { StateLifetime } from '../time/stateLifetime.js';
 import { WorkTracker } from '../time/workTracker.js';
-import type { ResolvedOptions } from '../public/options.js';
+import type { ResolvedServerOptions } from '../public/options.js';
 
 /**
  * The parts of one server (one world of state), made once and wired as one plain object: each consumer takes it
- * under the narrow port it declares (`RunnerPort`, `ItemWalkerPort`, `SchedulerPort`, `RoutingPort`,
- * `HandlerPort` through a request, `FixturesPort`, `ControlPort`), never this type.
+ * under the narrow needs it declares (`RunsNeeds`, `SchedulerNeeds`, `RoutingNeeds`,
+ * `HandlerNeeds` through a request, `FixturesNeeds`, `ControlNeeds`), never this type.
  */
 export interface ServerParts {
-  readonly options: ResolvedOptions;
+  readonly options: ResolvedServerOptions;
   readonly clock: ServerClock;
   readonly store: Store;
   readonly work: WorkTracker;
@@ -37,7 +37,7 @@ export interface ServerParts {
 }
 
 /** Makes a server's parts over its options, clock and store, the workers wired to the parts they use. */
-export function createServerParts(options: ResolvedOptions, clock: ServerClock, store: Store): ServerParts {
+export function createServerParts(options: ResolvedServerOptions, clock: ServerClock, store: Store): ServerParts {
   const work = new WorkTracker();
   const lifetime = new StateLifetime();
   const runner = new Runner({ options, clock, store, work, lifetime });

@@ -1,4 +1,4 @@
-import { DROPPED, replyCopier, replyStatus, type Answer, type Reply } from '../wire/answer.js';
+import { DROPPED, replyCopier, replyStatus, type RequestOutcome, type Reply } from '../wire/requestOutcome.js';
 import type { Connection } from '../wire/connection.js';
 import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
@@ -8,8 +8,8 @@ import { journalHeaders, keepBody, type Journal, type JournalEntry, type Journal
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
 import { redactAdminTokens } from '../support/adminTokenText.js';
 import { splitUrl } from '../support/requestUrl.js';
-import { runKeySteps, runPipeline, type OperationHandler, type PipelinePort } from './pipeline.js';
-import { RequestContext, type HandlerPort } from './requestContext.js';
+import { runKeySteps, runPipeline, type OperationHandler, type PipelineNeeds } from './pipeline.js';
+import { RequestContext, type HandlerNeeds } from './requestContext.js';
 import { bearerKey, storedKey } from './steps/authenticate.js';
 import type { Stubs } from './stubs/stubs.js';
 
@@ -17,13 +17,13 @@ import type { Stubs } from './stubs/stubs.js';
  * What the dispatcher works with: the journal, the faults and the listeners around the pipeline, what the
  * pipeline's steps use, and what it hands a handler (the one plain object the composition root wires).
  */
-export interface DispatchPort extends PipelinePort, HandlerPort {
+export interface DispatchNeeds extends PipelineNeeds, HandlerNeeds {
   readonly journal: Journal;
   readonly faults: Faults;
   readonly events: ServerEvents;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
-  readonly options: PipelinePort['options'] & HandlerPort['options'] & { readonly maxBodyBytes: number };
+  readonly options: PipelineNeeds['options'] & HandlerNeeds['options'] & { readonly maxBodyBytes: number };
 }
 
 /**
@@ -73,17 +73,17 @@ class JournalRecord implements JournalEntry {
 /** A request's path and query as sent. */
 type RequestTarget = ReturnType<typeof splitUrl>;
 
-function openEntry(port: DispatchPort, ctx: RequestContext, conn: Connection, target = splitUrl(ctx.request.url)): JournalEntry {
-  const entry = new JournalRecord(ctx.request, ctx, conn, port.clock.now(), target);
-  port.journal.add(entry);
+function openEntry(parts: DispatchNeeds, ctx: RequestContext, conn: Connection, target = splitUrl(ctx.request.url)): JournalEntry {
+  const entry = new JournalRecord(ctx.request, ctx, conn, parts.clock.now(), target);
+  parts.journal.add(entry);
   return entry;
 }
 
-function emit(port: DispatchPort, ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
-  if (port.events.has('answered')) port.events.emit('answered', () => entry);
-  if (!port.events.has('response')) return;
+function emit(parts: DispatchNeeds, ctx: RequestContext, route: RouteKind, entry: JournalEntry, reply: Reply): void {
+  if (parts.events.has('answered')) parts.events.emit('answered', () => entry);
+  if (!parts.events.has('response')) return;
   const copy = replyCopier(reply);
-  port.events.emit('response', () => ({
+  parts.events.emit('response', () => ({
     operationId: ctx.op?.id ?? null,
     route,
     surface: ctx.conn.surface,
@@ -105,11 +105,11 @@ function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockErro
 }
 
 /** What a fault may match a request on: the account of its key, its JSON body (worked out on demand). */
-function requestFacts(port: DispatchPort, ctx: RequestContext): FaultRequestFacts {
+function requestFacts(parts: DispatchNeeds, ctx: RequestContext): FaultRequestFacts {
   return {
     account: () => {
       const value = bearerKey(ctx.header('authorization') ?? '') ?? ctx.header('x-api-key')?.trim();
-      return value ? (storedKey(port.store.data, value)?.account ?? null) : null;
+      return value ? (storedKey(parts.store.data, value)?.account ?? null) : null;
     },
     body: () => {
       try {
@@ -123,27 +123,27 @@ function requestFacts(port: DispatchPort, ctx: RequestContext): FaultRequestFact
 
 /** Handles one request of an operation: journal, the key, faults, the pipeline and the handler (pipeline.ts), listeners. */
 export async function dispatch(
-  port: DispatchPort,
+  parts: DispatchNeeds,
   op: OperationInfo,
   handler: OperationHandler,
   request: Request,
   conn: Connection,
   params: Readonly<Record<string, string>>,
-): Promise<Answer> {
-  const ctx = new RequestContext(port, op, request, conn, params);
+): Promise<RequestOutcome> {
+  const ctx = new RequestContext(parts, op, request, conn, params);
   const target = splitUrl(request.url);
-  const entry = openEntry(port, ctx, conn, target);
+  const entry = openEntry(parts, ctx, conn, target);
   let fault: FaultSpec | null = null;
   let response: Reply;
   try {
     // The key first (the Host was checked before the request got here: see steps/hostCheck.ts): no byte of a
     // body is read, and no fault's pattern is run, for a request without a good key.
-    runKeySteps(ctx, op, port);
+    runKeySteps(ctx, op, parts);
     if (op.body) {
-      ctx.rawBody = await conn.reader.text(port.options.maxBodyBytes);
+      ctx.rawBody = await conn.reader.text(parts.options.maxBodyBytes);
       keepBody(entry, ctx.rawBody);
     }
-    fault = port.faults.take(entry, requestFacts(port, ctx));
+    fault = parts.faults.take(entry, requestFacts(parts, ctx));
     if (fault) {
       entry.fault = fault.type;
       if (fault.type === 'drop') {
@@ -152,7 +152,7 @@ export async function dispatch(
       }
       if (fault.type === 'delay') {
         // Counted from the request's arrival, so a test's advance() right after the call covers it.
-        await port.clock.sleep(fault.ms - (port.clock.now() - entry.at));
+        await parts.clock.sleep(fault.ms - (parts.clock.now() - entry.at));
         if (request.signal.aborted) {
           conn.drop();
           return DROPPED;
@@ -162,18 +162,18 @@ export async function dispatch(
       if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
     }
     // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
-    const answerer: OperationHandler = port.stubs.size === 0 ? handler : (c) => port.stubs.answer(c, op, handler);
+    const answerer: OperationHandler = parts.stubs.size === 0 ? handler : (c) => parts.stubs.answer(c, op, handler);
     // The path as sent (the entry's is redacted): a replay is keyed by what the caller asked for.
-    response = await runPipeline(ctx, op, answerer, port, target.path);
+    response = await runPipeline(ctx, op, answerer, parts, target.path);
   } catch (err) {
     response = ctx.error(toMockError(err));
   }
-  entry.account = ctx.principal?.account.name ?? (fault ? requestFacts(port, ctx).account() : null);
+  entry.account = ctx.principal?.account.name ?? (fault ? requestFacts(parts, ctx).account() : null);
   entry.status = replyStatus(response);
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;
   entry.proxied = ctx.proxied;
-  emit(port, ctx, 'operation', entry, response);
+  emit(parts, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);
     else if (response.kind === 'stream') response.stream.cancel();
@@ -184,9 +184,9 @@ export async function dispatch(
 }
 
 /** Answers a request that matched no operation: a CORS preflight, 405 on the MCP URL's GET, or 404. */
-export async function answerUnrouted(port: DispatchPort, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<Answer> {
-  const ctx = new RequestContext(port, null, request, conn, {});
-  const entry = openEntry(port, ctx, conn);
+export async function answerUnrouted(parts: DispatchNeeds, route: Exclude<RouteKind, 'operation'>, request: Request, conn: Connection): Promise<RequestOutcome> {
+  const ctx = new RequestContext(parts, null, request, conn, {});
+  const entry = openEntry(parts, ctx, conn);
   let response: Reply;
   if (route === 'preflight') {
     response = ctx.buffered(204, { ...ctx.headers(null), ...preflightHeaders((name) => ctx.header(name)) }, null);
@@ -199,6 +199,6 @@ export async function answerUnrouted(port: DispatchPort, route: Exclude<RouteKin
     response = ctx.error(new OzMockError(404, 'not_found', `No route for ${request.method} ${entry.path}.`));
   }
   entry.status = replyStatus(response);
-  emit(port, ctx, route, entry, response);
+  emit(parts, ctx, route, entry, response);
   return response;
 }

@@ -1,12 +1,12 @@
-import type { Reply } from '../wire/answer.js';
+import type { Reply } from '../wire/requestOutcome.js';
 import type { OperationInfo } from '../contract/operations.js';
 import type { RequestContext } from './requestContext.js';
-import type { RequestStep, StepPort } from './requestStep.js';
+import type { RequestStep, StepNeeds } from './requestStep.js';
 import { authentication } from './steps/authenticate.js';
 import { body } from './steps/body.js';
 import { negotiation } from './steps/negotiate.js';
 import { rateLimit } from './steps/rateLimit.js';
-import { serveOnce, type ReplayPort } from './steps/replay.js';
+import { serveOnce, type ReplayNeeds } from './steps/replay.js';
 import { tier } from './steps/tier.js';
 import { traceId } from './steps/traceId.js';
 import { validation } from './steps/validate.js';
@@ -36,20 +36,20 @@ export const REQUEST_STEPS: readonly RequestStep[] = [
 ];
 
 /** What the pipeline works with: what its steps and its replay use. */
-export type PipelinePort = StepPort & ReplayPort;
+export type PipelineNeeds = StepNeeds & ReplayNeeds;
 
 /** Runs the steps of the key ({@link KEY_STEPS}). */
-export function runKeySteps(ctx: RequestContext, op: OperationInfo, port: PipelinePort): void {
-  for (const step of KEY_STEPS) step(ctx, op, port);
+export function runKeySteps(ctx: RequestContext, op: OperationInfo, parts: PipelineNeeds): void {
+  for (const step of KEY_STEPS) step(ctx, op, parts);
 }
 
 /**
  * Runs the steps ({@link REQUEST_STEPS}), then the handler; a non-run write of a known caller with a trace id is served once (the
  * last step, replay: a repeat answers the kept answer again).
  */
-export async function runPipeline(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, port: PipelinePort, path: string): Promise<Reply> {
-  for (const step of REQUEST_STEPS) step(ctx, op, port);
+export async function runPipeline(ctx: RequestContext, op: OperationInfo, handler: OperationHandler, parts: PipelineNeeds, path: string): Promise<Reply> {
+  for (const step of REQUEST_STEPS) step(ctx, op, parts);
   const { traceId: key } = ctx;
   if (key === null || !op.replay || ctx.principal === null) return handler(ctx);
-  return serveOnce(ctx, port, key, path, () => handler(ctx));
+  return serveOnce(ctx, parts, key, path, () => handler(ctx));
 }

@@ -1,7 +1,7 @@
 import type { ChatReply } from './stubs/chatScript.js';
 import type { ErrorObject, Format } from '../../generated/types.js';
 import { PERMANENT_ERROR_CODES } from '../contract/permanentCodes.js';
-import { responseReply, type Reply } from '../wire/answer.js';
+import { responseReply, type Reply } from '../wire/requestOutcome.js';
 import type { Connection } from '../wire/connection.js';
 import { EXPOSED_HEADERS } from '../wire/cors.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError, stateReset } from '../contract/errors.js';
@@ -22,10 +22,10 @@ import type { AccountRecord, KeyRecord } from '../state/state.js';
 import { isWire, negotiateWire, WIRE_CONTENT_TYPES } from '../wire/wire.js';
 
 /**
- * What a request's handler may reach of its server (`ctx.server`): the state, the clock, the runs and the pace.
+ * What a request's handler needs of its server's parts (`ctx.parts`): the state, the clock, the runs and the pace.
  * The journal, the faults, the kept answers and the listeners are the pipeline's (see dispatch.ts), not a handler's.
  */
-export interface HandlerPort {
+export interface HandlerNeeds {
   readonly clock: ServerClock;
   readonly store: Store;
   readonly runner: Runner;
@@ -89,7 +89,7 @@ export class RequestContext {
   readonly contentType: string | null;
 
   constructor(
-    readonly server: HandlerPort,
+    readonly parts: HandlerNeeds,
     readonly op: OperationInfo | null,
     readonly request: Request,
     readonly conn: Connection,
@@ -199,11 +199,11 @@ export class RequestContext {
   openStream(cutAfter?: number): SseStream {
     // Over HTTP the socket's sink sees a client gone: no `AbortController` is made for the request's signal.
     return new SseStream(this.conn.mount === 'http' ? null : this.request.signal, {
-      clock: this.server.clock,
-      pingMs: this.server.options.timing.pingMs,
+      clock: this.parts.clock,
+      pingMs: this.parts.options.timing.pingMs,
       cutAfter: cutAfter === undefined || (this.cutAfter !== undefined && this.cutAfter < cutAfter) ? this.cutAfter : cutAfter,
       onCut: () => this.conn.cut(),
-      lifetime: { onEnd: (listener) => this.server.lifetime.onEnd(listener), resetData: () => JSON.stringify({ error: this.errorObject(stateReset()) }) },
+      lifetime: { onEnd: (listener) => this.parts.lifetime.onEnd(listener), resetData: () => JSON.stringify({ error: this.errorObject(stateReset()) }) },
     });
   }
 

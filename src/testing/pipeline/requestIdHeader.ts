@@ -1,16 +1,16 @@
-import type { Answer } from '../wire/answer.js';
+import type { RequestOutcome } from '../wire/requestOutcome.js';
 import type { RequestHandler } from './routing.js';
 import { newId } from '../support/ids.js';
 
 /**
- * Every answer of the port carries `x-request-id`: the API's answers make theirs with the request's context; the
+ * Every answer of the server carries `x-request-id`: the API's answers make theirs with the request's context; the
  * surfaces beside it (the control plane, the dashboard) get one here, so that a bug report can name any answer.
  */
 export function withRequestIds(handler: RequestHandler): RequestHandler {
   return async (request, conn) => stamp(await handler(request, conn));
 }
 
-function stamp(answer: Answer): Answer {
+function stamp(answer: RequestOutcome): RequestOutcome {
   if (answer.kind === 'dropped') return answer;
   if (answer.kind === 'written') {
     if (answer.parts.headers['x-request-id'] !== undefined) return answer;

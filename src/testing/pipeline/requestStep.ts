@@ -4,7 +4,7 @@ import type { ServerClock } from '../time/clock.js';
 import type { RequestContext } from './requestContext.js';
 
 /** What the steps work with: the store (keys, rate-limit windows), the clock and how long a revoked key works on. */
-export interface StepPort {
+export interface StepNeeds {
   readonly store: Store;
   readonly clock: ServerClock;
   readonly options: { readonly keyCacheMs: number };
@@ -14,4 +14,4 @@ export interface StepPort {
  * One step every request of an operation goes through before its handler (see pipeline.ts): it reads the
  * request, writes what it found on `ctx`, and throws an `OzMockError` to answer instead of the handler.
  */
-export type RequestStep = (ctx: RequestContext, op: OperationInfo, port: StepPort) => void;
+export type RequestStep = (ctx: RequestContext, op: OperationInfo, parts: StepNeeds) => void;

@@ -110,7 +110,7 @@ export interface OzServerOptions {
 }
 
 /** The options with every default filled in. */
-export interface ResolvedOptions {
+export interface ResolvedServerOptions {
   readonly seed: 'demo' | 'empty';
   readonly timing: Timing;
   readonly keyCacheMs: number;
@@ -148,7 +148,7 @@ function maxSessions(value: number | undefined): number {
 }
 
 /** Fills in the defaults. */
-export function resolveOptions(options: OzServerOptions): ResolvedOptions {
+export function resolveServerOptions(options: OzServerOptions): ResolvedServerOptions {
   const mcpUrl = (options.mcpUrl ?? IN_PROCESS_MCP_URL).replace(/\/+$/, '');
   const url = (options.url ?? IN_PROCESS_API_URL).replace(/\/+$/, '');
   if (new URL(mcpUrl).origin === new URL(url).origin) throw new Error('url and mcpUrl need different origins (host or port)');

@@ -1,5 +1,5 @@
 import { findRoute } from '../../generated/routes.js';
-import { OPERATIONS_BY_ID, type OperationInfo } from '../contract/operations.js';
+import { SERVER_OPERATIONS_BY_ID, type OperationInfo } from '../contract/operations.js';
 
 /** An operation of openapi.json a request names, with its path parameters. */
 export interface MatchedOperation {
@@ -21,5 +21,5 @@ export function matchOperation(method: string, path: string): MatchedOperation |
   if (matched === null) return null;
   const params: Record<string, string> = {};
   for (const [name, raw] of Object.entries(matched.params)) params[name] = decoded(raw);
-  return { op: OPERATIONS_BY_ID[matched.route.operationId], path: params };
+  return { op: SERVER_OPERATIONS_BY_ID[matched.route.operationId], path: params };
 }

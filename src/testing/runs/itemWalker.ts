@@ -1,5 +1,5 @@
 import { stepKey } from '../state/catalog.js';
-import type { RunnerPort } from './runner.js';
+import type { RunsNeeds } from './runner.js';
 import type { BuildingRecord, ItemRecord } from '../state/state.js';
 
 /** After this many failed attempts at one step an item is `failed`. */
@@ -17,9 +17,6 @@ export interface StepFailure {
   readonly times?: number;
 }
 
-/** What the item walk works with: what the runner does (the clock, the store, the work in flight, the lifetime, the pace). */
-export type ItemWalkerPort = RunnerPort;
-
 /**
  * Walks items of cloud buildings through their pipeline, one clock step at a time: intake, each step in
  * order (`last_output` of one is the next one's input), then `done`. A failing office raises `attempt` and is
@@ -36,16 +33,16 @@ export class ItemWalker {
   readonly #queued = new Set<string>();
   #armed = false;
 
-  readonly #core: ItemWalkerPort;
+  readonly #parts: RunsNeeds;
 
-  constructor(port: ItemWalkerPort) {
-    this.#core = port;
+  constructor(parts: RunsNeeds) {
+    this.#parts = parts;
   }
 
   /** Schedules the item's next step if it walks (cloud building, active, not paused). */
   schedule(item: ItemRecord): void {
     if (item.status !== 'active' || item.paused === 1 || this.#queued.has(item.id)) return;
-    this.#scheduleIn(item, this.#core.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building));
+    this.#scheduleIn(item, this.#parts.store.data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building));
   }
 
   /** {@link ItemWalker.schedule} for an item whose building was just looked up (in the same step). */
@@ -53,7 +50,7 @@ export class ItemWalker {
     if (item.status !== 'active' || item.paused === 1 || this.#queued.has(item.id)) return;
     if (building?.kind !== 'cloud') return;
     this.#queued.add(item.id);
-    this.#queue.push({ id: item.id, dueAt: this.#core.clock.now() + this.#core.options.timing.stepMs, signal: this.#core.lifetime.signal });
+    this.#queue.push({ id: item.id, dueAt: this.#parts.clock.now() + this.#parts.options.timing.stepMs, signal: this.#parts.lifetime.signal });
     this.#arm();
   }
 
@@ -74,14 +71,14 @@ export class ItemWalker {
     this.#head = 0;
     this.#queued.clear();
     this.#armed = false;
-    for (const item of this.#core.store.data.items.values()) this.schedule(item);
+    for (const item of this.#parts.store.data.items.values()) this.schedule(item);
   }
 
   #arm(): void {
     if (this.#armed || this.#head >= this.#queue.length) return;
     this.#armed = true;
     const next = this.#queue[this.#head]!;
-    this.#core.clock.timer(Math.max(0, next.dueAt - this.#core.clock.now()), () => {
+    this.#parts.clock.timer(Math.max(0, next.dueAt - this.#parts.clock.now()), () => {
       this.#armed = false;
       this.#tick();
     });
@@ -89,13 +86,13 @@ export class ItemWalker {
 
   /** Steps every item that is due. */
   #tick(): void {
-    const now = this.#core.clock.now();
+    const now = this.#parts.clock.now();
     while (this.#head < this.#queue.length && this.#queue[this.#head]!.dueAt <= now) {
       const entry = this.#queue[this.#head++]!;
       this.#queued.delete(entry.id);
       if (entry.signal.aborted) continue;
       const stepped = this.#step(entry.id, entry.signal);
-      if (stepped) void this.#core.work.track(stepped);
+      if (stepped) void this.#parts.work.track(stepped);
     }
     if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
       this.#queue = this.#queue.slice(this.#head);
@@ -106,7 +103,7 @@ export class ItemWalker {
 
   /** One step of an item; a promise only while an office's handler works asynchronously. */
   #step(id: string, signal: AbortSignal): Promise<void> | undefined {
-    const { data, catalog } = this.#core.store;
+    const { data, catalog } = this.#parts.store;
     const item = data.items.get(id);
     if (!item || item.status !== 'active' || item.paused === 1) return undefined;
     const building = data.accounts.get(item.account)?.companies.get(item.campus)?.buildings.get(item.building);
@@ -187,8 +184,8 @@ export class ItemWalker {
 
   #charge(item: ItemRecord): void {
     item.cost_micros += OFFICE_RUN_MICROS;
-    const account = this.#core.store.data.accounts.get(item.account);
-    if (account) this.#core.store.charge(account, OFFICE_RUN_MICROS);
+    const account = this.#parts.store.data.accounts.get(item.account);
+    if (account) this.#parts.store.charge(account, OFFICE_RUN_MICROS);
   }
 
   /**
@@ -196,7 +193,7 @@ export class ItemWalker {
    * fields the indexes read otherwise (its account, company, building), so a step alone moves nothing there.
    */
   #touch(item: ItemRecord, statusChanged: boolean): void {
-    item.updated_at = this.#core.clock.now();
-    if (statusChanged) this.#core.store.itemChanged(item);
+    item.updated_at = this.#parts.clock.now();
+    if (statusChanged) this.#parts.store.itemChanged(item);
   }
 }

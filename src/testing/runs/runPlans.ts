@@ -49,7 +49,7 @@ export function planOfRecord(store: Store, record: ExecutionRecord): RunPlan {
 }
 
 /** What taking runs up again works with. */
-export interface ResumePort {
+export interface ResumeNeeds {
   readonly store: Store;
   readonly runner: Runner;
   readonly clock: ServerClock;
@@ -60,8 +60,8 @@ export interface ResumePort {
  * starts again from its beginning in the background, what the interrupted run had done dropped; a run whose tool,
  * agent or workflow is gone fails with that error.
  */
-export function resumeRuns(port: ResumePort): void {
-  const { store, runner, clock } = port;
+export function resumeRuns(parts: ResumeNeeds): void {
+  const { store, runner, clock } = parts;
   const inFlight = [...store.data.executions.values()].filter((r) => r.status === 'queued' || r.status === 'running');
   for (const record of inFlight) {
     Object.assign(record, { status: 'queued', content: null, error: null, cost_micros: 0, spans: [], finished_at: null, updated_at: clock.now() });

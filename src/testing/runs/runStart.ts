@@ -19,7 +19,7 @@ export interface RunRequest {
 }
 
 /** What a run in the request works with: the runner, the clock, the state's lifetime and how long a sync answer waits. */
-export interface SyncRunPort {
+export interface SyncRunNeeds {
   readonly runner: Runner;
   readonly clock: ServerClock;
   readonly lifetime: StateLifetime;
@@ -45,15 +45,15 @@ export function newExecution(runner: Runner, account: string, run: RunRequest, t
 const TIMEOUT = Symbol('timeout');
 
 /** The run's outcome; `TIMEOUT` past `syncTimeoutMs`; `reset` at once when the state it runs in ends. */
-function withTimeout(port: SyncRunPort, run: Promise<RunOutcome>): Promise<RunOutcome | typeof TIMEOUT> {
+function withTimeout(parts: SyncRunNeeds, run: Promise<RunOutcome>): Promise<RunOutcome | typeof TIMEOUT> {
   return new Promise((resolve) => {
     const settle = (outcome: RunOutcome | typeof TIMEOUT) => {
       timer.cancel();
       forget();
       resolve(outcome);
     };
-    const timer = port.clock.timer(port.options.syncTimeoutMs, () => settle(TIMEOUT), false);
-    const forget = port.lifetime.onEnd(() => settle({ ok: false, error: stateReset() }));
+    const timer = parts.clock.timer(parts.options.syncTimeoutMs, () => settle(TIMEOUT), false);
+    const forget = parts.lifetime.onEnd(() => settle({ ok: false, error: stateReset() }));
     void run.then(settle);
   });
 }
@@ -62,14 +62,14 @@ function withTimeout(port: SyncRunPort, run: Promise<RunOutcome>): Promise<RunOu
  * Runs an execution in the request and answers its outcome; past `syncTimeoutMs` the outcome is 504
  * `timeout` (the run goes on).
  */
-export async function runSync(port: SyncRunPort, record: ExecutionRecord, run: RunRequest): Promise<RunOutcome> {
-  const outcome = port.runner.execute(record, run.plan, { paced: false });
+export async function runSync(parts: SyncRunNeeds, record: ExecutionRecord, run: RunRequest): Promise<RunOutcome> {
+  const outcome = parts.runner.execute(record, run.plan, { paced: false });
   if (!(outcome instanceof Promise)) return outcome;
-  const settled = await withTimeout(port, outcome);
+  const settled = await withTimeout(parts, outcome);
   if (settled !== TIMEOUT) return settled;
   return {
     ok: false,
-    error: new OzMockError(504, 'timeout', `The run did not finish within ${port.options.syncTimeoutMs} ms; it goes on.`, {
+    error: new OzMockError(504, 'timeout', `The run did not finish within ${parts.options.syncTimeoutMs} ms; it goes on.`, {
       hint: 'Poll GET /v1/executions/{id} for its outcome.',
       retryAfter: 1,
     }),

@@ -70,8 +70,8 @@ function fillTemplate(value: unknown, input: string, inputs: Readonly<Record<str
 /** The longest poll interval an unfinished execution suggests: what it always suggested before (`Retry-After: 1`). */
 export const MAX_POLL_HINT_MS = 1000;
 
-/** What the runner works with: the clock, the store, the work in flight, the state's lifetime and the pace. */
-export interface RunnerPort {
+/** What the runs' workers (the runner and the item walk) need of the server: the clock, the store, the work in flight, the state's lifetime and the pace. */
+export interface RunsNeeds {
   readonly clock: ServerClock;
   readonly store: Store;
   readonly work: WorkTracker;
@@ -86,10 +86,10 @@ export class Runner {
   /** The lifetime signal of the state each run began in: once it aborts, the run stops and writes nothing more. */
   readonly #lifetimeOf = new WeakMap<ExecutionRecord, AbortSignal>();
 
-  readonly #core: RunnerPort;
+  readonly #parts: RunsNeeds;
 
-  constructor(port: RunnerPort) {
-    this.#core = port;
+  constructor(parts: RunsNeeds) {
+    this.#parts = parts;
   }
 
   /**
@@ -99,7 +99,7 @@ export class Runner {
    * Between 1 ms and {@link MAX_POLL_HINT_MS}.
    */
   pollAfterMs(record: ExecutionRecord): number {
-    const { clock, options } = this.#core;
+    const { clock, options } = this.#parts;
     const now = clock.now();
     const step = Math.max(1, options.timing.stepMs);
     const wake = this.#wakeAt.get(record.id);
@@ -111,10 +111,10 @@ export class Runner {
   /** Waits on the clock for a run, noting when the wait ends (for {@link Runner.pollAfterMs}). */
   async #sleepFor(record: ExecutionRecord, ms: number): Promise<void> {
     if (ms <= 0) return;
-    const until = this.#core.clock.now() + ms;
+    const until = this.#parts.clock.now() + ms;
     this.#wakeAt.set(record.id, until);
     try {
-      await this.#core.clock.sleep(ms);
+      await this.#parts.clock.sleep(ms);
     } finally {
       if (this.#wakeAt.get(record.id) === until) this.#wakeAt.delete(record.id);
     }
@@ -122,7 +122,7 @@ export class Runner {
 
   /** Stores a new execution record. */
   create(spec: NewExecution): ExecutionRecord {
-    const now = this.#core.clock.now();
+    const now = this.#parts.clock.now();
     const record: ExecutionRecord = {
       id: spec.id ?? newId('exe'),
       account: spec.account,
@@ -142,7 +142,7 @@ export class Runner {
       spans: [],
     };
     if (spec.tasks) record.tasks = spec.tasks;
-    this.#core.store.data.executions.set(record.id, record);
+    this.#parts.store.data.executions.set(record.id, record);
     return record;
   }
 
@@ -160,14 +160,14 @@ export class Runner {
         return this.#finish(record, { ok: false, error: toMockError(err) });
       }
       if (!isThenable(out)) return this.#finish(record, { ok: true, content: String(out) });
-      return this.#core.work.track(
+      return this.#parts.work.track(
         out.then(
           (content) => this.#finish(record, { ok: true, content: String(content) }),
           (err: unknown) => this.#finish(record, { ok: false, error: toMockError(err) }),
         ),
       );
     }
-    return this.#core.work.track(
+    return this.#parts.work.track(
       this.#run(record, plan, options).then(
         (content) => this.#finish(record, { ok: true, content }),
         (err: unknown) => this.#finish(record, { ok: false, error: toMockError(err) }),
@@ -177,10 +177,10 @@ export class Runner {
 
   /** Runs a queued execution in the background: it starts after one step of the clock. */
   runInBackground(record: ExecutionRecord, plan: RunPlan): void {
-    const { signal } = this.#core.lifetime;
-    this.#core.work.track(
+    const { signal } = this.#parts.lifetime;
+    this.#parts.work.track(
       (async () => {
-        await this.#sleepFor(record, this.#core.options.timing.stepMs);
+        await this.#sleepFor(record, this.#parts.options.timing.stepMs);
         if (record.status !== 'queued' || signal.aborted) return;
         await this.execute(record, plan, { paced: true });
       })(),
@@ -189,25 +189,25 @@ export class Runner {
 
   /** Ends a run that could not start (what it runs is gone): failed with the error, nothing charged. */
   failUnstarted(record: ExecutionRecord, err: unknown): void {
-    const now = this.#core.clock.now();
+    const now = this.#parts.clock.now();
     Object.assign(record, { status: 'failed', error: { ...toMockError(err).toObject(), execution_id: record.id }, finished_at: now, updated_at: now });
-    this.#core.store.executionChanged(record);
+    this.#parts.store.executionChanged(record);
   }
 
   /** The context a handler gets. */
   context(record: ExecutionRecord): RunContext {
-    const clock = this.#core.clock;
+    const clock = this.#parts.clock;
     return { account: record.account, executionId: record.id, now: () => clock.now(), sleep: (ms) => this.#sleepFor(record, ms) };
   }
 
   #begin(record: ExecutionRecord): void {
-    this.#lifetimeOf.set(record, this.#core.lifetime.signal);
-    const now = this.#core.clock.now();
+    this.#lifetimeOf.set(record, this.#parts.lifetime.signal);
+    const now = this.#parts.clock.now();
     const wasRunning = record.status === 'running';
     record.status = 'running';
     record.updated_at = now;
     // A sync run is created running: its indexes hold it there already.
-    if (!wasRunning) this.#core.store.executionChanged(record);
+    if (!wasRunning) this.#parts.store.executionChanged(record);
     // The root span's id follows from the execution's (one random id less per run).
     record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
   }
@@ -225,9 +225,9 @@ export class Runner {
     const inputs = plan.inputs;
     let previous = plan.input === undefined || plan.input === null ? '' : typeof plan.input === 'string' ? plan.input : JSON.stringify(plan.input);
     for (const task of plan.tasks) {
-      if (options.paced) await this.#sleepFor(record, this.#core.options.timing.stepMs);
+      if (options.paced) await this.#sleepFor(record, this.#parts.options.timing.stepMs);
       this.#checkCancelled(record);
-      const span = this.#span(root.id, `task ${task.id}`, this.#core.clock.now(), { task_id: task.id, agent: task.agent.name });
+      const span = this.#span(root.id, `task ${task.id}`, this.#parts.clock.now(), { task_id: task.id, agent: task.agent.name });
       record.spans.push(span);
       options.events?.step(task.id, 'started');
       const fields: Record<string, unknown> = { user_request: '{input}', ...task.fields };
@@ -236,12 +236,12 @@ export class Runner {
         previous = await this.#callAgent(record, task.agent, fields, context, options);
       } catch (err) {
         span.status = 'error';
-        span.ended_at = this.#core.clock.now();
+        span.ended_at = this.#parts.clock.now();
         options.events?.step(task.id, 'failed');
         throw err;
       }
       span.status = 'ok';
-      span.ended_at = this.#core.clock.now();
+      span.ended_at = this.#parts.clock.now();
       options.events?.step(task.id, 'succeeded');
     }
     return previous;
@@ -265,7 +265,7 @@ export class Runner {
         this.#checkCancelled(record);
         const behind = options.events.token(token);
         if (behind) await behind;
-        await paceToken(this.#core.clock, this.#core.options.timing.tokenMs);
+        await paceToken(this.#parts.clock, this.#parts.options.timing.tokenMs);
       }
     }
     return text;
@@ -279,7 +279,7 @@ export class Runner {
   #finish(record: ExecutionRecord, outcome: RunOutcome): RunOutcome {
     // A run of a state that was reset, restored or replaced writes nothing: its record, account and indexes are gone.
     if (this.#lifetimeOf.get(record)?.aborted) return { ok: false, error: stateReset() };
-    const now = this.#core.clock.now();
+    const now = this.#parts.clock.now();
     const root = record.spans[0];
     if (record.status === 'cancelled') {
       if (root && root.ended_at === null) {
@@ -302,10 +302,10 @@ export class Runner {
       root.ended_at = now;
     }
     if (record.cost_micros > 0) {
-      const account = this.#core.store.data.accounts.get(record.account);
-      if (account) this.#core.store.charge(account, record.cost_micros);
+      const account = this.#parts.store.data.accounts.get(record.account);
+      if (account) this.#parts.store.charge(account, record.cost_micros);
     }
-    this.#core.store.executionChanged(record);
+    this.#parts.store.executionChanged(record);
     return outcome;
   }
 }

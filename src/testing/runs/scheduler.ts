@@ -43,7 +43,7 @@ export function scheduleRun(store: Store, s: ScheduleRecord): RunRequest {
 }
 
 /** What the scheduler works with: the clock, the store, the runner and the state's lifetime. */
-export interface SchedulerPort {
+export interface SchedulerNeeds {
   readonly clock: ServerClock;
   readonly store: Store;
   readonly runner: Runner;
@@ -56,21 +56,21 @@ export interface SchedulerPort {
  * `idle()` does not wait for them.
  */
 export class Scheduler {
-  readonly #core: SchedulerPort;
+  readonly #parts: SchedulerNeeds;
 
-  constructor(port: SchedulerPort) {
-    this.#core = port;
+  constructor(parts: SchedulerNeeds) {
+    this.#parts = parts;
   }
 
   /** Arms a schedule's next run. */
   arm(s: ScheduleRecord): void {
     if (!s.enabled || s.next_run_at === null) return;
-    const { signal } = this.#core.lifetime;
+    const { signal } = this.#parts.lifetime;
     const due = s.next_run_at;
-    this.#core.clock.timer(
-      Math.max(0, due - this.#core.clock.now()),
+    this.#parts.clock.timer(
+      Math.max(0, due - this.#parts.clock.now()),
       () => {
-        const current = this.#core.store.data.schedules.get(s.id);
+        const current = this.#parts.store.data.schedules.get(s.id);
         if (signal.aborted || current !== s || s.next_run_at !== due) return;
         this.#fire(s);
       },
@@ -80,15 +80,14 @@ export class Scheduler {
 
   /** Arms every enabled schedule (after a reset or restore). */
   armAll(): void {
-    for (const s of this.#core.store.data.schedules.values()) this.arm(s);
+    for (const s of this.#parts.store.data.schedules.values()) this.arm(s);
   }
 
   #fire(s: ScheduleRecord): void {
-    const core = this.#core;
-    const { runner, clock } = core;
+    const { runner, clock, store } = this.#parts;
     const occurrence = s.next_run_at ?? clock.now();
     try {
-      const run = scheduleRun(core.store, s);
+      const run = scheduleRun(store, s);
       runner.runInBackground(newExecution(runner, s.account, run, null), run.plan);
     } catch (err) {
       runner.failUnstarted(runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' }), err);

@@ -1,5 +1,5 @@
 import type { RequestHandler } from '../pipeline/routing.js';
-import type { ControlTarget, SessionsPort } from '../control/controlPlane.js';
+import type { ControlTarget, SessionDirectory } from '../control/controlPlane.js';
 import { hashKey } from '../state/apiKeys.js';
 import { OzMockError } from '../contract/errors.js';
 import { OzNoDemoKeyError } from '../contract/noDemoKeyError.js';
@@ -51,7 +51,7 @@ function checkOptions(options: unknown): asserts options is OzSessionOptions {
  * The live sessions of one server: it makes them from the baseline, finds the one a request's key belongs to,
  * and ends them. At most `max` live at once: past it, 429 `rate_limited`.
  */
-export class SessionRegistry implements SessionsPort {
+export class SessionRegistry implements SessionDirectory {
   readonly #live = new Map<string, LiveSession>();
 
   constructor(

@@ -66,7 +66,7 @@ describe('every operation of openapi.json', () => {
 
 describe("the server's operation table", () => {
   it('is the generated table, plus only whether a body is taken and whether a 2xx answer is replayed', async () => {
-    const { OPERATIONS: serverTable } = await import('../../../src/testing/contract/operations.js');
+    const { SERVER_OPERATIONS: serverTable } = await import('../../../src/testing/contract/operations.js');
     const { OPERATIONS: generated } = await import('../../../src/generated/operations.js');
     expect(serverTable.map((op) => op.id).sort()).toEqual(Object.keys(generated).sort());
     for (const { body, replay, ...descriptor } of serverTable) {
@@ -89,5 +89,17 @@ describe("the server's operation table", () => {
   it('reads the API version from openapi.json', async () => {
     const { API_VERSION } = await import('../../../src/testing/contract/operations.js');
     expect(API_VERSION).toBe(openapi.info.version);
+  });
+});
+
+describe('serverOperationNamed', () => {
+  it("answers the server's descriptor of an operation named by a caller's string", async () => {
+    const { SERVER_OPERATIONS, serverOperationNamed } = await import('../../../src/testing/contract/operations.js');
+    for (const op of SERVER_OPERATIONS) expect(serverOperationNamed(op.id)).toBe(op);
+  });
+
+  it('answers undefined for a name no operation has, an object property name included', async () => {
+    const { serverOperationNamed } = await import('../../../src/testing/contract/operations.js');
+    for (const name of ['noSuchOperation', 'ExecuteTool', '', 'toString', '__proto__', 'constructor']) expect(serverOperationNamed(name), name).toBeUndefined();
   });
 });

@@ -5,7 +5,7 @@
  * target (3).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPERATIONS } from '../../../src/testing/contract/operations.js';
+import { SERVER_OPERATIONS } from '../../../src/testing/contract/operations.js';
 import { paritySuite, unplannedParameters } from '../../../src/testing/parity/scenarios.js';
 import type { ParityReport } from '../../../src/testing/parity/parityRun.js';
 import { spawnOzMock, startOzMock, type SpawnedOzMock, type StartLine } from '../control/spawnOzMock.js';
@@ -20,7 +20,7 @@ async function parity(args: readonly string[]): Promise<{ code: number | null; o
 describe('the parity suite', () => {
   it('has a scenario for every operation of openapi.json and a way to fill every path parameter', () => {
     const covered = new Set(paritySuite().map((s) => s.operationId));
-    expect(OPERATIONS.filter((op) => !covered.has(op.id)).map((op) => op.id)).toEqual([]);
+    expect(SERVER_OPERATIONS.filter((op) => !covered.has(op.id)).map((op) => op.id)).toEqual([]);
     expect(unplannedParameters()).toEqual([]);
   });
 
@@ -50,7 +50,7 @@ describe('oz-mock parity against oz-mock processes', () => {
     expect(report.summary.different).toBe(0);
     expect(report.target).toBe(line.url);
     for (const s of report.scenarios) if (s.status === 'skipped') expect(s.reason).toMatch(/\S/);
-    expect(report.coverage.map((c) => c.operationId).sort()).toEqual(OPERATIONS.map((op) => op.id).sort());
+    expect(report.coverage.map((c) => c.operationId).sort()).toEqual(SERVER_OPERATIONS.map((op) => op.id).sort());
     for (const c of report.coverage) expect(Object.keys(c.behaviours).length).toBeGreaterThan(0);
     expect(report.summary.same + report.summary.skipped).toBe(report.scenarios.length);
   }, 180_000);

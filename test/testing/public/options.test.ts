@@ -1,14 +1,14 @@
 /**
- * `resolveOptions`: the options of `createOzServer` with their defaults filled in, and a typed error, naming the
+ * `resolveServerOptions`: the options of `createOzServer` with their defaults filled in, and a typed error, naming the
  * option, for each value the server cannot run with (thrown before any part of the server is made).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_SESSIONS } from '../../../src/testing/public/maxSessions.js';
-import { resolveOptions } from '../../../src/testing/public/options.js';
+import { resolveServerOptions } from '../../../src/testing/public/options.js';
 
-describe('resolveOptions', () => {
+describe('resolveServerOptions', () => {
   it('fills the defaults: the demo seed, the in-process origins, the documented timings and bounds', () => {
-    const resolved = resolveOptions({});
+    const resolved = resolveServerOptions({});
     expect(resolved.seed).toBe('demo');
     expect(resolved.url).toBe('http://api.oz.test');
     expect(resolved.mcpUrl).toBe('http://mcp.oz.test/v1');
@@ -19,7 +19,7 @@ describe('resolveOptions', () => {
   });
 
   it("keeps what is given, the rate limit's window renamed as the store reads it, the URLs without a trailing slash", () => {
-    const resolved = resolveOptions({ seed: 'empty', url: 'http://127.0.0.1:4010/', mcpUrl: 'http://127.0.0.1:4011/v1//', rateLimit: { limit: 5, windowMs: 1000 }, timing: { stepMs: 0 }, maxSessions: 0 });
+    const resolved = resolveServerOptions({ seed: 'empty', url: 'http://127.0.0.1:4010/', mcpUrl: 'http://127.0.0.1:4011/v1//', rateLimit: { limit: 5, windowMs: 1000 }, timing: { stepMs: 0 }, maxSessions: 0 });
     expect(resolved.seed).toBe('empty');
     expect(resolved.url).toBe('http://127.0.0.1:4010');
     expect(resolved.mcpUrl).toBe('http://127.0.0.1:4011/v1');
@@ -30,12 +30,12 @@ describe('resolveOptions', () => {
   });
 
   it('a function seed is the demo seed (the function runs on it)', () => {
-    expect(resolveOptions({ seed: () => undefined }).seed).toBe('demo');
+    expect(resolveServerOptions({ seed: () => undefined }).seed).toBe('demo');
   });
 
   it('refuses an API and an MCP URL on one origin, and an API URL with a path', () => {
-    expect(() => resolveOptions({ url: 'http://127.0.0.1:4010', mcpUrl: 'http://127.0.0.1:4010/mcp' })).toThrow(/url and mcpUrl need different origins/);
-    expect(() => resolveOptions({ url: 'http://127.0.0.1:4010/v1' })).toThrow(/url must be an origin \(no path\)/);
+    expect(() => resolveServerOptions({ url: 'http://127.0.0.1:4010', mcpUrl: 'http://127.0.0.1:4010/mcp' })).toThrow(/url and mcpUrl need different origins/);
+    expect(() => resolveServerOptions({ url: 'http://127.0.0.1:4010/v1' })).toThrow(/url must be an origin \(no path\)/);
   });
 
   it.each([
@@ -44,11 +44,11 @@ describe('resolveOptions', () => {
     [{ maxSessions: -1 }, /maxSessions must be a whole number >= 0, got -1/],
     [{ maxConnectionsPerAddress: 0 }, /maxConnectionsPerAddress must be a whole number >= 1, got 0/],
   ])('refuses %o with a RangeError naming the option', (options, message) => {
-    expect(() => resolveOptions(options)).toThrow(RangeError);
-    expect(() => resolveOptions(options)).toThrow(message);
+    expect(() => resolveServerOptions(options)).toThrow(RangeError);
+    expect(() => resolveServerOptions(options)).toThrow(message);
   });
 
   it('takes an unbounded journal', () => {
-    expect(resolveOptions({ journalLimit: Infinity }).journalLimit).toBe(Infinity);
+    expect(resolveServerOptions({ journalLimit: Infinity }).journalLimit).toBe(Infinity);
   });
 });

@@ -1,5 +1,5 @@
 import { pacesStreams } from '../../wire/streamPace.js';
-import type { Reply } from '../../wire/answer.js';
+import type { Reply } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../../pipeline/requestContext.js';
 import { invalidParams, OzMockError } from '../../contract/errors.js';
 import { resultView } from '../../state/executionViews.js';
@@ -21,7 +21,7 @@ export function runFlags(body: Record<string, unknown>): { stream: boolean; asyn
 export function takeTraceId(ctx: RequestContext): string | null {
   const traceId = ctx.header('x-trace-id');
   if (traceId === null) return null;
-  if (ctx.server.store.data.executions.has(traceId)) {
+  if (ctx.parts.store.data.executions.has(traceId)) {
     ctx.executionId = traceId;
     throw new OzMockError(409, 'duplicate_execution_id', `Execution id ${traceId} was already used; this is a replay.`, {
       hint: 'Fetch the first run with GET /v1/executions/{id}.',
@@ -32,7 +32,7 @@ export function takeTraceId(ctx: RequestContext): string | null {
 
 /** Creates the execution of a request (it then belongs to the answer: `X-Execution-Id`). */
 export function createExecution(ctx: RequestContext, run: RunRequest, traceId: string | null): ExecutionRecord {
-  const record = newExecution(ctx.server.runner, ctx.account.name, run, traceId);
+  const record = newExecution(ctx.parts.runner, ctx.account.name, run, traceId);
   ctx.executionId = record.id;
   ctx.createdExecution = true;
   return record;
@@ -45,14 +45,14 @@ export function createExecution(ctx: RequestContext, run: RunRequest, traceId: s
 export async function respondWithRun(ctx: RequestContext, run: RunRequest, traceId: string | null): Promise<Reply> {
   const record = createExecution(ctx, run, traceId);
   if (run.async) return respondWithPointer(ctx, record, run.plan);
-  const outcome = await runSync(ctx.server, record, run);
+  const outcome = await runSync(ctx.parts, record, run);
   if (!outcome.ok) throw outcome.error;
   return ctx.reply(200, { kind: 'result', value: resultView(record, ctx.requestId) });
 }
 
 /** Runs a queued execution in the background and answers 202 with its async pointer at once. */
 export function respondWithPointer(ctx: RequestContext, record: ExecutionRecord, plan: RunPlan): Reply {
-  ctx.server.runner.runInBackground(record, plan);
+  ctx.parts.runner.runInBackground(record, plan);
   return ctx.reply(202, {
     kind: 'pointer',
     value: { workflow_id: record.workflow_id, execution_id: record.id, task_id: record.task_id, status: 'queued' },
@@ -66,8 +66,8 @@ export function respondWithPointer(ctx: RequestContext, record: ExecutionRecord,
 export function respondWithStream(ctx: RequestContext, run: RunRequest, traceId: string | null): Reply {
   const record = createExecution(ctx, { ...run, async: false }, traceId);
   const stream = ctx.openStream();
-  const outcome = ctx.server.runner.execute(record, run.plan, {
-    paced: pacesStreams(ctx.server.clock),
+  const outcome = ctx.parts.runner.execute(record, run.plan, {
+    paced: pacesStreams(ctx.parts.clock),
     events: {
       token: (delta) => {
         stream.send('token', JSON.stringify({ delta }));

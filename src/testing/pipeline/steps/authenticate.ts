@@ -61,6 +61,6 @@ export function authenticate(ctx: RequestContext, op: OperationInfo, data: Serve
 }
 
 /** Step: an operation that takes a key knows its caller (`ctx.principal`) from here on. */
-export const authentication: RequestStep = (ctx, op, port) => {
-  if (op.auth !== 'none') ctx.principal = authenticate(ctx, op, port.store.data, port.clock.now(), port.options.keyCacheMs);
+export const authentication: RequestStep = (ctx, op, parts) => {
+  if (op.auth !== 'none') ctx.principal = authenticate(ctx, op, parts.store.data, parts.clock.now(), parts.options.keyCacheMs);
 };

@@ -37,9 +37,9 @@ export function takeRateLimit(windows: ServerData['windows'], now: number, princ
 }
 
 /** Step: a keyed request is counted in its key's window; its answer carries the window's headers. */
-export const rateLimit: RequestStep = (ctx, _op, port) => {
+export const rateLimit: RequestStep = (ctx, _op, parts) => {
   if (!ctx.principal) return;
-  const take = takeRateLimit(port.store.data.windows, port.clock.now(), ctx.principal);
+  const take = takeRateLimit(parts.store.data.windows, parts.clock.now(), ctx.principal);
   ctx.rate = take.state;
   if (take.refused) throw take.refused;
 };

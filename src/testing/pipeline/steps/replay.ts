@@ -1,10 +1,10 @@
-import type { Reply } from '../../wire/answer.js';
+import type { Reply } from '../../wire/requestOutcome.js';
 import type { IdempotencyStore } from '../../state/idempotencyStore.js';
 import type { ServerClock } from '../../time/clock.js';
 import type { RequestContext } from '../requestContext.js';
 
 /** What serving a replay works with: the kept answers and the clock. */
-export interface ReplayPort {
+export interface ReplayNeeds {
   readonly idempotency: IdempotencyStore;
   readonly clock: ServerClock;
 }
@@ -16,12 +16,12 @@ export interface ReplayPort {
  */
 export async function serveOnce(
   ctx: RequestContext,
-  port: ReplayPort,
+  parts: ReplayNeeds,
   traceId: string,
   path: string,
   handle: () => Reply | Promise<Reply>,
 ): Promise<Reply> {
-  const claim = port.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), bodyIdentity(ctx), port.clock.now());
+  const claim = parts.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), bodyIdentity(ctx), parts.clock.now());
   if (claim.kind === 'replay') {
     ctx.replayed = true;
     const { answer } = claim;
@@ -32,15 +32,15 @@ export async function serveOnce(
   try {
     response = await handle();
   } catch (err) {
-    port.idempotency.release(claim.key);
+    parts.idempotency.release(claim.key);
     throw err;
   }
   const answered = ctx.answered;
   if (answered !== null && answered.status >= 200 && answered.status < 300) {
     // A copy: the records a handler answered with change later (a cancelled execution finishes, ...).
-    port.idempotency.keep(claim.key, structuredClone({ ...answered, executionId: ctx.executionId }), port.clock.now());
+    parts.idempotency.keep(claim.key, structuredClone({ ...answered, executionId: ctx.executionId }), parts.clock.now());
   } else {
-    port.idempotency.release(claim.key);
+    parts.idempotency.release(claim.key);
   }
   return response;
 }

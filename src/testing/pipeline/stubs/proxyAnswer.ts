@@ -1,7 +1,7 @@
 import { invalidParams, OzMockError } from '../../contract/errors.js';
 import { redactAdminTokenHeader } from '../../support/adminTokenText.js';
 import { isPlainObject } from '../../support/plainObject.js';
-import { responseReply, type Reply } from '../../wire/answer.js';
+import { responseReply, type Reply } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../requestContext.js';
 
 /** A stub answer that sends the request on to another service: see {@link StubAnswer.proxy}. */
@@ -106,7 +106,7 @@ export async function proxyReply(ctx: RequestContext, answer: ProxyAnswer): Prom
   const target = proxyTarget(answer.proxy, ctx.request.url);
   const shown = `${target.origin}${target.pathname}`;
   ctx.proxied = shown;
-  const bound = ctx.server.options.maxBodyBytes ?? DEFAULT_PROXY_BOUND;
+  const bound = ctx.parts.options.maxBodyBytes ?? DEFAULT_PROXY_BOUND;
   const method = ctx.request.method;
   let response: Response;
   try {

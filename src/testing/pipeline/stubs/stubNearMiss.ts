@@ -1,17 +1,16 @@
 import type { JournalEntry } from '../../harness/journal.js';
 import { fieldDifference, parsedBody, pathParams, queryParams, recordDifferences, subsetDifferences, type Difference } from '../../harness/nearMisses.js';
-import { OPERATIONS } from '../../contract/operations.js';
+import { serverOperationNamed } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import { lastUserMessageTest, lastUserText } from './chatScript.js';
 import { requestStreams } from './stubEvents.js';
 import type { StubView } from './stubs.js';
 
-const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 
 /** What of a chat completion's last user message differs from `match.lastUserMessage`. */
 function lastUserDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
   const expected = stub.match.lastUserMessage;
-  const op = BY_ID.get(stub.operationId);
+  const op = serverOperationNamed(stub.operationId);
   if (expected === undefined || op === undefined) return [];
   const text = lastUserText(body);
   return lastUserMessageTest(expected, op)(text) ? [] : [{ path: 'lastUserMessage', expected, actual: text }];
@@ -19,7 +18,7 @@ function lastUserDifference(stub: StubView, body: Record<string, unknown>): Diff
 
 /** A streamed answer answers only requests that stream: one that did not differs on `body.stream`. */
 function streamDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
-  const op = BY_ID.get(stub.operationId);
+  const op = serverOperationNamed(stub.operationId);
   const answer = stub.answer;
   if (op === undefined || !isPlainObject(answer) || answer.events === undefined || requestStreams(op, body)) return [];
   return [{ path: 'body.stream', expected: true, actual: body.stream }];

@@ -1,7 +1,7 @@
 import { invalidParams } from '../../contract/errors.js';
 import type { OperationInfo } from '../../contract/operations.js';
 import { mediaType } from '../../wire/wire.js';
-import type { Reply } from '../../wire/answer.js';
+import type { Reply } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../requestContext.js';
 import { responseShape } from './stubAnswerCheck.js';
 

@@ -1,12 +1,12 @@
 import type { OperationId } from '../../../generated/operations.js';
 import type { OperationStub, UncheckedOperationStub } from './operationStub.js';
-import type { Reply } from '../../wire/answer.js';
+import type { Reply } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
 import { checkNesting } from '../../contract/nesting.js';
 import { checkAnswerHeaders } from '../../contract/answerHeaders.js';
 import { jsonSubset } from '../../support/jsonSubset.js';
-import { OPERATIONS, type OperationInfo } from '../../contract/operations.js';
+import { serverOperationNamed, type OperationInfo } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import type { Payload } from '../../wire/render.js';
 import { checkScopeOperationId } from '../../harness/requestScope.js';
@@ -182,7 +182,6 @@ interface ArmedStub {
   hits: number;
 }
 
-const BY_ID = new Map(OPERATIONS.map((op) => [op.id as string, op]));
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
 const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage'];
@@ -263,7 +262,7 @@ function checkSpec(stub: StubSpec): OperationInfo {
   for (const k of Object.keys(s)) if (!STUB_FIELDS.includes(k)) throw new TypeError(`${k} is not a field of a stub (known: ${STUB_FIELDS.join(', ')})`);
   if (s.operationId === undefined) throw new TypeError('operationId is required');
   checkScopeOperationId(s.operationId);
-  const op = BY_ID.get(s.operationId as string)!;
+  const op = serverOperationNamed(s.operationId as string)!;
   if ([s.answer, s.answers, s.respond].filter((v) => v !== undefined).length !== 1) throw new TypeError('Give answer, answers or respond (one of them)');
   if (s.respond !== undefined && typeof s.respond !== 'function') throw new TypeError('respond must be a function');
   if (s.answer !== undefined) checkAnswerShape(s.answer, op);
@@ -323,7 +322,7 @@ function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape
   if (answer.text !== undefined) return textReply(ctx, { ...answer, text: answer.text, contentType: answer.contentType! });
   if (answer.events) {
     const stream = ctx.openStream(answer.cut?.afterEvents);
-    void playEvents(stream, answer.events, ctx.server.clock, ctx.op?.streaming === 'chat');
+    void playEvents(stream, answer.events, ctx.parts.clock, ctx.op?.streaming === 'chat');
     const reply = ctx.stream(stream);
     if (reply.kind === 'stream') Object.assign(reply.headers, answer.headers);
     return reply;

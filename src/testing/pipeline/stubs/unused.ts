@@ -21,13 +21,13 @@ export interface OzUnused {
 }
 
 /** What of a world's faults and stubs never fired, with the requests that came closest. */
-export function unusedOf(core: { readonly faults: Faults; readonly stubs: Stubs; readonly journal: Journal }): OzUnused {
-  const entries = core.journal.entries;
+export function unusedOf(parts: { readonly faults: Faults; readonly stubs: Stubs; readonly journal: Journal }): OzUnused {
+  const entries = parts.journal.entries;
   return {
-    faults: core.faults.list
+    faults: parts.faults.list
       .filter((a) => a.hits === 0)
       .map((a) => ({ ...a.spec, id: a.id, remaining: a.remaining, hits: a.hits, nearMisses: nearMisses(candidates(entries, a.spec), (e) => faultDifferences(e, a.spec)) })),
-    stubs: core.stubs
+    stubs: parts.stubs
       .list()
       .filter((s) => s.hits === 0)
       .map((s) => ({ ...s, nearMisses: nearMisses(candidates(entries, s), (e) => stubDifferences(e, s)) })),

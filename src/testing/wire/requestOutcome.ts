@@ -2,10 +2,11 @@ import type { AnswerParts } from './connection.js';
 import type { SseStream } from './sseStream.js';
 
 /**
- * What the server hands a mount for one request. Each mount handles every kind: a status is read from a reply,
- * never from a stand-in `Response`.
+ * What came of one request, handed to its mount: a reply, or the dropped connection. Each mount handles every
+ * kind: a status is read from a reply, never from a stand-in `Response`. (The client's word for what the service
+ * sends back is `Answer`, in src/core.)
  */
-export type Answer =
+export type RequestOutcome =
   /** A Fetch-API answer (buffered answers in process and through msw, the control plane's, the dashboard's). */
   | { readonly kind: 'response'; readonly response: Response }
   /**
@@ -19,10 +20,10 @@ export type Answer =
   | { readonly kind: 'dropped' };
 
 /** What a handler answers: a reply (dropping a connection is the dispatcher's, not a handler's). */
-export type Reply = Exclude<Answer, { readonly kind: 'dropped' }>;
+export type Reply = Exclude<RequestOutcome, { readonly kind: 'dropped' }>;
 
 /** The answer of the dropped connection. */
-export const DROPPED: Answer = Object.freeze({ kind: 'dropped' });
+export const DROPPED: RequestOutcome = Object.freeze({ kind: 'dropped' });
 
 /** A `Response` as a reply. */
 export function responseReply(response: Response): Reply {
