@@ -123,7 +123,11 @@ export function resourcesOf(doc) {
   return { operations, root, formatFreeBodies, files: [...files.values()].sort((a, b) => a.tag.localeCompare(b.tag)) };
 }
 
-export const className = (node) => node.path.map(pascal).join('');
+// Resources a hand-written class of src/resources/ extends: the generated class is its base, named so (one name,
+// one class: the client's `Executions` is the hand-written one).
+const EXTENDED_BY_HAND = new Set(['executions']);
+
+export const className = (node) => node.path.map(pascal).join('') + (node.path.length === 1 && EXTENDED_BY_HAND.has(node.path[0]) ? 'Base' : '');
 
 function isList(doc, name) {
   const s = doc.components.schemas[name];

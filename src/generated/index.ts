@@ -4,7 +4,7 @@ import { Agents } from './resources/agents.js';
 import { Companies, CompaniesItems } from './resources/companies.js';
 import { Connections } from './resources/connections.js';
 import { Discovery } from './resources/discovery.js';
-import { Executions } from './resources/executions.js';
+import { ExecutionsBase } from './resources/executions.js';
 import { Mcp } from './resources/mcp.js';
 import { Meta } from './resources/meta.js';
 import { Chat, ChatCompletions, Embeddings, Models } from './resources/models.js';
@@ -18,7 +18,7 @@ export { Agents } from './resources/agents.js';
 export { Companies, CompaniesItems } from './resources/companies.js';
 export { Connections } from './resources/connections.js';
 export { Discovery } from './resources/discovery.js';
-export { Executions } from './resources/executions.js';
+export { ExecutionsBase } from './resources/executions.js';
 export { Mcp } from './resources/mcp.js';
 export { Meta } from './resources/meta.js';
 export { Chat, ChatCompletions, Embeddings, Models } from './resources/models.js';
@@ -39,7 +39,7 @@ export class OzResources {
   /**
    * The `executions` resource.
    */
-  readonly executions: Executions;
+  readonly executions: ExecutionsBase;
   /**
    * The `chat` resource.
    */
@@ -98,7 +98,7 @@ export class OzResources {
   readonly discovery: Discovery;
 
   constructor(transport: Transport) {
-    this.executions = new Executions(transport);
+    this.executions = new ExecutionsBase(transport);
     this.chat = new Chat(transport);
     this.companies = new Companies(transport);
     this.embeddings = new Embeddings(transport);

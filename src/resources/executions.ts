@@ -7,14 +7,14 @@ import {
 import type { Transport } from '../core/transport.js';
 import type { APIPromise } from '../core/result/apiPromise.js';
 import type { WaitError } from '../generated/operationErrors.js';
-import { Executions as GeneratedExecutions } from '../generated/resources/executions.js';
+import { ExecutionsBase } from '../generated/resources/executions.js';
 import type { Execution, ExecutionResult } from '../generated/types.js';
 
 /**
  * The `executions` resource: the generated `cancel`, `followup`, `get` and `list`, and `wait`, which polls an
  * execution to its end.
  */
-export class Executions extends GeneratedExecutions {
+export class Executions extends ExecutionsBase {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {

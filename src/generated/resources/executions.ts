@@ -13,7 +13,7 @@ import type * as T from '../types.js';
 /**
  * The `executions` resource: `cancel`, `followup`, `get`, `list`.
  */
-export class Executions {
+export class ExecutionsBase {
   readonly #transport: Transport;
 
   constructor(transport: Transport) {
