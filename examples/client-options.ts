@@ -54,7 +54,7 @@ console.log(strict.maxRetries, strict.timeout); // 0 2000
 // #region logging
 // Log levels: off, error, warn (default), info (retries, failed calls), debug (every request and answer).
 // OZ_LOG=debug sets it without a code change. The key is scrubbed from every line, and from inspect and JSON.
-await oz.tools.execute('echo', { text: 'logged' }, { logLevel: 'debug' });
+await oz.withOptions({ logLevel: 'debug' }).tools.execute('echo', { text: 'logged' });
 console.log(lines[0]); // debug [oz executeTool #2] POST http://.../v1/tools/echo/execute (attempt 1 of 4)
 console.log(inspect(oz)); // Oz {"baseURL":"...","apiKey":"[redacted]","maxRetries":3,...}
 // #endregion

@@ -5,10 +5,11 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 import { runCall, runRawCall } from './callChain.js';
 // Before the chain: the options resolved, then the request built (src/core/README.md).
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
+import { warnClientOnlyOptions } from './options/clientOnlyOptions.js';
 import { providerKey } from './options/providerKey.js';
 import { callRequest } from './request/callRequest.js';
 import { Credentials, type ApiKeySource } from './shared/credentials.js';
-import type { Logger, LogLevel } from './shared/logger.js';
+import { logOf, type Logger, type LogLevel } from './shared/logger.js';
 import { checkedMiddleware, type Middleware } from './shared/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams, RequestOptions } from './shared/requestOptions.js';
 import type { AnswerValidatorLoader, ValidateMode } from './shared/responseValidation.js';
@@ -193,6 +194,7 @@ export class Transport {
     // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
     const client = this.#settings ?? (await this.#clientSettings());
     const settings = hasOwnSettings(options) ? await settingsOver(client, options, 'options.') : client;
+    if (settings !== client) warnClientOnlyOptions(this.#client, options, logOf(settings.logging));
     const credentials = settings.credentials;
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
     const apiKey = typeof credentials.source === 'string' ? credentials.source : await providerKey(credentials, options.signal, timeout);

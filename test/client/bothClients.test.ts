@@ -336,8 +336,8 @@ describe('the call path, through Oz and through OzCore', () => {
         options: { retry: { shouldRetry: () => false }, fetch: recordingFetch(busy) },
         then: (outcome) => expect([(outcome as OzAPIError).status, sent.length]).toEqual([503, 1]),
       },
-      logger: { options: { logger: own, logLevel: 'debug' }, then: () => expect(own.lines.map((line) => line.level)).toEqual(['debug', 'debug']) },
-      logLevel: { options: { logLevel: 'debug' }, then: () => expect(client.lines.map((line) => line.level)).toEqual(['debug', 'debug']) },
+      logger: { options: { logger: own, logLevel: 'debug' }, then: () => expect(own.lines.map((line) => line.level)).toEqual(['warn', 'warn', 'debug', 'debug']) }, // two deprecation warnings: a client's options
+      logLevel: { options: { logLevel: 'debug' }, then: () => expect(client.lines.map((line) => line.level)).toEqual(['debug', 'debug']) }, // warned of once per client: above
       validate: { options: { validate: 'strict', fetch: recordingFetch(() => json(200, { name: 5 })) }, then: (outcome) => expect(outcome).toBeInstanceOf(OzResponseValidationError) },
       idleTimeout: { options: { idleTimeout: 0 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['idleTimeout must be a number of milliseconds > 0 (or Infinity), not 0.', 0]) },
       maxEventBytes: { options: { maxEventBytes: 0.5 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['maxEventBytes must be a whole number of bytes >= 1 (or Infinity), not 0.5.', 0]) },

@@ -93,4 +93,16 @@ describe('withOptions()', () => {
     scripted.answer({ destroy: true });
     expect(await rejectionOf(child.tools.execute('echo', { text: 'x' }))).toBeInstanceOf(OzConnectionError);
   });
+
+  it("takes the options a call may no longer give (no deprecation warning), where the call's warns", async () => {
+    scripted.fallback = () => ({ body: envelope('ok') });
+    const logger = recordingLogger();
+    const oz = new Oz({ baseURL: scripted.url, apiKey: KEY, logger, logLevel: 'warn' });
+    const other = 'ozk_OtherKey0123456789abcdefghijklmno';
+    await oz.withOptions({ apiKey: other, authHeader: 'x-api-key' }).tools.execute('echo', { text: 'x' });
+    expect(logger.lines.filter((line) => line.level === 'warn')).toEqual([]);
+    await oz.tools.execute('echo', { text: 'x' }, { apiKey: other });
+    expect(logger.lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([expect.stringMatching(/^options\.apiKey on a call is deprecated: .*oz\.withOptions\(\{ apiKey \}\)/)]);
+    expect(scripted.requests.map((r) => r.headers['x-api-key'] ?? r.headers.authorization)).toEqual([other, `Bearer ${other}`]);
+  });
 });

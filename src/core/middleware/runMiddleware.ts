@@ -23,7 +23,6 @@ export const runMiddleware: Step = (call, next) => {
     wire: call.mode === 'stream' ? 'events' : call.format,
     attempt: call.attempt,
     traceId: call.idempotencyKey,
-    idempotencyKey: call.idempotencyKey,
     signal: signal.signal,
   };
   const send = async (request: Request): Promise<Response> => {

@@ -101,6 +101,6 @@ async function refreshKey(call: Call): Promise<boolean> {
 async function beforeRetry(call: Call, attempt: number, error: OzError, wait: number, reason: string, line: string): Promise<void> {
   call.span?.retry(attempt, reason, wait);
   logOf(call.settings.logging).info(`${call.tag} ${line}`);
-  call.settings.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.idempotencyKey, idempotencyKey: call.idempotencyKey }, logOf(call.settings.logging));
+  call.settings.retry.observe?.({ operationId: call.op.id, attempt, delayMs: wait, error, traceId: call.idempotencyKey }, logOf(call.settings.logging));
   await abortableSleep(wait, call.signal);
 }

@@ -13,11 +13,9 @@ export interface MiddlewareContext {
   /** The attempt: 0 for the first, 1 for the first retry (the `x-oz-retry-count` the request carries). */
   readonly attempt: number;
   /**
-   * The call's idempotency key, sent as `x-trace-id` (the same on every attempt; every write has one; a run takes
-   * it as its execution id), undefined when none is sent.
+   * The call's idempotency key as sent in `x-trace-id` (the same on every attempt; every write has one; a run
+   * takes it as its execution id), undefined when none is sent. `traceId` is the contract's name for it here.
    */
-  readonly idempotencyKey: string | undefined;
-  /** @deprecated The same value as {@link MiddlewareContext.idempotencyKey}, under its old name. */
   readonly traceId: string | undefined;
   /** Aborts when the caller's signal aborts or the attempt's `timeout` passes. */
   readonly signal: AbortSignal;

@@ -34,7 +34,10 @@ export type QueryParams = Record<string, QueryValue | null | undefined>;
  */
 export type AuthHeader = 'bearer' | 'x-api-key';
 
-/** Options every call accepts; each one overrides the client's own for that call only. */
+/**
+ * Options every call accepts; each one overrides the client's own for that call only. Those marked deprecated
+ * (`apiKey`, `baseURL`, `authHeader`, `fetch`, `logLevel`, `logger`) belong to a client: `oz.withOptions()` makes one.
+ */
 export interface RequestOptions {
   /** Aborts the call at once, also during a retry wait, with `OzAbortError`. */
   signal?: AbortSignal;
@@ -91,11 +94,23 @@ export interface RequestOptions {
   bodyFormat?: 'json' | 'yaml';
   /** Extra headers; `null` removes a default header. */
   headers?: Record<string, string | null>;
-  /** The key for this call only, or a function that gives it (asked again once after a 401). */
+  /**
+   * The key for this call only, or a function that gives it (asked again once after a 401).
+   * @deprecated A client's option: make a client with `oz.withOptions({ apiKey })` and call through it (a call that
+   *   gives it still works, and logs a warning once per client).
+   */
   apiKey?: ApiKeySource;
-  /** The base address for this call only. */
+  /**
+   * The base address for this call only.
+   * @deprecated A client's option: `oz.withOptions({ baseURL })` (a call that gives it still works, and logs a
+   *   warning once per client).
+   */
   baseURL?: string;
-  /** The Fetch-API function for this call only. */
+  /**
+   * The Fetch-API function for this call only.
+   * @deprecated A client's option: `oz.withOptions({ fetch })`; per call, `fetchOptions` (a call that gives it
+   *   still works, and logs a warning once per client).
+   */
   fetch?: FetchLike;
   /** Fields of `fetch`'s `init` for this call, over the client's `fetchOptions`. */
   fetchOptions?: FetchOptions;
@@ -104,11 +119,23 @@ export interface RequestOptions {
    * such as a list's `cursor`, win). On the connector proxy they are the upstream query string.
    */
   query?: QueryParams;
-  /** How the key is sent, for this call only. */
+  /**
+   * How the key is sent, for this call only.
+   * @deprecated A client's option: `oz.withOptions({ authHeader })` (a call that gives it still works, and logs a
+   *   warning once per client).
+   */
   authHeader?: AuthHeader;
-  /** The log level for this call only. */
+  /**
+   * The log level for this call only.
+   * @deprecated A client's option: `oz.withOptions({ logLevel })` (a call that gives it still works, and logs a
+   *   warning once per client).
+   */
   logLevel?: LogLevel;
-  /** The logger for this call only. */
+  /**
+   * The logger for this call only.
+   * @deprecated A client's option: `oz.withOptions({ logger })` (a call that gives it still works, and logs a
+   *   warning once per client).
+   */
   logger?: Logger;
   /**
    * Check this call's answer against openapi.json: `off`, `warn` (log the first mismatch of each operation) or

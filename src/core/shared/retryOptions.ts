@@ -13,9 +13,7 @@ export interface RetryInfo {
   readonly delayMs: number;
   /** Why: the typed error the attempt ended with. */
   readonly error: OzError;
-  /** The call's idempotency key (sent as `x-trace-id`), the same on every attempt. */
-  readonly idempotencyKey: string | undefined;
-  /** @deprecated The same value as {@link RetryInfo.idempotencyKey}, under its old name. */
+  /** The call's idempotency key as sent in `x-trace-id`, the same on every attempt (named as the middleware's context names it). */
   readonly traceId: string | undefined;
 }
 
