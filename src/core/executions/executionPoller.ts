@@ -18,7 +18,7 @@ import type {
 } from '../shared/pollTypes.js';
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
-// The poller's types are in pollTypes.ts (the transport's port, `ExecutionReader`, is read without the poller).
+// The poller's types are in shared/pollTypes.ts (the reader it polls through, `ExecutionReader`, is named there without the poller).
 export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from '../shared/pollTypes.js';
 
 /** The first interval between two polls, by default. */

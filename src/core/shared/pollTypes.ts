@@ -2,8 +2,8 @@ import type { ErrorBody } from '../errors/errorShape.js';
 import type { RequestOptions } from './requestOptions.js';
 import type { Operation, RequestInput } from './operation.js';
 
-// The execution poller's types: its port, options and answers (executionPoller.ts re-exports them), in a file of
-// their own so that the transport's port (`CallPort`, call.ts) reads them without the poller.
+// The execution poller's types: its reader, options and answers (executionPoller.ts re-exports them), in a file of
+// their own so that a call's shape (`Call`, shared/call.ts) names them without the poller.
 
 /** The fields of an execution record the poller and the recovery of a lost answer read. */
 export interface ExecutionRecordAnswer {
