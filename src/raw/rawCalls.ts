@@ -1,4 +1,4 @@
-import createClient, { type Middleware as FetchMiddleware } from 'openapi-fetch';
+import createClient, { defaultBodySerializer, type Middleware as FetchMiddleware } from 'openapi-fetch';
 import type { OzUsageError } from '../core/errors/errors.js';
 import type { Middleware } from '../core/shared/middleware.js';
 import type { Operation } from '../core/shared/operation.js';
@@ -16,6 +16,8 @@ import type { RawFetchMiddleware } from './rawClientType.js';
 export interface RawCallParts {
   readonly operations: typeof OPERATIONS;
   readonly OzUsageError: typeof OzUsageError;
+  /** The caller's `OzUsageError` for a body JSON cannot write (`core/request/unwritableBody.ts`). */
+  readonly unwritableBody: (whose: string, body: unknown, wire: 'JSON', cause: unknown) => OzUsageError;
   /** The middleware added with `raw.use()` (a live list): each raw call runs it inside the client's. */
   readonly middleware: readonly Middleware[];
 }
@@ -35,7 +37,17 @@ export function createRawCalls(transport: Transport, baseURL: string, parts: Raw
     const op = operationOf(request, base, parts);
     return await sendRaw(transport, op, request, parts.middleware.length === 0 ? {} : { middleware: parts.middleware });
   };
-  const client = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response> });
+  // openapi-fetch's own writer, but a body it cannot write (a BigInt, a cycle) is the caller's OzUsageError saying
+  // what and where, as for the resource methods, not a bare TypeError.
+  const bodySerializer = (body: unknown, headers?: Headers | Record<string, string>): unknown => {
+    try {
+      // It is handed the request's headers too (a form-urlencoded body is written as such), which its type omits.
+      return (defaultBodySerializer as (body: unknown, headers?: Headers | Record<string, string>) => unknown)(body, headers);
+    } catch (cause) {
+      throw parts.unwritableBody('the raw request', body, 'JSON', cause);
+    }
+  };
+  const client = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response>, bodySerializer });
   // The middleware objects are openapi-fetch's own shape, declared again in rawClientType.ts (see there why).
   return {
     ...client,

@@ -5,6 +5,7 @@ import { OPERATIONS } from '../generated/operations.js';
 import type { OzRawClient, RawFetchMiddleware } from './rawClientType.js';
 import { rawPathProblem } from './rawPathParameters.js';
 import { loadPart } from '../core/shared/optionalPart.js';
+import { unwritableBody } from '../core/request/unwritableBody.js';
 import type { RawCalls } from './rawCalls.js';
 
 export type { OzRawClient };
@@ -23,7 +24,7 @@ export function createRawClient(transport: Transport, baseURL: string): OzRawCli
   const loaded = async (): Promise<RawCalls> => {
     const { createRawCalls } = await loadPart('the raw client', () => import('./rawCalls.js'));
     if (instance === undefined) {
-      instance = createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, middleware: chain });
+      instance = createRawCalls(transport, baseURL, { operations: OPERATIONS, OzUsageError, unwritableBody, middleware: chain });
       // The middlewares added before it was made, in their order.
       if (middlewares.length > 0) instance.use(...middlewares);
     }

@@ -96,6 +96,24 @@ describe('oz.raw against the embedded server', () => {
     expect((error as Error).message).toBe('No operation of openapi.json is GET /v1/nothing/here; the raw client calls the API\'s own paths only.');
     expect(server.journal.count()).toBe(before);
   });
+
+  it('refuses a body JSON cannot write, saying what and where, before sending (a typed error, not a bare TypeError)', async () => {
+    const before = server.journal.count();
+    const cyclic: Record<string, unknown> = { text: 'x' };
+    cyclic.self = cyclic;
+    for (const [body, problem] of [
+      [{ text: 'x', n: 1n }, 'body.n is a BigInt (send it as a string or a number)'],
+      [cyclic, 'body.self refers back to an object that holds it (a cycle)'],
+    ] as const) {
+      const error = await rejectionOf(oz.raw.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: body as never }));
+      expect(error).toBeInstanceOf(OzUsageError);
+      expect((error as Error).message).toBe(`The body of the raw request cannot be written as JSON: ${problem}. Nothing was sent.`);
+      expect((error as Error).cause).toBeInstanceOf(TypeError);
+    }
+    expect(server.journal.count()).toBe(before);
+    const { data } = await oz.raw.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: { text: 'as JSON' } });
+    expect(data).toMatchObject({ content: 'as JSON' });
+  });
 });
 
 describe('oz.raw on the transport (scripted answers)', () => {

@@ -11,7 +11,7 @@ export function encodeJsonBody(op: Operation, body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (cause) {
-    throw unwritableBody(op, body, 'JSON', cause);
+    throw unwritableBody(op.id, body, 'JSON', cause);
   }
 }
 
@@ -25,6 +25,6 @@ export async function encodeYamlBody(op: Operation, body: unknown): Promise<stri
   try {
     return codec.stringify(body);
   } catch (cause) {
-    throw unwritableBody(op, body, 'YAML', cause);
+    throw unwritableBody(op.id, body, 'YAML', cause);
   }
 }

@@ -1,12 +1,12 @@
 import { OzUsageError } from '../errors/errors.js';
-import type { Operation } from '../shared/operation.js';
 
 /**
  * The caller's {@link OzUsageError} for a body its wire's writer refused (`cause`, kept as the error's `cause`):
  * the message says what in the body no writer can take (a cycle, a `BigInt`, a getter or `toJSON()` that threw)
- * and where, found by walking the body only once the writer has failed.
+ * and where, found by walking the body only once the writer has failed. `whose`: whose body it is (an operation's
+ * id, or the raw client's request).
  */
-export function unwritableBody(op: Operation, body: unknown, wire: 'JSON' | 'YAML', cause: unknown): OzUsageError {
+export function unwritableBody(whose: string, body: unknown, wire: 'JSON' | 'YAML', cause: unknown): OzUsageError {
   let problem: string | undefined;
   try {
     problem = problemIn(body, 'body', new Set());
@@ -15,7 +15,7 @@ export function unwritableBody(op: Operation, body: unknown, wire: 'JSON' | 'YAM
   }
   const reason = cause instanceof Error ? cause.message : String(cause);
   return new OzUsageError(
-    `The body of ${op.id} cannot be written as ${wire}: ${problem ?? reason}. Nothing was sent.`,
+    `The body of ${whose} cannot be written as ${wire}: ${problem ?? reason}. Nothing was sent.`,
     { cause },
   );
 }
