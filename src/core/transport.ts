@@ -1,5 +1,6 @@
 import type { Answer, Call, CallClient, CallSettings } from './shared/call.js';
 import type { Operation, RequestInput } from './shared/operation.js';
+import type { ExecutionReader } from './shared/pollTypes.js';
 import { abortError, type OzError } from './errors/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 import { runCall, runRawCall } from './callChain.js';
@@ -80,7 +81,7 @@ export interface TransportConfig {
  * else an exponential backoff with jitter; an answer asking for more than 60 s is not retried. Streams are
  * retried only before their first byte.
  */
-export class Transport {
+export class Transport implements ExecutionReader {
   readonly #config: TransportConfig;
   /** What a pointer's `wait()` reads of the transport (see `ExecutionReader`): never the key. */
   readonly config: { readonly executionRecord: Operation };
