@@ -18,7 +18,7 @@ import { SUITE_ITEM_BODY, writeSuites, type SuiteSource } from '../mswSuiteFiles
 const TARGET = 1.15;
 const FILES = 24;
 const TESTS = 10;
-// A whole run takes 5-8 s here: three rounds of both, after one unmeasured pair, stay within ~90 s.
+// A whole run takes 12-14 s here (two cores shared): three rounds of both stay within ~90 s.
 const ROUNDS = 3;
 
 /** The JSON the embedded server answers to the suite's two calls, for the hand-written handlers to hold. */
@@ -67,17 +67,14 @@ export async function mswSuiteRows(ctx: FigureContext): Promise<FigureRow[]> {
     const configs = writeSuites(dir, source, files, tests);
     const run = (handlers: 'mount' | 'hand') => vitestRunMs(ctx.root, configs[handlers], files * tests);
     ctx.log(`msw suite: ${files} files x ${tests} tests, whole vitest runs through server.handlers() vs hand-written handlers`);
-    if (!ctx.mode.smoke) {
-      // One unmeasured pair: vite's and Node's first compile of the files would weigh on the first round only.
-      await run('hand');
-      await run('mount');
-    }
     const hand: number[] = [];
     const mount: number[] = [];
     const rounds = ctx.mode.smoke ? 1 : ROUNDS;
     for (let round = 0; round < rounds; round++) {
-      hand.push(await run('hand'));
+      // Who goes first swaps each round, so a first run's cold caches and the machine's drift fall on both sides.
+      if (round % 2 === 0) hand.push(await run('hand'));
       mount.push(await run('mount'));
+      if (round % 2 === 1) hand.push(await run('hand'));
     }
     const ratios = mount.map((ms, i) => ms / hand[i]!);
     const ratio = median(ratios);
@@ -90,7 +87,7 @@ export async function mswSuiteRows(ctx: FigureContext): Promise<FigureRow[]> {
         result: formatSpread(ratio, quartiles(ratios)),
         target: `<= ${TARGET.toFixed(2)}x`,
         met: judged(ctx.mode.smoke, ratio <= TARGET),
-        how: `a vitest suite of ${files} files x ${tests} tests (each oz.tools.execute('echo') + oz.companies.items.create), generated at run time, each file with its own setupServer: setupServer(...createOzServer().handlers()) vs http.post handlers answering the same JSON; whole \`vitest run\` (the repository's vitest, one worker, files isolated) in a child process, alternating, after one unmeasured pair; ${rounds} rounds, median of per-round ratios; wall time`,
+        how: `a vitest suite of ${files} files x ${tests} tests (each oz.tools.execute('echo') + oz.companies.items.create), generated at run time, each file with its own setupServer: setupServer(...createOzServer().handlers()) vs http.post handlers answering the same JSON; whole \`vitest run\` (the repository's vitest, one worker, files isolated) in a child process, alternating (who goes first swaps each round); ${rounds} rounds, median of per-round ratios; wall time`,
       },
     ];
   } finally {
