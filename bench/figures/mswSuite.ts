@@ -37,12 +37,19 @@ async function serverAnswers(ctx: FigureContext): Promise<Pick<SuiteSource, 'too
   }
 }
 
+/** This process's environment without what a vitest around it set (the bench smoke test runs under vitest). */
+function childEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { NO_COLOR: '1' };
+  for (const [name, value] of Object.entries(process.env)) if (!/^(VITEST|TEST$|NODE_ENV$|CI$)/.test(name)) env[name] = value;
+  return env;
+}
+
 /** Wall milliseconds of one whole `vitest run` of `config`; throws unless every one of `tests` tests passed. */
 function vitestRunMs(root: string, config: string, tests: number): Promise<number> {
   const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [vitest, 'run', '--config', config], { cwd: root, env: { ...process.env, NO_COLOR: '1', CI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [vitest, 'run', '--config', config], { cwd: root, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
