@@ -18,11 +18,12 @@ export interface SuiteSource {
   readonly testingUrl: string;
   /** The embedded server's answer to `tools.execute('echo', { text: 'hello' })`. */
   readonly toolAnswer: unknown;
-  /** The embedded server's answer (201) to `items.create('acme', ITEM_BODY)`. */
+  /** The embedded server's answer (201) to `items.create('acme', SUITE_ITEM_BODY)`. */
   readonly itemAnswer: unknown;
 }
 
-const ITEM_BODY = { building: 'hq', title: 'Suite item' };
+/** The item body every generated test creates (the hand-written handler's answer is the server's to it). */
+export const SUITE_ITEM_BODY = { building: 'hq', title: 'Suite item' };
 
 /** The server and the client of a file, through the embedded server's msw handlers. */
 function mountPrelude(source: SuiteSource): string {
@@ -53,8 +54,8 @@ export function suiteFile(handlers: SuiteHandlers, source: SuiteSource, tests: n
     (_, i) => `it('calls a tool and creates an item ${i}', async () => {
   const tool = await oz.tools.execute('echo', { text: 'hello' });
   expect(tool.ok).toBe(true);
-  const item = await oz.companies.items.create('acme', ${JSON.stringify(ITEM_BODY)});
-  expect(item.title).toBe(${JSON.stringify(ITEM_BODY.title)});
+  const item = await oz.companies.items.create('acme', ${JSON.stringify(SUITE_ITEM_BODY)});
+  expect(item.title).toBe(${JSON.stringify(SUITE_ITEM_BODY.title)});
 });
 `,
   );
@@ -66,9 +67,6 @@ beforeAll(() => msw.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => msw.close());
 ${cases.join('')}`;
 }
-
-/** The item body every generated test creates (the hand-written handler's answer is the server's to it). */
-export const SUITE_ITEM_BODY = ITEM_BODY;
 
 /**
  * Writes the two suites under `dir` (`dir/mount`, `dir/hand`, `files` files of `tests` tests each) and a vitest
