@@ -7,6 +7,7 @@ export const FIGURE_NAMES = {
   itemsVsOpenapiFetch: 'items.create vs openapi-fetch',
   inProcessMount: 'in-process mount overhead',
   mswMountPerCall: 'msw mount per call vs hand-written handler',
+  mswSuite: 'msw suite 24 files x 10 tests vs hand-written',
   sseVsParser: 'SSE parse+iterate vs eventsource-parser',
   sseVsOpenAI: 'SSE chat stream vs openai-node',
   streamMemory: 'stream memory 100 MB of deltas',

@@ -25,6 +25,7 @@ import { consumerTypeCheckRows } from './figures/consumerTypeCheck.js';
 import { executionWaitRows } from './figures/executionWait.js';
 import { inProcessMountRows } from './figures/inProcessMount.js';
 import { mswMountRows } from './figures/mswMount.js';
+import { mswSuiteRows } from './figures/mswSuite.js';
 import { loopbackCallRows } from './figures/loopbackCalls.js';
 import { ozMockBinaryRows } from './figures/ozMockBinary.js';
 import { concurrentCallRows, memoryUnderLoadRows } from './figures/serverLoad.js';
@@ -52,7 +53,8 @@ const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
   ['loopback calls', loopbackCallRows],
   ['in-process mount', inProcessMountRows],
-  ['msw mount', mswMountRows],
+  // Issue 47's point 8: the mount per call, then the suite through msw.
+  ['msw', async (ctx) => [...(await mswMountRows(ctx)), ...(await mswSuiteRows(ctx))]],
   ['SSE parsing', sseRows],
   ['executions.wait', executionWaitRows],
   ['server throughput', serverThroughputRows],

@@ -59,7 +59,7 @@ export async function mswMountRows(ctx: FigureContext): Promise<FigureRow[]> {
         result: formatSpread(ratio, quartiles(ratios)),
         target: `<= ${TARGET.toFixed(2)}x`,
         met: judged(ctx.mode.smoke, ratio <= TARGET),
-        how: `${calls} sequential oz.tools.execute('echo') calls (plain fetch, msw's setupServer listening) through setupServer(...server.handlers()) vs through http.post(url, () => HttpResponse.json(<the same answer>)); whole runs alternating, each with its own setupServer; ${ctx.mode.rounds} rounds, median of per-round ratios; process CPU time. The suite row (24 files x 10 tests through msw vs hand-written, <= 1.15x) is not measured: see bench/findings.md`,
+        how: `${calls} sequential oz.tools.execute('echo') calls (plain fetch, msw's setupServer listening) through setupServer(...server.handlers()) vs through http.post(url, () => HttpResponse.json(<the same answer>)); whole runs alternating, each with its own setupServer; ${ctx.mode.rounds} rounds, median of per-round ratios; process CPU time`,
       },
     ];
   } finally {
