@@ -63,11 +63,13 @@ describe(`${CALLS} concurrent calls on one signal`, () => {
   });
 
   it('waiting to retry and asking a key provider, on the same signal: no warning, no listener left', async () => {
-    server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', times: CALLS });
+    // Each call's own first attempt fails once (a fault per body: a shared count could fail one call three times).
+    for (let i = 0; i < CALLS; i++) server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', body: { text: `again ${i}` } });
     const signal = new AbortController().signal;
     const oz = client({ apiKey: async () => server.apiKey });
-    const results = await Promise.all(Array.from({ length: CALLS }, () => oz.tools.execute('echo', { text: 'again' }, { signal })));
-    expect(results.every((result) => result.content === 'again')).toBe(true);
+    const results = await Promise.all(Array.from({ length: CALLS }, (_, i) => oz.tools.execute('echo', { text: `again ${i}` }, { signal })));
+    expect(results.map((result) => result.content)).toEqual(Array.from({ length: CALLS }, (_, i) => `again ${i}`));
+    expect(server.faults.pending).toEqual([]);
     await warningsSettled();
     expect(warnings).toEqual([]);
     expect(abortListeners(signal)).toBe(0);
