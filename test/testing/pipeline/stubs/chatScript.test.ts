@@ -4,26 +4,22 @@
  * `openai` client in process and over HTTP with stubs added through the control plane; every refused stub.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { OzListener, OzServer } from '../../../../src/testing/index.js';
+import { listenedServer } from '../../support/listenedServer.js';
 
 const TOKEN = 'ozadm_ChatChatChatChatChatChatChatCh00';
+const suite = listenedServer({ adminToken: TOKEN });
 let server: OzServer;
 let listener: OzListener;
 let inProcess: OpenAI;
 let overHttp: OpenAI;
 
-beforeAll(async () => {
-  server = createOzServer({ adminToken: TOKEN });
-  listener = await server.listen();
+beforeAll(() => {
+  ({ server, listener } = suite);
   inProcess = new OpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch, maxRetries: 0 });
   overHttp = new OpenAI({ apiKey: server.apiKey, baseURL: `${listener.url}/v1`, maxRetries: 0 });
 });
-afterAll(async () => {
-  await listener.close();
-  await server.close();
-});
-beforeEach(() => server.reset());
 
 const tools: OpenAI.Chat.ChatCompletionTool[] = [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }];
 const ask = (content: string): OpenAI.Chat.ChatCompletionMessageParam[] => [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }];

@@ -2,22 +2,21 @@
  * Stub sequences (`answers: [...]`, `then`): the n-th matching request gets the n-th answer, the last repeats or
  * the stub falls through to the server; listings show the position and the hits. In process and over HTTP.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { InternalError, Oz } from '../../../../src/index.js';
-import { connectOzMock, createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { connectOzMock, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { listenedServer } from '../../support/listenedServer.js';
 
 const TOKEN = 'ozadm_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe';
+const suite = listenedServer({ adminToken: TOKEN });
 let server: OzServer;
 let listener: OzListener;
 let oz: Oz;
 
-beforeAll(async () => {
-  server = createOzServer({ adminToken: TOKEN });
-  listener = await server.listen();
+beforeAll(() => {
+  ({ server, listener } = suite);
   oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, maxRetries: 0, logLevel: 'off' });
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const unavailable = { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } } as const;
 const echoed = (content: string) => ({ status: 200, body: { ok: true, content, execution_id: 'exe_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe', request_id: 'req_seq' } }) as const;

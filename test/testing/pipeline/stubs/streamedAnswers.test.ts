@@ -4,22 +4,21 @@
  * and over HTTP; events are checked against openapi.json's event schemas.
  */
 import OpenAI from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApprovalRequiredError, Oz, OzStreamInterruptedError } from '../../../../src/index.js';
 import { createOzServer, type OzListener, type OzServer } from '../../../../src/testing/index.js';
+import { listenedServer } from '../../support/listenedServer.js';
 
 const TOKEN = 'ozadm_EvtEvtEvtEvtEvtEvtEvtEvtEvtEvtEv';
+const suite = listenedServer({ adminToken: TOKEN });
 let server: OzServer;
 let listener: OzListener;
 let oz: Oz;
 
-beforeAll(async () => {
-  server = createOzServer({ adminToken: TOKEN });
-  listener = await server.listen();
+beforeAll(() => {
+  ({ server, listener } = suite);
   oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, maxRetries: 0, logLevel: 'off' });
 });
-afterAll(() => server.close());
-beforeEach(() => server.reset());
 
 const refusal = { error: { code: 'approval_required', message: 'Needs a human.' } };
 const result = (content: string) => ({ ok: true, content, execution_id: 'exe_EvtEvtEvtEvtEvtEvtEvtEvtEvtEvtEv', request_id: 'req_evt' });
