@@ -8,6 +8,7 @@ import { finalError } from '../shared/finalError.js';
 import { logOf } from '../shared/logger.js';
 import type { RequestOptions } from '../shared/requestOptions.js';
 import { decodeBody } from '../shared/responseBody.js';
+import { copyTraceContext } from '../telemetry/tracing.js';
 import { pointerOfRecord, recordAsEvents, resultOnWire } from './recordOnWire.js';
 
 /**
@@ -69,10 +70,7 @@ async function recordCall(call: Call, id: string): Promise<Call> {
   const op = call.client.executionRecord;
   const options: RequestOptions = { ...call.options, format: 'json', bodyFormat: undefined, idempotencyKey: undefined };
   const request = await callRequest(call.settings, op, { path: { id } }, options, 'parse', call.apiKey);
-  for (const name of ['traceparent', 'tracestate']) {
-    const value = call.headers[name];
-    if (value !== undefined) request.headers[name] = value;
-  }
+  copyTraceContext(call.headers, request.headers);
   return {
     ...call,
     ...request,

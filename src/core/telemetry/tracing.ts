@@ -1,6 +1,7 @@
 import type { CallSpan, CallSpanStart, OtelGlobal } from '../shared/spanTypes.js';
 import { SDK_VERSION } from '../shared/version.js';
 import { loadPart } from '../shared/optionalPart.js';
+import type { HeaderRecord } from '../shared/headerValue.js';
 
 /**
  * OpenTelemetry client spans, without importing `@opentelemetry/api`: the API (an optional peer) keeps what an
@@ -24,9 +25,9 @@ export async function startCallSpan(api: OtelGlobal, start: CallSpanStart): Prom
 }
 
 /** Sends a call's trace context (`traceparent`, `tracestate`) on another request made for the same call. */
-export function copyTraceContext(from: Headers, to: Headers): void {
+export function copyTraceContext(from: HeaderRecord, to: HeaderRecord): void {
   for (const name of ['traceparent', 'tracestate']) {
-    const value = from.get(name);
-    if (value !== null) to.set(name, value);
+    const value = from[name];
+    if (value !== undefined) to[name] = value;
   }
 }
