@@ -21,7 +21,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../test/apps/appKit.mjs';
+import { freePorts } from '../test/apps/appKit.mjs';
 import { CHECKS } from '../test/ecosystem/scenario.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -221,8 +221,6 @@ for (const [name, node] of nodes) {
       stdio: 'inherit',
     });
   }
-  const port = await freePort();
-  const embeddedPort = await freePort();
   // The server of the HTTP leg, from the installed package, with a control plane for its faults and journal.
   const { createOzServer } = await import(join(app, 'node_modules/oz-sdk/dist/testing/index.js'));
   const host = createOzServer();
@@ -236,6 +234,9 @@ for (const [name, node] of nodes) {
   });
   await new Promise((resolve) => control.listen(0, '127.0.0.1', resolve));
   const controlURL = `http://127.0.0.1:${control.address().port}`;
+  // workerd's two sockets, picked once the Node servers above listen (none of them can take one) and distinct
+  // (two picks in a row may return the same port: this failed a CI run with "Address already in use").
+  const [port, embeddedPort] = await freePorts(2);
   writeFileSync(
     join(app, 'workerd.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";

@@ -63,6 +63,27 @@ export function freePort() {
 }
 
 /**
+ * `count` distinct free ports on 127.0.0.1: every listener stays open until all are picked, so two picks cannot
+ * be the same port (one picked, closed and picked again).
+ */
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.on('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(() => resolve()))));
+  }
+}
+
+/**
  * Starts the installed package's oz-mock (`node <bin>`, not npx: npx's child would keep the port after a kill)
  * on a free port; answers its `--json` line (`url`, `apiKey`, ...) and `stop()`.
  */
