@@ -105,8 +105,8 @@ console.log((await patient.tools.execute('echo', { text: 'patience' })).content)
 // executeTool attempt 0 UpstreamError: again in 100 ms
 // executeTool attempt 1 UpstreamError: again in 200 ms
 // patience
-// An answer may say itself: `x-should-retry: false` forbids the retry of a 5xx, `true` forces one. Every attempt
-// carries `x-oz-retry-count` (0 on the first).
+// An answer may say itself: `x-should-retry: false` forbids the retry of a 5xx, `true` forces one (never of a 409
+// or a 424: only shouldRetry may). Every attempt carries `x-oz-retry-count` (0 on the first).
 console.log(server.journal.filter('executeTool').slice(-3).map((entry) => entry.headers['x-oz-retry-count'])); // [ '0', '1', '2' ]
 // #endregion
 

@@ -23,6 +23,14 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/**
+ * Statuses the reference client never retries, whatever the answer's `x-should-retry` says: a semantic answer (409
+ * `approval_required`, `duplicate_execution_id`) or a connection the user must make (424). Only `shouldRetry` may.
+ */
+export function isNeverRetriedStatus(status: number): boolean {
+  return status === 409 || status === 424;
+}
+
 /** The backoff before retry number `retryIndex` (0 for the first retry). */
 export function backoffDelay(retryIndex: number, schedule: BackoffSchedule = DEFAULT_BACKOFF, random: () => number = Math.random): number {
   const base = Math.min(schedule.initialMs * 2 ** retryIndex, schedule.maxMs);
@@ -41,14 +49,15 @@ export function retryDelay(headers: Headers, retryIndex: number, schedule: Backo
 
 /**
  * Whether an attempt that failed with `error` (on `answer`, when one came) is worth another: the SDK's rule, then
- * the answer's `x-should-retry: true|false`, then `shouldRetry`. An abort by the caller and an answer past
- * `maxResponseBytes` are never retried.
+ * the answer's `x-should-retry: true|false` (which cannot make a 409 or a 424 retried), then `shouldRetry`, which
+ * decides last. An abort by the caller and an answer past `maxResponseBytes` are never retried.
  */
 export function wantsRetry(policy: RetryPolicy, error: OzError, attempt: number, answer: Response | undefined): boolean {
   // The same request would get the same answer: not even `shouldRetry` sends it again.
   if (error instanceof OzAbortError || error instanceof OzResponseTooLargeError) return false;
   let retry = answer === undefined ? error instanceof OzConnectionError : isRetryableStatus(answer.status);
   const header = answer?.headers.get('x-should-retry');
-  if (header === 'true' || header === 'false') retry = header === 'true';
+  if (header === 'false') retry = false;
+  else if (header === 'true' && !isNeverRetriedStatus(answer?.status ?? 0)) retry = true;
   return policy.verdict === undefined ? retry : policy.verdict(error, attempt, retry);
 }

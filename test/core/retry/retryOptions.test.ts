@@ -38,6 +38,33 @@ describe('retry options against the scripted server', () => {
     expect(scripted.requests.map((r) => r.headers['x-oz-retry-count'])).toEqual(['0', '1']);
   });
 
+  it.each([
+    [409, 'approval_required', 'agents'],
+    [409, 'duplicate_execution_id', 'tools'],
+    [424, 'connection_required', 'tools'],
+    [424, 'credential_required', 'tools'],
+  ] as const)('a %i %s with x-should-retry: true is sent once (the header cannot force what the rules forbid)', async (status, code, api) => {
+    scripted.answer(failure(status, code, { 'x-should-retry': 'true' }), { body: envelope('never asked') });
+    const call = api === 'agents' ? client().agents.execute({ agent: 'approver', user_request: 'x' }) : client().tools.execute('echo', { text: 'x' });
+    const error = await rejectionOf(call);
+    expect(error).toMatchObject({ status, code });
+    expect(scripted.requests).toHaveLength(1);
+  });
+
+  it('a 503 with x-should-retry: false is sent once; a 409 with x-should-retry: true is retried when shouldRetry says yes', async () => {
+    scripted.answer(failure(503, 'upstream_error', { 'x-should-retry': 'false' }), { body: envelope('never asked') });
+    expect(await rejectionOf(client().tools.execute('echo', { text: 'x' }))).toMatchObject({ status: 503 });
+    expect(scripted.requests).toHaveLength(1);
+
+    scripted.reset();
+    const told: boolean[] = [];
+    scripted.answer(failure(409, 'approval_required', { 'x-should-retry': 'true' }), { body: envelope('approved') });
+    const oz = client({ retry: { shouldRetry: (error) => (told.push(error instanceof ApprovalRequiredError), true) } });
+    expect((await oz.agents.execute({ agent: 'approver', user_request: 'x' })).content).toBe('approved');
+    expect(told).toEqual([true]);
+    expect(scripted.requests.map((r) => r.headers['x-oz-retry-count'])).toEqual(['0', '1']);
+  });
+
   it('maxRetries stays the bound (2 by default): three attempts, x-oz-retry-count 0, 1, 2', async () => {
     scripted.fallback = () => failure(503, 'internal_error');
     expect(await rejectionOf(client().tools.get('echo'))).toBeInstanceOf(InternalError);
