@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { Oz } from 'oz-sdk';
-import { createOzServer } from 'oz-sdk/testing';
+import { createOzServer, type StubSpec } from 'oz-sdk/testing';
 
 const server = createOzServer();
 afterAll(() => server.close());
@@ -62,6 +62,19 @@ it('stubs answer what a test needs, checked against openapi.json', async () => {
   } catch (error) {
     console.log((error as Error).message); // answer.body does not fit openapi.json's 200 answer of getCompanyItem: answer.body.status must be one of: ...
   }
+  // #endregion
+  // #region typed
+  // `respond` returns a literal answer as it is, no `as const` needed; a wrong field or a status the operation
+  // does not declare is a compile error.
+  server.stubs.add({ operationId: 'getTool', respond: () => ({ status: 404, body: { error: { code: 'tool_not_found', message: 'Not today.' } } }), times: 1 });
+  const notToday = await oz.tools.get('echo').catch((error: unknown) => error);
+  console.log((notToday as { code?: string }).code); // tool_not_found
+
+  // A stub declared apart is a `StubSpec`: the typed stub of any operation, told apart by its operationId.
+  const missing: StubSpec = { operationId: 'getCompanyItem', match: { path: { id: 'itm_gone' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_gone.' } } } };
+  server.stubs.add(missing);
+  const gone = await oz.companies.items.get('acme', 'itm_gone').catch((error: unknown) => error);
+  console.log((gone as { code?: string }).code); // item_not_found
   // #endregion
   // #region journal
   // The journal filters by account, header (name:value) and body (a JSON subset), in process and over HTTP:

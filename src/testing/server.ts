@@ -36,7 +36,7 @@ import { connectionControls } from './state/connectionControls.js';
 import { sessionControls } from './sessions/session.js';
 import { SessionRegistry, type BaselineCopy } from './sessions/sessionRegistry.js';
 import { unusedOf } from './pipeline/stubs/unused.js';
-import type { StubSpec } from './pipeline/stubs/stubs.js';
+import type { StubData } from './pipeline/stubs/stubs.js';
 import type { ResolvedServerOptions } from './public/options.js';
 
 interface SnapshotData extends OzSnapshot {
@@ -408,7 +408,7 @@ function worldCore(options: OzServerOptions, resolved: ResolvedServerOptions, st
   const parts = createServerParts(resolved, clock, store);
   fillWorld(parts, options, resolved, start, keys);
   const armStubs = () => {
-    for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubSpec);
+    for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubData);
   };
   armStubs();
   const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);

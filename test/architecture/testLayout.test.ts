@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The suites of test/ that test the repository across src/ folders, or something beside src/. */
-const CROSS_CUTTING = ['architecture', 'docs', 'examples', 'reliability', 'bench', 'binary'] as const;
+const CROSS_CUTTING = ['architecture', 'docs', 'examples', 'reliability', 'bench', 'binary', 'types'] as const;
 
 /** Folders (relative to the repository) under `dir`, itself included, whose name is not `node_modules`. */
 function foldersUnder(dir: string): string[] {

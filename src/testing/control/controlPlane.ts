@@ -17,7 +17,7 @@ import type { ConnectionView, LinkConnectionOptions, OzConnectionControls } from
 import { hashKey } from '../state/apiKeys.js';
 import { adminTokenMatches } from './adminToken.js';
 import { CONTROL_OPENAPI, SESSION_COPY_OF } from './controlOpenapi.js';
-import type { Stubs, StubSpec } from '../pipeline/stubs/stubs.js';
+import type { Stubs, StubData } from '../pipeline/stubs/stubs.js';
 import { unusedOf } from '../pipeline/stubs/unused.js';
 import { FIXTURE_DOCUMENT, keyValueProblem, parseFixtureText, type FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { FixtureSummary } from '../fixtures/fixtures.js';
@@ -447,7 +447,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   addStub: async (call, t) => {
     const o = await call.object();
     if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
-    const handle = asInvalid(() => t.parts.stubs.addSpec(o as unknown as StubSpec));
+    const handle = asInvalid(() => t.parts.stubs.addSpec(o as unknown as StubData));
     return answer(201, t.parts.stubs.list().find((v) => v.id === handle.id));
   },
   clearStubs: (_, t) => {

@@ -6,7 +6,7 @@ import type { JournalContentFilter } from '../harness/journalMatch.js';
 import type { JournalHeaders, VerifyOptions } from '../harness/journal.js';
 import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
 import { OzVerificationError } from '../harness/verificationError.js';
-import type { StubView } from '../pipeline/stubs/stubs.js';
+import type { StubSpec, StubView } from '../pipeline/stubs/stubs.js';
 import type { OperationStub, UncheckedOperationStub } from '../pipeline/stubs/operationStub.js';
 import type { NearMissed } from '../pipeline/stubs/unused.js';
 import type { ItemPatch, SessionKey } from '../public/ozServer.js';
@@ -67,8 +67,9 @@ export interface OzWorldControls {
     clear(): Awaitable<void>;
   };
   readonly stubs: {
+    /** Arms a stub (over HTTP only a fixed answer travels: a `respond` function throws a `TypeError`). */
+    add(stub: StubSpec): Awaitable<{ readonly id: string }>;
     add(stub: PortableUncheckedStubSpec): Awaitable<{ readonly id: string }>;
-    add<I extends OperationId>(stub: PortableStubSpec<I>): Awaitable<{ readonly id: string }>;
     list(): Awaitable<readonly StubView[]>;
     clear(): Awaitable<void>;
   };
@@ -218,8 +219,9 @@ export interface OzMockControls extends OzWorldControls {
     list(): Promise<RemoteFault[]>;
   };
   readonly stubs: {
+    /** `POST /_oz/stubs`: a fixed answer or a sequence ({@link PortableStubSpec}); a `respond` function throws a `TypeError`. */
+    add(stub: StubSpec): Promise<RemoteStubHandle>;
     add(stub: PortableUncheckedStubSpec): Promise<RemoteStubHandle>;
-    add<I extends OperationId>(stub: PortableStubSpec<I>): Promise<RemoteStubHandle>;
     list(): Promise<StubView[]>;
     clear(): Promise<void>;
   };
@@ -461,7 +463,7 @@ function remoteControls(base: string, send: ControlCall, prefix: string): OzMock
       list: () => call<{ data: RemoteFault[] }>('GET', '/faults').then((r) => r.data),
     },
     stubs: {
-      async add(stub: object) {
+      async add(stub: StubSpec | PortableUncheckedStubSpec) {
         if (typeof (stub as { respond?: unknown }).respond === 'function') throw new TypeError('A respond function cannot cross HTTP: give answer.');
         const created = await call<StubView>('POST', '/stubs', stub);
         return { id: created.id, cancel: withdraw(`/stubs/${encodeURIComponent(created.id)}`) };

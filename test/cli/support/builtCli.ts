@@ -2,12 +2,13 @@
  * The built `oz` and `oz-mock` bins, run as a user runs them (`node dist/cli/oz.js`, never through npx: see
  * toolchain trap 14). `dist/` is used when it is newer than every source (CI builds before `npm test`); else
  * the same two entries are bundled here with esbuild (tsup's bundler, same target and externals) into
- * node_modules/.cache, in dist's layout, so a fresh clone's `npm test` runs them too.
+ * the checkout's cache in the system's temporary folder, in dist's layout, so a fresh clone's `npm test` runs them too.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { freshCheckoutCache } from '../../support/checkoutCache.js';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -36,7 +37,7 @@ export function builtBins(): Promise<string> {
     const sources = Math.max(newestSource(join(root, 'src')), mtime(join(root, 'openapi.json')));
     const dist = join(root, 'dist');
     if (mtime(join(dist, 'cli/oz.js')) > sources && mtime(join(dist, 'testing/cli.js')) > sources) return dist;
-    const out = join(root, 'node_modules/.cache/oz-cli-test');
+    const out = freshCheckoutCache('cli-test', root);
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     await build({
       entryPoints: { 'cli/oz': join(root, 'src/cli/main.ts'), 'testing/cli': join(root, 'src/testing/cli.ts') },

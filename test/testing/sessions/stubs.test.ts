@@ -98,7 +98,7 @@ describe('in process: server.stubs.add', () => {
     expect(err).toMatchObject({ status: 422, code: 'invalid_params', message: expect.stringContaining('answer.body.status') });
     // @ts-expect-error getCompanyItem never answers 418: a compile error too
     expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 418, body: {} } })).toThrow(/never answers 418/);
-    expect(() => server.stubs.add({ operationId: 'nope' as never, answer: { status: 200 } })).toThrow(TypeError);
+    expect(() => server.stubs.add({ operationId: 'nope', answer: { status: 200 } } as never)).toThrow(TypeError);
     expect(() => server.stubs.add({ operationId: 'getCompanyItem' } as never)).toThrow(/Give answer, answers or respond \(one of them\)/);
     expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: {} as never }, times: 0 })).toThrow(/times/);
     expect(server.stubs.list()).toEqual([]);

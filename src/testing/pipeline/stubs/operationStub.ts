@@ -109,5 +109,8 @@ export interface UncheckedOperationStub {
   readonly respond?: (request: { readonly path: Readonly<Record<string, string>>; readonly query: Readonly<Record<string, string>>; readonly body: Readonly<Record<string, unknown>>; readonly account: string | null; readonly headers: globalThis.Headers }) => unknown;
 }
 
+/** A typed stub of any operation: the union of every {@link OperationStub}, told apart by `operationId`. */
+export type TypedOperationStub = { [I in OperationId]: OperationStub<I> }[OperationId];
+
 /** A stub of any operation: the union of every {@link OperationStub}, told apart by `operationId`, or an unchecked one. */
-export type AnyOperationStub = { [I in OperationId]: OperationStub<I> }[OperationId] | UncheckedOperationStub;
+export type AnyOperationStub = TypedOperationStub | UncheckedOperationStub;

@@ -1,5 +1,5 @@
 import type { OperationId } from '../../../generated/operations.js';
-import type { OperationStub, UncheckedOperationStub } from './operationStub.js';
+import type { TypedOperationStub, UncheckedOperationStub } from './operationStub.js';
 import type { Reply } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
@@ -84,8 +84,17 @@ export interface StubRequest {
   readonly headers: Headers;
 }
 
-/** A per-test answer for an operation: see {@link OzStubs.add}. */
-export interface StubSpec {
+/**
+ * A per-test answer for an operation, typed by openapi.json: the typed stub of any operation, told apart by its
+ * `operationId` (see {@link OperationStub}). {@link OzStubs.add} takes it, and an {@link UncheckedOperationStub}.
+ */
+export type StubSpec = TypedOperationStub;
+
+/**
+ * A stub as data, checked at run time rather than by its types (a stubs file, the control plane, a server
+ * option): the fields every {@link StubSpec} has, loosely typed.
+ */
+export interface StubData {
   /** The operation of openapi.json it answers (an unknown one throws a `TypeError`). */
   readonly operationId: OperationId;
   readonly match?: StubMatch;
@@ -115,7 +124,7 @@ export interface StubSpec {
   readonly unchecked?: boolean;
 }
 
-/** What a sequence of answers does after its last answer: see {@link StubSpec.then}. */
+/** What a sequence of answers does after its last answer: see {@link StubData.then}. */
 export type StubThen = 'repeat' | 'fallthrough';
 
 /** A stub that was added. */
@@ -160,8 +169,9 @@ export interface OzStubs {
    * The newest stub that matches answers. A bad stub throws a `TypeError`; an answer openapi.json does not
    * allow for the operation throws 422 `invalid_params` naming the field (`answer.body.status`).
    */
+  add(stub: StubSpec): StubHandle;
+  /** An unchecked stub (`unchecked: true`): any status, body or events, to test a client's defences. */
   add(stub: UncheckedOperationStub): StubHandle;
-  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
   /** The stubs still armed, with their hits. */
   list(): StubView[];
   /** Withdraws one stub; answers whether it was armed. */
@@ -173,7 +183,7 @@ export interface OzStubs {
 interface ArmedStub {
   readonly id: string;
   readonly op: OperationInfo;
-  readonly spec: StubSpec;
+  readonly spec: StubData;
   /** The fixed answers (one, a sequence, or none for `respond`), each with the response shape it was checked against. */
   readonly fixed: ReadonlyArray<{ readonly answer: AnyStubAnswer; readonly shape: ResponseShape | null }>;
   /** `match.lastUserMessage` made a test of the last user message's text. */
@@ -243,7 +253,7 @@ function checkSequence(answers: unknown, op: OperationInfo): asserts answers is 
 }
 
 /** The fixed answers of a checked spec, each checked against openapi.json (unless unchecked), named by its path. */
-function fixedAnswers(op: OperationInfo, stub: StubSpec): ArmedStub['fixed'] {
+function fixedAnswers(op: OperationInfo, stub: StubData): ArmedStub['fixed'] {
   const answers = stub.answers ?? (stub.answer ? [stub.answer] : []);
   return answers.map((given, i) => {
     const answer = !isProxyAnswer(given) && given.reply ? { ...given, status: 200 } : given;
@@ -256,7 +266,7 @@ function nextFixed(stub: ArmedStub): ArmedStub['fixed'][number] | undefined {
   return stub.fixed[Math.min(stub.hits, stub.fixed.length - 1)];
 }
 
-function checkSpec(stub: StubSpec): OperationInfo {
+function checkSpec(stub: StubData): OperationInfo {
   const s = stub as unknown as Record<string, unknown>;
   if (!isPlainObject(s)) throw new TypeError('A stub is an object');
   for (const k of Object.keys(s)) if (!STUB_FIELDS.includes(k)) throw new TypeError(`${k} is not a field of a stub (known: ${STUB_FIELDS.join(', ')})`);
@@ -368,14 +378,18 @@ export class Stubs implements OzStubs {
     return this.#armed.length;
   }
 
+  // The union of every operation's stub, not a generic `add<I>`: inferring `I` widens the `200` a `respond`
+  // without parameters returns to `number` (its return is typed before `I` is known); the union keeps it literal.
+  // The unchecked stub is its own signature: in the same union its loose body would let a typed stub's extra
+  // field through.
+  add(stub: StubSpec): StubHandle;
   add(stub: UncheckedOperationStub): StubHandle;
-  add<I extends OperationId>(stub: OperationStub<I>): StubHandle;
-  add(stub: object): StubHandle {
-    return this.addSpec(stub as unknown as StubSpec);
+  add(stub: StubSpec | UncheckedOperationStub): StubHandle {
+    return this.addSpec(stub as unknown as StubData);
   }
 
   /** {@link OzStubs.add} of a stub typed only as data (a stubs file, the control plane, a server option). */
-  addSpec(stub: StubSpec): StubHandle {
+  addSpec(stub: StubData): StubHandle {
     checkNesting(stub, 'The stub');
     const op = checkSpec(stub);
     const fixed = fixedAnswers(op, stub);

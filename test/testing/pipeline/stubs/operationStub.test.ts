@@ -5,7 +5,7 @@
  * error that stopped happening fails the type check.
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { connectOzMock, createOzServer, type OzControls } from '../../../../src/testing/index.js';
+import { connectOzMock, createOzServer, type OzControls, type StubSpec } from '../../../../src/testing/index.js';
 import type { OperationStubRequest } from '../../../../src/testing/pipeline/stubs/operationStub.js';
 
 const server = createOzServer();
@@ -19,6 +19,9 @@ async function typedStubs(stubs: OzControls['stubs']) {
   await stubs.add({ operationId: 'listTools', answers: [{ status: 200, body: { data: [], next_cursor: null } }], then: 'fallthrough' });
   // unchecked: any answer, to test a client's defences
   await stubs.add({ operationId: 'executeTool', answer: { status: 200, body: { anything: true } }, unchecked: true });
+  // a value typed StubSpec (declared apart, as 1.0.0's docs typed a stub)
+  const spec: StubSpec = { operationId: 'getCompanyItem', match: { path: { id: 'itm_x' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_x.' } } } };
+  await stubs.add(spec);
 }
 
 /** Stubs of the wrong types: none compiles (never called; the type check is the test). */
@@ -65,7 +68,7 @@ describe('typed stubs', () => {
     const remote = connectOzMock({ url: listener.url, adminToken: server.adminToken! });
     for (const stubs of [server.stubs, session.stubs, remote.stubs]) {
       await typedStubs(stubs);
-      expect((await stubs.list()).map((s) => s.operationId)).toEqual(['executeTool', 'executeTool', 'executeAgent', 'listTools', 'executeTool']);
+      expect((await stubs.list()).map((s) => s.operationId)).toEqual(['executeTool', 'executeTool', 'executeAgent', 'listTools', 'executeTool', 'getCompanyItem']);
       await stubs.clear();
     }
     await session.close();
