@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { spawnOzMock, startOzMock, waitForOutput, type SpawnedOzMock, type StartLine } from './control/spawnOzMock.js';
+import { spawnOzMock, startOzMock, waitForOutput, type SpawnedOzMock, type StartLine } from '../control/spawnOzMock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'oz-mock-keys-'));
 const running: SpawnedOzMock[] = [];
