@@ -8,7 +8,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { isPlatformKeyShape } from './state/apiKeys.js';
 import { MAX_BODY_BYTES_CEILING } from './wire/bodyLimit.js';
 import { isAdminTokenShape } from './control/adminToken.js';
-import { consoleLink } from './control/consolePage.js';
+import { CONSOLE_PATH, consoleLink } from './control/consolePage.js';
 import { OzMockError } from './contract/errors.js';
 import { API_VERSION } from './contract/operations.js';
 import { createOzServer } from './server.js';
@@ -16,6 +16,7 @@ import type { OzListener, OzServer } from './public/ozServer.js';
 import type { OzServerOptions } from './public/options.js';
 import { readStubFile } from './fixtures/stubFile.js';
 import { removeStaleTemporaries } from './support/atomicFile.js';
+import { givenSecret, type GivenSecret, type SecretSource } from './support/secretSource.js';
 import type { AnyOperationStub } from './pipeline/stubs/operationStub.js';
 import { recordCommand, type CommandIo } from './recording/recordCommand.js';
 import { parityCommand } from './parity/parityCommand.js';
@@ -31,7 +32,7 @@ Usage: oz-mock [options]
   --port <n>          API port (default 4010; 0 picks a free one)
   --mcp-port <n>      port of the MCP server's own URL (default: --port + 1, or 0 with --port 0)
   --host <addr>       address to listen on (default 127.0.0.1)
-  --api-key <key>     the demo account's key, ozk_ + 32 letters or digits (default: $OZ_MOCK_API_KEY, else random)
+  --api-key <key>     the demo account's key, ozk_ + 32 letters or digits (default: random; see Keys below)
   --models-key <key>  the legacy models-plane key, sk-mdl-... (default: random)
   --proxy-key <key>   the legacy connector-proxy key, sk-prx-... (default: random)
   --seed <demo|empty> the seed (default demo)
@@ -47,8 +48,7 @@ Usage: oz-mock [options]
   --step-ms <n>       one step of an item walk, an async run's start, a workflow task (default 10)
   --token-ms <n>      between two token events of a stream (default 2)
   --poll-ms <n>       the poll interval an unfinished execution suggests (default 0: from the run's timing)
-  --admin-token <t>   the control plane's token, ozadm_ + 32 letters or digits
-                      (default: $OZ_MOCK_ADMIN_TOKEN, else random; printed at start)
+  --admin-token <t>   the control plane's token, ozadm_ + 32 letters or digits (default: random)
   --no-admin          no control plane: /_oz/ answers 404
   --json              print one JSON line (url, mcpUrl, keys) instead of the text
   --log               print one line per request
@@ -61,6 +61,16 @@ Usage: oz-mock [options]
   --max-connections-per-address <n>  open connections one client address may hold (default 4096)
   --max-sessions <n>  sessions (POST /_oz/sessions) live at once; past it 429 rate_limited (default 64)
   -h, --help          this help
+
+Keys: each of --api-key, --models-key, --proxy-key and --admin-token may also come from
+  --api-key-file <path>, --models-key-file <path>, --proxy-key-file <path>, --admin-token-file <path>
+                      a file holding it on its first line (trimmed)
+  OZ_MOCK_API_KEY, OZ_MOCK_MODELS_KEY, OZ_MOCK_PROXY_KEY, OZ_MOCK_ADMIN_TOKEN
+                      the environment (an empty variable is unset)
+  A flag beats the environment, and so does a file; a flag with its -file flag is an error (exit 2). A flag's
+  value shows in process listings (ps) to every user of the machine: prefer the file or the environment.
+  The start prints a key only when oz-mock made it; a given one is named by where it came from (flag, file,
+  env), never shown.
 `;
 
 function fail(message: string): never {
@@ -91,6 +101,9 @@ const OPTIONS = {
   'api-key': { type: 'string' },
   'models-key': { type: 'string' },
   'proxy-key': { type: 'string' },
+  'api-key-file': { type: 'string' },
+  'models-key-file': { type: 'string' },
+  'proxy-key-file': { type: 'string' },
   seed: { type: 'string' },
   fixtures: { type: 'string', multiple: true },
   stubs: { type: 'string', multiple: true },
@@ -102,6 +115,7 @@ const OPTIONS = {
   'token-ms': { type: 'string' },
   'poll-ms': { type: 'string' },
   'admin-token': { type: 'string' },
+  'admin-token-file': { type: 'string' },
   'no-admin': { type: 'boolean' },
   json: { type: 'boolean' },
   log: { type: 'boolean' },
@@ -127,16 +141,57 @@ function readArgs(args: string[]): CliValues {
   }
 }
 
-/** The keys and the admin token given (by option or environment), each checked for its shape. */
-function checkedKeys(values: CliValues): Pick<OzServerOptions, 'apiKey' | 'modelsKey' | 'proxyKey' | 'adminToken'> {
-  const apiKey = values['api-key'] ?? (process.env.OZ_MOCK_API_KEY || undefined);
-  if (apiKey !== undefined && !isPlatformKeyShape(apiKey)) fail('--api-key must be ozk_ followed by 32 letters or digits');
-  if (values['models-key'] !== undefined && !values['models-key'].startsWith('sk-mdl-')) fail('--models-key must start with sk-mdl-');
-  if (values['proxy-key'] !== undefined && !values['proxy-key'].startsWith('sk-prx-')) fail('--proxy-key must start with sk-prx-');
-  const adminToken = values['admin-token'] ?? (process.env.OZ_MOCK_ADMIN_TOKEN || undefined);
-  if (values['no-admin'] && values['admin-token'] !== undefined) fail('--no-admin and --admin-token exclude each other');
-  if (!values['no-admin'] && adminToken !== undefined && !isAdminTokenShape(adminToken)) fail('--admin-token must be ozadm_ followed by 32 letters or digits');
-  return { apiKey, modelsKey: values['models-key'], proxyKey: values['proxy-key'], adminToken: values['no-admin'] ? false : adminToken };
+/** The keys and the token oz-mock takes, as `createOzServer` names them. */
+type KeyName = 'apiKey' | 'modelsKey' | 'proxyKey' | 'adminToken';
+
+/** Where a key came from; `generated`: oz-mock made it, and only then prints it. */
+type KeySource = SecretSource | 'generated';
+
+/** Each key's flag (its file flag is the flag and `-file`), its variable, and the shape its value must have. */
+const KEYS: Readonly<Record<KeyName, { flag: 'api-key' | 'models-key' | 'proxy-key' | 'admin-token'; env: string; fits: (value: string) => boolean; shape: string }>> = {
+  apiKey: { flag: 'api-key', env: 'OZ_MOCK_API_KEY', fits: isPlatformKeyShape, shape: 'be ozk_ followed by 32 letters or digits' },
+  modelsKey: { flag: 'models-key', env: 'OZ_MOCK_MODELS_KEY', fits: (value) => value.startsWith('sk-mdl-'), shape: 'start with sk-mdl-' },
+  proxyKey: { flag: 'proxy-key', env: 'OZ_MOCK_PROXY_KEY', fits: (value) => value.startsWith('sk-prx-'), shape: 'start with sk-prx-' },
+  adminToken: { flag: 'admin-token', env: 'OZ_MOCK_ADMIN_TOKEN', fits: isAdminTokenShape, shape: 'be ozadm_ followed by 32 letters or digits' },
+};
+
+/** The keys of a start: what the server is made with, what was given (and how), where each came from. */
+interface StartKeys {
+  readonly options: Pick<OzServerOptions, KeyName>;
+  readonly given: Readonly<Partial<Record<KeyName, GivenSecret>>>;
+  /** `null`: no such key (the demo keys with `--seed empty`, the admin token with `--no-admin`). */
+  readonly sources: Readonly<Record<KeyName, KeySource | null>>;
+}
+
+/** One key as given by its flag, its file or the environment, checked for its shape; a problem stops the start. */
+function givenKey(values: CliValues, name: KeyName): GivenSecret | undefined {
+  const { flag, env, fits, shape } = KEYS[name];
+  let given: GivenSecret | undefined;
+  try {
+    given = givenSecret({ flag: `--${flag}`, fileFlag: `--${flag}-file`, env }, { flag: values[flag], file: values[`${flag}-file`], env: process.env[env] });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  if (given !== undefined && !fits(given.value)) fail(`${given.source === 'file' ? `${given.origin}: its first line` : given.origin} must ${shape}`);
+  return given;
+}
+
+/** The keys and the admin token given (by flag, file or environment), each checked for its shape. */
+function checkedKeys(values: CliValues, seed: 'demo' | 'empty'): StartKeys {
+  const noAdmin = values['no-admin'] === true;
+  for (const flag of ['admin-token', 'admin-token-file'] as const) if (noAdmin && values[flag] !== undefined) fail(`--no-admin and --${flag} exclude each other`);
+  const given: Partial<Record<KeyName, GivenSecret>> = {};
+  for (const name of Object.keys(KEYS) as KeyName[]) {
+    // With --no-admin, an OZ_MOCK_ADMIN_TOKEN the shell happens to hold is not an error.
+    const key = name === 'adminToken' && noAdmin ? undefined : givenKey(values, name);
+    if (key !== undefined) given[name] = key;
+  }
+  const source = (name: KeyName, exists: boolean) => (exists ? (given[name]?.source ?? 'generated') : null);
+  return {
+    options: { apiKey: given.apiKey?.value, modelsKey: given.modelsKey?.value, proxyKey: given.proxyKey?.value, adminToken: noAdmin ? false : given.adminToken?.value },
+    given,
+    sources: { apiKey: source('apiKey', seed === 'demo'), modelsKey: source('modelsKey', seed === 'demo'), proxyKey: source('proxyKey', seed === 'demo'), adminToken: source('adminToken', !noAdmin) },
+  };
 }
 
 /** The bounds given (retention, journal, kept answers, body size, connections, sessions), each checked. */
@@ -195,20 +250,21 @@ function readStubs(files: readonly string[]): AnyOperationStub[] {
   return stubs;
 }
 
-/** The server the options describe, its stubs armed. */
-function serverOf(values: CliValues, seed: 'demo' | 'empty'): OzServer {
-  const keys = checkedKeys(values);
+/** The server the options describe, its stubs armed, and its keys as given. */
+function serverOf(values: CliValues, seed: 'demo' | 'empty'): { server: OzServer; keys: StartKeys } {
+  const keys = checkedKeys(values, seed);
   const bounds = checkedBounds(values);
   const time = checkedTime(values);
   const stubs = readStubs(values.stubs ?? []);
-  return createOzServer({
+  const server = createOzServer({
     ...(stubs.length ? { stubs } : {}),
     seed,
-    ...keys,
+    ...keys.options,
     ...(values.state !== undefined ? { stateFile: values.state } : {}),
     ...time,
     ...bounds,
   });
+  return { server, keys };
 }
 
 /** Fixture files, then the state file: any problem stops the start (exit 2) before a file is written. */
@@ -265,53 +321,104 @@ function stopOnSignal(server: OzServer, listener: OzListener, stateFile: string 
   process.on('SIGTERM', stop);
 }
 
-/** The start's lines: the URLs, the control plane, the keys of the demo seed, the state file. */
-function startText(server: OzServer, listener: OzListener, seed: 'demo' | 'empty', stateFile: string | undefined): string {
+/** A key's line of the banner: its value when oz-mock made it, else where it came from (never the value). */
+function keyLine(label: string, value: string, given: GivenSecret | undefined, note: string): string {
+  if (given === undefined) return `  ${label}${value}   (${note ? `${note}; ` : ''}generated)`;
+  return `  ${label.replace(/[=:]\s*$/, '')}: from ${given.source} ${given.origin}, not printed${note ? `   (${note})` : ''}`;
+}
+
+/** The banner's lines of the control plane: its token, and the console's link (with the token only when made here). */
+function adminLines(listener: OzListener, token: string, given: GivenSecret | undefined): string[] {
+  return [
+    keyLine('OZ_MOCK_ADMIN_TOKEN=', token, given, `control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json`),
+    given === undefined ? `  console: ${consoleLink(listener.url, token)}` : `  console: ${listener.url}${CONSOLE_PATH}   (it asks for the admin token)`,
+  ];
+}
+
+/** The banner's lines of the demo seed's keys, and a curl to try. */
+function demoKeyLines(server: OzServer, listener: OzListener, given: StartKeys['given']): string[] {
   const { keys } = server;
+  return [
+    keyLine('OZ_API_KEY=', keys.apiKey, given.apiKey, 'account demo, tier pro'),
+    keyLine('models key: ', keys.modelsKey, given.modelsKey, ''),
+    keyLine('proxy key:  ', keys.proxyKey, given.proxyKey, ''),
+    `  account other (tier free): ${keys.otherApiKey}`,
+    `Try: curl -H "Authorization: Bearer ${given.apiKey === undefined ? keys.apiKey : '$OZ_API_KEY'}" ${listener.url}/v1/tools`,
+  ];
+}
+
+/** The start's lines: the URLs, the control plane, the keys of the demo seed, the state file. */
+function startText(server: OzServer, listener: OzListener, seed: 'demo' | 'empty', stateFile: string | undefined, keys: StartKeys): string {
   return [
     `oz-mock: the Oz API ${API_VERSION} in memory (seed: ${seed})`,
     `  OZ_BASE_URL=${listener.url}`,
     `  OZ_MCP_URL=${listener.mcpUrl}`,
     `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
-    ...(server.adminToken
-      ? [
-          `  OZ_MOCK_ADMIN_TOKEN=${server.adminToken}   (control plane: ${listener.url}/_oz/, see ${listener.url}/_oz/openapi.json)`,
-          `  console: ${consoleLink(listener.url, server.adminToken)}`,
-        ]
-      : ['  control plane off (--no-admin)']),
-    ...(seed === 'demo'
-      ? [
-          `  OZ_API_KEY=${keys.apiKey}   (account demo, tier pro)`,
-          `  models key: ${keys.modelsKey}`,
-          `  proxy key:  ${keys.proxyKey}`,
-          `  account other (tier free): ${keys.otherApiKey}`,
-          `Try: curl -H "Authorization: Bearer ${keys.apiKey}" ${listener.url}/v1/tools`,
-        ]
-      : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
+    ...(server.adminToken ? adminLines(listener, server.adminToken, keys.given.adminToken) : ['  control plane off (--no-admin)']),
+    ...(seed === 'demo' ? demoKeyLines(server, listener, keys.given) : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
     ...(stateFile !== undefined ? [`  state file: ${stateFile} (written on a clean stop)`] : []),
     'Stop with Ctrl+C.',
     '',
   ].join('\n');
 }
 
-/** The start's one JSON line (`--json`): keys of the demo seed only, with --seed empty no key exists. */
-function startJson(server: OzServer, listener: OzListener, seed: 'demo' | 'empty'): string {
-  const printed = seed === 'demo' ? server.keys : { apiKey: null, modelsKey: null, proxyKey: null, otherApiKey: null };
-  const consoleUrl = server.adminToken ? consoleLink(listener.url, server.adminToken) : null;
-  return `${JSON.stringify({ url: listener.url, mcpUrl: listener.mcpUrl, dashboardUrl: listener.dashboardUrl, seed, ...printed, adminToken: server.adminToken, consoleUrl })}\n`;
+/**
+ * What a start tells: the URLs, the seed, every key's value (given or made; `null` with `--seed empty`, the admin
+ * token's with `--no-admin`) and where each came from. `--json` prints it with the given values left out;
+ * `oz-mock mcp` hands all of it to its client.
+ */
+type StartFacts = {
+  readonly url: string;
+  readonly mcpUrl: string;
+  readonly dashboardUrl: string;
+  readonly seed: 'demo' | 'empty';
+  readonly apiKey: string | null;
+  readonly modelsKey: string | null;
+  readonly proxyKey: string | null;
+  readonly otherApiKey: string | null;
+  readonly adminToken: string | null;
+  readonly consoleUrl: string | null;
+  readonly keySources: StartKeys['sources'];
+};
+
+function startFacts(server: OzServer, listener: OzListener, seed: 'demo' | 'empty', keys: StartKeys): StartFacts {
+  const demo = seed === 'demo' ? server.keys : undefined;
+  return {
+    url: listener.url,
+    mcpUrl: listener.mcpUrl,
+    dashboardUrl: listener.dashboardUrl,
+    seed,
+    apiKey: demo?.apiKey ?? null,
+    modelsKey: demo?.modelsKey ?? null,
+    proxyKey: demo?.proxyKey ?? null,
+    otherApiKey: demo?.otherApiKey ?? null,
+    adminToken: server.adminToken,
+    consoleUrl: server.adminToken ? consoleLink(listener.url, server.adminToken) : null,
+    keySources: keys.sources,
+  };
 }
 
-async function main(args: string[] = process.argv.slice(2)): Promise<void> {
+/** The start's one JSON line (`--json`): a given key's value is `null` (its `keySources` entry says where it came from). */
+function startJson(facts: StartFacts, keys: StartKeys): string {
+  const printed: Record<string, unknown> = { ...facts };
+  for (const name of Object.keys(keys.given)) printed[name] = null;
+  // The console's link carries the token in its fragment: a given token leaves it out (the page asks for it).
+  if (keys.given.adminToken !== undefined) printed.consoleUrl = `${facts.url}${CONSOLE_PATH}`;
+  return `${JSON.stringify(printed)}\n`;
+}
+
+/** `oz-mock [flags]`: starts the server, prints its start; answers what it told (nothing with `--help`). */
+async function main(args: string[] = process.argv.slice(2)): Promise<StartFacts | undefined> {
   const values = readArgs(args);
   if (values.help) {
     process.stdout.write(HELP);
-    return;
+    return undefined;
   }
   const apiPort = port(values.port, '--port', 4010);
   const mcpPort = port(values['mcp-port'], '--mcp-port', apiPort === 0 ? 0 : apiPort + 1);
   const seed = values.seed ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
-  const server = serverOf(values, seed);
+  const { server, keys } = serverOf(values, seed);
   await loadStartFiles(server, values);
   let listener: OzListener;
   try {
@@ -325,7 +432,9 @@ async function main(args: string[] = process.argv.slice(2)): Promise<void> {
   if (values.log) {
     server.onResponse((e) => process.stdout.write(`${e.journal.method} ${e.journal.path} ${e.response.status} ${e.operationId ?? ''}\n`));
   }
-  process.stdout.write(values.json ? startJson(server, listener, seed) : startText(server, listener, seed, values.state));
+  const facts = startFacts(server, listener, seed, keys);
+  process.stdout.write(values.json ? startJson(facts, keys) : startText(server, listener, seed, values.state, keys));
+  return facts;
 }
 
 /** The bin's process as a command sees it. */

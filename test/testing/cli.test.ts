@@ -67,9 +67,10 @@ describe('the oz-mock command', () => {
     const s = start(['--port', '0']);
     const [, url] = await waitFor(s, /OZ_BASE_URL=(http:\/\/127\.0\.0\.1:\d+)/);
     const [, mcpUrl] = await waitFor(s, /OZ_MCP_URL=(http:\/\/127\.0\.0\.1:\d+\/v1)/);
-    const [, key] = await waitFor(s, /OZ_API_KEY=(ozk_[A-Za-z0-9]{32})/);
-    expect(s.output()).toMatch(/models key: sk-mdl-[A-Za-z0-9]{32}/);
-    expect(s.output()).toMatch(/proxy key: {2}sk-prx-[A-Za-z0-9]{32}/);
+    const [, key] = await waitFor(s, /OZ_API_KEY=(ozk_[A-Za-z0-9]{32}) {3}\(account demo, tier pro; generated\)\n/);
+    expect(s.output()).toMatch(/models key: sk-mdl-[A-Za-z0-9]{32} {3}\(generated\)\n/);
+    expect(s.output()).toMatch(/proxy key: {2}sk-prx-[A-Za-z0-9]{32} {3}\(generated\)\n/);
+    expect(s.output()).toMatch(/OZ_MOCK_ADMIN_TOKEN=ozadm_[A-Za-z0-9]{32} {3}\(control plane: .*; generated\)\n/);
     const res = await fetch(`${url}/v1/tools/echo/execute?format=text`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"text":"from the command"}' });
     expect(await res.text()).toBe('from the command');
     const mcp = await fetch(mcpUrl!, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
@@ -79,19 +80,25 @@ describe('the oz-mock command', () => {
     expect(await s.exit).toEqual({ code: 0, signal: null });
   });
 
-  it('takes --api-key, or OZ_MOCK_API_KEY, and the legacy keys; --json prints one line; exits 0 on SIGINT', async () => {
+  it('takes --api-key, or OZ_MOCK_API_KEY, and the legacy keys; --json prints one line, given keys named, not shown; exits 0 on SIGINT', async () => {
     const key = `ozk_${'K'.repeat(32)}`;
-    const s = start(['--port', '0', '--json', '--models-key', 'sk-mdl-fixed', '--proxy-key', 'sk-prx-fixed'], { OZ_MOCK_API_KEY: key });
+    const s = start(['--port', '0', '--json', '--models-key', 'sk-mdl-fixed', '--proxy-key', 'sk-prx-fixed'], { OZ_MOCK_API_KEY: key, OZ_MOCK_ADMIN_TOKEN: '' });
     const [line] = await waitFor(s, /\{.*\}\n/);
     const info = JSON.parse(line!) as { url: string; apiKey: string; modelsKey: string; proxyKey: string };
-    expect(info).toMatchObject({ apiKey: key, modelsKey: 'sk-mdl-fixed', proxyKey: 'sk-prx-fixed' });
+    // A given key's value is not printed (the caller has it); the line says where it came from.
+    expect(info).toMatchObject({ apiKey: null, modelsKey: null, proxyKey: null, keySources: { apiKey: 'env', modelsKey: 'flag', proxyKey: 'flag', adminToken: 'generated' } });
+    expect(line).not.toContain(key);
+    expect((await fetch(`${info.url}/v1/tools`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
     expect((await fetch(`${info.url}/v1/models`, { headers: { authorization: 'Bearer sk-mdl-fixed' } })).status).toBe(200);
     s.child.kill('SIGINT');
     expect((await s.exit).code).toBe(0);
 
     const explicit = start(['--port', '0', '--json', '--api-key', `ozk_${'E'.repeat(32)}`], { OZ_MOCK_API_KEY: key });
     const [l2] = await waitFor(explicit, /\{.*\}\n/);
-    expect((JSON.parse(l2!) as { apiKey: string }).apiKey).toBe(`ozk_${'E'.repeat(32)}`);
+    const url = (JSON.parse(l2!) as { url: string; keySources: { apiKey: string } }).url;
+    expect((JSON.parse(l2!) as { keySources: { apiKey: string } }).keySources.apiKey).toBe('flag');
+    expect((await fetch(`${url}/v1/tools`, { headers: { authorization: `Bearer ozk_${'E'.repeat(32)}` } })).status).toBe(200);
+    expect((await fetch(`${url}/v1/tools`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
     explicit.child.kill('SIGTERM');
     expect((await explicit.exit).code).toBe(0);
   });

@@ -21,8 +21,11 @@ stdin ends (an oz-mock it started stops cleanly: its --state file is written).
 Tools: ${[SERVER_INFO_TOOL, ...Object.values(CONTROL_TOOL_NAMES)].join(', ')}.
 `;
 
-/** How `oz-mock mcp` starts a server: the `oz-mock` command's own start with these flags. */
-export type StartOzMock = (args: string[]) => Promise<void>;
+/**
+ * How `oz-mock mcp` starts a server: the `oz-mock` command's own start with these flags, answering what it told
+ * (with every key's value, also a given one the printed line leaves out), or nothing: the printed line is read.
+ */
+export type StartOzMock = (args: string[]) => Promise<ServerAbout | undefined | void>;
 
 function fail(message: string): never {
   process.stderr.write(`oz-mock mcp: ${message}\n`);
@@ -48,11 +51,12 @@ function protocolStdout(onLine: (line: string) => void): Writable {
   return new Writable({ write: (chunk: Buffer, _encoding, done) => void stdout(chunk, done) });
 }
 
-/** Starts oz-mock with `args` (and `--json`); answers what its JSON line tells: URLs, keys, the admin token. */
+/** Starts oz-mock with `args` (and `--json`); answers what it told: URLs, keys, the admin token. */
 async function started(args: readonly string[], start: StartOzMock, lines: Promise<ServerAbout>): Promise<ServerAbout> {
   if (args.includes('--no-admin')) fail('--no-admin turns the control plane off: the MCP server has nothing to drive');
-  await start([...args, '--json']);
-  const { url, ...rest } = await lines;
+  // What the start answers, not its line: the line leaves out a key or token given by flag, file or environment.
+  const told = await start([...args, '--json']);
+  const { url, ...rest } = told ?? (await lines);
   return { ...serverAbout(String(url)), ...rest };
 }
 

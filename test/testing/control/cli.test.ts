@@ -29,7 +29,7 @@ describe('oz-mock --help', () => {
   it('lists every flag', async () => {
     const m = failing(['--help']);
     expect(await m.exit).toEqual({ code: 0, signal: null });
-    for (const flag of ['--port', '--mcp-port', '--host', '--api-key', '--models-key', '--proxy-key', '--seed', '--fixtures', '--state', '--clock-start', '--frozen-clock', '--rate-limit', '--step-ms', '--token-ms', '--poll-ms', '--admin-token', '--no-admin', '--json', '--log', '--help']) {
+    for (const flag of ['--port', '--mcp-port', '--host', '--api-key', '--models-key', '--proxy-key', '--seed', '--fixtures', '--state', '--clock-start', '--frozen-clock', '--rate-limit', '--step-ms', '--token-ms', '--poll-ms', '--admin-token', '--no-admin', '--json', '--log', '--help', '--api-key-file', '--models-key-file', '--proxy-key-file', '--admin-token-file', 'OZ_MOCK_API_KEY', 'OZ_MOCK_MODELS_KEY', 'OZ_MOCK_PROXY_KEY', 'OZ_MOCK_ADMIN_TOKEN', 'process listings (ps)']) {
       expect(m.output()).toContain(flag);
     }
   });
@@ -107,9 +107,10 @@ describe('the state file', () => {
 
   it('is loaded at start, written on a clean stop (atomically) and on POST /_oz/state/save', async () => {
     const file = join(dir, 'state.json');
-    const { mock, line } = await start(['--state', file, '--admin-token', 'ozadm_StateStateStateStateStateState12']);
+    const adminToken = 'ozadm_StateStateStateStateStateState12';
+    const { mock, line } = await start(['--state', file, '--admin-token', adminToken]);
     expect(existsSync(file)).toBe(false);
-    const control = connectOzMock({ url: line.url, adminToken: line.adminToken! });
+    const control = connectOzMock({ url: line.url, adminToken });
     await control.loadFixtures({ accounts: [{ name: 'persisted' }], keys: [{ account: 'persisted', value: 'ozk_PersistedPersistedPersisted12345' }] });
     expect(await control.saveState()).toBe(file);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'oz-mock-state', version: 1 });
@@ -128,7 +129,9 @@ describe('the clock, the rate limit, the timing and the admin token', () => {
   it('--clock-start with --frozen-clock; --rate-limit; --poll-ms; the admin token from the environment', async () => {
     const token = 'ozadm_EnvEnvEnvEnvEnvEnvEnvEnvEnvEnvEn';
     const { line } = await start(['--frozen-clock', '--clock-start', '2030-01-02T03:04:05Z', '--rate-limit', '2', '--poll-ms', '2500'], { OZ_MOCK_ADMIN_TOKEN: token });
-    expect(line.adminToken).toBe(token);
+    // Given, so not printed: the line names the source.
+    expect(line.adminToken).toBeNull();
+    expect(line.keySources.adminToken).toBe('env');
     const control = connectOzMock({ url: line.url, adminToken: token });
     expect(await control.clock.get()).toMatchObject({ now: '2030-01-02T03:04:05.000Z', frozen: true });
     expect(await control.settings()).toMatchObject({ rate_limit: 2, poll_ms: 2500 });

@@ -4,7 +4,7 @@
  * examples/fixtures/mcp-servers.json): the server it starts, its URLs and keys in the instructions and in
  * server_info, stdout left to the protocol, a clean stop when stdin ends; `--attach`; and every refused start.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,8 +26,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const CONFIG = JSON.parse(readFileSync(join(ROOT, 'examples/fixtures/mcp-servers.json'), 'utf8')) as { mcpServers: { 'oz-mock': { command: string; args: string[] } } };
 
 /** The official client on `oz-mock mcp <args>` (node on the source, as the config's `npx oz-mock` runs the bin). */
-async function spawnMcp(args: readonly string[]): Promise<{ client: Client; stderr: () => string; pid: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/testing/cli.ts', ...args], cwd: ROOT, stderr: 'pipe', env: { ...(process.env as Record<string, string>), OZ_MOCK_ADMIN_TOKEN: '' } });
+async function spawnMcp(args: readonly string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; pid: number }> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/testing/cli.ts', ...args], cwd: ROOT, stderr: 'pipe', env: { ...(process.env as Record<string, string>), OZ_MOCK_ADMIN_TOKEN: '', ...env } });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'oz-mock-stdio-test', version: '1.0.0' });
@@ -69,6 +69,25 @@ describe('oz-mock mcp [flags]', () => {
     expect(Date.now() - started).toBeLessThan(1_900);
     expect(gone(pid)).toBe(true);
     expect(JSON.parse(readFileSync(state, 'utf8'))).toMatchObject({ format: 'oz-mock-state' });
+  });
+});
+
+describe('oz-mock mcp with its keys given', () => {
+  it('drives the control plane with an admin token from a file and names an API key from the environment, neither in the printed line', async () => {
+    const apiKey = 'ozk_McpEnvMcpEnvMcpEnvMcpEnvMcpEnv12';
+    const tokenFile = join(dir, 'admin-token');
+    writeFileSync(tokenFile, `${TOKEN}\n`);
+    const { client, stderr } = await spawnMcp(['mcp', '--port', '0', '--admin-token-file', tokenFile], { OZ_MOCK_API_KEY: apiKey });
+    try {
+      // server_info and the tools use the values themselves, though the start line (on stderr) leaves them out.
+      expect(await structured(client, 'server_info')).toMatchObject({ apiKey, adminToken: TOKEN, keySources: { apiKey: 'env', adminToken: 'file' } });
+      expect((await structured(client, 'get_clock')).frozen).toBe(false);
+      expect(stderr()).toContain('"keySources":{"apiKey":"env"');
+      expect(stderr()).not.toContain(TOKEN);
+      expect(stderr()).not.toContain(apiKey);
+    } finally {
+      await client.close();
+    }
   });
 });
 

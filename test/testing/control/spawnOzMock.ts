@@ -61,6 +61,8 @@ export interface StartLine {
   readonly mcpUrl: string;
   readonly apiKey: string | null;
   readonly adminToken: string | null;
+  /** Where each key came from (`flag`, `file`, `env`, `generated`; `null`: no such key). */
+  readonly keySources: Readonly<Record<'apiKey' | 'modelsKey' | 'proxyKey' | 'adminToken', string | null>>;
 }
 
 /** Starts `oz-mock --port 0 --json ...` and reads its start line. */

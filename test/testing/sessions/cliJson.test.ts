@@ -16,7 +16,7 @@ function documentedFields(): Map<string, string> {
   return new Map(rows.map((m) => [m[1]!, m[2]!.trim()]));
 }
 
-const SHAPES: Readonly<Record<string, RegExp>> = {
+const SHAPES: Readonly<Record<string, RegExp | Readonly<Record<string, string>>>> = {
   url: /^http:\/\/127\.0\.0\.1:\d+$/,
   mcpUrl: /^http:\/\/127\.0\.0\.1:\d+\/v1$/,
   dashboardUrl: /^http:\/\/127\.0\.0\.1:\d+\/dashboard$/,
@@ -27,12 +27,14 @@ const SHAPES: Readonly<Record<string, RegExp>> = {
   otherApiKey: /^ozk_[A-Za-z0-9]{32}$/,
   adminToken: /^ozadm_[A-Za-z0-9]{32}$/,
   consoleUrl: /^http:\/\/127\.0\.0\.1:\d+\/_oz\/ui#token=ozadm_[A-Za-z0-9]{32}$/,
+  // Started with no key given: oz-mock made every one (and printed it).
+  keySources: { apiKey: 'generated', modelsKey: 'generated', proxyKey: 'generated', adminToken: 'generated' },
 };
 
 let started: SpawnedOzMock;
 let line: Record<string, unknown>;
 beforeAll(async () => {
-  started = spawnOzMock(['--port', '0', '--mcp-port', '0', '--json', '--max-sessions', '1']);
+  started = spawnOzMock(['--port', '0', '--mcp-port', '0', '--json', '--max-sessions', '1'], { OZ_MOCK_API_KEY: '', OZ_MOCK_MODELS_KEY: '', OZ_MOCK_PROXY_KEY: '', OZ_MOCK_ADMIN_TOKEN: '' });
   line = JSON.parse((await waitForOutput(started, /^\{.*\}$/m, 60_000))[0]) as Record<string, unknown>;
 }, 90_000);
 afterAll(() => started.stop());
@@ -41,7 +43,10 @@ describe('oz-mock --json', () => {
   it('prints exactly the documented fields, each of its documented shape', () => {
     const documented = documentedFields();
     expect([...documented.keys()].sort()).toEqual(Object.keys(line).sort());
-    for (const [field, value] of Object.entries(line)) expect({ field, value }).toEqual({ field, value: expect.stringMatching(SHAPES[field]!) });
+    for (const [field, value] of Object.entries(line)) {
+      const shape = SHAPES[field]!;
+      expect({ field, value }).toEqual({ field, value: shape instanceof RegExp ? expect.stringMatching(shape) : shape });
+    }
   });
 
   it('consoleUrl opens the console with the line\'s own admin token', async () => {
