@@ -17,7 +17,7 @@ function newest(path: string): number {
   return stat.isDirectory() ? Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry)))) : stat.mtimeMs;
 }
 
-/** The folder of `src/index.d.ts` and `src/testing/index.d.ts`, emitted by the repository's tsc when stale. */
+/** The folder of the declarations the repository's tsc emits for the two entries (the client and oz-sdk/testing), emitted when stale. */
 function declarations(): string {
   const out = checkoutCachePath('declarations');
   const stamp = join(out, 'stamp');
