@@ -2,6 +2,7 @@ import { DROPPED, replyCopier, replyStatus, type RequestOutcome, type Reply } fr
 import type { Connection } from '../wire/connection.js';
 import { preflightHeaders } from '../wire/cors.js';
 import { OzMockError, toMockError } from '../contract/errors.js';
+import { scriptedRetryAfter } from '../contract/scriptedRetryAfter.js';
 import type { OperationInfo } from '../contract/operations.js';
 import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
 import { journalHeaders, keepBody, type Journal, type JournalEntry, type JournalHeaders } from '../harness/journal.js';
@@ -94,7 +95,8 @@ function emit(parts: DispatchNeeds, ctx: RequestContext, route: RouteKind, entry
 }
 
 function injectedError(fault: Extract<FaultSpec, { type: 'error' }>): OzMockError {
-  const { missing, hint, contract, connect, retryAfter } = fault;
+  const { missing, hint, contract, connect } = fault;
+  const retryAfter = scriptedRetryAfter(fault.status, fault.retryAfter);
   return new OzMockError(fault.status, fault.code, fault.message ?? `Injected fault: ${fault.code}.`, {
     ...(missing ? { missing } : {}),
     ...(hint !== undefined ? { hint } : {}),

@@ -20,6 +20,7 @@ import type { Timing } from '../time/timing.js';
 import type { WorkTracker } from '../time/workTracker.js';
 import type { AccountRecord, KeyRecord } from '../state/state.js';
 import { isWire, negotiateWire, WIRE_CONTENT_TYPES } from '../wire/wire.js';
+import { rawBodyFormat } from '../wire/bodyFormat.js';
 
 /**
  * What a request's handler needs of its server's parts (`ctx.parts`): the state, the clock, the runs and the pace.
@@ -125,24 +126,32 @@ export class RequestContext {
     return this.#searchParams.get(name) ?? undefined;
   }
 
-  /** Rules 1 to 3 of wire selection; an explicit format that is not a wire answers 400 `invalid_format`. */
+  /**
+   * Rules 1 to 3 of wire selection: the body's `format`, else `?format=`, else `Accept`, else the Content-Type.
+   * An explicit format that is not a wire, in the body or the query, answers 400 `invalid_format`, even when the
+   * other one is valid.
+   */
   negotiate(): Format {
     if (this.wire) return this.wire;
     const bodyFormat = this.body.format;
-    const explicit = bodyFormat !== undefined ? bodyFormat : this.query('format');
-    if (explicit !== undefined && !isWire(explicit)) {
-      throw new OzMockError(400, 'invalid_format', INVALID_FORMAT_MESSAGE);
+    const queryFormat = this.query('format');
+    for (const explicit of [bodyFormat, queryFormat]) {
+      if (explicit !== undefined && !isWire(explicit)) throw new OzMockError(400, 'invalid_format', INVALID_FORMAT_MESSAGE);
     }
-    this.wire = negotiateWire(explicit, this.header('accept'), this.contentType);
+    this.wire = negotiateWire((bodyFormat ?? queryFormat) as Format | undefined, this.header('accept'), this.contentType);
     return this.wire;
   }
 
-  /** The wire an error goes out on: JSON off the wire planes and for `invalid_format`; else as negotiated. */
+  /**
+   * The wire an error goes out on: JSON off the wire planes and for `invalid_format`; else as negotiated, or as
+   * it would be (an error before negotiation: the body's `format` read from its bytes when the body step has not
+   * parsed it yet, as for an error fault). An explicit format that is not a wire is passed over.
+   */
   #errorWire(code: string): Format {
     if (!this.op?.wire || code === 'invalid_format') return 'json';
     if (this.wire) return this.wire;
     const q = this.query('format');
-    const b = this.body.format;
+    const b = this.body === EMPTY_BODY ? rawBodyFormat(this.rawBody, this.contentType) : this.body.format;
     const explicit = isWire(b) ? b : b === undefined && isWire(q) ? q : undefined;
     return negotiateWire(explicit, this.header('accept'), this.contentType);
   }

@@ -13,6 +13,22 @@ async function echo(options: { query?: string; body?: Record<string, unknown> | 
 }
 
 describe('wire selection (spec: body format or ?format=, then Accept, then Content-Type)', () => {
+  it('every answer carries the negotiated wire: an error fault answers on the body format, as the handler would', async () => {
+    server = createTestServer();
+    expect((await echo({ body: { text: 'hello', format: 'yaml' } })).type).toMatch(/^text\/yaml/);
+    server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', times: 3 });
+    const json = await echo({ body: { text: 'hello', format: 'yaml' } });
+    expect(json.res.status).toBe(500);
+    expect(json.type).toMatch(/^text\/yaml/);
+    expect(yaml.load(json.text)).toMatchObject({ error: { code: 'internal_error' } });
+    const yamlBody = await echo({ body: 'text: hello\nformat: markdown\n', headers: { 'content-type': 'application/yaml' } });
+    expect(yamlBody.type).toMatch(/^text\/markdown/);
+    // A body format that is not a wire is passed over by the fault's answer (the fault answers, not the check).
+    const bad = await echo({ body: { text: 'hello', format: 'xml' }, query: '?format=text' });
+    expect(bad.res.status).toBe(500);
+    expect(bad.type).toMatch(/^application\/json/);
+  });
+
   it('answers json by default', async () => {
     server = createTestServer();
     const { type, text } = await echo();
@@ -29,7 +45,14 @@ describe('wire selection (spec: body format or ?format=, then Accept, then Conte
 
   it('rule 1: an explicit format outside the four answers 400 invalid_format, always as JSON, with the spec’s message', async () => {
     server = createTestServer();
-    for (const variant of [{ query: '?format=xml' }, { body: { text: 'x', format: 'html' } }, { query: '?format=xml', headers: { accept: 'text/yaml', 'content-type': 'text/yaml' }, body: 'text: x' }]) {
+    for (const variant of [
+      { query: '?format=xml' },
+      { body: { text: 'x', format: 'html' } },
+      { query: '?format=xml', headers: { accept: 'text/yaml', 'content-type': 'text/yaml' }, body: 'text: x' },
+      // The other one valid does not save it: a bad query beside a good body format, a bad body beside a good query.
+      { query: '?format=xml', body: { text: 'x', format: 'yaml' } },
+      { query: '?format=text', body: { text: 'x', format: 'xml' } },
+    ]) {
       const { res, type, text } = await echo(variant);
       expect(res.status).toBe(400);
       expect(res.headers.get('x-error-code')).toBe('invalid_format');

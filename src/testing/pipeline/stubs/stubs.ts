@@ -11,6 +11,7 @@ import { isPlainObject } from '../../support/plainObject.js';
 import type { Payload } from '../../wire/render.js';
 import { checkScopeOperationId } from '../../harness/requestScope.js';
 import { PERMANENT_ERROR_CODES } from '../../contract/permanentCodes.js';
+import { withScriptedRetryAfter } from '../../contract/scriptedRetryAfter.js';
 import { checkStubAnswer, responseShape, type ResponseShape } from './stubAnswerCheck.js';
 import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type StubCut, type StubEvent } from './stubEvents.js';
 import { checkProxyAnswer, isProxyAnswer, listedProxyAnswer, proxyReply, type ProxyAnswer } from './proxyAnswer.js';
@@ -337,7 +338,7 @@ function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape
     if (reply.kind === 'stream') Object.assign(reply.headers, answer.headers);
     return reply;
   }
-  const headers: Record<string, string> = { ...answer.headers };
+  const headers = withScriptedRetryAfter(answer.status, { ...answer.headers });
   if (answer.body === undefined || answer.body === null) {
     return ctx.buffered(answer.status, { ...ctx.headers(null), ...headers }, null);
   }
