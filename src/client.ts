@@ -1,6 +1,7 @@
 import { registerErrorCodes } from './core/errors/apiErrors.js';
 import type { ApiKeySource } from './core/shared/credentials.js';
 import { Transport } from './core/transport.js';
+import { checkOptions } from './core/options/checkOptions.js';
 import type { JsonRequestOptions } from './core/result/resultTypes.js';
 import { maxRetriesOf, resolveClientOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions } from './clientOptions.js';
 import type { WhoAmI } from './generated/index.js';
@@ -65,6 +66,8 @@ export class Oz extends OzResources {
    * client's; `retry` sets single fields over this client's.
    */
   withOptions(options: ClientOptions): Oz {
+    // Checked as given, before they are merged with this client's (a `retry` of 5 would merge as nothing).
+    checkOptions(options, 'client');
     const defined = Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined)) as ClientOptions;
     const parent = this.#options;
     const derived: DerivedOptions = { ...parent, ...defined, [PARENT_TRANSPORT]: this.#transport };

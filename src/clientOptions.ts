@@ -3,6 +3,7 @@ import { OzUsageError } from './core/errors/errors.js';
 import type { Logger } from './core/shared/logger.js';
 import { parseLogLevel, scrubText, type LogLevel } from './core/shared/logger.js';
 import { checkedBaseURL } from './core/options/baseURL.js';
+import { checkOptions } from './core/options/checkOptions.js';
 import type { Middleware } from './core/shared/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams } from './core/shared/requestOptions.js';
 import type { ValidateMode } from './core/shared/responseValidation.js';
@@ -105,8 +106,13 @@ export interface ClientOptions {
 const env = (name: string): string | undefined =>
   typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined;
 
-/** The options of a client with the environment's values filled in. */
-export function resolveClientOptions(options: ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
+/**
+ * The options of a client with the environment's values filled in, each option given checked first by its row of
+ * the option table (`core/options/optionTable.ts`); `skip` names an option the client does not take (an
+ * `OzCore`'s `mcpURL`), left unread.
+ */
+export function resolveClientOptions(options: ClientOptions, skip?: keyof ClientOptions): ClientOptions & { baseURL: string; apiKey: ApiKeySource } {
+  checkOptions(options, 'client', skip);
   const baseURL = options.baseURL ?? env('OZ_BASE_URL');
   if (isBrowser() && !options.dangerouslyAllowBrowser && !callsStayInProcess(options.fetch, baseURL)) {
     throw new OzUsageError(
@@ -115,7 +121,8 @@ export function resolveClientOptions(options: ClientOptions): ClientOptions & { 
     );
   }
   if (!baseURL) throw new OzUsageError('No base URL: pass `baseURL` or set OZ_BASE_URL (the service has no public default).');
-  checkedBaseURL(baseURL, options.baseURL === undefined ? 'OZ_BASE_URL' : 'baseURL');
+  // The option is checked with the others; the environment's value here.
+  if (options.baseURL === undefined) checkedBaseURL(baseURL, 'OZ_BASE_URL');
   // The key: the option, OZ_API_KEY, then the selected profile (Node only), read on the first call.
   const apiKey = options.apiKey ?? env('OZ_API_KEY') ?? profileApiKey(baseURL);
   if (!apiKey) throw new OzUsageError('No API key: pass `apiKey` or set OZ_API_KEY (profiles of `oz sign-in` are read on Node only).');

@@ -1,4 +1,6 @@
-import type { Format } from '../index.js';
+import { OzUsageError, type Format } from '../index.js';
+import { checkOption } from '../core/options/checkOptions.js';
+import { OPTION_TABLE, type OptionName } from '../core/options/optionTable.js';
 import type { WrittenFlag } from './argv.js';
 import { CliUsageError } from './cliUsageError.js';
 import { didYouMean } from './nearestName.js';
@@ -24,7 +26,8 @@ export interface GlobalOptions {
   headers: Record<string, string>;
 }
 
-const FORMATS: readonly Format[] = ['json', 'yaml', 'markdown', 'text'];
+// The wires of the option table's `format`, which the flag sets.
+const FORMATS: readonly Format[] = OPTION_TABLE.format.values;
 const isGlobal = (name: string) => GLOBAL_FLAGS.some((f) => f.name === name);
 
 /** The value of a flag that needs one, or a usage error. */
@@ -37,6 +40,27 @@ function wholeNumber(flag: WrittenFlag, min: number): number {
   const value = valueOf(flag);
   if (!/^\d+$/.test(value) || Number(value) < min) throw new CliUsageError(`--${flag.name} expects a whole number >= ${min}, not ${JSON.stringify(value)}.`);
   return Number(value);
+}
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * `value`, the value of a flag that sets a client option (`--timeout` sets `timeout`), checked by the option's row
+ * of the option table as `new Oz` would check it, with the flag named in the message.
+ */
+function checkedFlag<V>(flag: WrittenFlag, name: OptionName, value: V): V {
+  try {
+    return checkOption(name, value, `--${flag.name}`);
+  } catch (error) {
+    throw error instanceof OzUsageError ? new CliUsageError(error.message) : error;
+  }
+}
+
+/** The number of a flag that sets a numeric client option (`--max-retries`, `--timeout`), checked by its row. */
+function numberFlag(flag: WrittenFlag, name: 'maxRetries' | 'timeout'): number {
+  const text = valueOf(flag);
+  if (!NUMBER.test(text.trim())) throw new CliUsageError(`--${flag.name} expects a number, not ${JSON.stringify(text)}.`);
+  return checkedFlag(flag, name, Number(text));
 }
 
 /** Reads the global flags out of `flags`; answers them and the flags left (a command's own). */
@@ -69,11 +93,11 @@ export function readGlobalOptions(flags: readonly WrittenFlag[]): { options: Glo
       case 'help': options.help = bool(); break;
       case 'version': options.version = bool(); break;
       case 'data': options.data = valueOf(flag); break;
-      case 'base-url': options.baseURL = valueOf(flag); break;
+      case 'base-url': options.baseURL = checkedFlag(flag, 'baseURL', valueOf(flag)); break;
       case 'profile': options.profile = valueOf(flag); break;
       case 'idempotency-key': options.idempotencyKey = valueOf(flag); break;
-      case 'max-retries': options.maxRetries = wholeNumber(flag, 0); break;
-      case 'timeout': options.timeout = wholeNumber(flag, 1); break;
+      case 'max-retries': options.maxRetries = numberFlag(flag, 'maxRetries'); break;
+      case 'timeout': options.timeout = numberFlag(flag, 'timeout'); break;
       case 'wait-timeout': options.waitTimeout = wholeNumber(flag, 1); break;
       case 'header': {
         const value = valueOf(flag);

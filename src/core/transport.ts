@@ -5,13 +5,14 @@ import { abortError, type OzError } from './errors/errors.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from './errors/responseTooLargeError.js';
 import { runCall, runRawCall } from './callChain.js';
 // Before the chain: the options resolved, then the request built (src/core/README.md).
+import { checkOptions } from './options/checkOptions.js';
 import { hasOwnSettings, settingsOver } from './options/callSettings.js';
 import { warnClientOnlyOptions } from './options/clientOnlyOptions.js';
 import { providerKey } from './options/providerKey.js';
 import { callRequest } from './request/callRequest.js';
 import { Credentials, type ApiKeySource } from './shared/credentials.js';
 import { logOf, type Logger, type LogLevel } from './shared/logger.js';
-import { checkedMiddleware, type Middleware } from './shared/middleware.js';
+import type { Middleware } from './shared/middleware.js';
 import type { AuthHeader, FetchLike, FetchOptions, QueryParams, RequestOptions } from './shared/requestOptions.js';
 import type { AnswerValidatorLoader, ValidateMode } from './shared/responseValidation.js';
 import type { BackoffSchedule, RetryOptions } from './shared/retryOptions.js';
@@ -100,7 +101,8 @@ export class Transport implements ExecutionReader {
     this.#config = config;
     this.config = { executionRecord: config.executionRecord };
     this.#credentials = parent !== undefined && parent.#credentials.source === config.apiKey ? parent.#credentials : new Credentials(config.apiKey);
-    this.#middleware = config.middleware === undefined ? NO_MIDDLEWARE : checkedMiddleware(config.middleware, 'middleware');
+    // Checked where the client was given it (the option table).
+    this.#middleware = config.middleware ?? NO_MIDDLEWARE;
     this.#client = {
       executionRecord: config.executionRecord,
       pollIntervalMs: config.pollIntervalMs,
@@ -111,8 +113,8 @@ export class Transport implements ExecutionReader {
   }
 
   /**
-   * The client's settings, made on its first call: its `retry`, `validate` and stream bounds are checked then
-   * (through `options/callSettings.ts`, only for a client that gives any of them).
+   * The client's settings, made on its first call: its `retry`, `validate` and stream bounds applied over the
+   * defaults (through `options/callSettings.ts`, only for a client that gives any of them; checked where given).
    */
   async #clientSettings(): Promise<CallSettings> {
     const config = this.#config;
@@ -131,7 +133,7 @@ export class Transport implements ExecutionReader {
       fetchOptions: config.fetchOptions,
     };
     const own = { retry: config.retry, validate: config.validate, idleTimeout: config.idleTimeout, maxEventBytes: config.maxEventBytes, streamTimeout: config.streamTimeout };
-    return (this.#settings = hasOwnSettings(own) ? await settingsOver(defaults, own, '') : defaults);
+    return (this.#settings = hasOwnSettings(own) ? await settingsOver(defaults, own) : defaults);
   }
 
   /** Sends one call and parses its answer on the chosen wire (a `stream: true` body answers a `Stream`). */
@@ -185,16 +187,15 @@ export class Transport implements ExecutionReader {
 
   async #resolve(op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', handoff: object | undefined): Promise<Call> {
     const config = this.#config;
+    // Each option the call gives, by its row of the option table (the client's were checked where they were given).
+    checkOptions(options, 'call');
     if (options.signal?.aborted) throw abortError(options.signal);
     const maxRetries = options.maxRetries ?? config.maxRetries ?? DEFAULT_MAX_RETRIES;
     const timeout = options.timeout ?? config.timeout ?? DEFAULT_TIMEOUT_MS;
-    if (!Number.isInteger(maxRetries) || maxRetries < 0) throw new UsageProblem('maxRetries', maxRetries);
-    if (!(timeout > 0)) throw new UsageProblem('timeout', timeout);
     const maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    if (!isByteBound(maxResponseBytes)) throw new UsageProblem('maxResponseBytes', maxResponseBytes);
     // A call that gives none of the options of OWN_SETTINGS (most calls) is made with its client's settings.
     const client = this.#settings ?? (await this.#clientSettings());
-    const settings = hasOwnSettings(options) ? await settingsOver(client, options, 'options.') : client;
+    const settings = hasOwnSettings(options) ? await settingsOver(client, options) : client;
     if (settings !== client) warnClientOnlyOptions(this.#client, options, logOf(settings.logging));
     const credentials = settings.credentials;
     // A provider is asked for every call (bounded by the attempt's timeout and the signal).
@@ -232,11 +233,6 @@ const NO_MIDDLEWARE: readonly Middleware[] = [];
 
 // Looked up at each call, so a `globalThis.fetch` replaced after the client was made (a test's mock) is used.
 const globalFetch: FetchLike = (input, init) => globalThis.fetch(input, init);
-
-/** Whether `bytes` is a bound on an answer's body: a whole number of bytes >= 1, or `Infinity`. */
-function isByteBound(bytes: number): boolean {
-  return bytes === Infinity || (Number.isInteger(bytes) && bytes >= 1);
-}
 
 function isStreamBody(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;

@@ -29,7 +29,7 @@ export class OzCore implements CoreClient {
 
   /** Reads `apiKey`, `baseURL` and `logLevel` from `OZ_API_KEY`, `OZ_BASE_URL` and `OZ_LOG` when not given, as `Oz` does. */
   constructor(options: OzCoreOptions = {}) {
-    this.#options = resolveClientOptions(options);
+    this.#options = resolveClientOptions(options, 'mcpURL');
     // Every code's class, as the `Oz` client has them.
     registerErrorCodes(ERROR_CODES);
     bindTransport(this, new Transport(transportConfigOf(this.#options)));

@@ -178,6 +178,13 @@ describe('oz: errors and exit codes', { timeout: 90_000 }, () => {
     [['tools', 'get'], /Missing TOOL/],
     [['tools', 'list', '--all', '--format', 'yaml'], /--all prints one JSON line per item/],
     [['meta', 'health', '--stream'], /does not stream/],
+    // The flags that set client options, checked by the option table with the flag named.
+    [['tools', 'list', '--timeout', '0'], /^oz: --timeout must be a number of milliseconds > 0, not 0\.$/m],
+    [['tools', 'list', '--timeout', 'soon'], /^oz: --timeout expects a number, not "soon"\.$/m],
+    [['tools', 'list', '--max-retries=-1'], /^oz: --max-retries must be a whole number >= 0, not -1\.$/m],
+    [['tools', 'list', '--max-retries', '1.5'], /^oz: --max-retries must be a whole number >= 0, not 1\.5\.$/m],
+    [['tools', 'list', '--base-url', 'localhost:4010'], /^oz: --base-url "localhost:4010" must be an http:\/\/ or https:\/\/ address\.$/m],
+    [['tools', 'list', '--base-url', 'http://127.0.0.1:4010/v1'], /^oz: --base-url "http:\/\/127\.0\.0\.1:4010\/v1" ends in \/v1/m],
   ])('2: a usage error before anything is sent: oz %s', async (args, message) => {
     await mock.control('DELETE', '/journal');
     const run = await oz(args as string[], env);

@@ -129,7 +129,9 @@ describe('the transport through a standalone function', () => {
     expect(() => toolsGet({ baseURL: scripted.url } as OzCore, 'echo')).toThrow(/OzCore as its first argument/);
     expect(await rejectionOf(toolsGet(core(), '..'))).toBeInstanceOf(OzUsageError);
     expect(await rejectionOf(toolsGet(core(), 'echo', { headers: { 'x-bad': 'a\nb' } }))).toBeInstanceOf(OzUsageError);
-    expect(await rejectionOf(toolsGet(core({ maxRetries: -1 }), 'echo'))).toBeInstanceOf(OzUsageError);
+    // A core's option is refused where it is given; a call's by the call.
+    expect(() => core({ maxRetries: -1 })).toThrow(OzUsageError);
+    expect(await rejectionOf(toolsGet(core(), 'echo', { maxRetries: -1 }))).toBeInstanceOf(OzUsageError);
     expect(() => new OzCore({ apiKey: KEY, baseURL: 'not a url' })).toThrow(OzUsageError);
     expect(scripted.requests).toHaveLength(0);
   });

@@ -21,10 +21,3 @@ export type AnswerValidators = Readonly<Record<string, unknown>>;
 
 /** Loads the generated validators (a chunk of its own, imported on first use). */
 export type AnswerValidatorLoader = () => Promise<AnswerValidators>;
-
-const VALID_MODES: ReadonlySet<string> = new Set(['off', 'warn', 'strict']);
-
-/** The mode, checked: anything but `off`, `warn` and `strict` is a usage error of the caller. */
-export function isValidateMode(value: unknown): value is ValidateMode {
-  return typeof value === 'string' && VALID_MODES.has(value);
-}

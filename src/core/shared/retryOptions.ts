@@ -1,7 +1,7 @@
 import { OzUsageError, type OzError } from '../errors/errors.js';
 import type { Logger } from './logger.js';
 
-// The retry options a client or a call gives, and their check into the policy the retry loop follows.
+// The retry options a client or a call gives, and the policy the retry loop follows made of them.
 
 /** What `retry.onRetry` is told before the SDK waits for another attempt. */
 export interface RetryInfo {
@@ -45,7 +45,7 @@ export interface RetryOptions {
   onRetry?: ((info: RetryInfo) => void) | undefined;
 }
 
-/** Retry options with every default filled in (made by {@link checkedRetryPolicy}). */
+/** Retry options with every default filled in (made by {@link retryPolicyOver}). */
 export interface RetryPolicy extends BackoffSchedule {
   readonly jitter: number;
   readonly maxRetryAfterMs: number;
@@ -63,28 +63,8 @@ export interface BackoffSchedule {
   jitter?: number;
 }
 
-// The numeric fields: whether Infinity is allowed, and the upper bound.
-const NUMBERS: ReadonlyArray<readonly [keyof RetryOptions, boolean, number]> = [
-  ['initialDelayMs', false, Infinity],
-  ['maxDelayMs', true, Infinity],
-  ['maxRetryAfterMs', true, Infinity],
-  ['jitter', false, 1],
-];
-
-/** `base` with the fields `options` gives, each checked (`where` names the option in messages). */
-export function checkedRetryPolicy(base: RetryPolicy, options: RetryOptions, where: string): RetryPolicy {
-  if (typeof options !== 'object' || options === null) throw new OzUsageError(`${where} must be an object of retry options, not ${String(options)}.`);
-  for (const [name, infinite, max] of NUMBERS) {
-    const value: unknown = options[name];
-    if (value !== undefined && !(typeof value === 'number' && value >= 0 && value <= max && (infinite || value < Infinity))) {
-      const range = max === 1 ? 'a number from 0 to 1 (the share of a wait taken off at random)' : `a number of milliseconds >= 0${infinite ? ' (or Infinity)' : ''}`;
-      throw new OzUsageError(`${where}.${name} must be ${range}, not ${String(value)}.`);
-    }
-  }
-  for (const name of ['shouldRetry', 'onRetry'] as const) {
-    const value: unknown = options[name];
-    if (value !== undefined && typeof value !== 'function') throw new OzUsageError(`${where}.${name} must be a function, not ${value === null ? 'null' : typeof value}.`);
-  }
+/** `base` with the fields `options` gives over it (checked where they were given: the option table's `retry`). */
+export function retryPolicyOver(base: RetryPolicy, options: RetryOptions): RetryPolicy {
   const { initialDelayMs, maxDelayMs, jitter, maxRetryAfterMs, shouldRetry, onRetry } = options;
   return {
     initialMs: initialDelayMs ?? base.initialMs,

@@ -3,9 +3,6 @@ import type { Operation } from './operation.js';
 
 /** The caller's mistakes a call's path finds before anything is sent, by kind, with what their message names. */
 export interface UsageProblems {
-  maxRetries: [value: unknown];
-  timeout: [value: unknown];
-  maxResponseBytes: [value: unknown];
   /** A path parameter not given (`queryOnly`: a passed-through path holding only a query string). */
   missingPathParameter: [op: Operation, name: string, queryOnly: boolean];
   /** A path parameter holding a `.` or `..` segment. */
@@ -37,9 +34,6 @@ export class UsageProblem<K extends keyof UsageProblems = keyof UsageProblems> {
 }
 
 const MESSAGES: { readonly [K in keyof UsageProblems]: (...details: UsageProblems[K]) => string } = {
-  maxRetries: (value) => `maxRetries must be a whole number >= 0, not ${String(value)}.`,
-  timeout: (value) => `timeout must be a number of milliseconds > 0, not ${String(value)}.`,
-  maxResponseBytes: (value) => `maxResponseBytes must be a whole number of bytes >= 1 (or Infinity), not ${String(value)}.`,
   missingPathParameter: (op, name, queryOnly) => `Missing path parameter "${name}" of ${op.id}${queryOnly ? ' (only a query string was given)' : ''}.`,
   dotSegment: (op, name, value) =>
     `Path parameter "${name}" of ${op.id} (${op.method} ${op.path}) holds a "." or ".." segment (${JSON.stringify(value)}), ` +

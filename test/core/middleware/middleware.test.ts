@@ -201,11 +201,12 @@ describe('middleware against the scripted server', () => {
   });
 
   it('bad middleware options are OzUsageError with the option named', () => {
-    const message = (where: string) => `${where} must be an array of functions (request, next, context) => Promise<Response>.`;
-    expect(() => client({ middleware: 'nope' as never })).toThrow(new OzUsageError(message('middleware')));
+    const message = (came: string) => `middleware must be an array of functions (request, next, context) => Promise<Response>, not ${came}.`;
+    expect(() => client({ middleware: 'nope' as never })).toThrow(new OzUsageError(message('string ("nope")')));
     // An openapi-fetch middleware object is not a middleware function.
-    expect(() => client({ middleware: [{ onRequest() {} }] as never })).toThrow(new OzUsageError(message('middleware')));
-    return expect(client().tools.execute('echo', { text: 'x' }, { middleware: [null as never] })).rejects.toThrow(new OzUsageError(message('options.middleware')));
+    expect(() => client({ middleware: [{ onRequest() {} }] as never })).toThrow(new OzUsageError(message('an array')));
+    expect(() => client().withOptions({ middleware: (() => undefined) as never })).toThrow(new OzUsageError(message('a function')));
+    return expect(client().tools.execute('echo', { text: 'x' }, { middleware: [null as never] })).rejects.toThrow(new OzUsageError(message('an array')));
   });
 });
 

@@ -135,16 +135,22 @@ describe('retry options against the scripted server', () => {
     expect(infos.map((i) => i.delayMs)).toEqual([7]);
   });
 
-  it('bad retry options are OzUsageError naming the field, on the first call, before anything is sent', async () => {
-    // The checks load with the first call that has retry options (they stay out of the client's bundle until then).
-    const first = (options: ClientOptions['retry']) => rejectionOf(new Oz({ baseURL: scripted.url, apiKey: KEY, retry: options }).tools.get('echo'));
-    expect(await first({ initialDelayMs: -1 })).toEqual(new OzUsageError('retry.initialDelayMs must be a number of milliseconds >= 0, not -1.'));
-    expect(await first({ maxDelayMs: Number.NaN })).toEqual(new OzUsageError('retry.maxDelayMs must be a number of milliseconds >= 0 (or Infinity), not NaN.'));
-    expect(((await first({ jitter: 2 })) as Error).message).toMatch(/^retry\.jitter must be a number from 0 to 1/);
-    expect(await first({ shouldRetry: true as never })).toEqual(new OzUsageError('retry.shouldRetry must be a function, not boolean.'));
-    expect(await first({ onRetry: 'log' as never })).toEqual(new OzUsageError('retry.onRetry must be a function, not string.'));
+  it('bad retry options are OzUsageError naming the field, where they are given, before anything is sent', async () => {
+    const given = (options: ClientOptions['retry']) => {
+      try {
+        new Oz({ baseURL: scripted.url, apiKey: KEY, retry: options });
+      } catch (error) {
+        return error;
+      }
+      throw new Error('expected the client to refuse its retry options');
+    };
+    expect(given({ initialDelayMs: -1 })).toEqual(new OzUsageError('retry.initialDelayMs must be a number of milliseconds >= 0, not -1.'));
+    expect(given({ maxDelayMs: Number.NaN })).toEqual(new OzUsageError('retry.maxDelayMs must be a number of milliseconds >= 0 (or Infinity), not NaN.'));
+    expect((given({ jitter: 2 }) as Error).message).toMatch(/^retry\.jitter must be a number from 0 to 1/);
+    expect(given({ shouldRetry: true as never })).toEqual(new OzUsageError('retry.shouldRetry must be a function (error, attempt) => boolean | undefined, not boolean (true).'));
+    expect(given({ onRetry: 'log' as never })).toEqual(new OzUsageError('retry.onRetry must be a function (info) => void, not string ("log").'));
     const onCall = await rejectionOf(client().tools.execute('echo', { text: 'x' }, { retry: { maxRetryAfterMs: -5 } }));
-    expect(onCall).toEqual(new OzUsageError('options.retry.maxRetryAfterMs must be a number of milliseconds >= 0 (or Infinity), not -5.'));
+    expect(onCall).toEqual(new OzUsageError('retry.maxRetryAfterMs must be a number of milliseconds >= 0 (or Infinity), not -5.'));
     expect(scripted.requests).toHaveLength(0);
   });
 
