@@ -49,7 +49,7 @@ export async function chaosCostRows(ctx: FigureContext): Promise<FigureRow[]> {
         name: FIGURE_NAMES.chaosOn,
         ours: formatMs(comparison.medianMs.get('on')!),
         anchor: `chaos off ${formatMs(comparison.medianMs.get('off')!)}`,
-        result: `+${costUs.toFixed(1)} µs/call (${formatSpread(medianRatio(comparison, 'on', 'off'), quartiles(roundRatios(comparison, 'on', 'off')))})`,
+        result: `${costUs >= 0 ? '+' : ''}${costUs.toFixed(1)} µs/call (${formatSpread(medianRatio(comparison, 'on', 'off'), quartiles(roundRatios(comparison, 'on', 'off')))})`,
         target: `<= ${LIMIT_US} µs/call`,
         met: judged(ctx.mode.smoke, costUs <= LIMIT_US),
         how: `oz.tools.execute('echo') with fetch: server.fetch, 8 chaos rules; ${ctx.mode.rounds} rounds, process CPU time; median of per-round differences of medians`,
