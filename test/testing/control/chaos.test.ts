@@ -87,6 +87,23 @@ describe('/_oz/chaos over real HTTP', () => {
     expect((await echo()).status).toBe(200);
   });
 
+  it('dribble over a socket: a buffered answer and an event stream arrive whole, in pieces', async () => {
+    const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
+    const plain = await (await fetch(`${listener.url}/v1/tools`, { headers })).text();
+    const stream = () => fetch(`${listener.url}/v1/execute`, { method: 'POST', headers: { ...headers, 'x-trace-id': `t-${Math.random()}` }, body: JSON.stringify({ agent: 'writer', user_request: 'drip', stream: true }) });
+    const events = (text: string) => text.split('\n\n').filter((block) => block.startsWith('event:')).map((block) => block.split('\n')[0]);
+    const plainEvents = events(await (await stream()).text());
+    expect(plainEvents.length).toBeGreaterThan(2);
+    await control('PUT', '/chaos', { seed: 1, rules: [{ match: { method: 'GET', path: '/v1/tools' }, probability: 1, fault: { type: 'dribble', ms: 30 } }, { match: { operationId: 'executeAgent' }, probability: 1, fault: { type: 'dribble', ms: 30 } }] });
+    const dribbled = await fetch(`${listener.url}/v1/tools`, { headers });
+    expect(dribbled.status).toBe(200);
+    expect(await dribbled.text()).toBe(plain);
+    const dribbledStream = await stream();
+    expect(dribbledStream.headers.get('content-type')).toContain('text/event-stream');
+    expect(events(await dribbledStream.text())).toEqual(plainEvents);
+    expect(server.journal.filter('executeAgent').at(-1)).toMatchObject({ fault: 'dribble', status: 200, chaos: { rule: 1 } });
+  });
+
   it('a body that is not JSON answers 400', async () => {
     expect((await control('PUT', '/chaos', '{ nope')).status).toBe(400);
   });
