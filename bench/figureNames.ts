@@ -33,6 +33,7 @@ export const FIGURE_NAMES = {
   serverFirstCallNewProcess: 'server first call vs warm (new process)',
   validateOff: 'validate off vs no option (tools.execute)',
   validateStrict: 'validate strict cost per call (tools.execute)',
+  chaosOn: 'chaos on vs off cost per call (tools.execute)',
   cliStartup: 'oz --help start-up vs node -e 0',
   consumerTypeCheck: 'consumer type-check vs openai',
   agentStreamEndToEnd: 'agent stream end to end vs bare SSE',

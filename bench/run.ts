@@ -37,6 +37,7 @@ import { sseRows } from './figures/sseParsing.js';
 import { streamMemoryRows } from './figures/streamMemory.js';
 import { tracingCostRows } from './figures/tracingCost.js';
 import { validationCostRows } from './figures/validationCost.js';
+import { chaosCostRows } from './figures/chaosCost.js';
 import { loadAverage, machineInfo } from './machine.js';
 import { resultsMarkdown, textTable } from './resultsReport.js';
 import { startServerProcess } from './serverProcess.js';
@@ -72,6 +73,7 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['sessions', sessionRows],
   ['server first call', serverFirstCallRows],
   ['validation cost', validationCostRows],
+  ['chaos cost', chaosCostRows],
   ['agent stream', agentStreamRows],
   ['oz-mock binary', ozMockBinaryRows],
 ];

@@ -15,6 +15,7 @@ import { createOzServer } from './server.js';
 import type { OzListener, OzServer } from './public/ozServer.js';
 import type { OzServerOptions } from './public/options.js';
 import { readStubFile } from './fixtures/stubFile.js';
+import { readChaosFile } from './fixtures/chaosFile.js';
 import { removeStaleTemporaries } from './support/atomicFile.js';
 import { givenSecret, type GivenSecret, type SecretSource } from './support/secretSource.js';
 import type { AnyOperationStub } from './pipeline/stubs/operationStub.js';
@@ -40,6 +41,8 @@ Usage: oz-mock [options]
                       part of the baseline POST /_oz/reset returns to
   --stubs <file>      stubs (a stubs.json array in the /_oz/stubs format, or a .har recording) armed at start and
                       after every reset; repeatable; answers are checked against openapi.json unless unchecked
+  --chaos <file>      chaos rules (JSON or YAML: { seed, rules: [{ match, probability, fault }] }) set at
+                      start and after every reset, their generator back at the seed
   --state <file>      load the state from this file at start when it exists; write it on a clean stop and on
                       POST /_oz/state/save (atomically: a temporary file, then a rename)
   --clock-start <iso> where the server clock starts (default: now)
@@ -107,6 +110,7 @@ const OPTIONS = {
   seed: { type: 'string' },
   fixtures: { type: 'string', multiple: true },
   stubs: { type: 'string', multiple: true },
+  chaos: { type: 'string' },
   state: { type: 'string' },
   'clock-start': { type: 'string' },
   'frozen-clock': { type: 'boolean' },
@@ -250,14 +254,26 @@ function readStubs(files: readonly string[]): AnyOperationStub[] {
   return stubs;
 }
 
+/** The chaos document of the `--chaos` file; a bad file stops the start, naming the field. */
+function readChaos(file: string | undefined): Pick<OzServerOptions, 'chaos'> {
+  if (file === undefined) return {};
+  try {
+    return { chaos: readChaosFile(readStartFile(file, 'chaos'), file) };
+  } catch (err) {
+    fail((err as Error).message);
+  }
+}
+
 /** The server the options describe, its stubs armed, and its keys as given. */
 function serverOf(values: CliValues, seed: 'demo' | 'empty'): { server: OzServer; keys: StartKeys } {
   const keys = checkedKeys(values, seed);
   const bounds = checkedBounds(values);
   const time = checkedTime(values);
   const stubs = readStubs(values.stubs ?? []);
+  const chaos = readChaos(values.chaos);
   const server = createOzServer({
     ...(stubs.length ? { stubs } : {}),
+    ...chaos,
     seed,
     ...keys.options,
     ...(values.state !== undefined ? { stateFile: values.state } : {}),

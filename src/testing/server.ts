@@ -284,6 +284,8 @@ function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
       core.dashboard.reset();
       parts.journal.clear();
       parts.faults.clear();
+      parts.chaos.clear();
+      if (options.chaos !== undefined) parts.chaos.set(options.chaos);
       parts.stubs.clear();
       core.armStubs();
       parts.idempotency.clear();
@@ -411,6 +413,7 @@ function worldCore(options: OzServerOptions, resolved: ResolvedServerOptions, st
     for (const stub of options.stubs ?? []) parts.stubs.addSpec(stub as unknown as StubData);
   };
   armStubs();
+  if (options.chaos !== undefined) parts.chaos.set(options.chaos);
   const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);
   return {
     options,
@@ -447,6 +450,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
     dashboard,
     journal: parts.journal,
     faults: parts.faults,
+    chaos: parts.chaos,
     stubs: parts.stubs,
     unused: () => unusedOf(parts),
     session: () => {

@@ -1,16 +1,9 @@
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+import { seededRandom } from '../support/seededRandom.js';
 
-/** A 32-bit seeded generator (mulberry32): the same seed gives the same numbers on every runtime. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The generator the ids draw from (the one of `support/`, where chaos rules draw too). */
+export { seededRandom };
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** A bijection of 32-bit integers: distinct inputs give distinct outputs, so ids made from a counter never repeat. */
 function scramble(n: number): number {

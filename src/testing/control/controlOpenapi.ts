@@ -59,7 +59,7 @@ function sessionCopies(paths: Readonly<Record<string, PathItem>>): Record<string
 /** The routes of the default session and the server (the session copies are derived from them). */
 const BASE_PATHS = {
     '/_oz/openapi.json': { get: op('getControlOpenapi', 'This document (no token needed).', { '200': ok('The document.', { type: 'object' }) }, { security: [] }) },
-    '/_oz/reset': { post: scoped(op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal and faults.', { '200': ok('Reset.') })) },
+    '/_oz/reset': { post: scoped(op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal, faults and chaos (the rules of --chaos FILE are set again).', { '200': ok('Reset.') })) },
     '/_oz/baseline': { post: scoped(op('captureBaseline', 'The current state becomes the baseline (waits for work in flight first).', { '200': ok('Captured.'), '504': err('timeout: work still in flight.') })) },
     '/_oz/fixtures': {
       post: scoped(op('loadFixtures', 'Adds a fixture document (JSON or YAML), checked whole before anything is written.', { '200': ok('What was added.', ref('FixtureSummary')), ...INVALID }, { requestBody: body(ref('FixtureDocument'), true, { 'application/yaml': { schema: ref('FixtureDocument') } }) })),
@@ -78,6 +78,12 @@ const BASE_PATHS = {
     },
     '/_oz/faults/{id}': {
       delete: scoped(op('cancelFault', 'Withdraws one fault.', { '200': ok('Withdrawn.'), '404': err('fault_not_found.') }, { parameters: [idParam('id', 'The fault id (flt_...).')] })),
+    },
+    // Chaos: what server.chaos.set, get and clear do in process.
+    '/_oz/chaos': {
+      get: scoped(op('getChaos', 'The chaos document set (`chaos: null` when none).', { '200': ok('The chaos.', ref('ChaosState')) })),
+      put: scoped(op('setChaos', 'Replaces the chaos rules and starts their generator at the seed; a bad document answers 422 naming the field and changes nothing.', { '200': ok('The chaos set.', ref('ChaosState')), ...INVALID }, { requestBody: body(ref('ChaosDocument')) })),
+      delete: scoped(op('clearChaos', 'Withdraws every chaos rule.', { '200': ok('Cleared.') })),
     },
     '/_oz/clock': {
       get: scoped(op('getClock', 'The server clock.', { '200': ok('The clock.', ref('Clock')) })),
@@ -244,7 +250,7 @@ export const CONTROL_OPENAPI = {
         type: 'object',
         required: ['type'],
         properties: {
-          type: { enum: ['error', 'delay', 'drop', 'cut', 'lose'] },
+          type: { enum: ['error', 'delay', 'drop', 'cut', 'lose', 'dribble'] },
           operationId: { type: 'string' },
           method: { type: 'string' },
           path: { type: 'string' },
@@ -260,11 +266,53 @@ export const CONTROL_OPENAPI = {
           hint: { type: 'string' },
           contract: { type: 'string' },
           connect: { type: 'object', properties: { provider: { type: 'string' }, method: CONNECTION_METHOD, link: { type: 'string' } } },
-          ms: { type: 'number', minimum: 0 },
+          ms: { type: 'number', minimum: 0, description: 'delay: the wait; dribble: the whole time the body takes.' },
           afterEvents: { type: 'integer', minimum: 0 },
         },
       },
       Fault: { allOf: [ref('FaultSpec'), { type: 'object', required: ['id', 'remaining', 'hits'], properties: { id: { type: 'string' }, remaining: { type: 'integer' }, hits: { type: 'integer', description: 'How many requests it applied to so far.' } } }] },
+      ChaosDocument: {
+        type: 'object',
+        required: ['seed', 'rules'],
+        additionalProperties: false,
+        description: 'Rules tried in order; the first that matches a request draws from the seeded generator, and fires its fault when the draw falls under its probability. The same seed and the same requests give the same faults.',
+        properties: { seed: { type: 'integer' }, rules: { type: 'array', items: ref('ChaosRule') } },
+      },
+      ChaosRule: {
+        type: 'object',
+        required: ['probability', 'fault'],
+        additionalProperties: false,
+        properties: { match: ref('ChaosMatch'), probability: { type: 'number', minimum: 0, maximum: 1 }, fault: ref('ChaosFault') },
+      },
+      ChaosMatch: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Which requests the rule draws for (every field given must match; none: every request).',
+        properties: {
+          operationId: { type: 'string' },
+          method: { type: 'string' },
+          path: { type: 'string', description: 'An exact path.' },
+          pathPattern: { type: 'string', description: 'A regular expression (JavaScript syntax, no flags) the path must match, run in linear time.' },
+          account: { type: 'string' },
+          body: { type: 'object', description: 'Fields the JSON body must hold (a subset).' },
+        },
+      },
+      ChaosFault: {
+        type: 'object',
+        required: ['type'],
+        properties: {
+          type: { enum: ['error', 'delay', 'drop', 'cut', 'lose', 'dribble'] },
+          code: { type: 'string', description: "error: one of the API's ErrorCode, or `declared` for one drawn among the retryable errors (408, 429, 5xx) the operation declares." },
+          status: { type: 'integer', minimum: 400, maximum: 599, description: "error: default the code's status." },
+          retryAfter: { type: 'integer', minimum: 0, description: 'error: Retry-After in seconds (a 429 or 503 without it sends 1).' },
+          message: { type: 'string' },
+          ms: { type: 'number', minimum: 0, description: 'delay: a fixed latency; dribble: the whole time the body takes.' },
+          uniform: { type: 'object', required: ['min', 'max'], additionalProperties: false, properties: { min: { type: 'number', minimum: 0 }, max: { type: 'number', minimum: 0 } } },
+          lognormal: { type: 'object', required: ['median', 'sigma', 'max'], additionalProperties: false, properties: { median: { type: 'number', exclusiveMinimum: 0 }, sigma: { type: 'number', minimum: 0 }, max: { type: 'number', minimum: 0 } } },
+          afterEvents: { type: 'integer', minimum: 0, description: 'cut: the events sent before the stream is cut.' },
+        },
+      },
+      ChaosState: { type: 'object', required: ['chaos'], properties: { chaos: { oneOf: [ref('ChaosDocument'), { type: 'null' }] } } },
       StubAnswer: {
         type: 'object',
         additionalProperties: false,
@@ -410,6 +458,7 @@ export const CONTROL_OPENAPI = {
           status: { type: ['integer', 'null'] },
           executionId: { type: ['string', 'null'] },
           fault: { type: ['string', 'null'] },
+          chaos: { oneOf: [{ type: 'object', required: ['rule', 'draw'], properties: { rule: { type: 'integer', description: 'The index of the rule in rules.' }, draw: { type: 'number', description: 'The draw, under the rule\'s probability.' } } }, { type: 'null' }], description: 'The chaos rule whose draw put the fault on the request; null when none fired.' },
           replayed: { type: 'boolean', description: 'The answer replayed a kept answer (x-idempotent-replayed: true).' },
           proxied: { type: ['string', 'null'], description: "A proxy stub sent the request on to this URL (origin and path, never a key); null when the server answered it." },
           at: { type: 'integer' },

@@ -6,6 +6,7 @@ import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, toMockError, unauthorized } from '../contract/errors.js';
 import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
+import type { Chaos, ChaosDocument } from '../harness/chaos.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
 import { OzVerificationError } from '../harness/verificationError.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
@@ -45,6 +46,7 @@ export interface ControlNeeds extends SettingsNeeds {
   readonly options: SettingsNeeds['options'] & { readonly maxBodyBytes: number };
   readonly clock: ServerClock;
   readonly faults: Faults;
+  readonly chaos: Chaos;
   readonly stubs: Stubs;
   readonly journal: Journal;
   readonly events: ServerEvents;
@@ -198,6 +200,18 @@ export function faultToJson(id: string, remaining: number, spec: FaultSpec, hits
   return out;
 }
 
+/** `{ chaos }` as `GET /_oz/chaos` answers it: a match's `path` pattern given in process as its `pathPattern`. */
+function chaosState(doc: ChaosDocument | null): { chaos: unknown } {
+  if (doc === null) return { chaos: null };
+  const rules = doc.rules.map((rule) => {
+    const path = rule.match?.path;
+    if (!(path instanceof RegExp)) return rule;
+    const { path: _, ...match } = rule.match!;
+    return { ...rule, match: { ...match, pathPattern: path.source } };
+  });
+  return { chaos: { ...doc, rules } };
+}
+
 const JOURNAL_FILTERS = ['operationId', 'method', 'path', 'status', 'limit', 'account', 'header', 'body', 'format'];
 
 /** The `body` filter of the journal: a JSON object in the query string. */
@@ -285,6 +299,16 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   cancelFault: (call, t) => {
     if (!t.parts.faults.cancel(call.params.id!)) throw new OzMockError(404, 'fault_not_found', `No pending fault ${call.params.id}.`);
+    return OK();
+  },
+  getChaos: (_, t) => answer(200, chaosState(t.parts.chaos.get())),
+  setChaos: async (call, t) => {
+    const doc = await call.object();
+    asInvalid(() => t.parts.chaos.set(doc as unknown as ChaosDocument));
+    return answer(200, chaosState(t.parts.chaos.get()));
+  },
+  clearChaos: (_, t) => {
+    t.parts.chaos.clear();
     return OK();
   },
   getClock: (_, t) => answer(200, clockView(t.parts)),

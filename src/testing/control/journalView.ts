@@ -39,6 +39,7 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     status: entry.status,
     executionId: entry.executionId,
     fault: entry.fault,
+    chaos: entry.chaos,
     replayed: entry.replayed,
     proxied: entry.proxied,
     at: entry.at,

@@ -2,6 +2,7 @@ import type { OperationId } from '../../generated/operations.js';
 import type { Item } from '../../generated/types.js';
 import { OzMockError } from '../contract/errors.js';
 import type { FaultAction, FaultScope } from '../harness/faults.js';
+import type { ChaosDocument } from '../harness/chaos.js';
 import type { JournalContentFilter } from '../harness/journalMatch.js';
 import type { JournalHeaders, VerifyOptions } from '../harness/journal.js';
 import type { NearMiss, SeenRequest } from '../harness/nearMisses.js';
@@ -64,6 +65,12 @@ export interface OzWorldControls {
   idle(): Promise<void>;
   readonly faults: {
     add(fault: PortableFaultSpec): Awaitable<{ readonly id: string }>;
+    clear(): Awaitable<void>;
+  };
+  /** Chaos rules (`PUT`, `GET`, `DELETE /_oz/chaos`): a bad document is a `TypeError` in process, 422 over HTTP. */
+  readonly chaos: {
+    set(doc: ChaosDocument): Awaitable<void>;
+    get(): Awaitable<ChaosDocument | null>;
     clear(): Awaitable<void>;
   };
   readonly stubs: {
@@ -218,6 +225,12 @@ export interface OzMockControls extends OzWorldControls {
     clear(): Promise<void>;
     list(): Promise<RemoteFault[]>;
   };
+  readonly chaos: {
+    /** Replaces the rules (`PUT /_oz/chaos`; a match's RegExp `path` goes as its `pathPattern`). */
+    set(doc: ChaosDocument): Promise<void>;
+    get(): Promise<ChaosDocument | null>;
+    clear(): Promise<void>;
+  };
   readonly stubs: {
     /** `POST /_oz/stubs`: a fixed answer or a sequence ({@link PortableStubSpec}); a `respond` function throws a `TypeError`. */
     add(stub: StubSpec): Promise<RemoteStubHandle>;
@@ -332,6 +345,14 @@ export function controlPlaneCall(options: ConnectOzMockOptions): ControlCall {
     }
     return parsed as T;
   };
+}
+
+/** A chaos rule as it crosses HTTP: a RegExp `path` as its `pathPattern`. */
+function portableRule(rule: ChaosDocument['rules'][number]): unknown {
+  const path = rule?.match?.path;
+  if (!(path instanceof RegExp)) return rule;
+  const { path: _, ...match } = rule.match!;
+  return { ...rule, match: { ...match, pathPattern: path.source } };
 }
 
 /**
@@ -461,6 +482,14 @@ function remoteControls(base: string, send: ControlCall, prefix: string): OzMock
       },
       clear: async () => void (await call('DELETE', '/faults')),
       list: () => call<{ data: RemoteFault[] }>('GET', '/faults').then((r) => r.data),
+    },
+    chaos: {
+      async set(doc) {
+        const rules = Array.isArray(doc?.rules) ? doc.rules.map(portableRule) : doc?.rules;
+        await call('PUT', '/chaos', { ...doc, rules });
+      },
+      get: () => call<{ chaos: ChaosDocument | null }>('GET', '/chaos').then((r) => r.chaos),
+      clear: async () => void (await call('DELETE', '/chaos')),
     },
     stubs: {
       async add(stub: StubSpec | PortableUncheckedStubSpec) {

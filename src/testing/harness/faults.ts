@@ -32,7 +32,9 @@ export type FaultAction =
   /** Handle the request, then cut its event stream after `afterEvents` events (non-stream answers: as `lose`). */
   | { readonly type: 'cut'; readonly afterEvents: number }
   /** Handle the request (the execution runs and is recorded), then drop the connection instead of answering. */
-  | { readonly type: 'lose' };
+  | { readonly type: 'lose' }
+  /** Handle the request, then send its answer's body in pieces spread over `ms` of the server clock. */
+  | { readonly type: 'dribble'; readonly ms: number };
 
 /** A fault's match on the request body: fields the JSON body must have (deep-equal), or a predicate. */
 export type FaultBodyMatch = Readonly<Record<string, unknown>> | ((body: unknown) => boolean);
@@ -92,7 +94,7 @@ export interface FaultRequestFacts {
   body(): unknown;
 }
 
-const FAULT_TYPES: ReadonlySet<unknown> = new Set(['error', 'delay', 'drop', 'cut', 'lose']);
+const FAULT_TYPES: ReadonlySet<unknown> = new Set(['error', 'delay', 'drop', 'cut', 'lose', 'dribble']);
 
 const ERROR_CODES: readonly string[] = (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: Array<{ const: string }> } } } }).components.schemas.ErrorCode.oneOf.map((c) => c.const);
 
@@ -100,7 +102,7 @@ const ERROR_CODES: readonly string[] = (OPENAPI_DOCUMENT as { components: { sche
 export function checkFault(fault: FaultSpec): void {
   const f = fault as unknown as Record<string, unknown>;
   if (typeof f !== 'object' || f === null) throw new TypeError('A fault is an object');
-  if (!FAULT_TYPES.has(f.type)) throw new TypeError('type must be one of: error, delay, drop, cut, lose');
+  if (!FAULT_TYPES.has(f.type)) throw new TypeError('type must be one of: error, delay, drop, cut, lose, dribble');
   checkScopeOperationId(f.operationId);
   if (f.times !== undefined && !(Number.isInteger(f.times) && (f.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
   if (f.method !== undefined && (typeof f.method !== 'string' || !/^[A-Za-z]+$/.test(f.method))) throw new TypeError('method must be an HTTP method');
@@ -125,6 +127,7 @@ export function checkFault(fault: FaultSpec): void {
   }
   if (f.type === 'delay' && !(typeof f.ms === 'number' && Number.isFinite(f.ms) && f.ms >= 0)) throw new TypeError('A delay fault needs ms >= 0');
   if (f.type === 'cut' && !(Number.isInteger(f.afterEvents) && (f.afterEvents as number) >= 0)) throw new TypeError('A cut fault needs afterEvents >= 0');
+  if (f.type === 'dribble' && !(typeof f.ms === 'number' && Number.isFinite(f.ms) && f.ms >= 0)) throw new TypeError('A dribble fault needs ms >= 0');
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

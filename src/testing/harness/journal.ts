@@ -9,7 +9,13 @@ import { candidates, fieldDifference, nearMisses, parsedBody, subsetDifferences,
 import { verificationFailure } from './verificationError.js';
 
 /** What a fault did to a request (see `server.faults`). */
-export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose';
+export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose' | 'dribble';
+
+/** The chaos rule that fired on a request (see `server.chaos`): its index in `rules`, and the draw under its probability. */
+export interface JournalChaos {
+  readonly rule: number;
+  readonly draw: number;
+}
 
 /**
  * A request's headers as the journal keeps them, the same in process and over HTTP: a plain record of lower-case
@@ -63,6 +69,8 @@ export interface JournalEntry {
   executionId: string | null;
   /** The fault applied to the request, if any. */
   fault: FaultType | null;
+  /** The chaos rule whose draw put `fault` on the request, or `null` (no chaos rule fired). */
+  chaos: JournalChaos | null;
   /** The answer replayed the kept answer of an earlier request with the same `x-trace-id` (`x-idempotent-replayed: true`). */
   replayed: boolean;
   /** A proxy stub sent the request on to this URL (origin and path; `null`: the server answered it). */

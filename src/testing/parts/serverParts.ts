@@ -1,4 +1,5 @@
 import { Faults } from '../harness/faults.js';
+import { Chaos } from '../harness/chaos.js';
 import { Journal } from '../harness/journal.js';
 import { Stubs } from '../pipeline/stubs/stubs.js';
 import { ServerEvents } from '../harness/serverEvents.js';
@@ -29,6 +30,8 @@ export interface ServerParts {
   readonly scheduler: Scheduler;
   readonly journal: Journal;
   readonly faults: Faults;
+  /** Chaos rules: faults at a rate, drawn from a seed. */
+  readonly chaos: Chaos;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
@@ -54,6 +57,7 @@ export function createServerParts(options: ResolvedServerOptions, clock: ServerC
     scheduler,
     journal: new Journal(options.journalLimit),
     faults: new Faults(),
+    chaos: new Chaos(),
     stubs: new Stubs(),
     idempotency: new IdempotencyStore(options.idempotencyMaxEntries),
     events: new ServerEvents(),

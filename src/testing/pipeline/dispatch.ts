@@ -5,6 +5,8 @@ import { OzMockError, toMockError } from '../contract/errors.js';
 import { scriptedRetryAfter } from '../contract/scriptedRetryAfter.js';
 import type { OperationInfo } from '../contract/operations.js';
 import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
+import type { Chaos } from '../harness/chaos.js';
+import { dribbleReply } from '../wire/dribble.js';
 import { journalHeaders, keepBody, type Journal, type JournalEntry, type JournalHeaders } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
 import { redactAdminTokens } from '../support/adminTokenText.js';
@@ -21,6 +23,8 @@ import type { Stubs } from './stubs/stubs.js';
 export interface DispatchNeeds extends PipelineNeeds, HandlerNeeds {
   readonly journal: Journal;
   readonly faults: Faults;
+  /** Rules that put a fault on a request at a rate, drawn from a seed (when no fault of `faults` took it). */
+  readonly chaos: Chaos;
   readonly events: ServerEvents;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
@@ -48,6 +52,7 @@ class JournalRecord implements JournalEntry {
   status: number | null = null;
   executionId: string | null = null;
   fault: JournalEntry['fault'] = null;
+  chaos: JournalEntry['chaos'] = null;
   replayed = false;
   proxied: string | null = null;
   readonly at: number;
@@ -123,6 +128,40 @@ function requestFacts(parts: DispatchNeeds, ctx: RequestContext): FaultRequestFa
   };
 }
 
+/** The request's fault: the next of `server.faults` that matches, else what a chaos rule draws (noted in the entry). */
+function takeFault(parts: DispatchNeeds, ctx: RequestContext, entry: JournalEntry): FaultSpec | null {
+  const facts = requestFacts(parts, ctx);
+  const fault = parts.faults.take(entry, facts);
+  if (fault) return fault;
+  const drawn = parts.chaos.draw(entry, facts);
+  if (drawn === null) return null;
+  entry.chaos = drawn.chaos;
+  return drawn.fault;
+}
+
+/**
+ * What a fault does before the request is handled: a drop, a delay (a request aborted meanwhile is dropped), an
+ * error (thrown), a cut armed; the others act on the answer.
+ */
+async function faultBeforeHandling(parts: DispatchNeeds, ctx: RequestContext, entry: JournalEntry, fault: FaultSpec): Promise<'dropped' | 'go'> {
+  entry.fault = fault.type;
+  if (fault.type === 'drop') {
+    ctx.conn.drop();
+    return 'dropped';
+  }
+  if (fault.type === 'delay') {
+    // Counted from the request's arrival, so a test's advance() right after the call covers it.
+    await parts.clock.sleep(fault.ms - (parts.clock.now() - entry.at));
+    if (ctx.request.signal.aborted) {
+      ctx.conn.drop();
+      return 'dropped';
+    }
+  }
+  if (fault.type === 'error') throw injectedError(fault);
+  if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
+  return 'go';
+}
+
 /** Handles one request of an operation: journal, the key, faults, the pipeline and the handler (pipeline.ts), listeners. */
 export async function dispatch(
   parts: DispatchNeeds,
@@ -145,24 +184,8 @@ export async function dispatch(
       ctx.rawBody = await conn.reader.text(parts.options.maxBodyBytes);
       keepBody(entry, ctx.rawBody);
     }
-    fault = parts.faults.take(entry, requestFacts(parts, ctx));
-    if (fault) {
-      entry.fault = fault.type;
-      if (fault.type === 'drop') {
-        conn.drop();
-        return DROPPED;
-      }
-      if (fault.type === 'delay') {
-        // Counted from the request's arrival, so a test's advance() right after the call covers it.
-        await parts.clock.sleep(fault.ms - (parts.clock.now() - entry.at));
-        if (request.signal.aborted) {
-          conn.drop();
-          return DROPPED;
-        }
-      }
-      if (fault.type === 'error') throw injectedError(fault);
-      if (fault.type === 'cut') ctx.cutAfter = fault.afterEvents;
-    }
+    fault = takeFault(parts, ctx, entry);
+    if (fault && (await faultBeforeHandling(parts, ctx, entry, fault)) === 'dropped') return DROPPED;
     // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
     const answerer: OperationHandler = parts.stubs.size === 0 ? handler : (c) => parts.stubs.answer(c, op, handler);
     // The path as sent (the entry's is redacted): a replay is keyed by what the caller asked for.
@@ -175,6 +198,7 @@ export async function dispatch(
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;
   entry.proxied = ctx.proxied;
+  if (fault?.type === 'dribble') response = dribbleReply(response, fault.ms, parts.clock);
   emit(parts, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);

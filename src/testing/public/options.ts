@@ -8,6 +8,7 @@ import { DEFAULT_MAX_SESSIONS } from './maxSessions.js';
 import type { FixtureDocument } from '../fixtures/fixtureFormat.js';
 import type { OzServer } from './ozServer.js';
 import type { AnyOperationStub } from '../pipeline/stubs/operationStub.js';
+import type { ChaosDocument } from '../harness/chaos.js';
 
 /**
  * A function seed: runs once at creation on the demo seed (after `fixtures`), through the server's own
@@ -33,6 +34,11 @@ export interface OzServerOptions {
    * `server.stubs.add` checks it, so a bad one throws when the server is made.
    */
   readonly stubs?: readonly AnyOperationStub[];
+  /**
+   * Chaos rules set at start and again after every `reset()`, their generator back at the seed
+   * (`oz-mock --chaos FILE`): checked as `server.chaos.set` checks them, so a bad document throws a `TypeError`.
+   */
+  readonly chaos?: ChaosDocument;
   /**
    * The control plane's admin token (`ozadm_` + 32 letters or digits) for `/_oz/` on every mount. Default: a
    * random one (`server.adminToken`). `false` turns the control plane off (`/_oz/` answers 404).

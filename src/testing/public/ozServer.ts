@@ -6,6 +6,7 @@ import type { AccountOptions, BuildingOptions, CompanyOptions, CreatedKey, KeyOp
 import type { OzClock, OzClockOptions } from '../time/clock.js';
 import type { StepFailure } from '../runs/itemWalker.js';
 import type { OzFaults } from '../harness/faults.js';
+import type { OzChaos } from '../harness/chaos.js';
 import type { OzJournal } from '../harness/journal.js';
 import type { ResponseListener } from '../harness/serverEvents.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
@@ -93,6 +94,11 @@ export interface OzServer {
   readonly journal: OzJournal;
   /** Fault injection for the next N matching requests. */
   readonly faults: OzFaults;
+  /**
+   * Chaos: rules that put a fault on matching requests at a rate, drawn from a seeded generator (the same seed
+   * and requests give the same faults); a journal entry's `chaos` names the rule that fired and its draw.
+   */
+  readonly chaos: OzChaos;
   /** Per-test answers for any operation (checked against openapi.json, rendered on the negotiated wire). */
   readonly stubs: OzStubs;
   /**
@@ -129,7 +135,8 @@ export interface OzServer {
   idle(): Promise<void>;
   /**
    * Back to the baseline: the seed, then `fixtures`, then a function seed, then what the last
-   * {@link OzServer.baseline} captured. Clears the journal, faults, step failures and the dashboard's choices;
+   * {@link OzServer.baseline} captured. Clears the journal, faults, chaos rules (the `chaos` option's are set
+   * again, their generator back at its seed), step failures and the dashboard's choices;
    * the clock keeps its time (schedules due in the past wait for their next time). Work in flight stops: open
    * streams end at once with an `error` event of code `reset`, and no run of the old state writes into the new one.
    */
@@ -221,6 +228,7 @@ export const SESSION_CONTROLS = [
   'clock',
   'journal',
   'faults',
+  'chaos',
   'stubs',
   'items',
   'fetch',

@@ -8,7 +8,7 @@
  * Used by `soak.test.ts` (a few seconds inside `npm test`) and by `run.ts` (`npm run soak`, minutes).
  */
 import { Oz, OzError, OzStreamInterruptedError } from '../../../src/index.js';
-import type { FaultSpec, OzServer } from '../../../src/testing/index.js';
+import type { ChaosDocument, FaultSpec, OzServer } from '../../../src/testing/index.js';
 import { seededRandom } from '../../../src/testing/builders/seededIds.js';
 import { TOKEN_MICROS } from '../../../src/testing/handlers/models.js';
 import { createTestServer, takeViolations } from '../../support/ozServer.js';
@@ -28,6 +28,12 @@ export interface SoakOptions {
   readonly faultRate?: number;
   /** Seed of the pseudo-random choices (calls, faults). */
   readonly seed?: number;
+  /**
+   * Chaos instead of armed faults: every operation the soak calls (and `getExecution`, what a recovery reads) gets
+   * a rule firing at `rate`, drawn from `seed`: a declared retryable error, a lost answer or a dropped
+   * connection, by turns. `faultRate` is then 0.
+   */
+  readonly chaos?: { readonly seed: number; readonly rate: number };
   /** Run the hostile client beside the honest ones (`hostileClient.ts`; default false, `npm run soak` turns it on). */
   readonly hostile?: boolean;
 }
@@ -143,6 +149,10 @@ export interface SoakFigures {
   /** Answers that broke openapi.json (checked by createTestServer): must be 0. */
   violations: number;
   elapsedMs: number;
+  /** Requests a chaos rule put a fault on (with the `chaos` option). */
+  chaosFired: number;
+  /** Requests the journal shows with a fault, and with a chaos rule's note (`chaos`): equal when only chaos injects faults. */
+  faulted: number;
   /** What the hostile client did (with `hostile: true`), and the highest RSS seen. */
   hostile: HostileFigures | null;
   /** What the hostile server answered a client of the SDK, and how it took it (with `hostile: true`). */
@@ -165,6 +175,13 @@ function pickFault(rand: () => number, kind: Kind): FaultSpec {
   if (r < 0.65) return { operationId, type: 'drop' };
   if (r < 0.85) return { operationId, type: 'lose' };
   return { operationId, type: 'delay', ms: 20 + Math.floor(rand() * 200) };
+}
+
+/** The chaos of the `chaos` option: one rule per operation, its fault by turns a declared error, a lost answer, a drop. */
+function soakChaos(seed: number, rate: number): ChaosDocument {
+  const operations = [...new Set([...Object.values(OPERATION), 'getExecution' as const])];
+  const faults = [{ type: 'error', code: 'declared' }, { type: 'lose' }, { type: 'drop' }] as const;
+  return { seed, rules: operations.map((operationId, i) => ({ match: { operationId }, probability: rate, fault: faults[i % faults.length]! })) };
 }
 
 /** The content a run of this kind answers for this marker (the demo seed's echo tool and writer agent). */
@@ -286,7 +303,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   const deadline = options.durationMs === undefined ? Infinity : Date.now() + options.durationMs;
   const clients = options.clients ?? 6;
   const concurrency = options.concurrency ?? 4;
-  const faultRate = options.faultRate ?? 0.3;
+  const faultRate = options.chaos ? 0 : (options.faultRate ?? 0.3);
   const rand = seededRandom(options.seed ?? 9);
   const started = Date.now();
 
@@ -294,6 +311,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
   server.addAccount({ name: METER_ACCOUNT });
   server.linkConnection(METER_ACCOUNT, 'crm');
   const meterKey = server.addKey({ account: METER_ACCOUNT }).key;
+  if (options.chaos) server.chaos.set(soakChaos(options.chaos.seed, options.chaos.rate));
   const listener = await server.listen({ port: 0, mcpPort: 0, host: '127.0.0.1' });
   let honestDone = false;
   const hostile = options.hostile ? runHostileClient(server, listener, () => honestDone) : null;
@@ -378,6 +396,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     const hostileServerFigures = hostileServer === null ? null : await hostileServer;
     for (const outcome of hostileServerFigures?.unexpectedOutcomes ?? []) problems.push(`hostile server: ${outcome}`);
     server.faults.clear();
+    server.chaos.clear();
     await server.idle();
 
     // Reconcile: every run of the server against the callers' records.
@@ -544,6 +563,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
       mismatched,
       violations: violations.length,
       elapsedMs: Date.now() - started,
+      chaosFired: server.journal.entries.filter((e) => e.chaos !== null).length,
+      faulted: server.journal.entries.filter((e) => e.fault !== null).length,
       hostile: hostileFigures,
       hostileServer: hostileServerFigures,
       problems,

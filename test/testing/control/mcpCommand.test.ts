@@ -62,7 +62,7 @@ describe('oz-mock mcp [flags]', () => {
     expect(stderr()).toContain('GET /v1/tools 200 listTools');
     expect(stderr()).toContain(`"url":"${info.url}"`);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(25);
+    expect(tools).toHaveLength(28);
     const started = Date.now();
     await client.close();
     // It stopped by itself (the transport waits 2 s before a signal), writing its state file.
