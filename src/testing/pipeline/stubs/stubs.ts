@@ -375,7 +375,7 @@ let nextStubId = 1;
 export class Stubs implements OzStubs {
   #armed: ArmedStub[] = [];
 
-  /** How many stubs are armed (the dispatcher skips stubs when none are). */
+  /** How many stubs are armed (the chain's `stub` step goes straight to the handler when none are). */
   get size(): number {
     return this.#armed.length;
   }
