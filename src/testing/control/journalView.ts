@@ -41,6 +41,7 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     fault: entry.fault,
     replayed: entry.replayed,
     proxied: entry.proxied,
+    answeredBy: entry.answeredBy,
     at: entry.at,
     time: isoTime(entry.at),
   };

@@ -1,5 +1,6 @@
 import { Faults } from '../harness/faults.js';
 import { Journal } from '../harness/journal.js';
+import { Coverage } from '../harness/coverage.js';
 import { Stubs } from '../pipeline/stubs/stubs.js';
 import { ServerEvents } from '../harness/serverEvents.js';
 import { ItemWalker } from '../runs/itemWalker.js';
@@ -29,6 +30,8 @@ export interface ServerParts {
   readonly scheduler: Scheduler;
   readonly journal: Journal;
   readonly faults: Faults;
+  /** What the run exercised of openapi.json (`server.coverage()`). */
+  readonly coverage: Coverage;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
@@ -54,6 +57,7 @@ export function createServerParts(options: ResolvedServerOptions, clock: ServerC
     scheduler,
     journal: new Journal(options.journalLimit),
     faults: new Faults(),
+    coverage: new Coverage(),
     stubs: new Stubs(),
     idempotency: new IdempotencyStore(options.idempotencyMaxEntries),
     events: new ServerEvents(),

@@ -7,6 +7,7 @@ import type { OperationInfo } from '../contract/operations.js';
 import type { FaultRequestFacts, FaultSpec, Faults } from '../harness/faults.js';
 import { journalHeaders, keepBody, type Journal, type JournalEntry, type JournalHeaders } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
+import type { Coverage } from '../harness/coverage.js';
 import { redactAdminTokens } from '../support/adminTokenText.js';
 import { splitUrl } from '../support/requestUrl.js';
 import { runKeySteps, runPipeline, type OperationHandler, type PipelineNeeds } from './pipeline.js';
@@ -24,6 +25,8 @@ export interface DispatchNeeds extends PipelineNeeds, HandlerNeeds {
   readonly events: ServerEvents;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
+  /** What the run exercised of openapi.json, counted as each request's entry is final. */
+  readonly coverage: Coverage;
   readonly options: PipelineNeeds['options'] & HandlerNeeds['options'] & { readonly maxBodyBytes: number };
 }
 
@@ -50,6 +53,7 @@ class JournalRecord implements JournalEntry {
   fault: JournalEntry['fault'] = null;
   replayed = false;
   proxied: string | null = null;
+  answeredBy: JournalEntry['answeredBy'] = null;
   readonly at: number;
   readonly #readHeaders: () => Headers;
   #headerCopy: JournalHeaders | null = null;
@@ -123,6 +127,23 @@ function requestFacts(parts: DispatchNeeds, ctx: RequestContext): FaultRequestFa
   };
 }
 
+/** The error code an answer carries (`X-Error-Code`), or `null`. */
+function answerCode(reply: Reply): string | null {
+  if (reply.kind === 'response') return reply.response.headers.get('x-error-code');
+  return (reply.kind === 'stream' ? reply.headers : reply.parts.headers)['x-error-code'] ?? null;
+}
+
+/**
+ * Counts a request in the coverage, where its journal entry is final: its answer (status, code, streamed, what
+ * gave it), or none (`null`: dropped). A fault that answered or took the answer away (not a `delay`) gave it.
+ */
+function countCoverage(parts: DispatchNeeds, ctx: RequestContext, entry: JournalEntry, reply: Reply | null, fault: FaultSpec | null): void {
+  if (reply === null) return parts.coverage.record(ctx.op!.id, null);
+  if (fault !== null && fault.type !== 'delay') ctx.answeredBy = 'fault';
+  entry.answeredBy = ctx.answeredBy;
+  parts.coverage.record(ctx.op!.id, { status: replyStatus(reply), code: answerCode(reply), streamed: ctx.streamed || reply.kind === 'stream', by: ctx.answeredBy });
+}
+
 /** Handles one request of an operation: journal, the key, faults, the pipeline and the handler (pipeline.ts), listeners. */
 export async function dispatch(
   parts: DispatchNeeds,
@@ -149,6 +170,7 @@ export async function dispatch(
     if (fault) {
       entry.fault = fault.type;
       if (fault.type === 'drop') {
+        countCoverage(parts, ctx, entry, null, fault);
         conn.drop();
         return DROPPED;
       }
@@ -156,6 +178,7 @@ export async function dispatch(
         // Counted from the request's arrival, so a test's advance() right after the call covers it.
         await parts.clock.sleep(fault.ms - (parts.clock.now() - entry.at));
         if (request.signal.aborted) {
+          countCoverage(parts, ctx, entry, null, fault);
           conn.drop();
           return DROPPED;
         }
@@ -175,6 +198,7 @@ export async function dispatch(
   entry.executionId = ctx.executionId;
   entry.replayed = ctx.replayed;
   entry.proxied = ctx.proxied;
+  countCoverage(parts, ctx, entry, response, fault);
   emit(parts, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);
