@@ -131,8 +131,10 @@ export type CoverageSource = OzCoverageReport | { coverage(): OzCoverageReport }
  * ```
  */
 export function expectCoverage(source: CoverageSource, limits: CoverageLimits = {}): void {
-  const report = 'coverage' in source && typeof source.coverage === 'function' ? source.coverage() : source;
-  if (!Array.isArray((report as Partial<OzCoverageReport>).operations) || typeof (report as Partial<OzCoverageReport>).summary !== 'object') {
+  if (typeof (source as { then?: unknown } | null)?.then === 'function') throw new TypeError('expectCoverage() takes a report, not a promise of one: await it first (expectCoverage(await mock.coverage(), ...))');
+  const report = typeof source === 'object' && source !== null && 'coverage' in source && typeof source.coverage === 'function' ? source.coverage() : source;
+  const shape = (report ?? {}) as Partial<OzCoverageReport>;
+  if (!Array.isArray(shape.operations) || typeof shape.summary !== 'object' || shape.summary === null) {
     throw new TypeError('expectCoverage() takes a server, a session or a coverage report ({ operations, summary })');
   }
   const shortfall = coverageShortfall(report as OzCoverageReport, limits);

@@ -5,7 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createOzServer, type OzCoverageReport, type OzServer } from '../../../src/testing/index.js';
+import { connectOzMock, createOzServer, expectCoverage, OzCoverageError, type OzCoverageReport, type OzServer } from '../../../src/testing/index.js';
 
 const TOKEN = 'ozadm_CovRouCovRouCovRouCovRouCovRouCo';
 let server: OzServer;
@@ -79,5 +79,22 @@ describe('the MCP tool read_coverage', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('connectOzMock', () => {
+  it('reads the coverage, keeps it over a reset, and a gate holds the report it read', async () => {
+    const mock = connectOzMock({ url, adminToken: TOKEN });
+    await listTools();
+    expect(await mock.coverage()).toEqual(server.coverage());
+    await mock.reset({ coverage: 'keep' });
+    expect(listToolsCount(await mock.coverage())).toBe(1);
+    expect(() => expectCoverage(mock.coverage() as never, { require: ['listTools 200'] })).toThrow(new TypeError('expectCoverage() takes a report, not a promise of one: await it first (expectCoverage(await mock.coverage(), ...))'));
+    expect(() => expectCoverage(server, { require: ['listTools 200'] })).not.toThrow();
+    const report = await mock.coverage();
+    expect(() => expectCoverage(report, { require: ['listTools 200', 'getTool 404 tool_not_found'] })).toThrow(OzCoverageError);
+    await mock.reset();
+    expect(listToolsCount(await mock.coverage())).toBe(0);
+    expect((await mock.journal.filter('listTools')).length).toBe(0);
   });
 });

@@ -80,5 +80,6 @@ describe('expectCoverage', () => {
 
   it('refuses what is no server, session or report', () => {
     expect(() => expectCoverage({} as never, {})).toThrow(new TypeError('expectCoverage() takes a server, a session or a coverage report ({ operations, summary })'));
+    expect(() => expectCoverage(null as never, {})).toThrow(new TypeError('expectCoverage() takes a server, a session or a coverage report ({ operations, summary })'));
   });
 });
