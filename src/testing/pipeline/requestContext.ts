@@ -86,7 +86,10 @@ export class RequestContext {
   scriptedReply: ChatReply | null = null;
   /** A proxy stub's target (its origin and path, never a key): the request was sent on there. */
   proxied: string | null = null;
-  /** What answers in the handler's place: a stub sets `stub` (a fault's is the dispatcher's to say). */
+  /**
+   * What answers in the handler's place, as the coverage counts it: a stub sets `stub`, a chaos rule `chaos` (a
+   * fault's is the dispatcher's to say: see `countCoverage` in dispatch.ts).
+   */
   answeredBy: CoverageAnswerer = 'handler';
   #searchParams: URLSearchParams | null = null;
   /** The request's Content-Type (read once). */
