@@ -28,7 +28,7 @@ import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemReco
 import { Store } from './state/store.js';
 import { fitImportedKeys } from './state/importedKeys.js';
 import { OzServerClosedError } from './contract/serverClosedError.js';
-import type { OzSessionOptions } from './public/ozServer.js';
+import type { OzResetOptions, OzSessionOptions } from './public/ozServer.js';
 import { keyControls } from './state/keyControls.js';
 import { connectionControls } from './state/connectionControls.js';
 import { sessionControls } from './sessions/session.js';
@@ -76,6 +76,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     (start, o) => {
       const clockOptions = { start: o.clock?.start ?? parts.clock.now(), frozen: o.clock?.frozen ?? parts.clock.frozen };
       const world = buildWorld({ clock: clockOptions, adminToken: false, seed: 'empty' }, resolved, start);
+      // A session's requests count in the server's coverage too: the server's report is the whole run's.
+      world.parts.coverage.countsAlsoIn(parts.coverage);
       const own = world.parts.store;
       own.keyHeldElsewhere = (hash) => parts.store.data.keyByHash.has(hash) || sessions.holdsKey(hash, own);
       const fixtures = o.fixtures === undefined ? [] : Array.isArray(o.fixtures) ? o.fixtures : [o.fixtures];
@@ -225,13 +227,22 @@ async function listenWorld(core: WorldCore, listenOptions: ListenOptions): Promi
   };
 }
 
+/** What `reset(options)` does with the coverage counts; a bad option is a `TypeError` naming it. */
+function checkedResetCoverage(options: OzResetOptions): 'keep' | 'clear' {
+  if (typeof options !== 'object' || options === null) throw new TypeError('reset() takes an options object: { coverage?: "keep" | "clear" }');
+  const { coverage = 'clear' } = options;
+  if (coverage !== 'keep' && coverage !== 'clear') throw new TypeError(`reset(): coverage must be "keep" or "clear", not ${JSON.stringify(coverage)}`);
+  return coverage;
+}
+
 type StateControlName = 'reset' | 'baseline' | 'loadFixtures' | 'exportState' | 'importState' | 'saveState' | 'snapshot' | 'restore' | 'close';
 
 /** The controls of a world's state: baseline and reset, snapshots, fixtures, export and import, close. */
 function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
   const { parts, store, clock, options } = core;
   const controls: Pick<OzServer, StateControlName> = {
-    reset() {
+    reset(resetOptions = {}) {
+      const coverage = checkedResetCoverage(resetOptions);
       controls.restore(core.baselineSnapshot!);
       skipPastSchedules(core);
       core.dashboard.reset();
@@ -243,6 +254,7 @@ function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
       core.armStubs();
       parts.idempotency.clear();
       parts.walker.clearFailures();
+      if (coverage === 'clear') parts.coverage.clear();
     },
     baseline() {
       core.baselineSnapshot = controls.snapshot();
@@ -409,6 +421,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
     chaos: parts.chaos,
     stubs: parts.stubs,
     unused: () => unusedOf(parts),
+    coverage: () => parts.coverage.report(),
     session: () => {
       throw new Error('A session has no sessions of its own: call server.session() on the server.');
     },
@@ -419,7 +432,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
     ...catalogControls(store),
     items: itemControls(core),
   };
-  const target: ControlTarget = { parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
+  const target: ControlTarget = { parts, items: server.items, dashboard, reset: (o) => server.reset(o), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
   const world: World = {
     server,
     parts,

@@ -6,6 +6,7 @@ import { composeServerSteps, type RequestHandler, type ServerStep } from './pipe
 import { authentication } from './pipeline/steps/authenticate.js';
 import { body } from './pipeline/steps/body.js';
 import { bodyBytes } from './pipeline/steps/bodyBytes.js';
+import { coverage } from './pipeline/steps/coverage.js';
 import { dribble } from './pipeline/steps/dribble.js';
 import { events } from './pipeline/steps/events.js';
 import { fault } from './pipeline/steps/fault.js';
@@ -45,6 +46,7 @@ export const SERVER_STEPS: readonly ServerStep<ServerRequest>[] = [
   loseAnswer, // a `lose` (or unstreamed `cut`) fault drops the answer once it was journaled and shown to the listeners
   events, // the listeners see the finished entry and the answer as it leaves (dribbled, if it is)
   dribble, // a `dribble` fault slows any answer, an error's too: outside the render step
+  coverage, // the operation's answer counted in openapi.json's coverage, where its entry is final (before the listeners see it)
   journal, // the entry, opened before the route (a 404 is journaled too), finished with the answer
   route, // the operation from the generated route table, its context made; preflight, 405 and 404 answered here
   render, // an error thrown by any step after it is answered as the envelope on the request's wire

@@ -2,6 +2,7 @@ import type { Connection } from '../wire/connection.js';
 import type { OperationInfo } from '../contract/operations.js';
 import type { FaultSpec, Faults } from '../harness/faults.js';
 import type { Chaos } from '../harness/chaos.js';
+import type { Coverage } from '../harness/coverage.js';
 import type { Journal, JournalEntry } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
 import type { IdempotencyStore } from '../state/idempotencyStore.js';
@@ -22,6 +23,8 @@ export interface ChainNeeds extends HandlerNeeds {
   readonly stubs: Stubs;
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
   readonly idempotency: IdempotencyStore;
+  /** What the run exercised of openapi.json, counted as each request's entry is final. */
+  readonly coverage: Coverage;
   readonly options: HandlerNeeds['options'] & { readonly maxBodyBytes: number; readonly keyCacheMs: number; readonly mcpUrl: string };
 }
 

@@ -31,6 +31,7 @@ class JournalRecord implements OpenJournalEntry {
   chaos: JournalEntry['chaos'] = null;
   replayed = false;
   proxied: string | null = null;
+  answeredBy: JournalEntry['answeredBy'] = null;
   readonly at: number;
   readonly #readHeaders: () => Headers;
   #headerCopy: JournalHeaders | null = null;
