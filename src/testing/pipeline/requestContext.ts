@@ -87,7 +87,7 @@ export class RequestContext {
   proxied: string | null = null;
   /**
    * What answers in the handler's place, as the coverage counts it: a stub sets `stub`, a chaos rule `chaos` (a
-   * fault's is the dispatcher's to say: see `countCoverage` in dispatch.ts).
+   * fault's is the coverage step's to say: see `pipeline/steps/coverage.ts`).
    */
   answeredBy: CoverageAnswerer = 'handler';
   #searchParams: URLSearchParams | null = null;
