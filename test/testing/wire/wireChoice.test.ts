@@ -56,6 +56,8 @@ describe('preferredAcceptType: q', () => {
     expect(preferredAcceptType('a/a;Q=0.1, b/b;q=0.2', TYPES)).toBe('B');
     expect(preferredAcceptType('a/a; level=1 ; q = 0.1 , b/b ;q=0.2', TYPES)).toBe('B');
     expect(preferredAcceptType('b/b;level=1, a/a;q=0.9', TYPES)).toBe('B');
+    // A parameter other than q, numeric or not, leaves q at 1.
+    expect(preferredAcceptType('a/a;level=0.5, b/b;q=0.9', TYPES)).toBe('A');
   });
 
   it('counts a q above 1 as 1 and a q below 0 as 0 (refused)', () => {
@@ -83,6 +85,7 @@ describe('mediaType and isYamlType', () => {
     expect(mediaType(' Text/YAML ; charset=utf-8')).toBe('text/yaml');
     expect(mediaType('application/json')).toBe('application/json');
     expect(mediaType(null)).toBe('');
+    expect(mediaType(';charset=utf-8')).toBe('');
     expect(mediaType('')).toBe('');
   });
 
