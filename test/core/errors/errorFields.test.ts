@@ -47,6 +47,8 @@ describe("the SDK's own errors", () => {
     for (const value of [null, undefined, 'OzError', 0, Symbol('x')]) expect(OzError[Symbol.hasInstance](value)).toBe(false);
     expect(OzError[Symbol.hasInstance](new OzUsageError('m'))).toBe(true);
     expect(OzUsageError[Symbol.hasInstance](new OzError('m'))).toBe(false);
+    // An object whose prototype has no constructor (made from Object.create(null)) is no error, and no throw.
+    expect(Object.create(Object.create(null)) instanceof OzError).toBe(false);
   });
 
   it('OzMiddlewareError, OzRedirectError, OzResponseTooLargeError and OzResponseValidationError keep their fields', () => {
