@@ -200,7 +200,7 @@ const BASE_PATHS = {
       get: scoped(
         op(
           'followEvents',
-          'The journal live: server-sent events, `ready` once listening, then `entry` (a JournalEntry) for each request once answered. A reader that falls 64 KiB behind gets `overflow` and the end.',
+          'The journal live: server-sent events, `ready` once listening, then `entry` (a JournalEntry) for each request once answered. A reader that falls 64 KiB behind gets `overflow` and the end. A reset of the state (reset, restore, PUT /_oz/state) sends `error` (the error envelope of code `reset`) and the end: reconnect and read the journal again.',
           { '200': textAnswer('text/event-stream', 'The live feed.') },
         ),
       ),

@@ -32,7 +32,7 @@ import { urlPath } from '../support/requestUrl.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
 import type { ServerEvents } from '../harness/serverEvents.js';
 import type { Reply } from '../wire/requestOutcome.js';
-import { eventFeed } from './eventFeed.js';
+import { eventFeed, type EventFeedNeeds } from './eventFeed.js';
 import { consolePage, consoleScriptAnswer, consoleStyleAnswer } from './consolePage.js';
 import { controlPlaneCall, type ControlCall } from './remote.js';
 import { loadPart } from '../../core/shared/optionalPart.js';
@@ -50,6 +50,8 @@ export interface ControlNeeds extends SettingsNeeds {
   readonly stubs: Stubs;
   readonly journal: Journal;
   readonly events: ServerEvents;
+  /** The state's lifetime: a reset ends the live feed. */
+  readonly lifetime: EventFeedNeeds['lifetime'];
 }
 
 /** What the control plane drives: the server's own controls (the same the in-process API offers). */
