@@ -33,7 +33,7 @@ import { parseYaml } from '../wire/yamlWire.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
 import type { ServerEvents } from '../harness/serverEvents.js';
 import type { Reply } from '../wire/requestOutcome.js';
-import { eventFeed } from './eventFeed.js';
+import { eventFeed, type EventFeedNeeds } from './eventFeed.js';
 import { consolePage, consoleScriptAnswer, consoleStyleAnswer } from './consolePage.js';
 import { controlPlaneCall, type ControlCall } from './remote.js';
 import { loadPart } from '../../core/shared/optionalPart.js';
@@ -51,6 +51,8 @@ export interface ControlNeeds extends SettingsNeeds {
   readonly stubs: Stubs;
   readonly journal: Journal;
   readonly events: ServerEvents;
+  /** The state's lifetime: a reset ends the live feed. */
+  readonly lifetime: EventFeedNeeds['lifetime'];
   readonly coverage: Coverage;
 }
 

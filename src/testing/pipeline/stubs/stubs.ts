@@ -17,10 +17,10 @@ import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type Stu
 import { checkProxyAnswer, isProxyAnswer, listedProxyAnswer, proxyReply, type ProxyAnswer } from './proxyAnswer.js';
 import { checkMatchPath } from './matchPath.js';
 import { checkTextShape, checkTextStatus, textReply } from './stubText.js';
-import { checkChatReply, lastUserMessageTest, lastUserText, type ChatReply, type LastUserMessageMatch } from './chatScript.js';
+import { checkChatReply, conversationTest, lastUserMessageTest, lastUserText, type ChatReply, type LastToolResultMatch, type LastUserMessageMatch } from './chatScript.js';
 
 export type { StubCut, StubEvent } from './stubEvents.js';
-export type { ChatReply, LastUserMessageMatch, ScriptedToolCall } from './chatScript.js';
+export type { ChatPace, ChatReply, LastToolResultMatch, LastUserMessageMatch, ScriptedToolCall } from './chatScript.js';
 export type { ProxyAnswer } from './proxyAnswer.js';
 
 /** A fixed answer of a stub: one the server renders, or one a service gives (`{ proxy }`). */
@@ -69,6 +69,10 @@ export interface StubMatch {
   readonly account?: string;
   /** Of a chat completion: the text of the conversation's last user message contains a string or matches a pattern. */
   readonly lastUserMessage?: LastUserMessageMatch;
+  /** Of a chat completion: how many assistant messages the conversation holds before its last message (0: its first request). */
+  readonly turn?: number;
+  /** Of a chat completion: the last message is a tool's result (`role: 'tool'`), for `toolCallId` when given. */
+  readonly lastToolResult?: LastToolResultMatch;
 }
 
 /** A request as a stub's `respond` sees it: parsed, after authentication and validation. */
@@ -189,13 +193,15 @@ interface ArmedStub {
   readonly fixed: ReadonlyArray<{ readonly answer: AnyStubAnswer; readonly shape: ResponseShape | null }>;
   /** `match.lastUserMessage` made a test of the last user message's text. */
   readonly lastUser: ((text: string) => boolean) | null;
+  /** `match.turn` and `match.lastToolResult` made a test of the request's body. */
+  readonly conversation: ((body: Readonly<Record<string, unknown>>) => boolean) | null;
   remaining: number | null;
   hits: number;
 }
 
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
-const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage'];
+const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage', 'turn', 'lastToolResult'];
 const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply', 'text', 'contentType'];
 
 function stringRecord(value: unknown, name: string): void {
@@ -307,6 +313,7 @@ function matches(stub: ArmedStub, request: StubRequest): boolean {
   const m = stub.spec.match;
   if (!m) return true;
   if (stub.lastUser && !stub.lastUser(lastUserText(request.body))) return false;
+  if (stub.conversation && !stub.conversation(request.body)) return false;
   if (m.account !== undefined && m.account !== request.account) return false;
   if (m.path && !Object.entries(m.path).every(([k, v]) => request.path[k] === v)) return false;
   if (m.query && !Object.entries(m.query).every(([k, v]) => request.query[k] === v)) return false;
@@ -398,7 +405,8 @@ export class Stubs implements OzStubs {
     // A sequence that falls through gives each answer once (or `times` answers, if fewer), then is withdrawn.
     const remaining = stub.then === 'fallthrough' ? Math.min(stub.times ?? Infinity, fixed.length) : (stub.times ?? null);
     const lastUser = stub.match?.lastUserMessage === undefined ? null : lastUserMessageTest(stub.match.lastUserMessage, op);
-    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, lastUser, remaining, hits: 0 };
+    const conversation = conversationTest(stub.match, op);
+    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, lastUser, conversation, remaining, hits: 0 };
     this.#armed.push(armed);
     return {
       id: armed.id,
