@@ -17,7 +17,9 @@ export type ServerStep<C> = (ctx: C, next: ServerNext) => RequestOutcome | Promi
 
 /**
  * The steps made one function (as hono's `compose`, and the client's `composeSteps` in src/core/callChain.ts):
- * each step's `next` runs the steps after it. A step that throws synchronously rejects. Made once per list.
+ * each step's `next` runs the steps after it. A step that throws synchronously rejects. Made once per list; a
+ * request costs one small `next` closure per step it reaches (a step declares only the context it reads, so `next`
+ * takes no context: the client's `next(call)` would tie every step to one context type).
  */
 export function composeServerSteps<C>(steps: readonly ServerStep<C>[]): (ctx: C) => Promise<RequestOutcome> {
   return (ctx) => {
