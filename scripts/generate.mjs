@@ -1,6 +1,7 @@
 // `npm run generate`: turns openapi.json into src/generated/ (types by openapi-typescript, resource methods by
 // ours) and api.md (the reference of every operation), and README.md and docs/ into llms.txt and llms-full.txt
-// (the docs for coding agents). `--check` writes nothing and fails when any differs from what would be written.
+// (the docs for coding agents); the root entry's export of the code classes and the error tree of docs/errors.md.
+// `--check` writes nothing and fails when any differs from what would be written.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +10,8 @@ import { renderApiReference } from './codegen/apiReference.mjs';
 import { renderBuilders, renderBuilderValidators } from './codegen/builders.mjs';
 import { cliCommandsOf, renderCli } from './codegen/cli.mjs';
 import { llmsPagesOf, renderLlmsFull, renderLlmsIndex } from './codegen/llmsText.mjs';
-import { errorCodesOf, renderErrorClasses, renderErrors } from './codegen/errors.mjs';
+import { errorCodesOf, renderErrorClasses, renderErrors, withErrorExports } from './codegen/errors.mjs';
+import { renderErrorTree, withErrorTree } from './codegen/errorTree.mjs';
 import { resourcesOf } from './codegen/model.mjs';
 import { renderPathTemplate, renderRoutes } from './codegen/routes.mjs';
 import { operationErrorCodes, runErrorCodes } from './codegen/operationErrors.mjs';
@@ -53,6 +55,13 @@ const byOperation = operationErrorCodes(doc);
 const runCodes = runErrorCodes(doc, byOperation);
 files.set('errors.ts', HEADER + renderErrors(errorCodes));
 for (const [name, text] of renderErrorClasses(errorCodes)) files.set(name, HEADER + text);
+// The root entry's export of the code classes (src/index.ts, between its markers) and the class tree of
+// docs/errors.md: written here too, checked for drift. The page is written now, before llms-full.txt is made of it.
+files.set('../index.ts', withErrorExports(readFileSync(join(root, 'src/index.ts'), 'utf8'), errorCodes));
+const statusClasses = [...readFileSync(join(root, 'src/core/errors/apiErrors.ts'), 'utf8').matchAll(/^export class (Http\w+Error) extends OzAPIError/gm)].map((m) => m[1]);
+const errorsPage = withErrorTree(readFileSync(join(root, 'docs/errors.md'), 'utf8'), renderErrorTree(errorCodes, statusClasses));
+files.set('../../docs/errors.md', errorsPage);
+if (!check) writeFileSync(join(root, 'docs/errors.md'), errorsPage);
 files.set('operationErrors.ts', HEADER + renderOperationErrors(byOperation, runCodes));
 files.set('responseValidators.ts', HEADER + renderResponseValidators(doc));
 files.set('requestValidators.ts', HEADER + renderRequestValidators(doc));
@@ -84,7 +93,7 @@ if (!check) {
   for (const name of existing) if (!files.has(name)) rmSync(join(outDir, name));
   console.log(`src/generated: ${files.size} files, ${problems.length} changed (${model.operations.length} operations)`);
 } else if (problems.length > 0) {
-  console.error('src/generated/ (or api.md, llms.txt, llms-full.txt) is not what `npm run generate` writes from openapi.json and docs/:');
+  console.error('src/generated/ (or src/index.ts\'s code classes, docs/errors.md\'s error tree, api.md, llms.txt, llms-full.txt) is not what `npm run generate` writes from openapi.json and docs/:');
   for (const p of problems) console.error(`  ${p}`);
   console.error('Run `npm run generate` and commit the result; never edit src/generated/, api.md or llms*.txt by hand.');
   process.exit(1);

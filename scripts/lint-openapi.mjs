@@ -9,6 +9,7 @@ import Parsers from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { withAllContent } from '../src/testing/contract/documentContent.ts';
 import { lintOperationErrorCodes } from './codegen/operationErrors.mjs';
+import { lintSafeWrites } from './codegen/safeWrites.mjs';
 
 const ref = fileURLToPath(new URL('../openapi.json', import.meta.url));
 const source = readFileSync(ref, 'utf8');
@@ -44,4 +45,9 @@ const codeProblems = lintOperationErrorCodes(JSON.parse(source));
 for (const problem of codeProblems) console.log(`openapi.json error ${problem}`);
 console.log(`openapi.json (x-oz-error-codes): ${codeProblems.length} problems`);
 failures += codeProblems.length;
+// Safe writes (`x-oz-safe-write`): each has the TraceId parameter, x-oz-replay, a 409, a 422 and the replay header.
+const safeWriteProblems = lintSafeWrites(JSON.parse(source));
+for (const problem of safeWriteProblems) console.log(`openapi.json error ${problem}`);
+console.log(`openapi.json (x-oz-safe-write): ${safeWriteProblems.length} problems`);
+failures += safeWriteProblems.length;
 process.exit(failures > 0 ? 1 : 0);

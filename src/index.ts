@@ -1,7 +1,7 @@
 /**
  * `oz-sdk`: the client of the Oz API. This list is the package's public surface, written out name by name (no
  * `export *`); `test/architecture/publicSurface.test.ts` holds it against `test/architecture/publicSurface.snapshot.json`, so a change is
- * always deliberate.
+ * always deliberate. The export of the code classes (between its markers) is written by `npm run generate`.
  *
  * @packageDocumentation
  */
@@ -80,7 +80,7 @@ export {
 } from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/shared/version.js';
 export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/result/resultTypes.js';
-// The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
+// generated: the code classes of openapi.json's ErrorCode and their table (npm run generate, scripts/codegen/errors.mjs)
 export {
   ERROR_CODES,
   type ErrorCodeName,
@@ -115,6 +115,7 @@ export {
   NotEnabledError,
   GatewayTimeoutError,
 } from './generated/errors.js';
+// end of the generated code classes
 // Resources: reached as properties of a client (`client.tools`), exported as types only.
 export type {
   Agents,

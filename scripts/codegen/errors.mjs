@@ -97,3 +97,20 @@ export function renderErrors(codes) {
   out += 'export type ErrorCodeName = keyof typeof ERROR_CODES;\n';
   return out;
 }
+
+export const EXPORTS_START = '// generated: the code classes of openapi.json\'s ErrorCode and their table (npm run generate, scripts/codegen/errors.mjs)';
+export const EXPORTS_END = '// end of the generated code classes';
+
+/**
+ * The root entry (src/index.ts) with its export of the code classes between its markers, name by name (the entry
+ * has no `export *`): every class generated from `ErrorCode` and the table. A class of the core (UnauthorizedError)
+ * is exported with the core's classes.
+ */
+export function withErrorExports(entry, codes) {
+  const start = entry.indexOf(EXPORTS_START);
+  const end = entry.indexOf(EXPORTS_END);
+  if (start < 0 || end < start) throw new Error(`src/index.ts: the export of the code classes needs its markers:\n${EXPORTS_START}\n${EXPORTS_END}`);
+  const names = ['ERROR_CODES', 'type ErrorCodeName', ...codes.filter((c) => !c.fromCore).map((c) => c.name)];
+  const block = `export {\n${names.map((n) => `  ${n},\n`).join('')}} from './generated/errors.js';\n`;
+  return `${entry.slice(0, start + EXPORTS_START.length)}\n${block}${entry.slice(end)}`;
+}

@@ -755,6 +755,7 @@ export interface components {
         ItemSource: "api" | "bot" | "schedule" | "then" | "node";
         /** @enum {string} */
         ItemStatus: "active" | "done" | "failed" | "parked";
+        /** @description An item of a company's pipeline. A field's `default` is the value a new item starts with, unless `ItemCreateRequest` gives it. */
         Item: {
             /** @description Item id (`itm_...`). */
             id: string;
@@ -763,23 +764,45 @@ export interface components {
             /** @description Building slug. */
             building: string;
             title: string;
+            /** @default  */
             body: string;
+            /** @default task */
             kind: components["schemas"]["ItemKind"];
+            /** @default api */
             source: components["schemas"]["ItemSource"];
+            /** @default 0 */
             priority: number;
-            /** @description The standard's tier word; null until set. */
+            /**
+             * @description The standard's tier word; null until set.
+             * @default null
+             */
             tier: string | null;
-            /** @description `intake`, a step id of the building's pipeline, `done` or `parked`. */
+            /**
+             * @description `intake`, a step id of the building's pipeline, `done` or `parked`.
+             * @default intake
+             */
             step: string;
+            /** @default 0 */
             attempt: number;
+            /** @default active */
             status: components["schemas"]["ItemStatus"];
+            /** @default null */
             parked_reason: string | null;
-            /** @enum {integer} */
+            /**
+             * @default 0
+             * @enum {integer}
+             */
             paused: 0 | 1;
+            /** @default null */
             steer: string | null;
-            /** @description The previous step's output; the next office's `{input}`. */
+            /**
+             * @description The previous step's output; the next office's `{input}`.
+             * @default null
+             */
             last_output: string | null;
+            /** @default 0 */
             cost_usd: number;
+            /** @default null */
             parent_item_id: string | null;
             /**
              * Format: date-time

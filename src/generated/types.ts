@@ -42,7 +42,7 @@ export type ItemSource = components['schemas']['ItemSource'];
  */
 export type ItemStatus = components['schemas']['ItemStatus'];
 /**
- * The `Item` schema of openapi.json.
+ * An item of a company's pipeline. A field's `default` is the value a new item starts with, unless `ItemCreateRequest` gives it.
  */
 export type Item = components['schemas']['Item'];
 /**

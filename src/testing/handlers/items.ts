@@ -3,6 +3,7 @@ import type { RequestContext } from '../pipeline/requestContext.js';
 import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { notFound, OzMockError } from '../contract/errors.js';
 import { newId } from '../support/ids.js';
+import { newItemFields } from '../state/itemFields.js';
 import { itemView } from '../state/itemViews.js';
 import { locateById, paginateIndex } from './shared/pagination.js';
 import { itemIndex, type CompanyRecord, type ItemRecord } from '../state/state.js';
@@ -26,26 +27,14 @@ export const createCompanyItem: OperationHandler = (ctx) => {
   if (!building) throw notFound('company', `No building ${b.building} in company ${co.slug}.`);
 
   const now = ctx.parts.clock.now();
+  // Every plain field from the schema (its defaults, the request's fields); what only the server knows here.
   const item: ItemRecord = {
     id: newId('itm'),
     account: ctx.account.name,
     campus: co.slug,
+    ...newItemFields(b),
     building: building.slug,
-    title: b.title,
-    body: b.body ?? '',
-    kind: b.kind ?? 'task',
-    source: 'api',
-    priority: b.priority ?? 0,
-    tier: b.tier ?? null,
-    step: 'intake',
-    attempt: 0,
-    status: 'active',
-    parked_reason: null,
-    paused: 0,
-    steer: null,
-    last_output: null,
     cost_micros: 0,
-    parent_item_id: null,
     created_at: now,
     updated_at: now,
   };

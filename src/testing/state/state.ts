@@ -1,5 +1,6 @@
 import { bySeq, IndexedMap } from '../support/indexedMap.js';
-import type { ConnectInfo, ErrorObject, ExecutionKind, ExecutionStatus, ItemKind, ItemSource, ItemStatus, Span, WorkflowTask } from '../../generated/types.js';
+import type { ConnectInfo, ErrorObject, ExecutionKind, ExecutionStatus, Item, Span, WorkflowTask } from '../../generated/types.js';
+import type { ItemPlainField } from './itemFields.js';
 
 /** An account tier. `free` has no company service (503 `not_enabled`). */
 export type Tier = 'free' | 'pro' | (string & {});
@@ -43,30 +44,16 @@ export interface BuildingRecord {
   pipeline: PipelineStep[];
 }
 
-/** An item as stored (the API's `Item`, with epoch ms times and micro-dollar cost). */
-export interface ItemRecord {
-  id: string;
+/**
+ * An item as stored: the API's `Item` (its plain fields from the schema, `itemFields.ts`), with its account, epoch
+ * ms times and micro-dollar cost.
+ */
+export type ItemRecord = { -readonly [F in ItemPlainField]: Item[F] } & {
   account: string;
-  campus: string;
-  building: string;
-  title: string;
-  body: string;
-  kind: ItemKind;
-  source: ItemSource;
-  priority: number;
-  tier: string | null;
-  step: string;
-  attempt: number;
-  status: ItemStatus;
-  parked_reason: string | null;
-  paused: 0 | 1;
-  steer: string | null;
-  last_output: string | null;
   cost_micros: number;
-  parent_item_id: string | null;
   created_at: number;
   updated_at: number;
-}
+};
 
 /** A company of an account. */
 export interface CompanyRecord {
