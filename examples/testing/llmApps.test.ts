@@ -67,6 +67,41 @@ it('a tool loop of two model turns, scripted by the last user message (the Verce
   expect([result.text, result.steps.length]).toEqual(['It is 12 degrees in Oslo.', 2]);
 });
 
+it('a tool loop scripted turn by turn: by the turn, and by the tool result that ends the conversation', async () => {
+  // #region turns
+  server.stubs.add({ operationId: 'createChatCompletion', match: { turn: 0 }, answer: { reply: { toolCalls: [{ name: 'weather', arguments: { city: 'Oslo' } }] } } });
+  server.stubs.add({ operationId: 'createChatCompletion', match: { turn: 1, lastToolResult: {} }, answer: { reply: { content: 'It is 12 degrees in Oslo.' } } });
+  // turn: the assistant messages before the last message (0: the first request); lastToolResult: { toolCallId? }
+  const oz = createOpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch });
+  const weather = tool({ inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => ({ city, degrees: 12 }) });
+  const result = await generateText({ model: oz.chat('oz-chat'), tools: { weather }, stopWhen: stepCountIs(3), prompt: 'Weather?' });
+  console.log(result.text, result.steps.length); // It is 12 degrees in Oslo. 2
+  // #endregion
+  expect([result.text, result.steps.length]).toEqual(['It is 12 degrees in Oslo.', 2]);
+});
+
+it('a paced streamed reply: its first chunk and each token on the server clock', async () => {
+  // #region paced
+  const frozen = createOzServer({ clock: { frozen: true } });
+  frozen.stubs.add({
+    operationId: 'createChatCompletion',
+    answer: { reply: { content: 'one two three', pace: { firstTokenMs: 800, tokensPerSecond: 20, jitter: 0.2, seed: 1 } } },
+  });
+  const openai = new OpenAI({ apiKey: frozen.apiKey, baseURL: `${frozen.url}/v1`, fetch: frozen.fetch });
+  const stream = await openai.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'Count' }], stream: true });
+  const chunks = stream[Symbol.asyncIterator]();
+  const first = chunks.next(); // waits: nothing comes before 800 ms of the server's clock
+  await frozen.clock.advance(800); // the first chunk, and the first token with it
+  console.log((await first).value?.choices[0]?.delta.role); // assistant
+  await frozen.clock.advance(1000); // the other tokens: one every 50 ms (1000 / 20), ± 20 %, the same every run
+  let text = '';
+  for (let next = await chunks.next(); !next.done; next = await chunks.next()) text += next.value.choices[0]?.delta.content ?? '';
+  console.log(text); // one two three
+  await frozen.close();
+  // #endregion
+  expect([(await first).value?.choices[0]?.delta.role, text]).toEqual(['assistant', 'one two three']);
+});
+
 it('a streamed tool call arrives as deltas (the openai client puts them together)', async () => {
   const openai = new OpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch });
   // #region streamed

@@ -1,5 +1,5 @@
 import type { CliCommand, CliFlag } from '../generated/cli.js';
-import type { APIPromise, Format, Oz, Page, Stream } from '../index.js';
+import type { APIPromise, Format, Oz, Page, PagePromise, Stream } from '../index.js';
 import type { WrittenFlag } from './argv.js';
 import { cardFields } from './cardFields.js';
 import { cliClient } from './cliClient.js';
@@ -9,7 +9,10 @@ import { kebabCase, namesField } from './flagNames.js';
 import { readFlagValue } from './flagType.js';
 import { commandHelp } from './help.js';
 import { AnswerBytes } from './answerBytes.js';
-import { answerOutput, jsonText, type OutputStream } from './output.js';
+import { answerOutput, jsonLineAsSent, jsonText, type OutputStream } from './output.js';
+import { pageItemBytes } from './pageItemBytes.js';
+import type { EventCopy } from './eventCopy.js';
+import { abortError } from '../core/errors/errors.js';
 import { writeOwn } from './terminalText.js';
 import { unexpectedAnswer } from '../core/errors/unexpectedAnswer.js';
 import { progressLine } from './progressLine.js';
@@ -114,7 +117,8 @@ export async function runOperation(words: readonly string[], command: CliCommand
   if (left.length && !command.card) throw unknownFlag(left[0]!, [...command.query, ...(command.body?.fields ?? [])].map((f) => kebabCase(f.name)));
   const data = options.data === undefined ? undefined : await parseData(await readDataText(options.data, io.readStdin), options.data.startsWith('@') || options.data === '-' ? options.data : '(inline)');
 
-  const wireBytes = new AnswerBytes();
+  // The events as they came are kept only for `--stream --format json`, which prints them (they queue until then).
+  const wireBytes = new AnswerBytes({ events: options.format === 'json' });
   const client = await cliClient(options, io.env, wireBytes.middleware);
   const body: Record<string, unknown> | undefined = command.body ? { ...data, ...fields } : undefined;
   if (command.card) {
@@ -147,7 +151,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
   const pretty = io.stdout.isTTY === true;
 
   if (options.all) {
-    for await (const item of call(...args) as unknown as AsyncIterable<unknown>) io.stdout.write(jsonText(item, false));
+    await printAll(call(...args) as unknown as PagePromise<unknown>, wireBytes, io);
     return;
   }
   if (command.paged) {
@@ -156,7 +160,8 @@ export async function runOperation(words: readonly string[], command: CliCommand
     return;
   }
   if (command.streaming === 'always' || (options.stream && command.body?.stream)) {
-    await printStream((await call(...args)) as Stream<unknown>, options.format === 'json', io.stdout);
+    const stream = (await call(...args)) as Stream<unknown>;
+    await printStream(stream, options.format === 'json' ? { chat: command.streaming === 'chat', sent: wireBytes.lastEvents() } : null, io.stdout);
     return;
   }
   if (!options.wait) {
@@ -168,11 +173,38 @@ export async function runOperation(words: readonly string[], command: CliCommand
   await printWaited(`oz ${named} --wait`, answer, client, options, io);
 }
 
-/** A stream's events as NDJSON (`--format json`), else the text of its tokens, then a newline. */
-async function printStream(stream: Stream<unknown>, asJson: boolean, stdout: OutputStream): Promise<void> {
+/**
+ * `--all`: every item of every page, one JSON line each, as its bytes in its page's answer (key order, spacing and
+ * number forms as the service sent them); written again from the parsed item only when the page's bytes are not
+ * at hand. Ctrl+C stops the walk at once.
+ */
+async function printAll(pages: PagePromise<unknown>, wireBytes: AnswerBytes, io: CliIO): Promise<void> {
+  for await (const page of pages.iterPages()) {
+    const wire = wireBytes.of(page.response);
+    const sent = wire === undefined ? undefined : pageItemBytes(wire.bytes);
+    const asSent = sent?.length === page.data.length ? sent : undefined;
+    for (const [i, item] of page.data.entries()) {
+      if (io.signal.aborted) throw abortError(io.signal);
+      io.stdout.write(asSent === undefined ? jsonText(item, false) : jsonLineAsSent(asSent[i]!));
+    }
+  }
+}
+
+/** One event of a stream as an NDJSON line: its data as the service sent it when that was kept. */
+function eventLine(event: unknown, chat: boolean, sent: EventCopy | undefined): string | Uint8Array {
+  const data = sent?.dataOf(event, chat);
+  if (data === undefined) return jsonText(event, false);
+  return jsonLineAsSent(chat ? data : `{"event":${JSON.stringify((event as { event: string }).event)},"data":${data}}`);
+}
+
+/**
+ * A stream's events as NDJSON (`--format json`: `json` says the stream's kind and holds its events as they came),
+ * else the text of its tokens, then a newline.
+ */
+async function printStream(stream: Stream<unknown>, json: { chat: boolean; sent: EventCopy | undefined } | null, stdout: OutputStream): Promise<void> {
   let wrote = false;
   for await (const event of stream) {
-    if (asJson) stdout.write(jsonText(event, false));
+    if (json) stdout.write(eventLine(event, json.chat, json.sent));
     else {
       const text = eventText(event);
       if (text) stdout.write(text);

@@ -19,6 +19,23 @@ export function jsonText(value: unknown, pretty: boolean): string {
   return `${JSON.stringify(value, null, pretty ? 2 : undefined)}\n`;
 }
 
+const ENCODER = new TextEncoder();
+const CR = 0x0d;
+const LF = 0x0a;
+
+/**
+ * One JSON value as it came (its text or bytes), on one line of NDJSON: its line breaks are dropped (a JSON string
+ * cannot hold a raw one, so they are blanks between tokens) and a newline ends it; every other byte is kept.
+ */
+export function jsonLineAsSent(value: string | Uint8Array): Uint8Array {
+  const bytes = typeof value === 'string' ? ENCODER.encode(value) : value;
+  const line = new Uint8Array(bytes.length + 1);
+  let at = 0;
+  for (const byte of bytes) if (byte !== CR && byte !== LF) line[at++] = byte;
+  line[at++] = LF;
+  return line.subarray(0, at);
+}
+
 /** An object's top-level keys, one `key: value` per line (how the text and markdown wires list an async pointer). */
 function keyLines(value: Record<string, unknown>): string {
   return Object.entries(value)

@@ -45,4 +45,13 @@ describe('AnswerBytes', () => {
       expect(await through(keeper, answer)).toBe(answer);
     }
   });
+
+  it('with events, keeps the events of the last event stream as they came and hands on the same bytes', async () => {
+    const keeper = new AnswerBytes({ events: true });
+    expect(keeper.lastEvents()).toBeUndefined();
+    const sent = 'event: token\ndata: {"delta":"a",  "n":1.0}\n\n';
+    const response = await through(keeper, new Response(sent, { headers: { 'content-type': 'text/event-stream' } }));
+    expect(await response.text()).toBe(sent);
+    expect(keeper.lastEvents()?.dataOf({ event: 'token' }, false)).toBe('{"delta":"a",  "n":1.0}');
+  });
 });

@@ -275,7 +275,7 @@ const BASE_PATHS = {
       get: scoped(
         op(
           'followEvents',
-          'The journal live: server-sent events, `ready` once listening, then `entry` (a JournalEntry) for each request once answered. A reader that falls 64 KiB behind gets `overflow` and the end.',
+          'The journal live: server-sent events, `ready` once listening, then `entry` (a JournalEntry) for each request once answered. A reader that falls 64 KiB behind gets `overflow` and the end. A reset of the state (reset, restore, PUT /_oz/state) sends `error` (the error envelope of code `reset`) and the end: reconnect and read the journal again.',
           { '200': textAnswer('text/event-stream', 'The live feed.') },
         ),
       ),
@@ -422,6 +422,18 @@ export const CONTROL_OPENAPI = {
                 minItems: 1,
                 items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: { type: 'string' }, arguments: { type: 'object', description: 'Sent as a JSON text.' } } },
               },
+              pace: {
+                type: 'object',
+                required: ['firstTokenMs', 'tokensPerSecond'],
+                additionalProperties: false,
+                description: "Of a streamed reply: its chunks on the server's clock (a frozen clock holds them until advanced). The first chunk firstTokenMs after the request, with the first token; each later token 1000 / tokensPerSecond ms after the one before (rounded), within ± jitter of it, drawn from a generator seeded with seed.",
+                properties: {
+                  firstTokenMs: { type: 'number', minimum: 0 },
+                  tokensPerSecond: { type: 'number', exclusiveMinimum: 0 },
+                  jitter: { type: 'number', minimum: 0, maximum: 1, description: 'A fraction of the wait between two tokens; default 0.' },
+                  seed: { type: 'integer', minimum: 0, description: 'Default 0: the same reply is paced the same every time.' },
+                },
+              },
             },
           },
         },
@@ -446,6 +458,13 @@ export const CONTROL_OPENAPI = {
                 additionalProperties: false,
                 description: "Of a chat completion: the last user message's text contains `contains`, or matches `pattern` (the server's linear-time pattern engine). Give one.",
                 properties: { contains: { type: 'string' }, pattern: { type: 'string' } },
+              },
+              turn: { type: 'integer', minimum: 0, description: 'Of a chat completion: how many assistant messages the conversation holds before its last message (0: its first request; 1: the request after the first reply).' },
+              lastToolResult: {
+                type: 'object',
+                additionalProperties: false,
+                description: "Of a chat completion: the last message is a tool's result (role tool), for toolCallId (its tool_call_id) when given.",
+                properties: { toolCallId: { type: 'string' } },
               },
             },
           },

@@ -1,16 +1,19 @@
 import type { JournalEntry } from '../harness/journal.js';
 import type { ServerEvents } from '../harness/serverEvents.js';
 import type { ServerClock } from '../time/clock.js';
+import type { StateLifetime } from '../time/stateLifetime.js';
+import { stateReset } from '../contract/errors.js';
 import type { Reply } from '../wire/requestOutcome.js';
 import type { Connection } from '../wire/connection.js';
 import { SSE_BUFFER_LIMIT } from '../wire/sseSink.js';
 import { SseStream } from '../wire/sseStream.js';
 import { journalEntryView } from './journalView.js';
 
-/** What the live feed reads: a world's answers and its clock. */
+/** What the live feed reads: a world's answers, its clock and the lifetime of its state (a reset ends the feed). */
 export interface EventFeedNeeds {
   readonly events: ServerEvents;
   readonly clock: ServerClock;
+  readonly lifetime: Pick<StateLifetime, 'onEnd'>;
 }
 
 /**
@@ -39,11 +42,17 @@ class FeedStream extends SseStream {
  * `GET /_oz/events`: the journal's entries as server-sent events, each `event: entry` with the entry's control-plane
  * view as its data, sent once the request has its answer's status. It starts with `event: ready` (the feed listens
  * from then on: a reader fetches the journal after it to miss nothing). A reader that falls
- * {@link FEED_BUFFER_LIMIT} behind gets `event: overflow` and the end.
+ * {@link FEED_BUFFER_LIMIT} behind gets `event: overflow` and the end. A reset of the world (`reset()`, `restore()`,
+ * `importState()`, `close()`) ends it as it ends the API's streams: one `event: error` whose data is the error
+ * envelope of code `reset`, then the end; the journal it followed is gone, so the reader reconnects and reads anew.
  */
 export function eventFeed(parts: EventFeedNeeds, request: Request, conn: Connection): Reply {
   // Over HTTP the socket's sink sees a client gone; in process the request's signal does.
-  const stream = new FeedStream(conn.mount === 'http' ? null : request.signal, { clock: parts.clock, pingMs: 0 });
+  const stream = new FeedStream(conn.mount === 'http' ? null : request.signal, {
+    clock: parts.clock,
+    pingMs: 0,
+    lifetime: { onEnd: (listener) => parts.lifetime.onEnd(listener), resetData: () => JSON.stringify({ error: stateReset().toObject() }) },
+  });
   const stop = parts.events.on('answered', (entry: JournalEntry) => {
     if (stream.buffered >= FEED_BUFFER_LIMIT) {
       stream.send('overflow', JSON.stringify({ message: 'The reader fell behind: reload the journal and reconnect.' }));

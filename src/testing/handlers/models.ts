@@ -1,8 +1,7 @@
-import { paceToken } from '../wire/streamPace.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';
@@ -10,6 +9,7 @@ import { messageText } from '../pipeline/stubs/chatScript.js';
 import { chatAsk } from './models/chatRequest.js';
 import { choicePlans, planTokens } from './models/chatChoices.js';
 import { chunkSteps, completionChoices, type ChunkStep } from './models/chatRender.js';
+import { chunkPacer } from './models/chatPace.js';
 
 /** The models of the models plane. */
 export const MODELS = [
@@ -88,12 +88,12 @@ export const createChatCompletion: OperationHandler = (ctx) => {
     return JSON.stringify(c);
   };
   const stream = ctx.openStream();
-  const clock = ctx.parts.clock;
+  const pace = chunkPacer(ctx.parts.clock, ctx.scriptedReply?.pace, ctx.parts.options.timing.tokenMs);
   void ctx.parts.work.track(
     (async () => {
       for (const [index, plan] of plans.entries()) {
         for (const step of chunkSteps(plan)) {
-          if (step.paced) await paceToken(clock, ctx.parts.options.timing.tokenMs);
+          await pace(step);
           if (!stream.isOpen) return;
           stream.send(null, chunk(index, step));
           const behind = stream.ready();

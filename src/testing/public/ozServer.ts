@@ -146,8 +146,9 @@ export interface OzServer {
    * {@link OzServer.baseline} captured. Clears the journal, faults, chaos rules (the `chaos` option's are set
    * again, their generator back at its seed), step failures and the dashboard's choices;
    * the clock keeps its time (schedules due in the past wait for their next time). Work in flight stops: open
-   * streams end at once with an `error` event of code `reset`, and no run of the old state writes into the new one.
-   * The coverage counts are cleared too, unless `{ coverage: 'keep' }`.
+   * streams (the control plane's live feed `/_oz/events` too) end at once with an `error` event of code `reset`,
+   * and no run of the old state writes into the new one. The coverage counts are cleared too, unless
+   * `{ coverage: 'keep' }`.
    */
   reset(options?: OzResetOptions): void;
   /**

@@ -1,6 +1,6 @@
 import type { components, operations } from '../../../generated/openapi.js';
 import type { OPERATIONS, OperationId } from '../../../generated/operations.js';
-import type { ChatReply, LastUserMessageMatch } from './chatScript.js';
+import type { ChatReply, LastToolResultMatch, LastUserMessageMatch } from './chatScript.js';
 import type { ProxyAnswer } from './proxyAnswer.js';
 
 // The types of a stub for one operation, read from the generated types of openapi.json (`operations`, the
@@ -60,6 +60,13 @@ export interface OperationStubMatch<I extends OperationId> {
   readonly account?: string;
   /** Of a chat completion: the last user message's text contains a string or matches a pattern. */
   readonly lastUserMessage?: Streaming<I> extends 'chat' ? LastUserMessageMatch : never;
+  /**
+   * Of a chat completion: how many assistant messages the conversation holds before its last message, so 0 is its
+   * first request and 1 the request after the model's first reply (a tool loop's second turn).
+   */
+  readonly turn?: Streaming<I> extends 'chat' ? number : never;
+  /** Of a chat completion: the last message is a tool's result (`role: 'tool'`), for `toolCallId` when given. */
+  readonly lastToolResult?: Streaming<I> extends 'chat' ? LastToolResultMatch : never;
 }
 
 /** A request of the operation as a stub's `respond` sees it. */

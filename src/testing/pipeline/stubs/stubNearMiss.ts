@@ -2,7 +2,7 @@ import type { JournalEntry } from '../../harness/journal.js';
 import { fieldDifference, parsedBody, pathParams, queryParams, recordDifferences, subsetDifferences, type Difference } from '../../harness/nearMisses.js';
 import { serverOperationNamed } from '../../contract/operations.js';
 import { isPlainObject } from '../../support/plainObject.js';
-import { lastUserMessageTest, lastUserText } from './chatScript.js';
+import { assistantTurns, lastToolCallId, lastToolResultTest, lastUserMessageTest, lastUserText } from './chatScript.js';
 import { requestStreams } from './stubEvents.js';
 import type { StubView } from './stubs.js';
 
@@ -16,6 +16,17 @@ function lastUserDifference(stub: StubView, body: Record<string, unknown>): Diff
   return lastUserMessageTest(expected, op)(text) ? [] : [{ path: 'lastUserMessage', expected, actual: text }];
 }
 
+/** What of a chat completion's conversation differs from `match.turn` and `match.lastToolResult`. */
+function conversationDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
+  const { turn, lastToolResult } = stub.match;
+  const op = serverOperationNamed(stub.operationId);
+  if (op === undefined) return [];
+  const out: Difference[] = [];
+  if (turn !== undefined && assistantTurns(body) !== turn) out.push({ path: 'turn', expected: turn, actual: assistantTurns(body) });
+  if (lastToolResult !== undefined && !lastToolResultTest(lastToolResult, op)(body)) out.push({ path: 'lastToolResult', expected: lastToolResult, actual: lastToolCallId(body) === undefined ? null : { toolCallId: lastToolCallId(body) } });
+  return out;
+}
+
 /** A streamed answer answers only requests that stream: one that did not differs on `body.stream`. */
 function streamDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
   const op = serverOperationNamed(stub.operationId);
@@ -26,7 +37,7 @@ function streamDifference(stub: StubView, body: Record<string, unknown>): Differ
 
 /**
  * What of a request differs from a stub's match: each path parameter, query parameter and body field it names,
- * the account, the last user message, and (for a streamed answer) whether the request streamed. A request
+ * the account, the last user message, the turn and the last tool result, and (for a streamed answer) whether the request streamed. A request
  * that differs on none of them is no miss.
  */
 export function stubDifferences(entry: JournalEntry, stub: StubView): Difference[] {
@@ -39,6 +50,7 @@ export function stubDifferences(entry: JournalEntry, stub: StubView): Difference
     ...(m.body === undefined ? [] : subsetDifferences(m.body, parsed ?? {}, 'body')),
     ...fieldDifference('account', m.account, entry.account),
     ...lastUserDifference(stub, body),
+    ...conversationDifference(stub, body),
     ...streamDifference(stub, body),
   ];
 }

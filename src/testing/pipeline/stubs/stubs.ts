@@ -1,6 +1,6 @@
 import type { OperationId } from '../../../generated/operations.js';
 import type { TypedOperationStub, UncheckedOperationStub } from './operationStub.js';
-import type { Reply } from '../../wire/requestOutcome.js';
+import type { Reply, RequestOutcome } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
 import { checkNesting } from '../../contract/nesting.js';
@@ -17,10 +17,10 @@ import { checkEventsShape, checkStubEvents, playEvents, requestStreams, type Stu
 import { checkProxyAnswer, isProxyAnswer, listedProxyAnswer, proxyReply, type ProxyAnswer } from './proxyAnswer.js';
 import { checkMatchPath } from './matchPath.js';
 import { checkTextShape, checkTextStatus, textReply } from './stubText.js';
-import { checkChatReply, lastUserMessageTest, lastUserText, type ChatReply, type LastUserMessageMatch } from './chatScript.js';
+import { checkChatReply, conversationTest, lastUserMessageTest, lastUserText, type ChatReply, type LastToolResultMatch, type LastUserMessageMatch } from './chatScript.js';
 
 export type { StubCut, StubEvent } from './stubEvents.js';
-export type { ChatReply, LastUserMessageMatch, ScriptedToolCall } from './chatScript.js';
+export type { ChatPace, ChatReply, LastToolResultMatch, LastUserMessageMatch, ScriptedToolCall } from './chatScript.js';
 export type { ProxyAnswer } from './proxyAnswer.js';
 
 /** A fixed answer of a stub: one the server renders, or one a service gives (`{ proxy }`). */
@@ -69,6 +69,10 @@ export interface StubMatch {
   readonly account?: string;
   /** Of a chat completion: the text of the conversation's last user message contains a string or matches a pattern. */
   readonly lastUserMessage?: LastUserMessageMatch;
+  /** Of a chat completion: how many assistant messages the conversation holds before its last message (0: its first request). */
+  readonly turn?: number;
+  /** Of a chat completion: the last message is a tool's result (`role: 'tool'`), for `toolCallId` when given. */
+  readonly lastToolResult?: LastToolResultMatch;
 }
 
 /** A request as a stub's `respond` sees it: parsed, after authentication and validation. */
@@ -189,13 +193,15 @@ interface ArmedStub {
   readonly fixed: ReadonlyArray<{ readonly answer: AnyStubAnswer; readonly shape: ResponseShape | null }>;
   /** `match.lastUserMessage` made a test of the last user message's text. */
   readonly lastUser: ((text: string) => boolean) | null;
+  /** `match.turn` and `match.lastToolResult` made a test of the request's body. */
+  readonly conversation: ((body: Readonly<Record<string, unknown>>) => boolean) | null;
   remaining: number | null;
   hits: number;
 }
 
 const STUB_FIELDS = ['operationId', 'match', 'answer', 'answers', 'then', 'respond', 'times', 'unchecked'];
 const THEN_VALUES: readonly StubThen[] = ['repeat', 'fallthrough'];
-const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage'];
+const MATCH_FIELDS = ['path', 'query', 'body', 'account', 'lastUserMessage', 'turn', 'lastToolResult'];
 const ANSWER_FIELDS = ['status', 'body', 'events', 'cut', 'headers', 'reply', 'text', 'contentType'];
 
 function stringRecord(value: unknown, name: string): void {
@@ -307,6 +313,7 @@ function matches(stub: ArmedStub, request: StubRequest): boolean {
   const m = stub.spec.match;
   if (!m) return true;
   if (stub.lastUser && !stub.lastUser(lastUserText(request.body))) return false;
+  if (stub.conversation && !stub.conversation(request.body)) return false;
   if (m.account !== undefined && m.account !== request.account) return false;
   if (m.path && !Object.entries(m.path).every(([k, v]) => request.path[k] === v)) return false;
   if (m.query && !Object.entries(m.query).every(([k, v]) => request.query[k] === v)) return false;
@@ -352,9 +359,10 @@ function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape
 }
 
 /** A scripted reply: the operation's own handler renders it (`ctx.scriptedReply`), with the answer's headers. */
-async function scripted(ctx: RequestContext, answer: StubAnswer, handler: (ctx: RequestContext) => Reply | Promise<Reply>): Promise<Reply> {
+async function scripted(ctx: RequestContext, answer: StubAnswer, handler: () => Promise<RequestOutcome>): Promise<RequestOutcome> {
   ctx.scriptedReply = answer.reply ?? null;
-  const reply = await handler(ctx);
+  const reply = await handler();
+  if (reply.kind === 'dropped') return reply;
   for (const [name, value] of Object.entries(answer.headers ?? {})) {
     if (reply.kind === 'response') reply.response.headers.set(name, value);
     else if (reply.kind === 'stream') reply.headers[name] = value;
@@ -374,7 +382,7 @@ let nextStubId = 1;
 export class Stubs implements OzStubs {
   #armed: ArmedStub[] = [];
 
-  /** How many stubs are armed (the dispatcher skips stubs when none are). */
+  /** How many stubs are armed (the chain's `stub` step goes straight to the handler when none are). */
   get size(): number {
     return this.#armed.length;
   }
@@ -397,7 +405,8 @@ export class Stubs implements OzStubs {
     // A sequence that falls through gives each answer once (or `times` answers, if fewer), then is withdrawn.
     const remaining = stub.then === 'fallthrough' ? Math.min(stub.times ?? Infinity, fixed.length) : (stub.times ?? null);
     const lastUser = stub.match?.lastUserMessage === undefined ? null : lastUserMessageTest(stub.match.lastUserMessage, op);
-    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, lastUser, remaining, hits: 0 };
+    const conversation = conversationTest(stub.match, op);
+    const armed: ArmedStub = { id: `stb_${nextStubId++}`, op, spec: stub, fixed, lastUser, conversation, remaining, hits: 0 };
     this.#armed.push(armed);
     return {
       id: armed.id,
@@ -441,7 +450,7 @@ export class Stubs implements OzStubs {
    * The operation's handler with the stubs in front of it: the newest matching stub answers; a `respond` that
    * returns nothing lets the next stub, then the handler, answer.
    */
-  async answer(ctx: RequestContext, op: OperationInfo, handler: (ctx: RequestContext) => Reply | Promise<Reply>): Promise<Reply> {
+  async answer(ctx: RequestContext, op: OperationInfo, handler: () => Promise<RequestOutcome>): Promise<RequestOutcome> {
     let request: StubRequest | null = null;
     for (let i = this.#armed.length - 1; i >= 0; i--) {
       const stub = this.#armed[i]!;
@@ -473,7 +482,7 @@ export class Stubs implements OzStubs {
       if (answer.reply) return scripted(ctx, answer, handler);
       return stubReply(ctx, answer, shape);
     }
-    return handler(ctx);
+    return handler();
   }
 
   /** A `respond` function's answer, checked as a fixed answer is when added (a misfit is the test's bug: 500). */
