@@ -22,6 +22,9 @@ import type { AnyOperationStub } from './pipeline/stubs/operationStub.js';
 import { recordCommand, type CommandIo } from './recording/recordCommand.js';
 import { parityCommand } from './parity/parityCommand.js';
 import { mcpCommand } from './control/mcpCommand.js';
+import { coverageFormatOf, coverageSummaryLine, renderCoverage, type CoverageFormat } from './harness/coverageFormats.js';
+import { coverageShortfall } from './harness/coverageGate.js';
+import { writeFileAtomic } from './support/atomicFile.js';
 
 const HELP = `oz-mock: an in-memory Oz server (API ${API_VERSION}) seeded with the demo account.
 
@@ -63,6 +66,10 @@ Usage: oz-mock [options]
                                  connection closed (default 10485760, 10 MiB; at most 268435456)
   --max-connections-per-address <n>  open connections one client address may hold (default 4096)
   --max-sessions <n>  sessions (POST /_oz/sessions) live at once; past it 429 rate_limited (default 64)
+  --coverage <file>   at exit, write what the run exercised of openapi.json (every declared response, how many
+                      requests got it, by what): .json, .html (one self-contained page) or .txt (a table)
+  --min-coverage <share>  at exit, fail (exit 1, naming every missed response) when less than this share
+                      (0 to 1) of the declared responses of the operations called was covered
   -h, --help          this help
 
 Keys: each of --api-key, --models-key, --proxy-key and --admin-token may also come from
@@ -130,6 +137,8 @@ const OPTIONS = {
   'max-body-bytes': { type: 'string' },
   'max-connections-per-address': { type: 'string' },
   'max-sessions': { type: 'string' },
+  coverage: { type: 'string' },
+  'min-coverage': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies NonNullable<ParseArgsConfig['options']>;
 
@@ -313,20 +322,57 @@ async function loadStartFiles(server: OzServer, values: CliValues): Promise<void
   }
 }
 
+/** What to do with the coverage at exit: the file and its form, the gate's least share. */
+interface CoverageAtExit {
+  readonly file: { readonly path: string; readonly format: CoverageFormat } | null;
+  readonly min: number | undefined;
+}
+
+/** `--coverage FILE` and `--min-coverage SHARE`, checked at start (a bad one stops it, exit 2). */
+function checkedCoverage(values: CliValues): CoverageAtExit {
+  const path = values.coverage;
+  const format = path === undefined ? null : coverageFormatOf(path);
+  if (path !== undefined && format === null) fail(`--coverage ${path}: the file's name must end with .json, .html or .txt (the form it is written in)`);
+  const text = values['min-coverage'];
+  const min = text === undefined ? undefined : /^\d+(\.\d+)?$/.test(text) ? Number(text) : Number.NaN;
+  if (text !== undefined && !(min! >= 0 && min! <= 1)) fail(`--min-coverage must be a share from 0 to 1 (0.8 for 80 %), not ${JSON.stringify(text)}`);
+  return { file: path === undefined ? null : { path, format: format! }, min };
+}
+
+/** At exit: writes the coverage file, then holds the run to `--min-coverage`; answers whether it passed. */
+async function coverageAtExit(server: OzServer, plan: CoverageAtExit): Promise<boolean> {
+  if (plan.file === null && plan.min === undefined) return true;
+  const report = server.coverage();
+  if (plan.file !== null) {
+    await writeFileAtomic(plan.file.path, renderCoverage(report, plan.file.format));
+    process.stdout.write(`oz-mock: coverage ${coverageSummaryLine(report)}: written to ${plan.file.path}\n`);
+  }
+  const shortfall = plan.min === undefined ? null : coverageShortfall(report, { min: plan.min });
+  if (shortfall) process.stderr.write(`oz-mock: --min-coverage ${plan.min}: ${shortfall.message}\n`);
+  return shortfall === null;
+}
+
 /** On SIGINT or SIGTERM: close the ports, write the state file (when given), close the server, exit. */
-function stopOnSignal(server: OzServer, listener: OzListener, stateFile: string | undefined): void {
+function stopOnSignal(server: OzServer, listener: OzListener, stateFile: string | undefined, coverage: CoverageAtExit): void {
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    let covered = true;
     void listener
       .close()
       .then(async () => {
         if (stateFile !== undefined) await server.saveState();
       })
+      .then(async () => {
+        covered = await coverageAtExit(server, coverage).catch((err: unknown) => {
+          process.stderr.write(`oz-mock: could not write the coverage file ${coverage.file?.path}: ${(err as Error).message}\n`);
+          return false;
+        });
+      })
       .then(() => server.close())
       .then(
-        () => process.exit(0),
+        () => process.stdout.write('', () => process.exit(covered ? 0 : 1)),
         (err: unknown) => {
           process.stderr.write(`oz-mock: could not write the state file ${stateFile}: ${(err as Error).message}\n`);
           process.exit(1);
@@ -434,6 +480,7 @@ async function main(args: string[] = process.argv.slice(2)): Promise<StartFacts 
   const mcpPort = port(values['mcp-port'], '--mcp-port', apiPort === 0 ? 0 : apiPort + 1);
   const seed = values.seed ?? 'demo';
   if (seed !== 'demo' && seed !== 'empty') fail('--seed must be demo or empty');
+  const coverage = checkedCoverage(values);
   const { server, keys } = serverOf(values, seed);
   await loadStartFiles(server, values);
   let listener: OzListener;
@@ -444,7 +491,7 @@ async function main(args: string[] = process.argv.slice(2)): Promise<StartFacts 
     process.exit(1);
   }
   // Handlers first: the printed URL tells a caller it may signal us now.
-  stopOnSignal(server, listener, values.state);
+  stopOnSignal(server, listener, values.state, coverage);
   if (values.log) {
     server.onResponse((e) => process.stdout.write(`${e.journal.method} ${e.journal.path} ${e.response.status} ${e.operationId ?? ''}\n`));
   }

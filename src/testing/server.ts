@@ -30,7 +30,7 @@ import { fitImportedKeys } from './state/importedKeys.js';
 import { withRequestIds } from './pipeline/requestIdHeader.js';
 import { OzServerClosedError } from './contract/serverClosedError.js';
 import { withLoopbackHost } from './pipeline/steps/hostCheck.js';
-import type { OzSessionOptions } from './public/ozServer.js';
+import type { OzResetOptions, OzSessionOptions } from './public/ozServer.js';
 import { keyControls } from './state/keyControls.js';
 import { connectionControls } from './state/connectionControls.js';
 import { sessionControls } from './sessions/session.js';
@@ -78,6 +78,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
     (start, o) => {
       const clockOptions = { start: o.clock?.start ?? parts.clock.now(), frozen: o.clock?.frozen ?? parts.clock.frozen };
       const world = buildWorld({ clock: clockOptions, adminToken: false, seed: 'empty' }, resolved, start);
+      // A session's requests count in the server's coverage too: the server's report is the whole run's.
+      world.parts.coverage.countsAlsoIn(parts.coverage);
       const own = world.parts.store;
       own.keyHeldElsewhere = (hash) => parts.store.data.keyByHash.has(hash) || sessions.holdsKey(hash, own);
       const fixtures = o.fixtures === undefined ? [] : Array.isArray(o.fixtures) ? o.fixtures : [o.fixtures];
@@ -272,13 +274,22 @@ async function listenWorld(core: WorldCore, listenOptions: ListenOptions): Promi
   };
 }
 
+/** What `reset(options)` does with the coverage counts; a bad option is a `TypeError` naming it. */
+function checkedResetCoverage(options: OzResetOptions): 'keep' | 'clear' {
+  if (typeof options !== 'object' || options === null) throw new TypeError('reset() takes an options object: { coverage?: "keep" | "clear" }');
+  const { coverage = 'clear' } = options;
+  if (coverage !== 'keep' && coverage !== 'clear') throw new TypeError(`reset(): coverage must be "keep" or "clear", not ${JSON.stringify(coverage)}`);
+  return coverage;
+}
+
 type StateControlName = 'reset' | 'baseline' | 'loadFixtures' | 'exportState' | 'importState' | 'saveState' | 'snapshot' | 'restore' | 'close';
 
 /** The controls of a world's state: baseline and reset, snapshots, fixtures, export and import, close. */
 function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
   const { parts, store, clock, options } = core;
   const controls: Pick<OzServer, StateControlName> = {
-    reset() {
+    reset(resetOptions = {}) {
+      const coverage = checkedResetCoverage(resetOptions);
       controls.restore(core.baselineSnapshot!);
       skipPastSchedules(core);
       core.dashboard.reset();
@@ -290,6 +301,7 @@ function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
       core.armStubs();
       parts.idempotency.clear();
       parts.walker.clearFailures();
+      if (coverage === 'clear') parts.coverage.clear();
     },
     baseline() {
       core.baselineSnapshot = controls.snapshot();
@@ -453,6 +465,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
     chaos: parts.chaos,
     stubs: parts.stubs,
     unused: () => unusedOf(parts),
+    coverage: () => parts.coverage.report(),
     session: () => {
       throw new Error('A session has no sessions of its own: call server.session() on the server.');
     },
@@ -463,7 +476,7 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
     ...catalogControls(store),
     items: itemControls(core),
   };
-  const target: ControlTarget = { parts, items: server.items, dashboard, reset: () => server.reset(), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
+  const target: ControlTarget = { parts, items: server.items, dashboard, reset: (o) => server.reset(o), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
   const world: World = {
     server,
     parts,

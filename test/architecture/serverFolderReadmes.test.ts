@@ -31,11 +31,14 @@ const list = (dir: string) => readdirSync(`${ROOT}${dir}`).sort();
 /** The folders of src/testing/ (its concept folders). */
 const FOLDERS = list(SERVER).filter((name) => isDirectory(`${SERVER}/${name}`));
 
+/** Whether a folder's entry can be imported: a folder or a source file (a README.md beside them cannot). */
+const importable = (dir: string) => (name: string) => isDirectory(`${dir}/${name}`) || /\.[cm]?ts$/.test(name);
+
 /** What a file of src/testing/ could import, each as a path dependency-cruiser would see, and its name in a README. */
 function importCandidates(): Array<{ name: string; path: string }> {
   const out: Array<{ name: string; path: string }> = [];
-  for (const name of list(SERVER)) out.push(isDirectory(`${SERVER}/${name}`) ? { name: `${name}/`, path: `${SERVER}/${name}/some.ts` } : { name, path: `${SERVER}/${name}` });
-  for (const name of list('src').filter((n) => n !== 'testing')) out.push(isDirectory(`src/${name}`) ? { name: `src/${name}/`, path: `src/${name}/some.ts` } : { name: `src/${name}`, path: `src/${name}` });
+  for (const name of list(SERVER).filter(importable(SERVER))) out.push(isDirectory(`${SERVER}/${name}`) ? { name: `${name}/`, path: `${SERVER}/${name}/some.ts` } : { name, path: `${SERVER}/${name}` });
+  for (const name of list('src').filter((n) => n !== 'testing' && importable('src')(n))) out.push(isDirectory(`src/${name}`) ? { name: `src/${name}/`, path: `src/${name}/some.ts` } : { name: `src/${name}`, path: `src/${name}` });
   out.push({ name: 'openapi.json', path: 'openapi.json' });
   return out;
 }

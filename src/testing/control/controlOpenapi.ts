@@ -56,10 +56,73 @@ function sessionCopies(paths: Readonly<Record<string, PathItem>>): Record<string
   return out;
 }
 
+const COUNT = { type: 'integer', minimum: 0 };
+
+/**
+ * The JSON Schema of a coverage report (`server.coverage()`, `GET /_oz/coverage`, `oz-mock --coverage FILE.json`):
+ * the schema `OzCoverageReport` is held to by a test.
+ */
+export const COVERAGE_SCHEMA = {
+  type: 'object',
+  required: ['operations', 'summary'],
+  additionalProperties: false,
+  properties: {
+    operations: {
+      type: 'array',
+      description: 'Every operation of openapi.json, in its order.',
+      items: {
+        type: 'object',
+        required: ['operationId', 'calls', 'responses'],
+        additionalProperties: false,
+        properties: {
+          operationId: { type: 'string' },
+          calls: { ...COUNT, description: 'Requests of the run it received (a dropped one too: it got no response).' },
+          responses: {
+            type: 'array',
+            description: 'Every response it declares (by status, then streamed, then code), then the undeclared ones it gave.',
+            items: {
+              type: 'object',
+              required: ['status', 'code', 'streamed', 'count', 'by', 'declared'],
+              additionalProperties: false,
+              properties: {
+                status: { type: 'integer', minimum: 100, maximum: 599 },
+                code: { type: ['string', 'null'], description: 'The error code (X-Error-Code); null for a success or an error status the document names no code for.' },
+                streamed: { type: 'boolean', description: 'The answer is an event stream (text/event-stream).' },
+                count: { ...COUNT, description: 'Requests of the run that got it.' },
+                by: {
+                  type: 'object',
+                  required: ['handler', 'stub', 'fault', 'chaos'],
+                  additionalProperties: false,
+                  description: 'What gave it: the server itself, a stub, a fault (an error, or a cut or lose that took the answer away), a chaos rule; they add up to count.',
+                  properties: { handler: COUNT, stub: COUNT, fault: COUNT, chaos: COUNT },
+                },
+                declared: { type: 'boolean', description: 'openapi.json declares it; false: an answer outside it (an unchecked stub), never in the share.' },
+              },
+            },
+          },
+        },
+      },
+    },
+    summary: {
+      type: 'object',
+      required: ['declared', 'covered', 'share'],
+      additionalProperties: false,
+      description: 'Over the declared responses of the operations called at least once.',
+      properties: { declared: COUNT, covered: COUNT, share: { type: 'number', minimum: 0, maximum: 1, description: 'covered / declared (0 when nothing was called).' } },
+    },
+  },
+} as const;
+
 /** The routes of the default session and the server (the session copies are derived from them). */
 const BASE_PATHS = {
     '/_oz/openapi.json': { get: op('getControlOpenapi', 'This document (no token needed).', { '200': ok('The document.', { type: 'object' }) }, { security: [] }) },
-    '/_oz/reset': { post: scoped(op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal, faults and chaos (the rules of --chaos FILE are set again).', { '200': ok('Reset.') })) },
+    '/_oz/reset': {
+      post: scoped(
+        op('reset', 'Back to the baseline: seed, fixture files given at start, then the last captured baseline. Clears journal, faults and chaos (the rules of --chaos FILE are set again), and the coverage counts unless `coverage: keep`.', { '200': ok('Reset.'), ...INVALID }, {
+          requestBody: body({ type: 'object', additionalProperties: false, properties: { coverage: { enum: ['keep', 'clear'], default: 'clear', description: '`keep`: the coverage counts live on across the reset.' } } }, false),
+        }),
+      ),
+    },
     '/_oz/baseline': { post: scoped(op('captureBaseline', 'The current state becomes the baseline (waits for work in flight first).', { '200': ok('Captured.'), '504': err('timeout: work still in flight.') })) },
     '/_oz/fixtures': {
       post: scoped(op('loadFixtures', 'Adds a fixture document (JSON or YAML), checked whole before anything is written.', { '200': ok('What was added.', ref('FixtureSummary')), ...INVALID }, { requestBody: body(ref('FixtureDocument'), true, { 'application/yaml': { schema: ref('FixtureDocument') } }) })),
@@ -179,6 +242,18 @@ const BASE_PATHS = {
     },
     '/_oz/unused': {
       get: scoped(op('listUnused', 'The armed faults and stubs that never fired (for an afterEach).', { '200': ok('What never fired.', ref('Unused')) })),
+    },
+    '/_oz/coverage': {
+      get: scoped(
+        op(
+          'getCoverage',
+          "What the run exercised of openapi.json: every operation, every response it declares (status, error code, streamed or not) with how many requests got it and what gave it, and the share covered of the operations called (the server's counts hold its sessions' too).",
+          {
+            '200': { description: 'The report, in the first form Accept names: JSON (the default), text/html (a self-contained page) or text/plain (a text table).', content: { ...json(ref('Coverage')), 'text/plain': { schema: { type: 'string' } }, 'text/html': { schema: { type: 'string' } } } },
+            '422': err('invalid_params: a query parameter (the route takes none).'),
+          },
+        ),
+      ),
     },
     '/_oz/mcp': {
       post: scoped(
@@ -438,6 +513,7 @@ export const CONTROL_OPENAPI = {
           keys: { type: 'array', items: { type: 'object', required: ['id', 'account', 'name', 'kind', 'api_key', 'value'], properties: { id: { type: 'string' }, account: { type: 'string' }, name: { type: 'string' }, kind: KEY_KIND, api_key: { type: 'string', description: "The key's value." }, value: { type: 'string', deprecated: true, description: 'The old name of api_key.' } } } },
         },
       },
+      Coverage: COVERAGE_SCHEMA,
       Clock: { type: 'object', required: ['now', 'frozen'], properties: { now: { type: 'string', format: 'date-time' }, now_ms: { type: 'integer' }, frozen: { type: 'boolean' } } },
       JournalEntry: {
         type: 'object',
@@ -461,6 +537,7 @@ export const CONTROL_OPENAPI = {
           chaos: { oneOf: [{ type: 'object', required: ['rule', 'draw'], properties: { rule: { type: 'integer', description: 'The index of the rule in rules.' }, draw: { type: 'number', description: 'The draw, under the rule\'s probability.' } } }, { type: 'null' }], description: 'The chaos rule whose draw put the fault on the request; null when none fired.' },
           replayed: { type: 'boolean', description: 'The answer replayed a kept answer (x-idempotent-replayed: true).' },
           proxied: { type: ['string', 'null'], description: "A proxy stub sent the request on to this URL (origin and path, never a key); null when the server answered it." },
+          answeredBy: { enum: ['handler', 'stub', 'fault', 'chaos', null], description: 'What gave the answer, as the coverage counts it; null while under way or when dropped.' },
           at: { type: 'integer' },
           time: { type: 'string', format: 'date-time' },
         },

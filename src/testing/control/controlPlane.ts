@@ -8,9 +8,11 @@ import { checkNesting, MAX_NESTING } from '../contract/nesting.js';
 import type { Faults, FaultSpec } from '../harness/faults.js';
 import type { Chaos, ChaosDocument } from '../harness/chaos.js';
 import { journalFilter, type Journal, type JournalFilter } from '../harness/journal.js';
+import type { Coverage } from '../harness/coverage.js';
+import { renderCoverage } from '../harness/coverageFormats.js';
 import { OzVerificationError } from '../harness/verificationError.js';
 import { isPlainObject, ownValue } from '../support/plainObject.js';
-import type { ItemPatch, OzItemControls, OzSession, OzSessionOptions } from '../public/ozServer.js';
+import type { ItemPatch, OzItemControls, OzResetOptions, OzSession, OzSessionOptions } from '../public/ozServer.js';
 import type { ServerClock } from '../time/clock.js';
 import { KEY_IN_USE, type KeyExpiryDays, type KeyOptions } from '../state/store.js';
 import type { OzKeyControls } from '../state/keyControls.js';
@@ -50,6 +52,7 @@ export interface ControlNeeds extends SettingsNeeds {
   readonly stubs: Stubs;
   readonly journal: Journal;
   readonly events: ServerEvents;
+  readonly coverage: Coverage;
 }
 
 /** What the control plane drives: the server's own controls (the same the in-process API offers). */
@@ -57,7 +60,7 @@ export interface ControlTarget {
   readonly parts: ControlNeeds;
   readonly items: OzItemControls;
   readonly dashboard: OzDashboard;
-  reset(): void;
+  reset(options?: OzResetOptions): void;
   baseline(): void;
   idle(): Promise<void>;
   loadFixtures(doc: FixtureDocument | string): FixtureSummary;
@@ -258,11 +261,35 @@ function requireItem(target: ControlTarget, id: string): void {
   if (!target.items.get(id)) throw new OzMockError(404, 'item_not_found', `No item ${id}.`);
 }
 
+const COVERAGE_TYPES = [
+  ['application/json', 'json'],
+  ['text/html', 'html'],
+  ['text/plain', 'txt'],
+] as const;
+
+/**
+ * `GET /_oz/coverage`: the coverage report, as `oz-mock --coverage FILE` writes it, in the first form `Accept`
+ * names (`text/html`: the page; `text/plain`: the table); JSON otherwise (the MCP tool's and a script's).
+ */
+function coverageAnswer(call: Call, coverage: Coverage): Response {
+  for (const k of call.url.searchParams.keys()) throw invalidParams(`${k} is not a parameter here (none are: the form follows Accept).`);
+  const accepted = (call.request.headers.get('accept') ?? '').split(',').map((part) => part.split(';')[0]!.trim().toLowerCase());
+  const format = accepted.map((type) => COVERAGE_TYPES.find(([t]) => t === type)?.[1]).find((f) => f !== undefined) ?? 'json';
+  const report = coverage.report();
+  if (format === 'json') return answer(200, report);
+  // The page holds no script and loads nothing: `default-src 'none'` with its one inline style sheet.
+  const headers: Record<string, string> = { 'content-type': `${format === 'html' ? 'text/html' : 'text/plain'}; charset=utf-8`, 'cache-control': 'no-store', vary: 'accept' };
+  if (format === 'html') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'";
+  return new Response(renderCoverage(report, format), { status: 200, headers });
+}
+
 /** The control plane's handlers by operationId of {@link CONTROL_OPENAPI}. */
 const HANDLERS: Readonly<Record<string, Handler>> = {
   getControlOpenapi: () => answer(200, CONTROL_OPENAPI),
-  reset: (_, t) => {
-    t.reset();
+  reset: async (call, t) => {
+    const o = await call.object();
+    onlyFields(o, ['coverage']);
+    asInvalid(() => t.reset(o as OzResetOptions));
     return OK();
   },
   captureBaseline: async (_, t) => {
@@ -486,6 +513,7 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const unused = unusedOf(t.parts);
     return answer(200, { faults: unused.faults.map(({ id, remaining, hits, nearMisses, ...spec }) => ({ ...faultToJson(id, remaining, spec as FaultSpec, hits), nearMisses })), stubs: unused.stubs });
   },
+  getCoverage: (call, t) => coverageAnswer(call, t.parts.coverage),
   listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
   createSession: async (call, t) => {
     const registry = sessionsOf(t);

@@ -25,6 +25,7 @@ export const CONTROL_TOOL_NAMES = {
   verifyJournal: 'verify_journal',
   clearJournal: 'clear_journal',
   listUnused: 'list_unused',
+  getCoverage: 'read_coverage',
   getClock: 'get_clock',
   setClock: 'set_clock',
   advanceClock: 'advance_clock',

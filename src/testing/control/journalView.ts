@@ -42,6 +42,7 @@ export function journalEntryView(entry: JournalEntry): JournalEntryView {
     chaos: entry.chaos,
     replayed: entry.replayed,
     proxied: entry.proxied,
+    answeredBy: entry.answeredBy,
     at: entry.at,
     time: isoTime(entry.at),
   };

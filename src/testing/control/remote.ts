@@ -10,7 +10,8 @@ import { OzVerificationError } from '../harness/verificationError.js';
 import type { StubSpec, StubView } from '../pipeline/stubs/stubs.js';
 import type { OperationStub, UncheckedOperationStub } from '../pipeline/stubs/operationStub.js';
 import type { NearMissed } from '../pipeline/stubs/unused.js';
-import type { ItemPatch, SessionKey } from '../public/ozServer.js';
+import type { CoverageAnswerer, OzCoverageReport } from '../harness/coverage.js';
+import type { ItemPatch, OzResetOptions, SessionKey } from '../public/ozServer.js';
 import type { CreatedKey, KeyExpiryDays, KeyOptions } from '../state/store.js';
 import type { KeyView } from '../state/keyControls.js';
 import type { ConnectionView, LinkConnectionOptions } from '../state/connectionControls.js';
@@ -53,11 +54,16 @@ export interface JournalRecord extends SeenRequest {
   readonly replayed: boolean;
   /** A proxy stub sent the request on to this URL (origin and path), or `null`. */
   readonly proxied: string | null;
+  /** What gave the answer (`handler`, `stub`, `fault`, `chaos`), as the coverage counts it; `null` while under way or dropped. */
+  readonly answeredBy: CoverageAnswerer | null;
 }
 
 /** The controls of one world, the server's or a session's (see {@link OzControls}). */
 export interface OzWorldControls {
-  reset(): Awaitable<void>;
+  /** Back to the baseline; the coverage counts are cleared unless `{ coverage: 'keep' }`. */
+  reset(options?: OzResetOptions): Awaitable<void>;
+  /** What the run exercised of openapi.json (`GET /_oz/coverage`): hold it to a gate with `expectCoverage()`. */
+  coverage(): Awaitable<OzCoverageReport>;
   baseline(): Awaitable<void>;
   loadFixtures(document: FixtureDocument | string): Awaitable<FixtureSummary>;
   exportState(): Awaitable<OzStateDocument>;
@@ -213,7 +219,8 @@ export interface OzMockClient extends OzMockControls {
 export interface OzMockControls extends OzWorldControls {
   /** The server's base URL. */
   readonly url: string;
-  reset(): Promise<void>;
+  reset(options?: OzResetOptions): Promise<void>;
+  coverage(): Promise<OzCoverageReport>;
   baseline(): Promise<void>;
   loadFixtures(document: FixtureDocument | string): Promise<FixtureSummary>;
   exportState(): Promise<OzStateDocument>;
@@ -466,7 +473,8 @@ function remoteControls(base: string, send: ControlCall, prefix: string): OzMock
 
   return {
     url: base,
-    reset: async () => void (await call('POST', '/reset')),
+    reset: async (o?: OzResetOptions) => void (await (o === undefined ? call('POST', '/reset') : call('POST', '/reset', o))),
+    coverage: () => call<OzCoverageReport>('GET', '/coverage'),
     baseline: async () => void (await call('POST', '/baseline')),
     loadFixtures: (doc) => call<FixtureSummary>('POST', '/fixtures', doc, typeof doc === 'string' && !doc.trimStart().startsWith('{') ? 'application/yaml' : 'application/json'),
     exportState: () => call<OzStateDocument>('GET', '/state'),

@@ -1,11 +1,11 @@
 import type { OperationId } from '../../generated/operations.js';
-import { ownValue } from '../support/plainObject.js';
 import type { ConnectInfo, ErrorCode } from '../../generated/types.js';
 import type { JournalEntry } from './journal.js';
 import { checkNesting } from '../contract/nesting.js';
 import { OPENAPI_DOCUMENT } from '../contract/operations.js';
 import { checkScopeOperationId, inScope } from './requestScope.js';
-import { fieldDifference, parsedBody, type Difference } from './nearMisses.js';
+import { fieldDifference, parsedBody, subsetDifferences, type Difference } from './nearMisses.js';
+import { jsonSubset } from '../support/jsonSubset.js';
 
 /** What a fault does to a matching request. */
 export type FaultAction =
@@ -36,7 +36,7 @@ export type FaultAction =
   /** Handle the request, then send its answer's body in pieces spread over `ms` of the server clock. */
   | { readonly type: 'dribble'; readonly ms: number };
 
-/** A fault's match on the request body: fields the JSON body must have (deep-equal), or a predicate. */
+/** A fault's match on the request body: fields the JSON body must hold (a JSON subset, as stubs and the journal match), or a predicate. */
 export type FaultBodyMatch = Readonly<Record<string, unknown>> | ((body: unknown) => boolean);
 
 /** Which requests a fault applies to: every given field must match; none given matches every request. */
@@ -48,7 +48,7 @@ export interface FaultScope {
   readonly path?: string | RegExp;
   /** The account whose key sent the request. */
   readonly account?: string;
-  /** The request body: every field given equals the JSON body's (deep), or the predicate answers true. */
+  /** The request body: the JSON body holds every field given (a subset, compared deeply), or the predicate answers true. */
   readonly body?: FaultBodyMatch;
   /** How many matching requests it applies to. Default 1. */
   readonly times?: number;
@@ -130,16 +130,10 @@ export function checkFault(fault: FaultSpec): void {
   if (f.type === 'dribble' && !(typeof f.ms === 'number' && Number.isFinite(f.ms) && f.ms >= 0)) throw new TypeError('A dribble fault needs ms >= 0');
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
+// One body semantics for every request pattern (faults, chaos rules, stubs, the journal's filters): a JSON subset.
 function bodyMatches(match: FaultBodyMatch, body: unknown): boolean {
   if (typeof match === 'function') return match(body) === true;
-  if (typeof body !== 'object' || body === null) return false;
-  return Object.entries(match).every(([k, v]) => deepEqual(ownValue(body as Record<string, unknown>, k), v));
+  return jsonSubset(body, match);
 }
 
 /** What of a request differs from a fault's scope (see `server.unused()`'s near misses). */
@@ -152,10 +146,7 @@ export function faultDifferences(entry: JournalEntry, s: FaultSpec): Difference[
   if (typeof s.body === 'function') {
     if (!bodyMatches(s.body, body)) out.push({ path: 'body', expected: '(predicate)', actual: body });
   } else if (s.body !== undefined) {
-    for (const [k, v] of Object.entries(s.body)) {
-      const actual = typeof body === 'object' && body !== null ? ownValue(body as Record<string, unknown>, k) : undefined;
-      if (!deepEqual(actual, v)) out.push({ path: `body.${k}`, expected: v, actual });
-    }
+    out.push(...subsetDifferences(s.body, body, 'body'));
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { journalHar } from './journalHar.js';
 import { redactAdminTokenHeader, redactAdminTokens } from '../support/adminTokenText.js';
 import { candidates, fieldDifference, nearMisses, parsedBody, subsetDifferences, type Difference } from './nearMisses.js';
 import { verificationFailure } from './verificationError.js';
+import type { CoverageAnswerer } from './coverage.js';
 
 /** What a fault did to a request (see `server.faults`). */
 export type FaultType = 'error' | 'delay' | 'drop' | 'cut' | 'lose' | 'dribble';
@@ -75,6 +76,11 @@ export interface JournalEntry {
   replayed: boolean;
   /** A proxy stub sent the request on to this URL (origin and path; `null`: the server answered it). */
   proxied: string | null;
+  /**
+   * What gave the answer (`handler`: the server itself; `stub`; `fault`; `chaos`), as `server.coverage()` counts
+   * it; `null` while under way, or when the connection was dropped before an answer.
+   */
+  answeredBy: CoverageAnswerer | null;
   /** The server clock's time when it arrived (ms since the epoch). */
   readonly at: number;
 }

@@ -1,4 +1,5 @@
 import { jsonSubset } from '../support/jsonSubset.js';
+import { parsedBody } from './nearMisses.js';
 
 /** The journal filters on who sent a request and what it held (see `JournalFilter`). */
 export interface JournalContentFilter {
@@ -24,15 +25,6 @@ export function checkContentFilter(filter: JournalContentFilter): void {
   if (filter.body !== undefined && (typeof filter.body !== 'object' || filter.body === null || Array.isArray(filter.body))) throw new TypeError('body must be an object of fields');
 }
 
-function parsedBody(text: string | null): unknown {
-  if (text === null || text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Whether an entry passes the content filters (none given: it does). */
 export function contentMatches(entry: Matched, filter: JournalContentFilter): boolean {
   if (filter.account !== undefined && entry.account !== filter.account) return false;
@@ -40,5 +32,5 @@ export function contentMatches(entry: Matched, filter: JournalContentFilter): bo
     const colon = filter.header.indexOf(':');
     if (entry.headers[filter.header.slice(0, colon).trim().toLowerCase()] !== filter.header.slice(colon + 1).trim()) return false;
   }
-  return filter.body === undefined || jsonSubset(parsedBody(entry.body), filter.body);
+  return filter.body === undefined || jsonSubset(parsedBody(entry), filter.body);
 }

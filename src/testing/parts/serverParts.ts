@@ -1,6 +1,7 @@
 import { Faults } from '../harness/faults.js';
 import { Chaos } from '../harness/chaos.js';
 import { Journal } from '../harness/journal.js';
+import { Coverage } from '../harness/coverage.js';
 import { Stubs } from '../pipeline/stubs/stubs.js';
 import { ServerEvents } from '../harness/serverEvents.js';
 import { ItemWalker } from '../runs/itemWalker.js';
@@ -32,6 +33,8 @@ export interface ServerParts {
   readonly faults: Faults;
   /** Chaos rules: faults at a rate, drawn from a seed. */
   readonly chaos: Chaos;
+  /** What the run exercised of openapi.json (`server.coverage()`). */
+  readonly coverage: Coverage;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
   /** The kept answers of non-run writes, by (account, `x-trace-id`). */
@@ -58,6 +61,7 @@ export function createServerParts(options: ResolvedServerOptions, clock: ServerC
     journal: new Journal(options.journalLimit),
     faults: new Faults(),
     chaos: new Chaos(),
+    coverage: new Coverage(),
     stubs: new Stubs(),
     idempotency: new IdempotencyStore(options.idempotencyMaxEntries),
     events: new ServerEvents(),

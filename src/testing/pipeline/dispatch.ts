@@ -9,6 +9,7 @@ import type { Chaos } from '../harness/chaos.js';
 import { dribbleReply } from '../wire/dribble.js';
 import { journalHeaders, keepBody, type Journal, type JournalEntry, type JournalHeaders } from '../harness/journal.js';
 import type { RouteKind, ServerEvents } from '../harness/serverEvents.js';
+import type { Coverage } from '../harness/coverage.js';
 import { redactAdminTokens } from '../support/adminTokenText.js';
 import { splitUrl } from '../support/requestUrl.js';
 import { runKeySteps, runPipeline, type OperationHandler, type PipelineNeeds } from './pipeline.js';
@@ -28,6 +29,8 @@ export interface DispatchNeeds extends PipelineNeeds, HandlerNeeds {
   readonly events: ServerEvents;
   /** Per-test answers: they answer in an operation's place. */
   readonly stubs: Stubs;
+  /** What the run exercised of openapi.json, counted as each request's entry is final. */
+  readonly coverage: Coverage;
   readonly options: PipelineNeeds['options'] & HandlerNeeds['options'] & { readonly maxBodyBytes: number };
 }
 
@@ -55,6 +58,7 @@ class JournalRecord implements JournalEntry {
   chaos: JournalEntry['chaos'] = null;
   replayed = false;
   proxied: string | null = null;
+  answeredBy: JournalEntry['answeredBy'] = null;
   readonly at: number;
   readonly #readHeaders: () => Headers;
   #headerCopy: JournalHeaders | null = null;
@@ -162,6 +166,24 @@ async function faultBeforeHandling(parts: DispatchNeeds, ctx: RequestContext, en
   return 'go';
 }
 
+/** The error code an answer carries (`X-Error-Code`), or `null`. */
+function answerCode(reply: Reply): string | null {
+  if (reply.kind === 'response') return reply.response.headers.get('x-error-code');
+  return (reply.kind === 'stream' ? reply.headers : reply.parts.headers)['x-error-code'] ?? null;
+}
+
+/**
+ * Counts a request in the coverage, where its journal entry is final: its answer (status, code, streamed, what
+ * gave it), or none (`null`: dropped). A fault (or a chaos rule's) that answered or took the answer away gave it;
+ * a `delay` or a `dribble` leaves it to what answered.
+ */
+function countCoverage(parts: DispatchNeeds, ctx: RequestContext, entry: JournalEntry, reply: Reply | null, fault: FaultSpec | null): void {
+  if (reply === null) return parts.coverage.record(ctx.op!.id, null);
+  if (fault !== null && fault.type !== 'delay' && fault.type !== 'dribble') ctx.answeredBy = entry.chaos === null ? 'fault' : 'chaos';
+  entry.answeredBy = ctx.answeredBy;
+  parts.coverage.record(ctx.op!.id, { status: replyStatus(reply), code: answerCode(reply), streamed: ctx.streamed || reply.kind === 'stream', by: ctx.answeredBy });
+}
+
 /** Handles one request of an operation: journal, the key, faults, the pipeline and the handler (pipeline.ts), listeners. */
 export async function dispatch(
   parts: DispatchNeeds,
@@ -185,7 +207,10 @@ export async function dispatch(
       keepBody(entry, ctx.rawBody);
     }
     fault = takeFault(parts, ctx, entry);
-    if (fault && (await faultBeforeHandling(parts, ctx, entry, fault)) === 'dropped') return DROPPED;
+    if (fault && (await faultBeforeHandling(parts, ctx, entry, fault)) === 'dropped') {
+      countCoverage(parts, ctx, entry, null, fault);
+      return DROPPED;
+    }
     // Stubs answer in the handler's place: after authentication, validation and the wire's choice.
     const answerer: OperationHandler = parts.stubs.size === 0 ? handler : (c) => parts.stubs.answer(c, op, handler);
     // The path as sent (the entry's is redacted): a replay is keyed by what the caller asked for.
@@ -199,6 +224,7 @@ export async function dispatch(
   entry.replayed = ctx.replayed;
   entry.proxied = ctx.proxied;
   if (fault?.type === 'dribble') response = dribbleReply(response, fault.ms, parts.clock);
+  countCoverage(parts, ctx, entry, response, fault);
   emit(parts, ctx, 'operation', entry, response);
   if (fault?.type === 'lose' || (fault?.type === 'cut' && !ctx.streamed)) {
     if (response.kind === 'response') void response.response.body?.cancel().catch(() => undefined);

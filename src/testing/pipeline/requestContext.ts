@@ -1,4 +1,5 @@
 import type { ChatReply } from './stubs/chatScript.js';
+import type { CoverageAnswerer } from '../harness/coverage.js';
 import type { ErrorObject, Format } from '../../generated/types.js';
 import { PERMANENT_ERROR_CODES } from '../contract/permanentCodes.js';
 import { responseReply, type Reply } from '../wire/requestOutcome.js';
@@ -85,6 +86,11 @@ export class RequestContext {
   scriptedReply: ChatReply | null = null;
   /** A proxy stub's target (its origin and path, never a key): the request was sent on there. */
   proxied: string | null = null;
+  /**
+   * What answers in the handler's place, as the coverage counts it: a stub sets `stub`, a chaos rule `chaos` (a
+   * fault's is the dispatcher's to say: see `countCoverage` in dispatch.ts).
+   */
+  answeredBy: CoverageAnswerer = 'handler';
   #searchParams: URLSearchParams | null = null;
   /** The request's Content-Type (read once). */
   readonly contentType: string | null;

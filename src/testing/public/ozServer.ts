@@ -8,6 +8,7 @@ import type { StepFailure } from '../runs/itemWalker.js';
 import type { OzFaults } from '../harness/faults.js';
 import type { OzChaos } from '../harness/chaos.js';
 import type { OzJournal } from '../harness/journal.js';
+import type { OzCoverageReport } from '../harness/coverage.js';
 import type { ResponseListener } from '../harness/serverEvents.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
 import type { MswHandlerOptions } from '../mounts/mswMount.js';
@@ -107,6 +108,13 @@ export interface OzServer {
    */
   unused(): OzUnused;
   /**
+   * What the run exercised of openapi.json: every operation, every response it declares (status, error code,
+   * streamed or not) with how many requests got it and what gave it (handler, stub, fault, chaos), and the share
+   * covered of the operations called. The server's counts hold its sessions' requests too; a session's, its own.
+   * `reset()` clears them unless `{ coverage: 'keep' }`. Hold a suite to it with `expectCoverage()`.
+   */
+  coverage(): OzCoverageReport;
+  /**
    * A new session: an isolated world inside this server, made from the baseline with new values for every key,
    * with its own state, clock, journal, faults, stubs, idempotency store and rate limits. A request's key selects
    * its session; `reset`, `journal`, `faults`, `clock` of the session act on it alone. At most `maxSessions`
@@ -139,8 +147,9 @@ export interface OzServer {
    * again, their generator back at its seed), step failures and the dashboard's choices;
    * the clock keeps its time (schedules due in the past wait for their next time). Work in flight stops: open
    * streams end at once with an `error` event of code `reset`, and no run of the old state writes into the new one.
+   * The coverage counts are cleared too, unless `{ coverage: 'keep' }`.
    */
-  reset(): void;
+  reset(options?: OzResetOptions): void;
   /**
    * The current state becomes what {@link OzServer.reset} returns to: call it at the end of `beforeAll`
    * seeding. Throws while work is in flight: await {@link OzServer.idle} first.
@@ -200,6 +209,12 @@ export interface OzServer {
   wallet(account: string): { balance_usd: number; spent_usd: number };
 }
 
+/** Options of {@link OzServer.reset} (and the body of `POST /_oz/reset`). */
+export interface OzResetOptions {
+  /** `keep`: the coverage counts live on across the reset (a whole suite's coverage); default `clear`. */
+  readonly coverage?: 'keep' | 'clear';
+}
+
 /** A key of a session: its new value, with what it belongs to. */
 export interface SessionKey {
   /** The key's id (the same as the baseline's key it copies). */
@@ -243,6 +258,7 @@ export const SESSION_CONTROLS = [
   'snapshot',
   'restore',
   'unused',
+  'coverage',
   'addAccount',
   'addKey',
   'revokeKey',

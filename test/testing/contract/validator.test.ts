@@ -10,7 +10,7 @@ function event(operationId: string | null, response: Response, route: ResponseEv
     surface: 'api',
     request,
     response,
-    journal: { requestId: 'req_1', operationId, mount: 'fetch', surface: 'api', method: 'GET', path: '/x', query: '', headers: Object.fromEntries(request.headers), body: null, bodyLength: null, bodyTruncated: false, account: null, status: response.status, executionId: null, fault: null, chaos: null, replayed: false, proxied: null, at: 0 },
+    journal: { requestId: 'req_1', operationId, mount: 'fetch', surface: 'api', method: 'GET', path: '/x', query: '', headers: Object.fromEntries(request.headers), body: null, bodyLength: null, bodyTruncated: false, account: null, status: response.status, executionId: null, fault: null, chaos: null, replayed: false, proxied: null, answeredBy: null, at: 0 },
   };
 }
 

@@ -77,7 +77,9 @@ describe('a tool call as a control-plane request', () => {
     expect(controlRequest(tool('read_journal'), { operationId: 'getTool', limit: 2, body: { text: 'hi' } })).toEqual({ method: 'GET', path: '/journal?operationId=getTool&limit=2&body=%7B%22text%22%3A%22hi%22%7D' });
     expect(controlRequest(tool('add_fault'), { type: 'drop', operationId: 'getTool' })).toEqual({ method: 'POST', path: '/faults', body: { type: 'drop', operationId: 'getTool' } });
     expect(controlRequest(tool('list_keys'), { account: 'demo' }, '/sessions/ses_1')).toEqual({ method: 'GET', path: '/sessions/ses_1/keys?account=demo' });
-    expect(controlRequest(tool('reset'), undefined)).toEqual({ method: 'POST', path: '/reset' });
+    expect(controlRequest(tool('clear_journal'), undefined)).toEqual({ method: 'DELETE', path: '/journal' });
+    expect(controlRequest(tool('reset'), { coverage: 'keep' })).toEqual({ method: 'POST', path: '/reset', body: { coverage: 'keep' } });
+    expect(controlRequest(tool('read_coverage'), undefined)).toEqual({ method: 'GET', path: '/coverage' });
   });
 
   it('refuses a missing path parameter, an unknown argument of a route without a body, and arguments that are no object', () => {

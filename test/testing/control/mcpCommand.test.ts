@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createOzServer } from '../../../src/testing/index.js';
 import { ROOT, spawnOzMock, type SpawnedOzMock } from './spawnOzMock.js';
+import { CONTROL_TOOL_NAMES } from '../../../src/testing/control/controlTools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'oz-mock-mcp-'));
 const TOKEN = 'ozadm_AttachAttachAttachAttachAttachAt';
@@ -62,7 +63,7 @@ describe('oz-mock mcp [flags]', () => {
     expect(stderr()).toContain('GET /v1/tools 200 listTools');
     expect(stderr()).toContain(`"url":"${info.url}"`);
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(28);
+    expect(tools.map((t) => t.name)).toEqual(['server_info', ...Object.values(CONTROL_TOOL_NAMES)]);
     const started = Date.now();
     await client.close();
     // It stopped by itself (the transport waits 2 s before a signal), writing its state file.

@@ -15,6 +15,19 @@ async function executions(): Promise<number> {
 }
 
 describe('fault injection (in process)', () => {
+  it('matches a body as stubs and the journal do: a JSON subset, compared deeply (a nested object may hold more)', async () => {
+    server = createTestServer();
+    server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', body: { params: { text: 'boom' } } });
+    const send = (params: Record<string, unknown>) => call(server, 'POST', '/v1/tools/echo/execute', { body: { params } });
+    expect((await send({ text: 'boom', extra: 1 })).status).toBe(500);
+    expect((await send({ text: 'fine' })).status).toBe(200);
+    // The near miss names the nested field that differed, as a stub's does.
+    server.faults.clear();
+    server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', body: { params: { text: 'never' } } });
+    await send({ text: 'close' });
+    expect(server.unused().faults[0]?.nearMisses[0]?.differences).toContainEqual({ path: 'body.params.text', expected: 'never', actual: 'close' });
+  });
+
   it('error: answers the status and code with Retry-After for the next N matching requests; nothing is written', async () => {
     server = createTestServer();
     const handle = server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', retryAfter: 2, times: 2 });

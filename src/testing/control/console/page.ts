@@ -3,6 +3,7 @@ import { h, table } from './dom.js';
 import { followFeed } from './liveFeed.js';
 import { JOURNAL_HEADINGS, journalRow, stateContent, unusedContent, type EntryView } from './views.js';
 import { sequenceOf } from './unusedModel.js';
+import { coverageModel } from './coverageModel.js';
 
 // The oz-mock console: the page `/_oz/ui` loads this script (its only one). It reads the admin token from the
 // URL's fragment (never sent to the server as part of a URL), keeps it for this tab, and calls the control plane.
@@ -13,6 +14,7 @@ const VIEWS = [
   { id: 'sessions', title: 'Sessions' },
   { id: 'faults', title: 'Faults and stubs' },
   { id: 'clock', title: 'Clock' },
+  { id: 'coverage', title: 'Coverage' },
 ] as const;
 type ViewId = (typeof VIEWS)[number]['id'];
 
@@ -234,7 +236,21 @@ async function renderClock(): Promise<Node> {
   );
 }
 
-const RENDER: Readonly<Record<Exclude<ViewId, 'journal'>, () => Promise<Node>>> = { state: renderState, sessions: renderSessions, faults: renderFaults, clock: renderClock };
+/** What the run exercised of openapi.json: the summary, every response of the operations called, the others. */
+async function renderCoverage(): Promise<Node> {
+  const model = coverageModel(await api!.call<unknown>('GET', api!.scoped('/coverage')));
+  const rows = model.rows.map((r) => [r.operationId, r.response, r.count, r.by, r.state]);
+  return h(
+    'div',
+    {},
+    h('p', { id: 'coverage-summary' }, model.summary),
+    table('Responses of the operations called', ['Operation', 'Response', 'Count', 'By', 'Covered'], rows, 'No operation was called yet.'),
+    h('h3', {}, 'Not called'),
+    h('p', { id: 'coverage-not-called' }, model.notCalled.join(', ') || 'None.'),
+  );
+}
+
+const RENDER: Readonly<Record<Exclude<ViewId, 'journal'>, () => Promise<Node>>> = { state: renderState, sessions: renderSessions, faults: renderFaults, clock: renderClock, coverage: renderCoverage };
 
 let rendering: Promise<void> = Promise.resolve();
 

@@ -468,6 +468,7 @@ export class Stubs implements OzStubs {
         shape = this.#checkRespond(stub, answer);
       }
       if (stub.remaining !== null && --stub.remaining <= 0) this.#armed = this.#armed.filter((a) => a !== stub);
+      ctx.answeredBy = 'stub';
       if (isProxyAnswer(answer)) return proxyReply(ctx, answer);
       if (answer.reply) return scripted(ctx, answer, handler);
       return stubReply(ctx, answer, shape);
