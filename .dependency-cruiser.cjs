@@ -95,8 +95,8 @@ module.exports = {
     ),
     forbid(
       'server-folders-only',
-      'Every file of src/testing/ has a folder by concept, but the entry points (index.ts, cli.ts) and the composition root (server.ts).',
-      { path: '^src/testing/(?!(index|cli|server)[.]ts$)[^/]+$' },
+      'Every file of src/testing/ has a folder by concept, but the entry points (index.ts, cli.ts), the composition root (server.ts) and the server\'s chain (serverChain.ts: its steps come from every folder).',
+      { path: '^src/testing/(?!(index|cli|server|serverChain)[.]ts$)[^/]+$' },
       {},
     ),
     ...SERVER_LAYERS.map((layer, i) =>

@@ -1,24 +1,24 @@
 import type { Item } from '../generated/types.js';
 import { newKeyValue } from './state/apiKeys.js';
-import { createRequestHandler, type RequestHandler } from './pipeline/routing.js';
+import type { RequestHandler } from './pipeline/serverStep.js';
+import { serverHandler, type ServerScope } from './serverChain.js';
 import type { ListenOptions, OzItemControls, OzListener, OzServer, OzSnapshot } from './public/ozServer.js';
 import { copyCatalog, type Catalog } from './state/catalog.js';
 import { newAdminToken, isAdminTokenShape } from './control/adminToken.js';
 import { writeFileAtomic } from './support/atomicFile.js';
-import { withControlPlane, type ControlTarget } from './control/controlPlane.js';
+import type { ControlTarget } from './control/controlPlane.js';
 import type { FixtureDocument } from './fixtures/fixtureFormat.js';
 import { loadFixtures } from './fixtures/fixtures.js';
 import { exportState, importState } from './fixtures/stateDocument.js';
 import { nextCronRun, parseCron } from './support/cron.js';
 import { OzMockError } from './contract/errors.js';
 import { ServerClock } from './time/clock.js';
-import { Dashboard, DASHBOARD_PATH, withDashboard } from './mounts/dashboard.js';
+import { Dashboard, DASHBOARD_PATH } from './mounts/dashboard.js';
 import { seedDemo, type DemoKeys } from './state/demoSeed.js';
 import { executionView, usd } from './state/executionViews.js';
 import { serveInProcess } from './mounts/fetchMount.js';
 import { markEmbeddedServerFetch } from '../core/shared/runtime.js';
 import { itemView } from './state/itemViews.js';
-import { HANDLERS } from './handlers/index.js';
 import { listenHttp, type HttpListener } from './mounts/httpMount.js';
 import { mswHandlers } from './mounts/mswMount.js';
 import { resolveServerOptions, type OzServerOptions } from './public/options.js';
@@ -27,9 +27,7 @@ import { resumeRuns } from './runs/runPlans.js';
 import { copyData, emptyData, isItemFinished, type BuildingRecord, type ItemRecord, type ServerData } from './state/state.js';
 import { Store } from './state/store.js';
 import { fitImportedKeys } from './state/importedKeys.js';
-import { withRequestIds } from './pipeline/requestIdHeader.js';
 import { OzServerClosedError } from './contract/serverClosedError.js';
-import { withLoopbackHost } from './pipeline/steps/hostCheck.js';
 import type { OzResetOptions, OzSessionOptions } from './public/ozServer.js';
 import { keyControls } from './state/keyControls.js';
 import { connectionControls } from './state/connectionControls.js';
@@ -90,7 +88,7 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
         throw err;
       }
       world.server.baseline();
-      return { controls: sessionControls(world.server), parts: world.parts, handler: world.handler(), target: world.target, close: () => world.server.close() };
+      return { controls: sessionControls(world.server), parts: world.parts, dashboard: world.dashboard, target: world.target, close: () => world.server.close() };
     },
     () => root.baselineCopy(),
     resolved.seed === 'demo' ? server.apiKey : null,
@@ -105,7 +103,8 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
       await closeRoot();
     },
   });
-  root.wrap((handler) => serverHandler(handler, { root, sessions }));
+  // Only the default world has the control plane and the sessions: its chain sees every request of a port.
+  root.serve({ control: root.adminToken === null ? null : { target: { ...root.target, sessions }, token: root.adminToken }, sessions });
   if (typeof options.seed === 'function') options.seed(server);
   root.captureSeed();
   return server;
@@ -115,61 +114,15 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
 interface World {
   readonly server: OzServer;
   readonly parts: ServerParts;
+  readonly dashboard: Dashboard;
   readonly target: ControlTarget;
   readonly adminToken: string | null;
-  /** The API's handler now. */
-  handler(): RequestHandler;
-  /** Puts something in front of the handler every mount uses. */
-  wrap(outer: (handler: RequestHandler) => RequestHandler): void;
+  /** Serves the world's mounts with the chain for `scope` (a world starts with no control plane and no sessions). */
+  serve(scope: ServerScope): void;
   /** A copy of the baseline `reset()` returns to. */
   baselineCopy(): BaselineCopy;
   /** The state after seeding is the baseline (and its catalog holds the natives `importState` keeps). */
   captureSeed(): void;
-}
-
-/** What the layers around one world's API handler are built from. */
-interface WorldLayerContext {
-  readonly parts: ServerParts;
-  readonly dashboard: Dashboard;
-}
-
-/** What the layers around the default world, once per server, are built from. */
-interface ServerLayerContext {
-  readonly root: World;
-  readonly sessions: SessionRegistry;
-}
-
-/** One layer of the server's handler: around each world's API handler, or once around the default world. */
-type ServerLayer =
-  | { readonly name: string; readonly around: 'world'; readonly wrap: (handler: RequestHandler, context: WorldLayerContext) => RequestHandler }
-  | { readonly name: string; readonly around: 'server'; readonly wrap: (handler: RequestHandler, context: ServerLayerContext) => RequestHandler };
-
-/**
- * The layers of the server's handler, outermost first, around the API's routes (`createRequestHandler`). The
- * `server` ones wrap the default world once and see every request of a port (the Host check first, an
- * x-request-id on every answer, the 403 too); the `world` ones make each world's handler, the default one's and
- * each session's.
- */
-const SERVER_LAYERS: readonly ServerLayer[] = [
-  { name: 'x-request-id on every answer', around: 'server', wrap: (handler) => withRequestIds(handler) },
-  { name: 'loopback Host check', around: 'server', wrap: (handler) => withLoopbackHost(handler) },
-  { name: 'control plane', around: 'server', wrap: (handler, { root, sessions }) => withControlPlane(handler, { ...root.target, sessions }, root.adminToken) },
-  { name: 'sessions', around: 'server', wrap: (handler, { sessions }) => sessions.route(handler) },
-  { name: 'dashboard', around: 'world', wrap: (handler, { dashboard }) => withDashboard(handler, dashboard) },
-];
-
-/** One world's handler: the API's routes inside the `world` layers of `SERVER_LAYERS`. */
-function worldHandler(context: WorldLayerContext): RequestHandler {
-  let handler = createRequestHandler(context.parts, HANDLERS);
-  for (const layer of [...SERVER_LAYERS].reverse()) if (layer.around === 'world') handler = layer.wrap(handler, context);
-  return handler;
-}
-
-/** The default world's handler inside the `server` layers of `SERVER_LAYERS`. */
-function serverHandler(handler: RequestHandler, context: ServerLayerContext): RequestHandler {
-  let wrapped = handler;
-  for (const layer of [...SERVER_LAYERS].reverse()) if (layer.around === 'server') wrapped = layer.wrap(wrapped, context);
-  return wrapped;
 }
 
 /** The keys a world answers to: the options' or new ones. */
@@ -209,7 +162,7 @@ interface WorldCore {
   readonly store: Store;
   readonly clock: ServerClock;
   readonly dashboard: Dashboard;
-  /** The API's handler now (layers may be put in front of it). */
+  /** The handler every mount of the world uses: the server's chain (`serverChain.ts`). */
   handler: RequestHandler;
   closed: boolean;
   /** What reset() returns to; set once the seed function ran. */
@@ -414,6 +367,9 @@ function itemControls({ store, parts, clock }: WorldCore): OzItemControls {
   };
 }
 
+/** A world's own scope: no control plane, no sessions (the default world's is set by `createOzServer`). */
+const NO_SCOPE: ServerScope = { control: null, sessions: null };
+
 /** A world's new parts, filled, its stubs armed, its handler made (its baseline not yet taken). */
 function worldCore(options: OzServerOptions, resolved: ResolvedServerOptions, start: BaselineCopy | null, keys: DemoKeys): WorldCore {
   const clock = new ServerClock(options.clock);
@@ -436,7 +392,7 @@ function worldCore(options: OzServerOptions, resolved: ResolvedServerOptions, st
     clock,
     dashboard,
     armStubs,
-    handler: worldHandler({ parts, dashboard }),
+    handler: serverHandler(NO_SCOPE, { parts, dashboard }),
     closed: false,
     baselineSnapshot: null,
     seedCatalog: copyCatalog(store.catalog),
@@ -480,10 +436,10 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
   const world: World = {
     server,
     parts,
+    dashboard,
     target,
     adminToken,
-    handler: () => core.handler,
-    wrap: (outer) => void (core.handler = outer(core.handler)),
+    serve: (scope) => void (core.handler = serverHandler(scope, { parts, dashboard })),
     baselineCopy: () => {
       const snap = core.baselineSnapshot as SnapshotData;
       return { data: copyData(snap.data), catalog: copyCatalog(snap.catalog) };

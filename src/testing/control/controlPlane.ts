@@ -1,6 +1,6 @@
+import { readBodyText } from '../wire/bodyText.js';
 import { compilePathTemplate } from '../../generated/pathTemplate.js';
 import { replyResponse, responseReply } from '../wire/requestOutcome.js';
-import type { RequestHandler } from '../pipeline/routing.js';
 import { Connection, fetchRequestReader } from '../wire/connection.js';
 import type { OzDashboard } from '../mounts/dashboard.js';
 import { invalidJson, invalidParams, OzMockError, toMockError, unauthorized } from '../contract/errors.js';
@@ -30,7 +30,6 @@ import { applySettings, checkSettings, readSettings, type SettingsNeeds } from '
 import { sessionView } from './sessionView.js';
 import { STATE_DOCUMENT, STATE_DOCUMENT_NESTING, type OzStateDocument } from '../fixtures/stateDocument.js';
 import { parseYaml } from '../wire/yamlWire.js';
-import { urlPath } from '../support/requestUrl.js';
 import { LinearPattern, PatternError } from '../support/linearPattern.js';
 import type { ServerEvents } from '../harness/serverEvents.js';
 import type { Reply } from '../wire/requestOutcome.js';
@@ -591,7 +590,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   const params: Record<string, string> = {};
   route.names.forEach((name, i) => (params[name] = decodedSegment(match[i + 1]!)));
   let text: Promise<string> | null = null;
-  const readText = () => (text ??= conn.reader.text(target.parts.options.maxBodyBytes));
+  const readText = () => (text ??= readBodyText(conn.reader, target.parts.options.maxBodyBytes));
   const call: Call = {
     request,
     conn,
@@ -614,7 +613,7 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
     control: () => {
       const loopback = async (input: string, init?: RequestInit) => {
         const inner = new Request(input, init);
-        return replyResponse(await answerOf(inner, new Connection(conn.mount, conn.surface, conn.remoteAddress, fetchRequestReader(inner)), target, token));
+        return replyResponse(await answerControlRequest(inner, new Connection(conn.mount, conn.surface, conn.remoteAddress, fetchRequestReader(inner)), target, token));
       };
       return controlPlaneCall({ url: url.origin, adminToken: token, fetch: loopback });
     },
@@ -622,23 +621,8 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   return route.handler(call, route.inSession ? sessionsOf(target).target(params.session!) : target);
 }
 
-/**
- * Puts the control plane in front of the API's handler: requests under `/_oz/` on the API's URL (every
- * mount) go to it; they are not journaled and answer without CORS. With `token` null the plane is off and
- * `/_oz/` is an unknown route of the API (404 `not_found`).
- */
-export function withControlPlane(handler: RequestHandler, target: ControlTarget, token: string | null): RequestHandler {
-  if (token === null) return handler;
-  return async (request, conn) => {
-    if (conn.surface !== 'api') return handler(request, conn);
-    const path = urlPath(request.url);
-    if (path !== CONTROL_PREFIX && !path.startsWith(`${CONTROL_PREFIX}/`)) return handler(request, conn);
-    return answerOf(request, conn, target, token);
-  };
-}
-
-/** The control plane's answer to a request: a failure is the error envelope. */
-async function answerOf(request: Request, conn: Connection, target: ControlTarget, token: string): Promise<Reply> {
+/** The control plane's answer to a request (the `controlPlane` step's): a failure is the error envelope. */
+export async function answerControlRequest(request: Request, conn: Connection, target: ControlTarget, token: string): Promise<Reply> {
   try {
     const served = await serve(request, conn, target, token);
     return served instanceof Response ? responseReply(served) : served;

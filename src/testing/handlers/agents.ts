@@ -1,7 +1,7 @@
 import type { Agent } from '../../generated/types.js';
 import type { CatalogAgent } from '../state/catalog.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { notFound } from '../contract/errors.js';
 import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';

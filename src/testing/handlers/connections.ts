@@ -1,5 +1,5 @@
 import type { Connection } from '../../generated/types.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import type { ConnectionRecord } from '../state/state.js';
 
 /** The API's view of a connection. */

@@ -1,5 +1,5 @@
 import type { DiscoveryKind, DiscoveryResult } from '../../generated/types.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { paginate } from './shared/pagination.js';
 import { fenceAdmits } from './shared/toolFence.js';
 

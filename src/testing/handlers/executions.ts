@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { invalidParams, notFound } from '../contract/errors.js';
 import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
 import { executionView } from '../state/executionViews.js';

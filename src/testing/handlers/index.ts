@@ -1,4 +1,6 @@
-import type { OperationHandlers } from '../pipeline/routing.js';
+import type { OperationHandlers } from '../pipeline/operationHandler.js';
+import type { ServerExchange } from '../pipeline/exchange.js';
+import type { ServerStep } from '../pipeline/serverStep.js';
 import { executeAgent, getAgent, listAgents } from './agents.js';
 import { linkConnection } from './connections.js';
 import { searchDiscovery } from './discovery.js';
@@ -67,3 +69,9 @@ export const HANDLERS: OperationHandlers = {
   proxyPatch: proxyRequest,
   proxyDelete: proxyRequest,
 };
+
+/**
+ * Step, the last: the operation's handler (`HANDLERS`, by operationId) answers, with what the steps before it found
+ * on `ctx` (the caller, the body, the wire).
+ */
+export const handler: ServerStep<ServerExchange> = (ctx) => HANDLERS[ctx.op.id](ctx.ctx);

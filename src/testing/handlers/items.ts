@@ -1,6 +1,6 @@
 import type { ItemCreateRequest } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { notFound, OzMockError } from '../contract/errors.js';
 import { newId } from '../support/ids.js';
 import { itemView } from '../state/itemViews.js';

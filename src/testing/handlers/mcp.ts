@@ -1,7 +1,7 @@
 import type { ErrorObject, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../../generated/types.js';
 import type { CatalogAgent } from '../state/catalog.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { OzMockError } from '../contract/errors.js';
 import { createExecution } from './shared/executionFlow.js';
 import { runSync } from '../runs/runStart.js';

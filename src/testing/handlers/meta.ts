@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { documentText } from '../contract/documentContent.js';
 
 /** `GET /health`: liveness, no key. */

@@ -2,7 +2,7 @@ import { paceToken } from '../wire/streamPace.js';
 import { createHash } from 'node:crypto';
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { OzMockError } from '../contract/errors.js';
 import { randomAlnum } from '../support/ids.js';
 import { isPlainObject } from '../support/plainObject.js';

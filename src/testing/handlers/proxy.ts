@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { connectionRequired } from '../contract/errors.js';
 
 /** What one connector-proxy call costs (micro-dollars), drawn from the account's wallet. */

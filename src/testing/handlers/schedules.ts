@@ -1,7 +1,7 @@
 import type { Schedule, ScheduleCreateRequest } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
 import { isTimeZone, nextCronRun, parseCron } from '../support/cron.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { invalidParams, notFound } from '../contract/errors.js';
 import { createExecution, respondWithPointer, takeTraceId } from './shared/executionFlow.js';
 import { newId } from '../support/ids.js';

@@ -1,7 +1,7 @@
 import type { Tool } from '../../generated/types.js';
 import type { CatalogTool } from '../state/catalog.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { notFound } from '../contract/errors.js';
 import { respondWithRun, takeTraceId } from './shared/executionFlow.js';
 import { paginate } from './shared/pagination.js';

@@ -1,4 +1,4 @@
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { notFound } from '../contract/errors.js';
 import { traceView } from '../state/executionViews.js';
 import { locateById, paginateIndex } from './shared/pagination.js';

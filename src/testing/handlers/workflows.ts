@@ -1,6 +1,6 @@
 import type { Workflow, WorkflowCreateRequest, WorkflowDefinition, WorkflowTask } from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
-import type { OperationHandler } from '../pipeline/pipeline.js';
+import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { invalidParams, notFound, OzMockError } from '../contract/errors.js';
 import { respondWithRun, respondWithStream, runFlags, takeTraceId } from './shared/executionFlow.js';
 import type { RunRequest } from '../runs/runStart.js';

@@ -89,7 +89,7 @@ function declaredKey(declared: ReadonlySet<string>, answer: CoverageAnswer): str
 const DECLARED_KEYS: ReadonlyMap<OperationId, ReadonlySet<string>> = new Map([...DECLARED_RESPONSES].map(([id, list]) => [id, new Set(list.map((r) => keyOf(r.status, r.code, r.streamed)))]));
 
 /**
- * The coverage counts of one world (counted where the dispatcher finishes a request's journal entry). A
+ * The coverage counts of one world (counted by the chain's coverage step, where a request's journal entry is final). A
  * session's counts go to the server's too (`countsAlsoIn`): the server's report is the whole run's.
  */
 export class Coverage {

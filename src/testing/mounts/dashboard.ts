@@ -1,5 +1,4 @@
-import { responseReply } from '../wire/requestOutcome.js';
-import type { RequestHandler } from '../pipeline/routing.js';
+import { readBodyText } from '../wire/bodyText.js';
 import type { ServerClock } from '../time/clock.js';
 import type { Connection } from '../wire/connection.js';
 import { OzMockError } from '../contract/errors.js';
@@ -125,7 +124,7 @@ export class Dashboard implements OzDashboard {
       return failure(415, 'invalid_request', 'The body must be JSON {"code": "..."} sent as Content-Type: application/json.');
     }
     try {
-      return this.#token(await conn.reader.text(this.#maxBodyBytes));
+      return this.#token(await readBodyText(conn.reader, this.#maxBodyBytes));
     } catch (error) {
       if (error instanceof OzMockError) return failure(error.status, error.code, error.message);
       throw error;
@@ -193,11 +192,6 @@ export class Dashboard implements OzDashboard {
 function pageRequest(conn: Connection): string | null {
   const origin = conn.reader.header('origin');
   return origin === null ? null : `The dashboard's command-line routes answer no web page (Origin ${origin}).`;
-}
-
-/** Puts the dashboard in front of the API's handler. */
-export function withDashboard(handler: RequestHandler, dashboard: Dashboard): RequestHandler {
-  return (request, conn) => (dashboard.owns(request, conn) ? dashboard.handle(request, conn).then(responseReply) : handler(request, conn));
 }
 
 function json(status: number, body: unknown): Response {

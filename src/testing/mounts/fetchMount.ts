@@ -1,5 +1,5 @@
 import { replyResponse } from '../wire/requestOutcome.js';
-import type { RequestHandler } from '../pipeline/routing.js';
+import type { RequestHandler } from '../pipeline/serverStep.js';
 import { Connection, fetchRequestReader, type MountKind } from '../wire/connection.js';
 import { guardStreamedBody } from './streamGuard.js';
 

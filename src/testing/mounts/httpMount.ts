@@ -2,15 +2,14 @@ import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestOutcome } from '../wire/requestOutcome.js';
-import type { RequestHandler } from '../pipeline/routing.js';
-import { Connection, normalizeAddress, type AnswerParts, type RequestReader, type Surface } from '../wire/connection.js';
+import type { RequestHandler } from '../pipeline/serverStep.js';
+import { Connection, normalizeAddress, type AnswerParts, type RequestBody, type RequestReader, type Surface } from '../wire/connection.js';
 import { nodeRequest, plainHref } from './nodeRequest.js';
 import { writeStream } from './socketSink.js';
-import { checkDeclaredLength, payloadTooLarge } from '../wire/bodyLimit.js';
 import { boundConnectionsPerAddress } from '../wire/connectionBound.js';
 
 /**
- * Reads headers and body from Node's request itself: `@hono/node-server` would build a full Fetch-API
+ * Hands over the headers and the body of Node's request itself: `@hono/node-server` would build a full Fetch-API
  * `Request` (with its abort signals and a web stream) the first time the body is read.
  */
 class IncomingReader implements RequestReader {
@@ -25,61 +24,8 @@ class IncomingReader implements RequestReader {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
 
-  text(maxBytes: number): Promise<string> {
-    const incoming = this.#incoming;
-    try {
-      checkDeclaredLength(this.header('content-length'), maxBytes);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (incoming.complete) return bufferedText(incoming, maxBytes);
-    // A small body comes with its head (in the same read, or one right after): once the reads at hand are parsed
-    // (the event loop's next check phase) it waits whole in the stream's buffer, read at once without a
-    // listener, a resume and an 'end' event. A body still under way is read as it streams.
-    return new Promise<string>((resolve, reject) => {
-      setImmediate(() => {
-        if (incoming.complete) bufferedText(incoming, maxBytes).then(resolve, reject);
-        else this.#streamedText(maxBytes).then(resolve, reject);
-      });
-    });
-  }
-
-  /**
-   * The body as it streams, counted: past `maxBytes` the reader lets go (413); the mount then closes the
-   * connection after the answer (see `closeWhenBodyPending`). Nothing here throws out of an event handler.
-   */
-  #streamedText(maxBytes: number): Promise<string> {
-    const incoming = this.#incoming;
-    return new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      const stop = (): void => {
-        incoming.off('data', onData).off('end', onEnd).off('error', onError);
-      };
-      const onData = (chunk: Buffer): void => {
-        bytes += chunk.length;
-        if (bytes > maxBytes) {
-          stop();
-          chunks.length = 0;
-          reject(payloadTooLarge(maxBytes));
-          return;
-        }
-        chunks.push(chunk);
-      };
-      const onEnd = (): void => {
-        stop();
-        try {
-          resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-        } catch (error) {
-          reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      };
-      const onError = (error: Error): void => {
-        stop();
-        reject(error);
-      };
-      incoming.on('data', onData).once('end', onEnd).once('error', onError);
-    });
+  get body(): RequestBody {
+    return { kind: 'node', incoming: this.#incoming };
   }
 
   headerSource(): () => Headers {
@@ -90,23 +36,6 @@ class IncomingReader implements RequestReader {
       for (let i = 0; i < raw.length; i += 2) if (raw[i]!.charCodeAt(0) !== 58) headers.append(raw[i]!, raw[i + 1]!);
       return headers;
     };
-  }
-}
-
-/** The whole body of a request that came in complete, from the stream's buffer (413 past `maxBytes`). */
-function bufferedText(incoming: IncomingMessage, maxBytes: number): Promise<string> {
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  for (let chunk = incoming.read() as Buffer | null; chunk !== null; chunk = incoming.read() as Buffer | null) {
-    bytes += chunk.length;
-    if (bytes > maxBytes) return Promise.reject(payloadTooLarge(maxBytes));
-    chunks.push(chunk);
-  }
-  if (chunks.length === 0) return Promise.resolve('');
-  try {
-    return Promise.resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
 }
 

@@ -1,3 +1,4 @@
+import { readBodyText } from '../wire/bodyText.js';
 import type { Connection } from '../wire/connection.js';
 import type { ServerClock } from '../time/clock.js';
 import { OzMockError } from '../contract/errors.js';
@@ -85,7 +86,7 @@ export class KeysTab {
     if (refused) return dashboardFailure(403, 'forbidden_origin', refused);
     let form: URLSearchParams;
     try {
-      form = new URLSearchParams(await conn.reader.text(this.#maxBodyBytes));
+      form = new URLSearchParams(await readBodyText(conn.reader, this.#maxBodyBytes));
     } catch (error) {
       if (error instanceof OzMockError) return dashboardFailure(error.status, error.code, error.message);
       throw error;

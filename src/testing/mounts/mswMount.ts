@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { HttpHandler, http as MswHttp } from 'msw';
-import type { RequestHandler } from '../pipeline/routing.js';
+import type { RequestHandler } from '../pipeline/serverStep.js';
 import { serveInProcess, type MountOptions } from './fetchMount.js';
 
 /** The part of the msw module the mount uses: `import * as msw from 'msw'` (or `require('msw')`) fits. */

@@ -16,7 +16,7 @@ import type { ResolvedServerOptions } from '../public/options.js';
 
 /**
  * The parts of one server (one world of state), made once and wired as one plain object: each consumer takes it
- * under the narrow needs it declares (`RunsNeeds`, `SchedulerNeeds`, `RoutingNeeds`,
+ * under the narrow needs it declares (`RunsNeeds`, `SchedulerNeeds`, `ChainNeeds`,
  * `HandlerNeeds` through a request, `FixturesNeeds`, `ControlNeeds`), never this type.
  */
 export interface ServerParts {

@@ -25,7 +25,7 @@ import { rawBodyFormat } from '../wire/bodyFormat.js';
 
 /**
  * What a request's handler needs of its server's parts (`ctx.parts`): the state, the clock, the runs and the pace.
- * The journal, the faults, the kept answers and the listeners are the pipeline's (see dispatch.ts), not a handler's.
+ * The journal, the faults, the kept answers and the listeners are the chain's (`ChainNeeds`, exchange.ts), not a handler's.
  */
 export interface HandlerNeeds {
   readonly clock: ServerClock;
@@ -57,7 +57,6 @@ const EMPTY_BODY: Record<string, unknown> = Object.freeze({}) as Record<string, 
 
 /** One request on its way through the server: who asked, what was sent, and how to answer. */
 export class RequestContext {
-  readonly requestId = newId('req');
   principal: Principal | null = null;
   rate: RateState | null = null;
   /** A write's checked `x-trace-id` (the idempotency key), or `null`. */
@@ -88,7 +87,7 @@ export class RequestContext {
   proxied: string | null = null;
   /**
    * What answers in the handler's place, as the coverage counts it: a stub sets `stub`, a chaos rule `chaos` (a
-   * fault's is the dispatcher's to say: see `countCoverage` in dispatch.ts).
+   * fault's is the coverage step's to say: see `pipeline/steps/coverage.ts`).
    */
   answeredBy: CoverageAnswerer = 'handler';
   #searchParams: URLSearchParams | null = null;
@@ -101,6 +100,8 @@ export class RequestContext {
     readonly request: Request,
     readonly conn: Connection,
     readonly params: Readonly<Record<string, string>>,
+    /** The request's id (`x-request-id`): the chain's first step gives every request one. */
+    readonly requestId: string = newId('req'),
   ) {
     this.contentType = conn.reader.header('content-type');
   }

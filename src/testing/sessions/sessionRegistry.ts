@@ -1,4 +1,4 @@
-import type { RequestHandler } from '../pipeline/routing.js';
+import type { DashboardWorld } from '../mounts/dashboardStep.js';
 import type { ControlTarget, SessionDirectory } from '../control/controlPlane.js';
 import { hashKey } from '../state/apiKeys.js';
 import { OzMockError } from '../contract/errors.js';
@@ -10,13 +10,11 @@ import type { Store } from '../state/store.js';
 import type { Catalog } from '../state/catalog.js';
 import { rekey } from './rekey.js';
 import type { OzSession, OzSessionControls, OzSessionOptions } from '../public/ozServer.js';
-import { requestKey } from './sessionKey.js';
 
-/** The parts of a world a session is: its controls, its parts, its API handler and its control-plane target. */
-export interface SessionWorld {
+/** A world a session is: its controls, its parts and dashboard (what the chain's steps work on), its control-plane target. */
+export interface SessionWorld extends DashboardWorld {
   readonly controls: OzSessionControls;
   readonly parts: ServerParts;
-  readonly handler: RequestHandler;
   readonly target: ControlTarget;
   /** Stops the world's timers and work. */
   close(): Promise<void>;
@@ -135,15 +133,5 @@ export class SessionRegistry implements SessionDirectory {
 
   async closeAll(): Promise<void> {
     await Promise.all([...this.#live.keys()].map((id) => this.end(id)));
-  }
-
-  /** Puts the sessions in front of the default world's handler: a request with a session's key goes to it. */
-  route(handler: RequestHandler): RequestHandler {
-    return (request, conn) => {
-      if (this.#live.size === 0) return handler(request, conn);
-      const value = requestKey(conn);
-      const world = value === null ? null : this.worldOf(value);
-      return world ? world.handler(request, conn) : handler(request, conn);
-    };
   }
 }

@@ -1,4 +1,4 @@
-import { readBoundedText } from './bodyLimit.js';
+import type { IncomingMessage } from 'node:http';
 
 /** What a fully buffered answer is made of. */
 export interface AnswerParts {
@@ -14,17 +14,22 @@ export type MountKind = 'fetch' | 'http' | 'msw';
 export type Surface = 'api' | 'mcp';
 
 /**
- * How the handler reads a request's headers and body: each mount's cheapest way (over HTTP straight from
- * Node's request, so no Fetch-API `Request` is built for them).
+ * A request's body as the mount received it, not read yet: a Fetch-API stream (in process, msw) or Node's request
+ * (over HTTP). The server reads it when a step needs it (`wire/bodyText.ts`), never by calling back into the mount.
+ */
+export type RequestBody =
+  | { readonly kind: 'web'; readonly stream: ReadableStream<Uint8Array> | null }
+  | { readonly kind: 'node'; readonly incoming: IncomingMessage };
+
+/**
+ * What a mount hands the server of a request: its headers, read each mount's cheapest way (over HTTP straight
+ * from Node's request, so no Fetch-API `Request` is built for them), and its body still to read.
  */
 export interface RequestReader {
   /** A header's value (several joined by `, `), or `null`. */
   header(name: string): string | null;
-  /**
-   * The body's text (empty when none was sent), at most `maxBytes` bytes: a larger body (by its
-   * `Content-Length` before anything is read, else by the bytes as they stream) throws 413 `payload_too_large`.
-   */
-  text(maxBytes: number): Promise<string>;
+  /** The body, still to read (see `readBodyText` in `wire/bodyText.ts`). */
+  readonly body: RequestBody;
   /**
    * What the journal keeps of the request's headers: a function that builds them as a Fetch-API `Headers` when a
    * test reads them. It holds only the headers, so a kept entry does not keep the whole request alive.
@@ -36,7 +41,13 @@ export interface RequestReader {
 export function fetchRequestReader(request: Request): RequestReader {
   return {
     header: (name) => request.headers.get(name),
-    text: (maxBytes) => readBoundedText(request.body, request.headers.get('content-length'), maxBytes),
+    // A getter: the stream is looked at only when a step reads the body.
+    body: {
+      kind: 'web',
+      get stream() {
+        return request.body;
+      },
+    },
     headerSource: () => () => request.headers,
   };
 }

@@ -19,7 +19,7 @@ export type RequestOutcome =
   /** No answer: the connection was dropped (a `drop` or `lose` fault, a cut before the stream began). */
   | { readonly kind: 'dropped' };
 
-/** What a handler answers: a reply (dropping a connection is the dispatcher's, not a handler's). */
+/** What a handler answers: a reply (dropping a connection is a fault step's, not a handler's). */
 export type Reply = Exclude<RequestOutcome, { readonly kind: 'dropped' }>;
 
 /** The answer of the dropped connection. */

@@ -189,4 +189,44 @@ describe('SseParser against the SSE spec', () => {
     expect(data).toEqual(['{"a":1}', 'x']);
     expect(parser.pendingLength).toBe(0);
   });
+
+  // The parser tells `data:` and `event:` apart by their characters before it reads a field name (a fast path):
+  // a field one character off is an unknown field, whatever the line before it ends with.
+  it.each(['dxta', 'daxa', 'datx', 'datax', 'Data', 'xata'])('ignores the unknown field %s, one character off data', (field) => {
+    const text = `data: p:at\n${field}: v\n\n`;
+    expect(parse([text]).events).toEqual([{ event: 'message', data: 'p:at', id: '' }]);
+    expect(parse([...text]).events).toEqual(interpret(text).events);
+  });
+
+  it.each(['Event', 'xvent', 'exent', 'evxnt', 'evext', 'evenx', 'eventx'])('ignores the unknown field %s, one character off event', (field) => {
+    const text = `data: p:tne\n${field}: v\n\n`;
+    expect(parse([text]).events).toEqual([{ event: 'message', data: 'p:tne', id: '' }]);
+    expect(parse([...text]).events).toEqual(interpret(text).events);
+  });
+
+  it('an event name is the one its line gives, even where the text before it ends with the previous name', () => {
+    const names: string[] = [];
+    const parser = new SseParser({ onEvent: (event) => names.push(event) });
+    parser.feed('event:t:\ndata: 1\n\nevent:zz\ndata: 2\n\n');
+    expect(names).toEqual(['t:', 'zz']);
+  });
+
+  it('an empty feed between a CR and its LF leaves them one line end', () => {
+    const events: string[] = [];
+    const parser = new SseParser({ onEvent: (_, data) => events.push(data) });
+    parser.feed('data: a\r');
+    parser.feed('');
+    parser.feed('\ndata: b\n\n');
+    expect(events).toEqual(['a\nb']);
+  });
+
+  it('after reset() reads on as a new parser: no event name, no piece of line left', () => {
+    const events: [string, string][] = [];
+    const parser = new SseParser({ onEvent: (event, data) => events.push([event, data]) });
+    parser.feed('event: gone\ndata: gone\ndata: ha');
+    parser.reset();
+    parser.feed('data: ke');
+    parser.feed('pt\n\n');
+    expect(events).toEqual([['message', 'kept']]);
+  });
 });

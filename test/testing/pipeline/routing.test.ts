@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/generated/routes.js';
 import { HANDLERS } from '../../../src/testing/handlers/index.js';
-import type { OperationHandler } from '../../../src/testing/pipeline/pipeline.js';
-import type { OperationHandlers } from '../../../src/testing/pipeline/routing.js';
+import type { OperationHandler } from '../../../src/testing/pipeline/operationHandler.js';
+import type { OperationHandlers } from '../../../src/testing/pipeline/operationHandler.js';
 import { createTestServer } from '../../support/ozServer.js';
 import { call } from '../support/serverCall.js';
 

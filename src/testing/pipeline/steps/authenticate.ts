@@ -3,7 +3,8 @@ import type { KeyRecord, ServerData } from '../../state/state.js';
 import type { Principal, RequestContext } from '../requestContext.js';
 import { unauthorized } from '../../contract/errors.js';
 import type { OperationInfo } from '../../contract/operations.js';
-import type { RequestStep } from '../requestStep.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 import { addressInFence } from '../../support/addressFence.js';
 
 const LEGACY_PLANE = { models: 'models', proxy: 'proxy' } as const;
@@ -61,6 +62,10 @@ export function authenticate(ctx: RequestContext, op: OperationInfo, data: Serve
 }
 
 /** Step: an operation that takes a key knows its caller (`ctx.principal`) from here on. */
-export const authentication: RequestStep = (ctx, op, parts) => {
-  if (op.auth !== 'none') ctx.principal = authenticate(ctx, op, parts.store.data, parts.clock.now(), parts.options.keyCacheMs);
+export const authentication: ServerStep<ServerExchange> = (ctx, next) => {
+  const { op } = ctx;
+  if (op.auth === 'none') return next();
+  const { parts } = ctx.world;
+  ctx.ctx.principal = authenticate(ctx.ctx, op, parts.store.data, parts.clock.now(), parts.options.keyCacheMs);
+  return next();
 };

@@ -1,6 +1,7 @@
 import { invalidJson, OzMockError } from '../../contract/errors.js';
 import { checkNesting } from '../../contract/nesting.js';
-import type { RequestStep } from '../requestStep.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 import { isPlainObject } from '../../support/plainObject.js';
 import { isYamlType, mediaType } from '../../wire/wire.js';
 import { parseYaml } from '../../wire/yamlWire.js';
@@ -53,11 +54,14 @@ function loadYaml(raw: string, syntax: 'YAML' | 'JSON or YAML'): unknown {
  * Step: the body, parsed. MCP's JSON-RPC judges its own messages (a batch, a response, a bad id): its handler
  * answers them; elsewhere an operation that takes a body takes a JSON or YAML object.
  */
-export const body: RequestStep = (ctx, op) => {
+export const body: ServerStep<ServerExchange> = (ctx, next) => {
+  const { op } = ctx;
+  const request = ctx.ctx;
   if (op.plane === 'mcp') {
-    ctx.message = parseRequestBody(ctx.rawBody ?? '', ctx.contentType, true);
-    if (isPlainObject(ctx.message)) ctx.body = ctx.message;
+    request.message = parseRequestBody(request.rawBody ?? '', request.contentType, true);
+    if (isPlainObject(request.message)) request.body = request.message;
   } else if (op.body) {
-    ctx.body = requireObjectBody(parseRequestBody(ctx.rawBody ?? '', ctx.contentType, !op.wire));
+    request.body = requireObjectBody(parseRequestBody(request.rawBody ?? '', request.contentType, !op.wire));
   }
+  return next();
 };

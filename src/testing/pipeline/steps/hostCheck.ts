@@ -1,7 +1,7 @@
-import type { RequestHandler } from '../routing.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 import type { Connection } from '../../wire/connection.js';
 import { OzMockError } from '../../contract/errors.js';
-import { newId } from '../../support/ids.js';
 
 const LOOPBACK_BINDS: ReadonlySet<string> = new Set(['localhost', '::1', '[::1]']);
 const LOOPBACK_NAMES = ['127.0.0.1', 'localhost', '[::1]'] as const;
@@ -29,17 +29,16 @@ export function foreignHost(conn: Connection, hostHeader: string | null): OzMock
 }
 
 /**
- * Puts the Host check in front of every surface of a listener: the API, MCP, `/health`, the dashboard and the
+ * Step: the Host check, in front of every surface of a listener: the API, MCP, `/health`, the dashboard and the
  * control plane. A refused request reaches none of them (it is not journaled) and its body is never read; the
  * answer is the error envelope as JSON, with `x-request-id` and `X-Error-Code` and no CORS headers.
  */
-export function withLoopbackHost(handler: RequestHandler): RequestHandler {
-  return (request, conn) => {
-    if (conn.listener === null) return handler(request, conn);
-    const refused = foreignHost(conn, conn.reader.header('host'));
-    if (refused === null) return handler(request, conn);
-    // Only the HTTP mount has a listener: its answer goes to the socket as parts.
-    const headers = { 'content-type': 'application/json', 'x-request-id': newId('req'), 'x-error-code': refused.code, 'cache-control': 'no-store' };
-    return Promise.resolve({ kind: 'written', parts: { status: refused.status, headers, body: JSON.stringify({ error: refused.toObject() }) } });
-  };
-}
+export const hostCheck: ServerStep<ServerExchange> = (ctx, next) => {
+  const { conn } = ctx;
+  if (conn.listener === null) return next();
+  const refused = foreignHost(conn, conn.reader.header('host'));
+  if (refused === null) return next();
+  // Only the HTTP mount has a listener: its answer goes to the socket as parts.
+  const headers = { 'content-type': 'application/json', 'x-request-id': ctx.requestId, 'x-error-code': refused.code, 'cache-control': 'no-store' };
+  return { kind: 'written', parts: { status: refused.status, headers, body: JSON.stringify({ error: refused.toObject() }) } };
+};

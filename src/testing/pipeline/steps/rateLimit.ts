@@ -1,6 +1,7 @@
 import type { ServerData } from '../../state/state.js';
 import type { Principal, RateState } from '../requestContext.js';
-import type { RequestStep } from '../requestStep.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 import { OzMockError } from '../../contract/errors.js';
 import { isoTime } from '../../support/isoTime.js';
 
@@ -37,11 +38,14 @@ export function takeRateLimit(windows: ServerData['windows'], now: number, princ
 }
 
 /** Step: a keyed request is counted in its key's window; its answer carries the window's headers. */
-export const rateLimit: RequestStep = (ctx, _op, parts) => {
-  if (!ctx.principal) return;
-  const take = takeRateLimit(parts.store.data.windows, parts.clock.now(), ctx.principal);
-  ctx.rate = take.state;
+export const rateLimit: ServerStep<ServerExchange> = (ctx, next) => {
+  const request = ctx.ctx;
+  if (!request.principal) return next();
+  const { parts } = ctx.world;
+  const take = takeRateLimit(parts.store.data.windows, parts.clock.now(), request.principal);
+  request.rate = take.state;
   if (take.refused) throw take.refused;
+  return next();
 };
 
 /** The window of a key as `svc_whoami` reports it. */

@@ -1,13 +1,29 @@
-import type { Reply } from '../../wire/requestOutcome.js';
+import type { RequestOutcome } from '../../wire/requestOutcome.js';
 import type { IdempotencyStore } from '../../state/idempotencyStore.js';
 import type { ServerClock } from '../../time/clock.js';
+import { splitUrl } from '../../support/requestUrl.js';
+import type { ServerExchange } from '../exchange.js';
 import type { RequestContext } from '../requestContext.js';
+import type { ServerNext, ServerStep } from '../serverStep.js';
 
 /** What serving a replay works with: the kept answers and the clock. */
 export interface ReplayNeeds {
   readonly idempotency: IdempotencyStore;
   readonly clock: ServerClock;
 }
+
+/**
+ * Step: a non-run write (`x-oz-replay`) of a known caller with a trace id is served once: a repeat answers the kept
+ * answer again, on the wire it negotiated, in the place of the stubs and the handler. After the negotiation (a
+ * replay answers on its own wire), before the stubs (a stubbed answer is kept as any other).
+ */
+export const replay: ServerStep<ServerExchange> = (ctx, next) => {
+  const request = ctx.ctx;
+  const { traceId: key } = request;
+  if (key === null || !ctx.op.replay || request.principal === null) return next();
+  // The path as sent (the entry's is redacted): a replay is keyed by what the caller asked for.
+  return serveOnce(request, ctx.world.parts, key, splitUrl(ctx.request.url).path, next);
+};
 
 /**
  * Serves a non-run write with a trace id once: the first request runs `handle` and its 2xx answer is kept (an
@@ -19,8 +35,8 @@ export async function serveOnce(
   parts: ReplayNeeds,
   traceId: string,
   path: string,
-  handle: () => Reply | Promise<Reply>,
-): Promise<Reply> {
+  handle: ServerNext,
+): Promise<RequestOutcome> {
   const claim = parts.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), bodyIdentity(ctx), parts.clock.now());
   if (claim.kind === 'replay') {
     ctx.replayed = true;
@@ -28,7 +44,7 @@ export async function serveOnce(
     ctx.executionId = answer.executionId ?? null;
     return answer.kind === 'payload' ? ctx.reply(answer.status, answer.payload, REPLAYED) : ctx.json(answer.status, answer.value, REPLAYED);
   }
-  let response: Reply;
+  let response: RequestOutcome;
   try {
     response = await handle();
   } catch (err) {

@@ -1,7 +1,8 @@
 import { OzMockError } from '../../contract/errors.js';
 import type { OperationInfo } from '../../contract/operations.js';
 import type { Principal } from '../requestContext.js';
-import type { RequestStep } from '../requestStep.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 
 /** The company service is not deployed on the free tier. */
 export function checkTier(principal: Principal, op: OperationInfo): void {
@@ -13,6 +14,8 @@ export function checkTier(principal: Principal, op: OperationInfo): void {
 }
 
 /** Step: the caller's tier opens the operation's plane. */
-export const tier: RequestStep = (ctx, op) => {
-  if (ctx.principal) checkTier(ctx.principal, op);
+export const tier: ServerStep<ServerExchange> = (ctx, next) => {
+  const { principal } = ctx.ctx;
+  if (principal) checkTier(principal, ctx.op);
+  return next();
 };

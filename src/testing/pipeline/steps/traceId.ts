@@ -1,6 +1,7 @@
 import { invalidParams } from '../../contract/errors.js';
 import { OPENAPI_DOCUMENT } from '../../contract/operations.js';
-import type { RequestStep } from '../requestStep.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 
 // The contract's `x-trace-id` as openapi.json's `TraceId` parameter describes it: printable ASCII, no spaces.
 const TRACE_ID_SCHEMA = (OPENAPI_DOCUMENT as { components: { parameters: { TraceId: { schema: { minLength: number; maxLength: number; pattern: string } } } } })
@@ -21,8 +22,10 @@ export function checkedTraceId(value: string | null): string | null {
 }
 
 /** Step: a write's `x-trace-id` is checked before its body is read (a GET's is not looked at, nor MCP's). */
-export const traceId: RequestStep = (ctx, op) => {
+export const traceId: ServerStep<ServerExchange> = (ctx, next) => {
   // Every write, MCP's included, checks its trace id.
-  if (op.method === 'GET') return;
-  ctx.traceId = checkedTraceId(ctx.header('x-trace-id'));
+  if (ctx.op.method === 'GET') return next();
+  const request = ctx.ctx;
+  request.traceId = checkedTraceId(request.header('x-trace-id'));
+  return next();
 };

@@ -1,7 +1,8 @@
 import * as parameterValidators from '../../../generated/parameterValidators.js';
 import * as requestValidators from '../../../generated/requestValidators.js';
 import type { RequestContext } from '../requestContext.js';
-import type { RequestStep } from '../requestStep.js';
+import type { ServerExchange } from '../exchange.js';
+import type { ServerStep } from '../serverStep.js';
 import { INVALID_FORMAT_MESSAGE, OzMockError } from '../../contract/errors.js';
 import { inexactNumberProblem } from '../../contract/exactNumbers.js';
 import { OPENAPI_DOCUMENT, type OperationInfo } from '../../contract/operations.js';
@@ -126,6 +127,8 @@ export function componentCheck(name: RequestComponent, at = ''): SchemaCheck {
 }
 
 /** Step: the parameters and body are checked against openapi.json (MCP checks its own messages). */
-export const validation: RequestStep = (ctx, op) => {
-  if (op.plane !== 'mcp') validateRequest(ctx, op);
+export const validation: ServerStep<ServerExchange> = (ctx, next) => {
+  const { op } = ctx;
+  if (op.plane !== 'mcp') validateRequest(ctx.ctx, op);
+  return next();
 };

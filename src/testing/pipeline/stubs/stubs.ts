@@ -1,6 +1,6 @@
 import type { OperationId } from '../../../generated/operations.js';
 import type { TypedOperationStub, UncheckedOperationStub } from './operationStub.js';
-import type { Reply } from '../../wire/requestOutcome.js';
+import type { Reply, RequestOutcome } from '../../wire/requestOutcome.js';
 import type { RequestContext } from '../requestContext.js';
 import { OzMockError } from '../../contract/errors.js';
 import { checkNesting } from '../../contract/nesting.js';
@@ -352,9 +352,10 @@ function stubReply(ctx: RequestContext, answer: StubAnswer, shape: ResponseShape
 }
 
 /** A scripted reply: the operation's own handler renders it (`ctx.scriptedReply`), with the answer's headers. */
-async function scripted(ctx: RequestContext, answer: StubAnswer, handler: (ctx: RequestContext) => Reply | Promise<Reply>): Promise<Reply> {
+async function scripted(ctx: RequestContext, answer: StubAnswer, handler: () => Promise<RequestOutcome>): Promise<RequestOutcome> {
   ctx.scriptedReply = answer.reply ?? null;
-  const reply = await handler(ctx);
+  const reply = await handler();
+  if (reply.kind === 'dropped') return reply;
   for (const [name, value] of Object.entries(answer.headers ?? {})) {
     if (reply.kind === 'response') reply.response.headers.set(name, value);
     else if (reply.kind === 'stream') reply.headers[name] = value;
@@ -374,7 +375,7 @@ let nextStubId = 1;
 export class Stubs implements OzStubs {
   #armed: ArmedStub[] = [];
 
-  /** How many stubs are armed (the dispatcher skips stubs when none are). */
+  /** How many stubs are armed (the chain's `stub` step goes straight to the handler when none are). */
   get size(): number {
     return this.#armed.length;
   }
@@ -441,7 +442,7 @@ export class Stubs implements OzStubs {
    * The operation's handler with the stubs in front of it: the newest matching stub answers; a `respond` that
    * returns nothing lets the next stub, then the handler, answer.
    */
-  async answer(ctx: RequestContext, op: OperationInfo, handler: (ctx: RequestContext) => Reply | Promise<Reply>): Promise<Reply> {
+  async answer(ctx: RequestContext, op: OperationInfo, handler: () => Promise<RequestOutcome>): Promise<RequestOutcome> {
     let request: StubRequest | null = null;
     for (let i = this.#armed.length - 1; i >= 0; i--) {
       const stub = this.#armed[i]!;
@@ -473,7 +474,7 @@ export class Stubs implements OzStubs {
       if (answer.reply) return scripted(ctx, answer, handler);
       return stubReply(ctx, answer, shape);
     }
-    return handler(ctx);
+    return handler();
   }
 
   /** A `respond` function's answer, checked as a fixed answer is when added (a misfit is the test's bug: 500). */
