@@ -58,7 +58,7 @@ it('reports what the suite exercised, and the gate names what it missed', async 
 
   // A test of that path (a session: a fresh world, whose demo account has no CRM connection) covers it, and the
   // gate passes: a session's requests count in the server's report too.
-  const fresh = await server.session();
+  const fresh = server.session();
   const client = new Oz({ baseURL: server.url, apiKey: fresh.apiKey, fetch: fresh.fetch, logLevel: 'off' });
   console.log((await triageTicket(client, { email: 'bob@example.com', subject: 'No CRM here' })).customer); // null
   expectCoverage(server, { require: ['createCompanyItem 201', 'executeTool 424 connection_required'] });

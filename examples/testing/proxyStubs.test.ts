@@ -18,8 +18,8 @@ await once(realService, 'listening');
 const realServiceUrl = `http://127.0.0.1:${(realService.address() as AddressInfo).port}`;
 
 const server = createOzServer();
-afterAll(() => {
-  server.close();
+afterAll(async () => {
+  await server.close();
   realService.close();
 });
 

@@ -63,6 +63,42 @@ function numberFlag(flag: WrittenFlag, name: 'maxRetries' | 'timeout'): number {
   return checkedFlag(flag, name, Number(text));
 }
 
+/** Reads one global flag into `options` (its value checked). */
+function readGlobalFlag(flag: WrittenFlag, options: GlobalOptions): void {
+  const bool = () => {
+    if (flag.value !== 'true' && flag.value !== 'false') throw new CliUsageError(`--${flag.name} takes no value (or true/false), not ${JSON.stringify(flag.value)}.`);
+    return flag.value === 'true';
+  };
+  switch (flag.name) {
+    case 'format': {
+      const value = valueOf(flag);
+      if (!FORMATS.includes(value as Format)) throw new CliUsageError(`--format expects one of ${FORMATS.join(', ')}, not ${JSON.stringify(value)}.${didYouMean(value, FORMATS)}`);
+      options.format = value as Format;
+      break;
+    }
+    case 'stream': options.stream = bool(); break;
+    case 'async': options.async = bool(); break;
+    case 'wait': options.wait = bool(); break;
+    case 'all': options.all = bool(); break;
+    case 'help': options.help = bool(); break;
+    case 'version': options.version = bool(); break;
+    case 'data': options.data = valueOf(flag); break;
+    case 'base-url': options.baseURL = checkedFlag(flag, 'baseURL', valueOf(flag)); break;
+    case 'profile': options.profile = valueOf(flag); break;
+    case 'idempotency-key': options.idempotencyKey = valueOf(flag); break;
+    case 'max-retries': options.maxRetries = numberFlag(flag, 'maxRetries'); break;
+    case 'timeout': options.timeout = numberFlag(flag, 'timeout'); break;
+    case 'wait-timeout': options.waitTimeout = wholeNumber(flag, 1); break;
+    case 'header': {
+      const value = valueOf(flag);
+      const colon = value.indexOf(':');
+      if (colon <= 0) throw new CliUsageError(`--header expects 'Name: value', not ${JSON.stringify(value)}.`);
+      options.headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
+      break;
+    }
+  }
+}
+
 /** Reads the global flags out of `flags`; answers them and the flags left (a command's own). */
 export function readGlobalOptions(flags: readonly WrittenFlag[]): { options: GlobalOptions; rest: WrittenFlag[] } {
   const options: GlobalOptions = {
@@ -71,42 +107,8 @@ export function readGlobalOptions(flags: readonly WrittenFlag[]): { options: Glo
   };
   const rest: WrittenFlag[] = [];
   for (const flag of flags) {
-    if (!isGlobal(flag.name)) {
-      rest.push(flag);
-      continue;
-    }
-    const bool = () => {
-      if (flag.value !== 'true' && flag.value !== 'false') throw new CliUsageError(`--${flag.name} takes no value (or true/false), not ${JSON.stringify(flag.value)}.`);
-      return flag.value === 'true';
-    };
-    switch (flag.name) {
-      case 'format': {
-        const value = valueOf(flag);
-        if (!FORMATS.includes(value as Format)) throw new CliUsageError(`--format expects one of ${FORMATS.join(', ')}, not ${JSON.stringify(value)}.${didYouMean(value, FORMATS)}`);
-        options.format = value as Format;
-        break;
-      }
-      case 'stream': options.stream = bool(); break;
-      case 'async': options.async = bool(); break;
-      case 'wait': options.wait = bool(); break;
-      case 'all': options.all = bool(); break;
-      case 'help': options.help = bool(); break;
-      case 'version': options.version = bool(); break;
-      case 'data': options.data = valueOf(flag); break;
-      case 'base-url': options.baseURL = checkedFlag(flag, 'baseURL', valueOf(flag)); break;
-      case 'profile': options.profile = valueOf(flag); break;
-      case 'idempotency-key': options.idempotencyKey = valueOf(flag); break;
-      case 'max-retries': options.maxRetries = numberFlag(flag, 'maxRetries'); break;
-      case 'timeout': options.timeout = numberFlag(flag, 'timeout'); break;
-      case 'wait-timeout': options.waitTimeout = wholeNumber(flag, 1); break;
-      case 'header': {
-        const value = valueOf(flag);
-        const colon = value.indexOf(':');
-        if (colon <= 0) throw new CliUsageError(`--header expects 'Name: value', not ${JSON.stringify(value)}.`);
-        options.headers[value.slice(0, colon).trim()] = value.slice(colon + 1).trim();
-        break;
-      }
-    }
+    if (isGlobal(flag.name)) readGlobalFlag(flag, options);
+    else rest.push(flag);
   }
   return { options, rest };
 }

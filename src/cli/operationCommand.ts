@@ -95,19 +95,39 @@ function eventText(event: unknown): string {
   return typeof content === 'string' ? content : '';
 }
 
+/** The path parameters: as many positionals as the command's path has, else a usage error naming what is missing or extra. */
+function checkPositionals(words: readonly string[], command: CliCommand, positionals: readonly string[]): void {
+  const usage = `oz ${[...words, ...command.pathParams.map((p) => p.name.toUpperCase())].join(' ')}`;
+  if (positionals.length < command.pathParams.length) {
+    throw new CliUsageError(`Missing ${command.pathParams.slice(positionals.length).map((p) => p.name.toUpperCase()).join(' ')}: ${usage}.`);
+  }
+  if (positionals.length > command.pathParams.length) throw new CliUsageError(`Unexpected argument ${JSON.stringify(positionals[command.pathParams.length])}: ${usage}.`);
+}
+
+/** The arguments of the client's method, in its order: the path parameters, the query, the body, then the call's options. */
+function callArguments(command: CliCommand, positionals: readonly string[], query: Record<string, unknown>, body: Record<string, unknown> | undefined, options: GlobalOptions, signal: AbortSignal): unknown[] {
+  const format: Format = options.format ?? 'json';
+  const callOptions = {
+    signal,
+    ...(command.wire && format !== 'json' ? { format } : {}),
+    ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
+  };
+  const args: unknown[] = [...positionals];
+  if (command.query.length) args.push(query);
+  if (command.body) args.push(body);
+  args.push(callOptions);
+  return args;
+}
+
 /** Runs a generated command: the arguments and flags checked and typed, then the client's method, then the output. */
 export async function runOperation(words: readonly string[], command: CliCommand, positionals: readonly string[], flags: readonly WrittenFlag[], options: GlobalOptions, io: CliIO): Promise<void> {
   const named = words.join(' ');
-  const usage = `oz ${[...words, ...command.pathParams.map((p) => p.name.toUpperCase())].join(' ')}`;
   const cardName = command.card === 'tool' ? positionals[0] : undefined;
   if (options.help && !(command.card && (cardName || flags.some((f) => f.name === 'agent')))) {
     writeOwn(io.stdout, commandHelp(words, command));
     return;
   }
-  if (positionals.length < command.pathParams.length) {
-    throw new CliUsageError(`Missing ${command.pathParams.slice(positionals.length).map((p) => p.name.toUpperCase()).join(' ')}: ${usage}.`);
-  }
-  if (positionals.length > command.pathParams.length) throw new CliUsageError(`Unexpected argument ${JSON.stringify(positionals[command.pathParams.length])}: ${usage}.`);
+  checkPositionals(words, command, positionals);
   checkGlobals(named, command, options);
 
   const query: Record<string, unknown> = {};
@@ -138,15 +158,7 @@ export async function runOperation(words: readonly string[], command: CliCommand
   if (body && (options.async || options.wait)) body.async = true;
 
   const format: Format = options.format ?? 'json';
-  const callOptions = {
-    signal: io.signal,
-    ...(command.wire && format !== 'json' ? { format } : {}),
-    ...(options.idempotencyKey !== undefined ? { idempotencyKey: options.idempotencyKey } : {}),
-  };
-  const args: unknown[] = [...positionals];
-  if (command.query.length) args.push(query);
-  if (command.body) args.push(body);
-  args.push(callOptions);
+  const args = callArguments(command, positionals, query, body, options, io.signal);
   const call = methodOf(client, command.method);
   const pretty = io.stdout.isTTY === true;
 

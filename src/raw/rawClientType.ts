@@ -18,6 +18,8 @@ type RawOperation<P extends keyof paths, M extends RawMethod> = NonNullable<path
 export type RawParseAs = 'json' | 'text' | 'blob' | 'arrayBuffer' | 'stream';
 
 /** The keys of `T` that are not optional. */
+// `{}` on purpose: only a key `{}` is assignable to, an optional one, drops out.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKey<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
 /** `params`: the operation's path, query and header parameters; required when it has a required one. */

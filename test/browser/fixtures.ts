@@ -25,6 +25,8 @@ async function screenshotViews(page: Page, testInfo: TestInfo): Promise<void> {
 
 export const test = base.extend<{ mock: OzMockProcess; pageFaults: PageFaults }>({
   // A fresh oz-mock for each test: `node dist/testing/cli.js`, as a user starts it.
+  // Playwright reads the fixtures a fixture needs from its first parameter's pattern: `{}` is none.
+  // eslint-disable-next-line no-empty-pattern
   mock: async ({}, use) => {
     const mock = await startOzMock();
     await use(mock);

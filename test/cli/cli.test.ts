@@ -71,7 +71,7 @@ describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
     const [asJson, asYaml, asMarkdown, asText] = await Promise.all([wire('json'), wire('yaml'), wire('markdown'), wire('text')]);
     expect(asJson.stdout.trim().split('\n')).toHaveLength(1);
     expect(json(asJson.stdout)).toMatchObject({ ok: true, content: 'four wires' });
-    expect(asYaml.stdout).toMatch(/^ok: true\ncontent: \|-\n  four wires\n/);
+    expect(asYaml.stdout).toMatch(/^ok: true\ncontent: \|-\n {2}four wires\n/);
     expect(asMarkdown.stdout).toMatch(/^four wires\n[\s\S]*execution_id: exe_/);
     expect(asText.stdout).toBe('four wires');
   });

@@ -121,7 +121,7 @@ describe('no step calls back into the transport', () => {
     });
     // One call: resolved once, sent once; its attempts, hops and the run's reads all went down the chain.
     expect(counts).toEqual({ request: 1, call: 1, prepare: 1 });
-    expect(server.requests.map((r) => `${r.method} ${r.path} ${r.headers['x-oz-retry-count']}`)).toEqual([
+    expect(server.requests.map((r) => `${r.method} ${r.path} ${String(r.headers['x-oz-retry-count'])}`)).toEqual([
       'POST /v1/tools/old/execute 0',
       'POST /v1/tools/echo/execute 0',
       'POST /v1/tools/old/execute 1',

@@ -8,14 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the codegen is plain JavaScript without declarations
-import { DOCS_INDEX as DOCS_INDEX_UNTYPED, llmsPagesOf as llmsPagesOfUntyped, renderLlmsFull as renderLlmsFullUntyped, renderLlmsIndex as renderLlmsIndexUntyped } from '../../scripts/codegen/llmsText.mjs';
+import * as llmsText from '../../scripts/codegen/llmsText.mjs';
 import { REPOSITORY_FILES, ROOT } from './repositoryFiles.js';
 
 type LlmsPages = { readonly pages: readonly { readonly path: string }[] };
-const llmsPagesOf = llmsPagesOfUntyped as (root: string) => LlmsPages;
-const renderLlmsIndex = renderLlmsIndexUntyped as (pages: LlmsPages) => string;
-const renderLlmsFull = renderLlmsFullUntyped as (pages: LlmsPages) => string;
-const DOCS_INDEX = DOCS_INDEX_UNTYPED as string;
+const llmsPagesOf = llmsText.llmsPagesOf as (root: string) => LlmsPages;
+const renderLlmsIndex = llmsText.renderLlmsIndex as (pages: LlmsPages) => string;
+const renderLlmsFull = llmsText.renderLlmsFull as (pages: LlmsPages) => string;
+const DOCS_INDEX = llmsText.DOCS_INDEX as string;
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const index = read('llms.txt');

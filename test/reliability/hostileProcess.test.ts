@@ -20,8 +20,8 @@ beforeAll(async () => {
 }, 60_000);
 // The slowest /health of each test, printed at the end for RELIABILITY.md (recorded, never asserted).
 const slowest = new Map<string, number>();
-afterAll(() => {
-  mock?.stop();
+afterAll(async () => {
+  await mock?.stop();
   const lines = [...slowest].map(([test, ms]) => `  ${ms.toFixed(1)} ms  ${test}`);
   if (lines.length) console.info(`slowest /health per test:\n${lines.join('\n')}`);
 });

@@ -70,7 +70,7 @@ describe('resource hygiene', () => {
         controller.abort();
         await aborted.finalResult().catch(() => undefined);
         const unread = await client.agents.execute({ agent: 'writer', user_request: LONG, stream: true });
-        unread.close();
+        await unread.close();
       }
       await client.tools.execute('echo', { text: 'after' });
       // Sockets the client destroyed close on the server's side on a later turn: give it a few.

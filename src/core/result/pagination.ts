@@ -71,6 +71,8 @@ export class Page<Item> implements PageBody<Item>, AsyncIterable<Item> {
 
   /** This page, then every later page, fetched one at a time as the loop asks for them. */
   async *iterPages(): AsyncGenerator<Page<Item>, void, undefined> {
+    // The walk starts at this page and moves on from it.
+    // eslint-disable-next-line @typescript-eslint/no-this-alias
     let page: Page<Item> = this;
     for (;;) {
       yield page;

@@ -178,7 +178,9 @@ export class Runner {
   /** Runs a queued execution in the background: it starts after one step of the clock. */
   runInBackground(record: ExecutionRecord, plan: RunPlan): void {
     const { signal } = this.#parts.lifetime;
-    this.#parts.work.track(
+    // Not awaited: the run goes on in the background. The work tracker holds it (and its rejection handler),
+    // so `idle()` waits for it and a failure never goes unhandled.
+    void this.#parts.work.track(
       (async () => {
         await this.#sleepFor(record, this.#parts.options.timing.stepMs);
         if (record.status !== 'queued' || signal.aborted) return;

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await listener.close();
-  server.close();
+  await server.close();
 });
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -36,7 +36,7 @@ describe('the key never leaks', () => {
 
     // A service that echoes the credential it got into its error messages and bodies, on every wire.
     server.fallback = (request): ScriptedAnswer => {
-      const seen = `${request.headers.authorization ?? ''} ${request.headers['x-api-key'] ?? ''}`;
+      const seen = `${String(request.headers.authorization ?? '')} ${String(request.headers['x-api-key'] ?? '')}`;
       if (request.path.endsWith('/ok')) return { headers: { 'x-request-id': 'req_ok' }, body: envelope('fine') };
       if (request.query.get('format') === 'text') return { status: 401, headers: { 'content-type': 'text/plain', 'x-error-code': 'unauthorized' }, body: `unauthorized: bad key ${seen}\n` };
       return { status: 401, headers: { 'x-error-code': 'unauthorized' }, body: { error: { code: 'unauthorized', message: `bad key ${seen}`, hint: seen } } };

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => {
   process.off('warning', onWarning);
   await listener.close();
-  server.close();
+  await server.close();
 });
 afterEach(() => {
   warnings.length = 0;

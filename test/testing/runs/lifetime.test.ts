@@ -161,13 +161,13 @@ describe('reset(), restore() and importState() end the streams in flight', () =>
     const doc = server.exportState();
     server.reset();
     // The old world's queued run: its step passes on the clock of the new world, and it stays stopped.
-    server.clock.advance(10_000);
+    await server.clock.advance(10_000);
     await server.idle();
     expect(server.getExecution('trace-old-world')).toBeUndefined();
     expect(server.wallet('demo')).toEqual(before);
     // The same record imported: only the run the import takes up again finishes it, and charges once.
     server.importState(doc);
-    server.clock.advance(10_000);
+    await server.clock.advance(10_000);
     await server.idle();
     expect(server.getExecution('trace-old-world')).toMatchObject({ status: 'succeeded', cost_usd: 0.001 });
     expect(server.wallet('demo').spent_usd).toBeCloseTo(before.spent_usd + 0.001, 6);

@@ -48,7 +48,7 @@ describe('importState() takes up the runs in flight', () => {
     });
     const id = (started.body as { execution_id: string }).execution_id;
     // One step: the run begins (its first task waits for the next step).
-    before.clock.advance(10);
+    await before.clock.advance(10);
     await new Promise((r) => setImmediate(r));
     const doc = before.exportState();
     const saved = doc.executions.find((e) => e.id === id)!;

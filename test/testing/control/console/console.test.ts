@@ -120,7 +120,7 @@ describe('the live feed GET /_oz/events', () => {
   });
 
   it('in a session, shows that session’s traffic alone', async () => {
-    const session = await server.session();
+    const session = server.session();
     try {
       const res = await fetch(`${listener.url}/_oz/sessions/${session.id}/events`, { headers: ADMIN });
       const reading = readFeed(res.body!, (text) => entries(text).some((e) => e.path === '/v1/agents'));

@@ -105,6 +105,8 @@ describe('typed by the operation', () => {
   it('reply and lastUserMessage compile only for chat completions', () => {
     // @ts-expect-error: listTools is no chat completion, so it takes no reply
     expect(() => server.stubs.add({ operationId: 'listTools', answer: { reply: { content: 'x' } } })).toThrow(TypeError);
+    // Kept on one line: a @ts-expect-error covers only the line after it.
+    // prettier-ignore
     // @ts-expect-error: nor a match by the last user message
     expect(() => server.stubs.add({ operationId: 'listTools', match: { lastUserMessage: { contains: 'x' } }, answer: { status: 200, body: { data: [], next_cursor: null } } })).toThrow(TypeError);
     // @ts-expect-error: a reply is content or tool calls, not both

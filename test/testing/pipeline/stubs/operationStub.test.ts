@@ -25,26 +25,26 @@ async function typedStubs(stubs: OzControls['stubs']) {
 }
 
 /** Stubs of the wrong types: none compiles (never called; the type check is the test). */
-export function wronglyTypedStubs(stubs: OzControls['stubs']) {
+export async function wronglyTypedStubs(stubs: OzControls['stubs']) {
 
   // @ts-expect-error a body field the operation's answer does not have
-  stubs.add({ operationId: 'executeTool', answer: { status: 200, body: { ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1', colour: 'red' } } });
+  await stubs.add({ operationId: 'executeTool', answer: { status: 200, body: { ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1', colour: 'red' } } });
   // @ts-expect-error a 404's body is the error envelope, not the result
-  stubs.add({ operationId: 'executeTool', answer: { status: 404, body: result } });
+  await stubs.add({ operationId: 'executeTool', answer: { status: 404, body: result } });
   // @ts-expect-error a status the operation never answers
-  stubs.add({ operationId: 'executeTool', answer: { status: 418, body: result } });
+  await stubs.add({ operationId: 'executeTool', answer: { status: 418, body: result } });
   // @ts-expect-error an event name the stream does not have
-  stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'tokn', data: { delta: 'x' } }] } });
+  await stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'tokn', data: { delta: 'x' } }] } });
   // @ts-expect-error a token event's delta is a string
-  stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'token', data: { delta: 1 } }] } });
+  await stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'token', data: { delta: 1 } }] } });
   // @ts-expect-error an operation that never streams takes no events
-  stubs.add({ operationId: 'listTools', answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] } });
+  await stubs.add({ operationId: 'listTools', answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] } });
   // @ts-expect-error a path parameter the operation does not have
-  stubs.add({ operationId: 'executeTool', match: { path: { agent: 'writer' } }, answer: { status: 200, body: result } });
+  await stubs.add({ operationId: 'executeTool', match: { path: { agent: 'writer' } }, answer: { status: 200, body: result } });
   // @ts-expect-error a body field the operation's request does not have
-  stubs.add({ operationId: 'createCompanyItem', match: { body: { colour: 'red' } }, answer: { status: 400, body: { error: { code: 'invalid_params', message: 'x' } } } });
+  await stubs.add({ operationId: 'createCompanyItem', match: { body: { colour: 'red' } }, answer: { status: 400, body: { error: { code: 'invalid_params', message: 'x' } } } });
   // @ts-expect-error an operationId openapi.json does not have
-  stubs.add({ operationId: 'executeTools', answer: { status: 200, body: result } });
+  await stubs.add({ operationId: 'executeTools', answer: { status: 200, body: result } });
 }
 
 describe('typed stubs', () => {
@@ -63,7 +63,7 @@ describe('typed stubs', () => {
   });
 
   it('the typed stubs are the stubs the server takes at run time, on each surface', async () => {
-    const session = await server.session();
+    const session = server.session();
     const listener = await server.listen();
     const remote = connectOzMock({ url: listener.url, adminToken: server.adminToken! });
     for (const stubs of [server.stubs, session.stubs, remote.stubs]) {

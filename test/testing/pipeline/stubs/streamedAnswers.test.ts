@@ -111,6 +111,8 @@ describe('in process', () => {
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 500, events: [{ event: 'token', data: { delta: 'x' } }] } })).toThrow(/a streamed answer is a 200/);
     // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'createChatCompletion', answer: { status: 200, events: [{ event: 'token', data: {} }] } })).toThrow(/chunks have no event name/);
+    // Kept on one line: a @ts-expect-error covers only the line after it.
+    // prettier-ignore
     // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, body: {}, events: [{ event: 'token', data: { delta: 'x' } }] } })).toThrow(/not both/);
     expect(() => server.stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [] } })).toThrow(/non-empty array/);
