@@ -83,7 +83,7 @@ describe('a reset ends the live feed', () => {
   });
 
   it('a session’s reset ends that session’s feed alone', async () => {
-    const session = await server.session();
+    const session = server.session();
     try {
       const mine = await openFeed(`/_oz/sessions/${session.id}/events`);
       const other = await openFeed();
