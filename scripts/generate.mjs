@@ -58,7 +58,9 @@ for (const [name, text] of renderErrorClasses(errorCodes)) files.set(name, HEADE
 // The root entry's export of the code classes (src/index.ts, between its markers) and the class tree of
 // docs/errors.md: written here too, checked for drift. The page is written now, before llms-full.txt is made of it.
 files.set('../index.ts', withErrorExports(readFileSync(join(root, 'src/index.ts'), 'utf8'), errorCodes));
-const statusClasses = [...readFileSync(join(root, 'src/core/errors/apiErrors.ts'), 'utf8').matchAll(/^export class (Http\w+Error) extends OzAPIError/gm)].map((m) => m[1]);
+const statusClasses = [...readFileSync(join(root, 'src/core/errors/apiErrors.ts'), 'utf8').matchAll(/^export class (Http\w+Error) extends OzAPIError/gm)].map(
+  (m) => m[1],
+);
 const errorsPage = withErrorTree(readFileSync(join(root, 'docs/errors.md'), 'utf8'), renderErrorTree(errorCodes, statusClasses));
 files.set('../../docs/errors.md', errorsPage);
 if (!check) writeFileSync(join(root, 'docs/errors.md'), errorsPage);
@@ -93,7 +95,9 @@ if (!check) {
   for (const name of existing) if (!files.has(name)) rmSync(join(outDir, name));
   console.log(`src/generated: ${files.size} files, ${problems.length} changed (${model.operations.length} operations)`);
 } else if (problems.length > 0) {
-  console.error('src/generated/ (or src/index.ts\'s code classes, docs/errors.md\'s error tree, api.md, llms.txt, llms-full.txt) is not what `npm run generate` writes from openapi.json and docs/:');
+  console.error(
+    "src/generated/ (or src/index.ts's code classes, docs/errors.md's error tree, api.md, llms.txt, llms-full.txt) is not what `npm run generate` writes from openapi.json and docs/:",
+  );
   for (const p of problems) console.error(`  ${p}`);
   console.error('Run `npm run generate` and commit the result; never edit src/generated/, api.md or llms*.txt by hand.');
   process.exit(1);
@@ -102,7 +106,5 @@ if (!check) {
 }
 
 function listFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(join(dir, e.name)) : [join(dir, e.name)]));
 }

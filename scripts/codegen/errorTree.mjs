@@ -17,7 +17,7 @@ const OWN_ERRORS = [
   ['├── OzAbortError', 'your signal aborted the call'],
   ['├── OzStreamProtocolError, OzUsageError, SignInError', ''],
   ['└── OzMcpError', 'McpMethodNotFoundError, McpInvalidParamsError → McpToolFencedError'],
-  ['    (and McpToolError for a tool\'s isError answer)', ''],
+  ["    (and McpToolError for a tool's isError answer)", ''],
 ];
 
 const line = (left, right) => (right ? `${left.padEnd(COLUMN)}${right}` : left).trimEnd();

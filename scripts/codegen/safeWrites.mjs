@@ -36,7 +36,8 @@ export function lintSafeWrites(doc) {
       continue;
     }
     if (op['x-oz-replay'] === true) problems.push(`${where}: x-oz-replay without ${SAFE_WRITE_MARK}: true (a replayed write is a safe write)`);
-    if (entry.codes.includes('idempotency_conflict')) problems.push(`${where}: can answer idempotency_conflict (x-oz-error-code-rules), so it is a safe write: mark it ${SAFE_WRITE_MARK}: true`);
+    if (entry.codes.includes('idempotency_conflict'))
+      problems.push(`${where}: can answer idempotency_conflict (x-oz-error-code-rules), so it is a safe write: mark it ${SAFE_WRITE_MARK}: true`);
   }
   return problems;
 }

@@ -40,12 +40,14 @@ describe('oz --all prints each item as its bytes in the page', { timeout: 60_000
   });
 });
 
-describe('oz --stream --format json prints each event\'s data as sent', { timeout: 60_000 }, () => {
+describe("oz --stream --format json prints each event's data as sent", { timeout: 60_000 }, () => {
   it('an execute stream: {"event","data"} lines, the data as it came; pings and unknown kinds skipped as before', async () => {
     const token = '{"delta":"Hi ",  "n":1.0}';
     const step = '{"status":"done","task_id":"t_1","w":1e2}';
     const result = '{"ok":true,"content":"Hi caf\\u00e9","execution_id":"exe_1"}';
-    server.answer(events(`event: token\ndata: ${token}\n\n: ping\n\nevent: progress\ndata: {"x":1}\n\nevent: step\ndata: ${step}\n\nevent: result\ndata: ${result}\n\n`));
+    server.answer(
+      events(`event: token\ndata: ${token}\n\n: ping\n\nevent: progress\ndata: {"x":1}\n\nevent: step\ndata: ${step}\n\nevent: result\ndata: ${result}\n\n`),
+    );
     const run = await oz(['agents', 'execute', '--agent', 'writer', '--user-request', 'hi', '--stream', '--format', 'json'], env());
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -60,9 +62,13 @@ describe('oz --stream --format json prints each event\'s data as sent', { timeou
   });
 
   it('a chat stream: each chunk as it came, [DONE] not printed', async () => {
-    const chunk = (content: string) => `{"id":"chatcmpl_1","object":"chat.completion.chunk","created":1.0e9,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}]}`;
+    const chunk = (content: string) =>
+      `{"id":"chatcmpl_1","object":"chat.completion.chunk","created":1.0e9,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"${content}"},"finish_reason":null}]}`;
     server.answer(events(`data: ${chunk('caf\\u00e9')}\n\ndata: ${chunk(' ok')}\n\ndata: [DONE]\n\n`));
-    const run = await oz(['chat', 'completions', 'create', '--data', '{"model":"oz-chat","messages":[{"role":"user","content":"hi"}]}', '--stream', '--format', 'json'], env());
+    const run = await oz(
+      ['chat', 'completions', 'create', '--data', '{"model":"oz-chat","messages":[{"role":"user","content":"hi"}]}', '--stream', '--format', 'json'],
+      env(),
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(`${chunk('caf\\u00e9')}\n${chunk(' ok')}\n`);

@@ -49,7 +49,9 @@ describe('jsonLineAsSent', () => {
 describe('EventCopy', () => {
   it('hands out the data of the event the client handed out, skipping what the client skipped', () => {
     const copy = new EventCopy();
-    const bytes = encoder.encode('event: progress\ndata: {"p":1}\n\nevent: token\ndata: {"delta":"a",  "n":1.0}\n\n: ping\n\nevent: result\ndata: {"ok":true}\n\n');
+    const bytes = encoder.encode(
+      'event: progress\ndata: {"p":1}\n\nevent: token\ndata: {"delta":"a",  "n":1.0}\n\n: ping\n\nevent: result\ndata: {"ok":true}\n\n',
+    );
     // Cut inside a line: the copy joins the pieces.
     copy.feed(bytes.subarray(0, 20));
     copy.feed(bytes.subarray(20));

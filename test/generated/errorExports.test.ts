@@ -44,7 +44,7 @@ describe("the root entry's export of the code classes", () => {
 
   it("exports a new code's class, name by name, and not a class of the core twice", () => {
     const written = withErrorExports(read('src/index.ts'), withNewCode(429));
-    expect(written).toContain('  QuotaExhaustedError,\n} from \'./generated/errors.js\';');
+    expect(written).toContain("  QuotaExhaustedError,\n} from './generated/errors.js';");
     const block = written.slice(written.indexOf('// generated: the code classes'), written.indexOf('// end of the generated code classes'));
     expect(block).toContain('InvalidJsonError');
     expect(block).not.toContain('UnauthorizedError');

@@ -30,39 +30,55 @@ function withItemCreate(change: (op: Op) => void): Doc {
 describe('the safe writes of openapi.json', () => {
   it('pass: every marked write has its facts, and every write the rules give idempotency_conflict is marked', () => {
     const doc = openapi as unknown as Doc;
-    const marked = Object.values(doc.paths).flatMap((item) => Object.values(item)).filter((op) => op['x-oz-safe-write'] === true);
+    const marked = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .filter((op) => op['x-oz-safe-write'] === true);
     expect(marked.length).toBeGreaterThan(0);
     expect(lintSafeWrites(doc)).toEqual([]);
   });
 
   it.each<[string, (op: Op) => void, string]>([
-    ['the TraceId parameter', (op) => (op.parameters = (op.parameters ?? []).filter((p) => p.$ref !== '#/components/parameters/TraceId')), 'without the TraceId parameter (#/components/parameters/TraceId)'],
+    [
+      'the TraceId parameter',
+      (op) => (op.parameters = (op.parameters ?? []).filter((p) => p.$ref !== '#/components/parameters/TraceId')),
+      'without the TraceId parameter (#/components/parameters/TraceId)',
+    ],
     ['x-oz-replay', (op) => delete op['x-oz-replay'], 'without x-oz-replay: true'],
     ['its 409', (op) => delete op.responses['409'], 'without a 409 response'],
     ['its 422', (op) => delete op.responses['422'], 'without a 422 response'],
-    ['the replay header', (op) => delete op.responses['201']!.headers!['x-idempotent-replayed'], 'without the x-idempotent-replayed header on its 201 response'],
+    [
+      'the replay header',
+      (op) => delete op.responses['201']!.headers!['x-idempotent-replayed'],
+      'without the x-idempotent-replayed header on its 201 response',
+    ],
   ])('fail on a safe write without %s, naming the operation and the fact', (_fact, change, phrase) => {
     expect(lintSafeWrites(withItemCreate(change))).toEqual([`${WHERE}: a safe write (x-oz-safe-write) ${phrase}`]);
   });
 
   it('fail on a safe write that lacks several facts, one problem each', () => {
-    const problems = lintSafeWrites(withItemCreate((op) => {
-      delete op['x-oz-replay'];
-      op.parameters = [];
-    }));
+    const problems = lintSafeWrites(
+      withItemCreate((op) => {
+        delete op['x-oz-replay'];
+        op.parameters = [];
+      }),
+    );
     expect(problems).toHaveLength(2);
   });
 
   it('fail on a write the rules make a safe write (idempotency_conflict) when it is not marked', () => {
-    const problems = lintSafeWrites(withItemCreate((op) => {
-      delete op['x-oz-safe-write'];
-      delete op['x-oz-replay'];
-    }));
+    const problems = lintSafeWrites(
+      withItemCreate((op) => {
+        delete op['x-oz-safe-write'];
+        delete op['x-oz-replay'];
+      }),
+    );
     expect(problems).toEqual([`${WHERE}: can answer idempotency_conflict (x-oz-error-code-rules), so it is a safe write: mark it x-oz-safe-write: true`]);
   });
 
   it('fail on x-oz-replay without the mark, and on a mark that is not true', () => {
-    expect(lintSafeWrites(withItemCreate((op) => delete op['x-oz-safe-write']))).toContain(`${WHERE}: x-oz-replay without x-oz-safe-write: true (a replayed write is a safe write)`);
+    expect(lintSafeWrites(withItemCreate((op) => delete op['x-oz-safe-write']))).toContain(
+      `${WHERE}: x-oz-replay without x-oz-safe-write: true (a replayed write is a safe write)`,
+    );
     expect(lintSafeWrites(withItemCreate((op) => (op['x-oz-safe-write'] = 'yes')))).toContain(`${WHERE}: x-oz-safe-write must be true (or absent)`);
   });
 });

@@ -97,7 +97,8 @@ export async function runTour(wire: Wire, keys: TourKeys, send: TourSend): Promi
 
   // Every operation once, its plain request derived from openapi.json, in the document's order (the connection a
   // proxy operation needs is linked before it).
-  const make: MakeResource = (request) => json(request.operationId, request.path, { body: request.body, expect: request.expect, key: request.open ? null : undefined });
+  const make: MakeResource = (request) =>
+    json(request.operationId, request.path, { body: request.body, expect: request.expect, key: request.open ? null : undefined });
   for (const operationId of OPERATION_IDS_IN_ORDER) {
     const request = await plainRequest(operationId, make);
     await call(operationId, request.path, { body: request.body, expect: request.expect, stream: request.stream, key: request.open ? null : undefined });
@@ -168,7 +169,10 @@ export async function runTour(wire: Wire, keys: TourKeys, send: TourSend): Promi
   const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
   await call('mcpRequest', '/v1/mcp', { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, expect: 202 });
   await call('mcpRequest', '/v1/mcp', { body: rpc(2, 'tools/list') });
-  await call('mcpRequest', '/v1/mcp', { body: rpc(3, 'tools/call', { name: 'svc_whoami', arguments: { format: 'json' } }), accept: 'text/event-stream, application/json;q=0.5' });
+  await call('mcpRequest', '/v1/mcp', {
+    body: rpc(3, 'tools/call', { name: 'svc_whoami', arguments: { format: 'json' } }),
+    accept: 'text/event-stream, application/json;q=0.5',
+  });
   await call('mcpRequest', '/v1/mcp', { body: rpc(4, 'no/such/method') });
   return called;
 }

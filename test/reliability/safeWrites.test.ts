@@ -44,7 +44,15 @@ async function setUp(mount: Mount): Promise<{ oz: OzResources; server: OzServer 
     baseURL = listener.url;
     fetch = undefined;
   }
-  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, ...TRANSPORT_PARTS });
+  const transport = new Transport({
+    baseURL,
+    apiKey: server.apiKey,
+    fetch,
+    logLevel: 'off',
+    maxRetries: 2,
+    backoff: { initialMs: 2, maxMs: 10 },
+    ...TRANSPORT_PARTS,
+  });
   return { oz: new OzResources(transport), server };
 }
 
@@ -70,11 +78,13 @@ interface Case {
 
 const CALLS = new Map(operationCalls().map((c) => [c.id, c]));
 /** The resources a plain request needs, made straight on the server (no fault is set yet). */
-const makeOn = (s: OzServer): MakeResource => async (request) => {
-  const res = await call(s, request.method, request.path, { body: request.body });
-  expect(res.status, `${request.method} ${request.path}`).toBe(request.expect);
-  return (await res.json()) as Record<string, unknown>;
-};
+const makeOn =
+  (s: OzServer): MakeResource =>
+  async (request) => {
+    const res = await call(s, request.method, request.path, { body: request.body });
+    expect(res.status, `${request.method} ${request.path}`).toBe(request.expect);
+    return (await res.json()) as Record<string, unknown>;
+  };
 
 /**
  * Every safe write of openapi.json (`x-oz-safe-write`), its plain request derived from the document
@@ -135,22 +145,28 @@ const FAULTS: readonly { name: string; fault: FaultAction; journal: (entries: Jo
 ];
 
 describe.each<Mount>(['in process', 'msw', 'over HTTP'])('every write is safe to retry (%s)', (mount) => {
-  it.each(CASES.map((c) => [c.operationId, c] as const))('%s: one effect under a lost answer, a dropped connection and a 502; the call returns the resource', async (operationId, c) => {
-    const { oz, server: s } = await setUp(mount);
-    for (const { name, fault, journal } of FAULTS) {
-      const write = await c.setUp(oz, s);
-      s.journal.clear();
-      const answers = answersOf(s, operationId);
-      s.faults.add({ ...serverError(operationId, fault), operationId });
-      const { data, response } = await (write() as ReturnType<typeof oz.workflows.delete>).withResponse();
-      journal(s.journal.filter({ operationId }));
-      const bodies = await Promise.all(answers.bodies);
-      // The handler answered once; the caller got that very resource (the lost answer's, when it was lost).
-      expect(bodies[0], name).toEqual(data);
-      expect(bodies.every((b) => JSON.stringify(b) === JSON.stringify(data)), name).toBe(true);
-      expect(response.headers.get('x-idempotent-replayed'), name).toBe(fault.type === 'lose' ? 'true' : null);
-      expect(answers.replayedHeaders, name).toEqual(fault.type === 'lose' ? [null, 'true'] : [null]);
-      expect(c.effects(s), name).toBe(1);
-    }
-  });
+  it.each(CASES.map((c) => [c.operationId, c] as const))(
+    '%s: one effect under a lost answer, a dropped connection and a 502; the call returns the resource',
+    async (operationId, c) => {
+      const { oz, server: s } = await setUp(mount);
+      for (const { name, fault, journal } of FAULTS) {
+        const write = await c.setUp(oz, s);
+        s.journal.clear();
+        const answers = answersOf(s, operationId);
+        s.faults.add({ ...serverError(operationId, fault), operationId });
+        const { data, response } = await (write() as ReturnType<typeof oz.workflows.delete>).withResponse();
+        journal(s.journal.filter({ operationId }));
+        const bodies = await Promise.all(answers.bodies);
+        // The handler answered once; the caller got that very resource (the lost answer's, when it was lost).
+        expect(bodies[0], name).toEqual(data);
+        expect(
+          bodies.every((b) => JSON.stringify(b) === JSON.stringify(data)),
+          name,
+        ).toBe(true);
+        expect(response.headers.get('x-idempotent-replayed'), name).toBe(fault.type === 'lose' ? 'true' : null);
+        expect(answers.replayedHeaders, name).toEqual(fault.type === 'lose' ? [null, 'true'] : [null]);
+        expect(c.effects(s), name).toBe(1);
+      }
+    },
+  );
 });

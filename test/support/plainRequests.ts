@@ -59,7 +59,11 @@ const MADE_BY: Readonly<Record<string, { operationId: OperationId; field: string
 
 const deref = (node: Json): Json => {
   let n = node;
-  while (typeof n.$ref === 'string') n = n.$ref.replace(/^#\//, '').split('/').reduce<Json>((o, k) => o[k] as Json, DOC);
+  while (typeof n.$ref === 'string')
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<Json>((o, k) => o[k] as Json, DOC);
   return n;
 };
 

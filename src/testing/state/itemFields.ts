@@ -33,7 +33,11 @@ export const ITEM_PLAIN_FIELDS: readonly ItemPlainField[] = ITEM_FIELDS.filter((
 
 /** The `default` of each property of a schema that has one. */
 function defaultsOf(schema: ObjectSchema): Readonly<Record<string, unknown>> {
-  return Object.fromEntries(Object.entries(schema.properties).filter(([, p]) => 'default' in p).map(([name, p]) => [name, p.default]));
+  return Object.fromEntries(
+    Object.entries(schema.properties)
+      .filter(([, p]) => 'default' in p)
+      .map(([name, p]) => [name, p.default]),
+  );
 }
 const ITEM_DEFAULTS = defaultsOf(SCHEMAS.Item);
 const REQUEST_FIELDS: ReadonlySet<string> = new Set(Object.keys(SCHEMAS.ItemCreateRequest.properties).filter((f) => f in SCHEMAS.Item.properties));
@@ -60,7 +64,7 @@ function typeofField(field: FieldSchema): string {
   const schema = field.$ref ? ALL_SCHEMAS[field.$ref.replace('#/components/schemas/', '')]! : field;
   const types = [schema.type ?? []].flat();
   const base = types.find((t) => t !== 'null');
-  const word = base === 'integer' ? 'number' : base === 'array' || base === 'object' ? base : base ?? 'object';
+  const word = base === 'integer' ? 'number' : base === 'array' || base === 'object' ? base : (base ?? 'object');
   return types.includes('null') ? `${word}?` : word;
 }
 

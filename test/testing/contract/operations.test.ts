@@ -37,7 +37,9 @@ describe("the server's operation table", () => {
     expect(serverTable.map((op) => op.id).sort()).toEqual(Object.keys(generated).sort());
     for (const { body, replay, ...descriptor } of serverTable) {
       expect(descriptor).toEqual(generated[descriptor.id as keyof typeof generated]);
-      const raw = (openapi.paths as Record<string, Record<string, { requestBody?: unknown; 'x-oz-replay'?: boolean }>>)[descriptor.path]![descriptor.method.toLowerCase()]!;
+      const raw = (openapi.paths as Record<string, Record<string, { requestBody?: unknown; 'x-oz-replay'?: boolean }>>)[descriptor.path]![
+        descriptor.method.toLowerCase()
+      ]!;
       expect(body, descriptor.id).toBe(raw.requestBody !== undefined);
       expect(replay, descriptor.id).toBe(raw['x-oz-replay'] === true);
     }

@@ -58,12 +58,22 @@ describe("a state document's item", () => {
     expect(ITEM_RECORD_TYPES).toMatchObject({ id: 'string', account: 'string', kind: 'string', priority: 'number', tier: 'string?', cost_micros: 'number' });
     const server = createTestServer();
     const state = server.exportState();
-    const item = { id: 'itm_x', account: 'demo', ...newItemFields({ building: 'lab', title: 'x' }), campus: 'acme', cost_micros: 0, created_at: 0, updated_at: 0 };
+    const item = {
+      id: 'itm_x',
+      account: 'demo',
+      ...newItemFields({ building: 'lab', title: 'x' }),
+      campus: 'acme',
+      cost_micros: 0,
+      created_at: 0,
+      updated_at: 0,
+    };
     server.importState({ ...state, items: [item] });
     expect(server.exportState().items).toHaveLength(1);
     const { kind: _kind, ...noKind } = item;
     expect(() => server.importState({ ...state, items: [noKind as typeof item] })).toThrow('State document: items[0].kind must be string.');
-    expect(() => server.importState({ ...state, items: [{ ...item, tier: 5 as unknown as null }] })).toThrow('State document: items[0].tier must be string or null.');
+    expect(() => server.importState({ ...state, items: [{ ...item, tier: 5 as unknown as null }] })).toThrow(
+      'State document: items[0].tier must be string or null.',
+    );
     expect(server.exportState().items).toHaveLength(1);
     void server.close();
   });

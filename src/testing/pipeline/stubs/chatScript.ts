@@ -35,7 +35,9 @@ export interface ScriptedToolCall {
  * request streams; `n`, `stop`, `max_tokens` and `usage` apply to it as to any answer. `pace` paces the chunks of a
  * streamed reply on the server's clock (a completion that does not stream answers at once).
  */
-export type ChatReply = ({ readonly content: string; readonly toolCalls?: undefined } | { readonly toolCalls: readonly ScriptedToolCall[]; readonly content?: undefined }) & { readonly pace?: ChatPace };
+export type ChatReply = (
+  { readonly content: string; readonly toolCalls?: undefined } | { readonly toolCalls: readonly ScriptedToolCall[]; readonly content?: undefined }
+) & { readonly pace?: ChatPace };
 
 const REPLY_FIELDS = ['content', 'toolCalls', 'pace'];
 const CALL_FIELDS = ['name', 'arguments'];
@@ -80,7 +82,8 @@ export function assistantTurns(body: Readonly<Record<string, unknown>>): number 
 /** Checks `match.turn` (a `TypeError` names the field): an integer from 0, of a chat completion. */
 export function checkTurn(value: unknown, op: OperationInfo): asserts value is number {
   if (!scriptsChat(op)) throw new TypeError(`match.turn is only for chat completions, not ${op.id}`);
-  if (!Number.isSafeInteger(value) || (value as number) < 0) throw new TypeError('match.turn must be an integer >= 0 (the assistant messages before the last message)');
+  if (!Number.isSafeInteger(value) || (value as number) < 0)
+    throw new TypeError('match.turn must be an integer >= 0 (the assistant messages before the last message)');
 }
 
 /** The `tool_call_id` of a chat request's last message when it is a tool's result, else undefined. */
@@ -94,7 +97,8 @@ export function lastToolCallId(body: Readonly<Record<string, unknown>>): string 
 export function lastToolResultTest(value: unknown, op: OperationInfo): (body: Readonly<Record<string, unknown>>) => boolean {
   if (!scriptsChat(op)) throw new TypeError(`match.lastToolResult is only for chat completions, not ${op.id}`);
   if (!isPlainObject(value)) throw new TypeError('match.lastToolResult must be an object: {} or { toolCallId: string }');
-  for (const k of Object.keys(value)) if (!TOOL_RESULT_FIELDS.includes(k)) throw new TypeError(`match.lastToolResult.${k} is not a field (known: ${TOOL_RESULT_FIELDS.join(', ')})`);
+  for (const k of Object.keys(value))
+    if (!TOOL_RESULT_FIELDS.includes(k)) throw new TypeError(`match.lastToolResult.${k} is not a field (known: ${TOOL_RESULT_FIELDS.join(', ')})`);
   if (value.toolCallId !== undefined && typeof value.toolCallId !== 'string') throw new TypeError('match.lastToolResult.toolCallId must be a string');
   const wanted = value.toolCallId;
   return (body) => {
@@ -107,7 +111,10 @@ export function lastToolResultTest(value: unknown, op: OperationInfo): (body: Re
  * Checks `match.turn` and `match.lastToolResult` (a `TypeError` names the field); answers the test they make of a
  * request's body together, or null when the match names neither.
  */
-export function conversationTest(match: { readonly turn?: unknown; readonly lastToolResult?: unknown } | undefined, op: OperationInfo): ((body: Readonly<Record<string, unknown>>) => boolean) | null {
+export function conversationTest(
+  match: { readonly turn?: unknown; readonly lastToolResult?: unknown } | undefined,
+  op: OperationInfo,
+): ((body: Readonly<Record<string, unknown>>) => boolean) | null {
   if (match === undefined || (match.turn === undefined && match.lastToolResult === undefined)) return null;
   const turn = match.turn;
   if (turn !== undefined) checkTurn(turn, op);
@@ -118,11 +125,15 @@ export function conversationTest(match: { readonly turn?: unknown; readonly last
 /** Checks a reply's `pace`: a `TypeError` names the field. */
 function checkPace(pace: unknown, at: string): void {
   if (!isPlainObject(pace)) throw new TypeError(`${at}.reply.pace must be { firstTokenMs, tokensPerSecond, jitter?, seed? }`);
-  for (const k of Object.keys(pace)) if (!PACE_FIELDS.includes(k)) throw new TypeError(`${at}.reply.pace.${k} is not a field (known: ${PACE_FIELDS.join(', ')})`);
+  for (const k of Object.keys(pace))
+    if (!PACE_FIELDS.includes(k)) throw new TypeError(`${at}.reply.pace.${k} is not a field (known: ${PACE_FIELDS.join(', ')})`);
   const { firstTokenMs, tokensPerSecond, jitter, seed } = pace;
-  if (typeof firstTokenMs !== 'number' || !Number.isFinite(firstTokenMs) || firstTokenMs < 0) throw new TypeError(`${at}.reply.pace.firstTokenMs must be a number of milliseconds >= 0`);
-  if (typeof tokensPerSecond !== 'number' || !Number.isFinite(tokensPerSecond) || tokensPerSecond <= 0) throw new TypeError(`${at}.reply.pace.tokensPerSecond must be a number > 0`);
-  if (jitter !== undefined && (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1))) throw new TypeError(`${at}.reply.pace.jitter must be a number from 0 to 1`);
+  if (typeof firstTokenMs !== 'number' || !Number.isFinite(firstTokenMs) || firstTokenMs < 0)
+    throw new TypeError(`${at}.reply.pace.firstTokenMs must be a number of milliseconds >= 0`);
+  if (typeof tokensPerSecond !== 'number' || !Number.isFinite(tokensPerSecond) || tokensPerSecond <= 0)
+    throw new TypeError(`${at}.reply.pace.tokensPerSecond must be a number > 0`);
+  if (jitter !== undefined && (typeof jitter !== 'number' || !(jitter >= 0 && jitter <= 1)))
+    throw new TypeError(`${at}.reply.pace.jitter must be a number from 0 to 1`);
   if (seed !== undefined && !(Number.isSafeInteger(seed) && (seed as number) >= 0)) throw new TypeError(`${at}.reply.pace.seed must be an integer >= 0`);
 }
 
@@ -135,12 +146,14 @@ export function checkChatReply(reply: unknown, at: string, op: OperationInfo): a
   if (reply.content !== undefined && typeof reply.content !== 'string') throw new TypeError(`${at}.reply.content must be a string`);
   if (reply.pace !== undefined) checkPace(reply.pace, at);
   if (reply.toolCalls === undefined) return;
-  if (!Array.isArray(reply.toolCalls) || reply.toolCalls.length === 0) throw new TypeError(`${at}.reply.toolCalls must be a non-empty array of { name, arguments }`);
+  if (!Array.isArray(reply.toolCalls) || reply.toolCalls.length === 0)
+    throw new TypeError(`${at}.reply.toolCalls must be a non-empty array of { name, arguments }`);
   reply.toolCalls.forEach((call: unknown, i) => {
     const here = `${at}.reply.toolCalls[${i}]`;
     if (!isPlainObject(call)) throw new TypeError(`${here} must be { name, arguments }`);
     for (const k of Object.keys(call)) if (!CALL_FIELDS.includes(k)) throw new TypeError(`${here}.${k} is not a field (known: ${CALL_FIELDS.join(', ')})`);
-    if (typeof call.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(call.name)) throw new TypeError(`${here}.name must be a function name (letters, digits, _ or -, at most 64)`);
+    if (typeof call.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(call.name))
+      throw new TypeError(`${here}.name must be a function name (letters, digits, _ or -, at most 64)`);
     if (call.arguments !== undefined && !isPlainObject(call.arguments)) throw new TypeError(`${here}.arguments must be an object`);
   });
 }

@@ -6,7 +6,6 @@ import { assistantTurns, lastToolCallId, lastToolResultTest, lastUserMessageTest
 import { requestStreams } from './stubEvents.js';
 import type { StubView } from './stubs.js';
 
-
 /** What of a chat completion's last user message differs from `match.lastUserMessage`. */
 function lastUserDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
   const expected = stub.match.lastUserMessage;
@@ -23,7 +22,8 @@ function conversationDifference(stub: StubView, body: Record<string, unknown>): 
   if (op === undefined) return [];
   const out: Difference[] = [];
   if (turn !== undefined && assistantTurns(body) !== turn) out.push({ path: 'turn', expected: turn, actual: assistantTurns(body) });
-  if (lastToolResult !== undefined && !lastToolResultTest(lastToolResult, op)(body)) out.push({ path: 'lastToolResult', expected: lastToolResult, actual: lastToolCallId(body) === undefined ? null : { toolCallId: lastToolCallId(body) } });
+  if (lastToolResult !== undefined && !lastToolResultTest(lastToolResult, op)(body))
+    out.push({ path: 'lastToolResult', expected: lastToolResult, actual: lastToolCallId(body) === undefined ? null : { toolCallId: lastToolCallId(body) } });
   return out;
 }
 

@@ -32,7 +32,11 @@ const called = (id: string): Message[] => [
 const answer = async (messages: Message[]) => (await openai.chat.completions.create({ model: 'oz-chat', messages })).choices[0]!.message.content;
 
 function addOverHttp(stub: object): Promise<Response> {
-  return fetch(`${listener.url}/_oz/stubs`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(stub) });
+  return fetch(`${listener.url}/_oz/stubs`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(stub),
+  });
 }
 
 describe('match.turn: the assistant messages before the last message', () => {
@@ -50,7 +54,11 @@ describe('match.turn: the assistant messages before the last message', () => {
   });
 
   it('over HTTP: a stub added through the control plane matches by turn, with lastUserMessage', async () => {
-    const added = await addOverHttp({ operationId: 'createChatCompletion', match: { turn: 1, lastUserMessage: { contains: 'Oslo' } }, answer: { reply: { content: 'second turn in Oslo' } } });
+    const added = await addOverHttp({
+      operationId: 'createChatCompletion',
+      match: { turn: 1, lastUserMessage: { contains: 'Oslo' } },
+      answer: { reply: { content: 'second turn in Oslo' } },
+    });
     expect(added.status).toBe(201);
     expect(await answer([user('Oslo?'), assistant('a'), user('Oslo!')])).toBe('second turn in Oslo');
     expect(await answer([user('Oslo!')])).toBe('Hello from oz-chat. You said: Oslo!');
@@ -65,15 +73,27 @@ describe('match.lastToolResult: the last message is a tool result', () => {
   });
 
   it('{ toolCallId } matches only the result of that call', async () => {
-    server.stubs.add({ operationId: 'createChatCompletion', match: { lastToolResult: { toolCallId: 'call_a' } }, answer: { reply: { content: 'result of a' } } });
-    server.stubs.add({ operationId: 'createChatCompletion', match: { lastToolResult: { toolCallId: 'call_b' } }, answer: { reply: { content: 'result of b' } } });
+    server.stubs.add({
+      operationId: 'createChatCompletion',
+      match: { lastToolResult: { toolCallId: 'call_a' } },
+      answer: { reply: { content: 'result of a' } },
+    });
+    server.stubs.add({
+      operationId: 'createChatCompletion',
+      match: { lastToolResult: { toolCallId: 'call_b' } },
+      answer: { reply: { content: 'result of b' } },
+    });
     expect(await answer([user('go'), ...called('call_a')])).toBe('result of a');
     expect(await answer([user('go'), ...called('call_b')])).toBe('result of b');
     expect(await answer([user('go'), ...called('call_c')])).toBe('Hello from oz-chat. You said: go');
   });
 
   it('a miss is named in the near misses: the turn and the last tool result the request had', async () => {
-    server.stubs.add({ operationId: 'createChatCompletion', match: { turn: 3, lastToolResult: { toolCallId: 'call_a' } }, answer: { reply: { content: 'x' } } });
+    server.stubs.add({
+      operationId: 'createChatCompletion',
+      match: { turn: 3, lastToolResult: { toolCallId: 'call_a' } },
+      answer: { reply: { content: 'x' } },
+    });
     await answer([user('go'), ...called('call_b')]);
     const [miss] = server.unused().stubs;
     expect(miss!.nearMisses[0]!.differences).toEqual([
@@ -83,10 +103,23 @@ describe('match.lastToolResult: the last message is a tool result', () => {
   });
 
   it('over HTTP, and in a stubs file', async () => {
-    const added = await addOverHttp({ operationId: 'createChatCompletion', match: { lastToolResult: { toolCallId: 'call_h' } }, answer: { reply: { content: 'over HTTP' } } });
+    const added = await addOverHttp({
+      operationId: 'createChatCompletion',
+      match: { lastToolResult: { toolCallId: 'call_h' } },
+      answer: { reply: { content: 'over HTTP' } },
+    });
     expect(added.status).toBe(201);
     expect(await answer([user('go'), ...called('call_h')])).toBe('over HTTP');
-    const [stub] = readStubFile(JSON.stringify([{ operationId: 'createChatCompletion', match: { turn: 1, lastToolResult: {} }, answer: { reply: { content: 'from a file', pace: { firstTokenMs: 5, tokensPerSecond: 50 } } } }]), 'stubs.json');
+    const [stub] = readStubFile(
+      JSON.stringify([
+        {
+          operationId: 'createChatCompletion',
+          match: { turn: 1, lastToolResult: {} },
+          answer: { reply: { content: 'from a file', pace: { firstTokenMs: 5, tokensPerSecond: 50 } } },
+        },
+      ]),
+      'stubs.json',
+    );
     server.stubs.add(stub as never);
     expect(await answer([user('go'), ...called('call_x')])).toBe('from a file');
   });
@@ -127,7 +160,10 @@ describe('reply.pace: a streamed reply on the server clock', () => {
   it('a frozen clock holds the first chunk firstTokenMs, then one token every 1000 / tokensPerSecond ms', async () => {
     const paced = createOzServer({ clock: { start: '2026-11-26T10:00:00Z', frozen: true } });
     try {
-      paced.stubs.add({ operationId: 'createChatCompletion', answer: { reply: { content: 'one two three', pace: { firstTokenMs: 500, tokensPerSecond: 10 } } } });
+      paced.stubs.add({
+        operationId: 'createChatCompletion',
+        answer: { reply: { content: 'one two three', pace: { firstTokenMs: 500, tokensPerSecond: 10 } } },
+      });
       const stream = await pacedStream(paced, 'go');
       await settle();
       expect(stream.texts).toEqual([]);
@@ -190,7 +226,10 @@ describe('reply.pace: a streamed reply on the server clock', () => {
   });
 
   it('over HTTP: a paced reply is a stub of the control plane', async () => {
-    const added = await addOverHttp({ operationId: 'createChatCompletion', answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 1000, jitter: 0.1, seed: 3 } } } });
+    const added = await addOverHttp({
+      operationId: 'createChatCompletion',
+      answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 1000, jitter: 0.1, seed: 3 } } },
+    });
     expect(added.status).toBe(201);
     expect(server.stubs.list()[0]!.answer).toMatchObject({ reply: { pace: { tokensPerSecond: 1000 } } });
   });
@@ -201,20 +240,76 @@ const escaped = (message: string) => new RegExp(`^${message.replace(/[.*+?^${}()
 
 describe('refused values', () => {
   it.each([
-    ['turn for an operation that is no chat completion', { operationId: 'listTools', match: { turn: 0 }, answer: { status: 200, body: { data: [], next_cursor: null } } }, 'match.turn is only for chat completions, not listTools'],
-    ['a negative turn', chat({ match: { turn: -1 }, answer: { reply: { content: 'x' } } }), 'match.turn must be an integer >= 0 (the assistant messages before the last message)'],
-    ['a turn of 1.5', chat({ match: { turn: 1.5 }, answer: { reply: { content: 'x' } } }), 'match.turn must be an integer >= 0 (the assistant messages before the last message)'],
-    ['lastToolResult for an operation that is no chat completion', { operationId: 'listTools', match: { lastToolResult: {} }, answer: { status: 200, body: { data: [], next_cursor: null } } }, 'match.lastToolResult is only for chat completions, not listTools'],
-    ['lastToolResult not an object', chat({ match: { lastToolResult: 'call_1' }, answer: { reply: { content: 'x' } } }), 'match.lastToolResult must be an object: {} or { toolCallId: string }'],
-    ['a toolCallId not a string', chat({ match: { lastToolResult: { toolCallId: 1 } }, answer: { reply: { content: 'x' } } }), 'match.lastToolResult.toolCallId must be a string'],
-    ['an unknown field of lastToolResult', chat({ match: { lastToolResult: { id: 'call_1' } }, answer: { reply: { content: 'x' } } }), 'match.lastToolResult.id is not a field (known: toolCallId)'],
-    ['pace not an object', chat({ answer: { reply: { content: 'x', pace: 10 } } }), 'answer.reply.pace must be { firstTokenMs, tokensPerSecond, jitter?, seed? }'],
-    ['pace without firstTokenMs', chat({ answer: { reply: { content: 'x', pace: { tokensPerSecond: 10 } } } }), 'answer.reply.pace.firstTokenMs must be a number of milliseconds >= 0'],
-    ['a negative firstTokenMs', chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: -1, tokensPerSecond: 10 } } } }), 'answer.reply.pace.firstTokenMs must be a number of milliseconds >= 0'],
-    ['tokensPerSecond of 0', chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 0 } } } }), 'answer.reply.pace.tokensPerSecond must be a number > 0'],
-    ['a jitter past 1', chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 10, jitter: 1.5 } } } }), 'answer.reply.pace.jitter must be a number from 0 to 1'],
-    ['a seed that is no integer', chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 10, seed: 0.5 } } } }), 'answer.reply.pace.seed must be an integer >= 0'],
-    ['an unknown field of pace', chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 10, speed: 2 } } } }), 'answer.reply.pace.speed is not a field (known: firstTokenMs, tokensPerSecond, jitter, seed)'],
+    [
+      'turn for an operation that is no chat completion',
+      { operationId: 'listTools', match: { turn: 0 }, answer: { status: 200, body: { data: [], next_cursor: null } } },
+      'match.turn is only for chat completions, not listTools',
+    ],
+    [
+      'a negative turn',
+      chat({ match: { turn: -1 }, answer: { reply: { content: 'x' } } }),
+      'match.turn must be an integer >= 0 (the assistant messages before the last message)',
+    ],
+    [
+      'a turn of 1.5',
+      chat({ match: { turn: 1.5 }, answer: { reply: { content: 'x' } } }),
+      'match.turn must be an integer >= 0 (the assistant messages before the last message)',
+    ],
+    [
+      'lastToolResult for an operation that is no chat completion',
+      { operationId: 'listTools', match: { lastToolResult: {} }, answer: { status: 200, body: { data: [], next_cursor: null } } },
+      'match.lastToolResult is only for chat completions, not listTools',
+    ],
+    [
+      'lastToolResult not an object',
+      chat({ match: { lastToolResult: 'call_1' }, answer: { reply: { content: 'x' } } }),
+      'match.lastToolResult must be an object: {} or { toolCallId: string }',
+    ],
+    [
+      'a toolCallId not a string',
+      chat({ match: { lastToolResult: { toolCallId: 1 } }, answer: { reply: { content: 'x' } } }),
+      'match.lastToolResult.toolCallId must be a string',
+    ],
+    [
+      'an unknown field of lastToolResult',
+      chat({ match: { lastToolResult: { id: 'call_1' } }, answer: { reply: { content: 'x' } } }),
+      'match.lastToolResult.id is not a field (known: toolCallId)',
+    ],
+    [
+      'pace not an object',
+      chat({ answer: { reply: { content: 'x', pace: 10 } } }),
+      'answer.reply.pace must be { firstTokenMs, tokensPerSecond, jitter?, seed? }',
+    ],
+    [
+      'pace without firstTokenMs',
+      chat({ answer: { reply: { content: 'x', pace: { tokensPerSecond: 10 } } } }),
+      'answer.reply.pace.firstTokenMs must be a number of milliseconds >= 0',
+    ],
+    [
+      'a negative firstTokenMs',
+      chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: -1, tokensPerSecond: 10 } } } }),
+      'answer.reply.pace.firstTokenMs must be a number of milliseconds >= 0',
+    ],
+    [
+      'tokensPerSecond of 0',
+      chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 0 } } } }),
+      'answer.reply.pace.tokensPerSecond must be a number > 0',
+    ],
+    [
+      'a jitter past 1',
+      chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 10, jitter: 1.5 } } } }),
+      'answer.reply.pace.jitter must be a number from 0 to 1',
+    ],
+    [
+      'a seed that is no integer',
+      chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 10, seed: 0.5 } } } }),
+      'answer.reply.pace.seed must be an integer >= 0',
+    ],
+    [
+      'an unknown field of pace',
+      chat({ answer: { reply: { content: 'x', pace: { firstTokenMs: 0, tokensPerSecond: 10, speed: 2 } } } }),
+      'answer.reply.pace.speed is not a field (known: firstTokenMs, tokensPerSecond, jitter, seed)',
+    ],
   ])('%s: a TypeError naming the field in process, 422 over HTTP, nothing added', async (_, stub, message) => {
     expect(() => server.stubs.add(stub as never)).toThrow(escaped(message));
     const res = await addOverHttp(stub);
@@ -233,12 +328,18 @@ describe('refused values', () => {
 describe('typed by the operation', () => {
   it('turn, lastToolResult and pace compile only for chat completions, with their types', () => {
     // @ts-expect-error: listTools is no chat completion, so it takes no turn
-    expect(() => server.stubs.add({ operationId: 'listTools', match: { turn: 0 }, answer: { status: 200, body: { data: [], next_cursor: null } } })).toThrow(TypeError);
+    expect(() => server.stubs.add({ operationId: 'listTools', match: { turn: 0 }, answer: { status: 200, body: { data: [], next_cursor: null } } })).toThrow(
+      TypeError,
+    );
     // @ts-expect-error: a turn is a number
     expect(() => server.stubs.add({ operationId: 'createChatCompletion', match: { turn: '1' }, answer: { reply: { content: 'x' } } })).toThrow(TypeError);
     // @ts-expect-error: a pace needs tokensPerSecond
     expect(() => server.stubs.add({ operationId: 'createChatCompletion', answer: { reply: { content: 'x', pace: { firstTokenMs: 1 } } } })).toThrow(TypeError);
-    const handle = server.stubs.add({ operationId: 'createChatCompletion', match: { turn: 1, lastToolResult: { toolCallId: 'call_1' } }, answer: { reply: { toolCalls: [{ name: 'f' }], pace: { firstTokenMs: 1, tokensPerSecond: 5, jitter: 0.2 } } } });
+    const handle = server.stubs.add({
+      operationId: 'createChatCompletion',
+      match: { turn: 1, lastToolResult: { toolCallId: 'call_1' } },
+      answer: { reply: { toolCalls: [{ name: 'f' }], pace: { firstTokenMs: 1, tokensPerSecond: 5, jitter: 0.2 } } },
+    });
     expect(handle.id).toMatch(/^stb_/);
   });
 });
