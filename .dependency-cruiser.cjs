@@ -29,9 +29,46 @@ const CLIENT = '^src/(client[.]ts|clientOptions[.]ts|index[.]ts|funcs/|resources
  * share, bottom last. A file of one imports only folders after it (and its own); the files at the top of src/core
  * (the transport, the chain, a standalone function's client) import any.
  */
-const CORE_RANKS = ['span', 'answer', 'recovery', 'retry', 'attempt', 'middleware', 'redirect', 'fetch', 'executions', 'result', 'request', 'options', 'validation', 'telemetry', 'shared', 'streams', 'errors'];
+const CORE_RANKS = [
+  'span',
+  'answer',
+  'recovery',
+  'retry',
+  'attempt',
+  'middleware',
+  'redirect',
+  'fetch',
+  'executions',
+  'result',
+  'request',
+  'options',
+  'validation',
+  'telemetry',
+  'shared',
+  'streams',
+  'errors',
+];
 
-const SERVER_LAYERS = ['support', 'time', 'contract', 'wire', 'recording', 'state', 'runs', 'harness', 'pipeline', 'handlers', 'mounts', 'fixtures', 'public', 'parts', 'control', 'sessions', 'parity', 'builders'];
+const SERVER_LAYERS = [
+  'support',
+  'time',
+  'contract',
+  'wire',
+  'recording',
+  'state',
+  'runs',
+  'harness',
+  'pipeline',
+  'handlers',
+  'mounts',
+  'fixtures',
+  'public',
+  'parts',
+  'control',
+  'sessions',
+  'parity',
+  'builders',
+];
 
 /** A forbidden import: from a file matching `from.path` to one matching `to.path`. */
 const forbid = (name, comment, from, to) => ({ name, comment, severity: 'error', from, to });
@@ -53,14 +90,24 @@ module.exports = {
         { path: `^src/core/(${[...CORE_RANKS.slice(0, i), '[^/]+[.]ts$'].join('|')})`, pathNot: `^src/core/${folder}/` },
       ),
     ),
-    forbid('core-folders-only', 'Every file of src/core has a folder, but the ones that run the steps: the transport, the chain, a standalone function\'s client.', { path: '^src/core/(?!(transport|callChain|coreClient)[.]ts$)[^/]+[.]ts$' }, {}),
+    forbid(
+      'core-folders-only',
+      "Every file of src/core has a folder, but the ones that run the steps: the transport, the chain, a standalone function's client.",
+      { path: '^src/core/(?!(transport|callChain|coreClient)[.]ts$)[^/]+[.]ts$' },
+      {},
+    ),
     forbid(
       'generated-imports-only-core',
       'src/generated is written from openapi.json and stands on the core alone.',
       { path: '^src/generated/' },
       { path: '^(src/(?!generated/|core/)|openapi[.]json$)' },
     ),
-    forbid('client-never-imports-server', 'Nothing of the SDK imports the embedded server (src/testing).', { path: '^src/(?!testing/)' }, { path: '^src/testing/' }),
+    forbid(
+      'client-never-imports-server',
+      'Nothing of the SDK imports the embedded server (src/testing).',
+      { path: '^src/(?!testing/)' },
+      { path: '^src/testing/' },
+    ),
     forbid(
       'server-never-imports-client',
       'The embedded server uses the generated types and openapi.json, never the client, its root or its resources.',
@@ -79,11 +126,16 @@ module.exports = {
       { path: '^src/funcs/' },
       { path: '^(src/(?!funcs/|core/|generated/|profiles/|clientOptions[.]ts$)|openapi[.]json$)' },
     ),
-    forbid('nothing-imports-funcs', 'src/funcs is the `oz-sdk/funcs` entry: nothing else of the package imports it.', { path: '^src/(?!funcs/)' }, { path: '^src/funcs/' }),
+    forbid(
+      'nothing-imports-funcs',
+      'src/funcs is the `oz-sdk/funcs` entry: nothing else of the package imports it.',
+      { path: '^src/(?!funcs/)' },
+      { path: '^src/funcs/' },
+    ),
     forbid('nothing-imports-the-cli', 'src/cli is the `oz` program: nothing of the package imports it.', { path: '^src/(?!cli/)' }, { path: '^src/cli/' }),
     forbid(
       'cli-uses-the-client-only',
-      'The command line is a program over the client: it imports the package root, the client, the generated table, the core and the profile store; never the embedded server (`oz mock` runs its bin) nor the client\'s inner modules.',
+      "The command line is a program over the client: it imports the package root, the client, the generated table, the core and the profile store; never the embedded server (`oz mock` runs its bin) nor the client's inner modules.",
       { path: '^src/cli/' },
       { path: '^(src/(?!cli/|index[.]ts$|client[.]ts$|generated/|core/|profiles/)|openapi[.]json$)' },
     ),
@@ -95,7 +147,7 @@ module.exports = {
     ),
     forbid(
       'server-folders-only',
-      'Every file of src/testing/ has a folder by concept, but the entry points (index.ts, cli.ts), the composition root (server.ts) and the server\'s chain (serverChain.ts: its steps come from every folder).',
+      "Every file of src/testing/ has a folder by concept, but the entry points (index.ts, cli.ts), the composition root (server.ts) and the server's chain (serverChain.ts: its steps come from every folder).",
       { path: '^src/testing/(?!(index|cli|server|serverChain)[.]ts$)[^/]+$' },
       {},
     ),

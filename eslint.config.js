@@ -7,7 +7,19 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     // src/generated/ is written by `npm run generate` (checked by `npm run check:generated`).
-    ignores: ['**/node_modules/', 'dist/', 'dist-bin/', 'docs/api/', 'coverage/', '.ci-check/', '.scratch/', 'test-results/', '.stryker-tmp/', 'reports/', 'src/generated/'],
+    ignores: [
+      '**/node_modules/',
+      'dist/',
+      'dist-bin/',
+      'docs/api/',
+      'coverage/',
+      '.ci-check/',
+      '.scratch/',
+      'test-results/',
+      '.stryker-tmp/',
+      'reports/',
+      'src/generated/',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

@@ -53,7 +53,12 @@ const shared = {
 
 // A bare import of a Node built-in (`'fs'`, `'fs/promises'`), as the packages bundled into the embedded server write
 // them: kept as an import, with the `node:` prefix. (A builtin of `builtinModules` without `node:` but `_`-private ones.)
-const BARE_BUILTIN = new RegExp(`^(?:${builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:')).map(escape).join('|')})$`);
+const BARE_BUILTIN = new RegExp(
+  `^(?:${builtinModules
+    .filter((name) => !name.startsWith('_') && !name.startsWith('node:'))
+    .map(escape)
+    .join('|')})$`,
+);
 const nodePrefix: Plugin = {
   name: 'node-prefix',
   setup(build) {
@@ -116,7 +121,9 @@ export const consoleScriptInlined: Plugin = {
   name: 'console-script-inlined',
   setup(build) {
     build.onLoad({ filter: /consoleScript\.ts$/ }, (args) =>
-      args.path === CONSOLE_SCRIPT ? { loader: 'ts', contents: `export function consoleScript(): string { return ${JSON.stringify(consoleScript())}; }` } : undefined,
+      args.path === CONSOLE_SCRIPT
+        ? { loader: 'ts', contents: `export function consoleScript(): string { return ${JSON.stringify(consoleScript())}; }` }
+        : undefined,
     );
   },
 };
@@ -153,7 +160,12 @@ const noBareChunkImport: TsupPlugin = {
 
 /** The three builds, without their declaration files. The client's entries are one build: they share their chunks. */
 export const builds: readonly Options[] = [
-  { ...shared, entry: { ...clientEntries, ...nodePartEntries }, esbuildPlugins: [requireInCommonJS, nodePartsByCondition, nodePrefix], plugins: [requireOfNodeParts, noBareChunkImport] },
+  {
+    ...shared,
+    entry: { ...clientEntries, ...nodePartEntries },
+    esbuildPlugins: [requireInCommonJS, nodePartsByCondition, nodePrefix],
+    plugins: [requireOfNodeParts, noBareChunkImport],
+  },
   { ...shared, entry: testingEntries, esbuildPlugins: [requireInCommonJS, consoleScriptInlined, nodePrefix] },
   // The `oz` command line: an entry of its own, so the client's bundle carries none of it. A bin runs in a process
   // of its own (`bin` points at dist/cli/oz.js), so ESM only: its commands load on first use with `import()`.

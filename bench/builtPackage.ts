@@ -43,7 +43,9 @@ function newestMtime(path: string): number {
 
 /** Whether `dist/` is missing an entry or older than anything it is built from. */
 function distIsStale(root: string): boolean {
-  const entries = ['index.js', join('funcs', 'index.js'), join('testing', 'index.js'), join('testing', 'cli.js'), join('cli', 'oz.js')].map((file) => join(root, 'dist', file));
+  const entries = ['index.js', join('funcs', 'index.js'), join('testing', 'index.js'), join('testing', 'cli.js'), join('cli', 'oz.js')].map((file) =>
+    join(root, 'dist', file),
+  );
   if (!entries.every((file) => existsSync(file))) return true;
   const sources = Math.max(
     newestMtime(join(root, 'src')),
@@ -81,7 +83,13 @@ export async function builtPackage(root: string, smoke: boolean, log: (line: str
   const outdir = join(root, 'node_modules', '.cache', 'oz-bench');
   mkdirSync(outdir, { recursive: true });
   await esbuild.build({
-    entryPoints: { index: join(root, 'src', 'index.ts'), 'funcs/index': join(root, 'src', 'funcs', 'index.ts'), testing: join(root, 'src', 'testing', 'index.ts'), 'testing/cli': join(root, 'src', 'testing', 'cli.ts'), 'cli/oz': join(root, 'src', 'cli', 'main.ts') },
+    entryPoints: {
+      index: join(root, 'src', 'index.ts'),
+      'funcs/index': join(root, 'src', 'funcs', 'index.ts'),
+      testing: join(root, 'src', 'testing', 'index.ts'),
+      'testing/cli': join(root, 'src', 'testing', 'cli.ts'),
+      'cli/oz': join(root, 'src', 'cli', 'main.ts'),
+    },
     outdir,
     bundle: true,
     splitting: true,

@@ -12,7 +12,11 @@ function cells(row: FigureRow): string[] {
 export function textTable(rows: readonly FigureRow[]): string {
   const table = [COLUMNS as readonly string[], ...rows.map(cells)];
   const widths = COLUMNS.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  const line = (r: readonly string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ').trimEnd();
+  const line = (r: readonly string[]) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join(' | ')
+      .trimEnd();
   return [line(table[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...table.slice(1).map(line)].join('\n');
 }
 

@@ -46,9 +46,7 @@ import { builtPackage, importPackage } from './builtPackage.js';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const mode = benchModeOf(args, process.env);
-const command = process.env['npm_lifecycle_event']
-  ? `npm run ${process.env['npm_lifecycle_event']}`
-  : ['node --import tsx bench/run.ts', ...args].join(' ');
+const command = process.env['npm_lifecycle_event'] ? `npm run ${process.env['npm_lifecycle_event']}` : ['node --import tsx bench/run.ts', ...args].join(' ');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<FigureRow[]>]> = [
@@ -77,7 +75,11 @@ const figures: ReadonlyArray<readonly [string, (ctx: FigureContext) => Promise<F
   ['agent stream', agentStreamRows],
   ['oz-mock binary', ozMockBinaryRows],
 ];
-const only = args.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',').map((name) => name.trim());
+const only = args
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',')
+  .map((name) => name.trim());
 const unknown = only?.filter((name) => !figures.some(([figure]) => figure === name)) ?? [];
 if (unknown.length) throw new Error(`Unknown figure(s): ${unknown.join(', ')}. Figures: ${figures.map(([name]) => name).join(', ')}`);
 const chosen = only ? figures.filter(([name]) => only.includes(name)) : figures;

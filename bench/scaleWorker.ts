@@ -45,7 +45,7 @@ async function timedAfterGc(fn: () => unknown): Promise<number> {
  */
 async function settle(): Promise<void> {
   gc();
-  for (const end = performance.now() + 3000; performance.now() < end; ) {
+  for (const end = performance.now() + 3000; performance.now() < end;) {
     const before = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const used = process.cpuUsage(before);
@@ -75,7 +75,9 @@ function execution(i: number, at: number): Record<string, unknown> {
     finished_at: at,
     input: { text: `call ${i}` },
     followup_agent: null,
-    spans: [{ id: `spn_root_${id}`, parent_id: null, name: 'tool echo', status: 'ok', started_at: at, ended_at: at, attributes: { kind: 'tool', target: 'echo' } }],
+    spans: [
+      { id: `spn_root_${id}`, parent_id: null, name: 'tool echo', status: 'ok', started_at: at, ended_at: at, attributes: { kind: 'tool', target: 'echo' } },
+    ],
   };
 }
 
@@ -161,7 +163,11 @@ function serve<Q>(server: { close(): Promise<void> }, records: number, answer: (
 
 /** A server holding `count` executions and `count` items (all of one account, the items of one company). */
 function serverWithRecords() {
-  const server = createOzServer({ clock: { frozen: true, start: '2026-01-01T00:00:00Z' }, rateLimit: { limit: 1e12 }, retention: { executions: Infinity, items: Infinity } } as Parameters<typeof createOzServer>[0]);
+  const server = createOzServer({
+    clock: { frozen: true, start: '2026-01-01T00:00:00Z' },
+    rateLimit: { limit: 1e12 },
+    retention: { executions: Infinity, items: Infinity },
+  } as Parameters<typeof createOzServer>[0]);
   const base = server.snapshot() as unknown as SnapshotLayout;
   const acme = base.data.accounts.get('demo')!.companies.get('acme')!;
   const t0 = Date.parse('2026-01-01T00:00:00Z');
@@ -248,12 +254,18 @@ async function lists(): Promise<void> {
     }
     return 40;
   };
-  serve<ListQuery>(server, count, async (query): Promise<ListAnswer> => ('warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) }));
+  serve<ListQuery>(server, count, async (query): Promise<ListAnswer> =>
+    'warm' in query ? { blocks: await warm() } : { ms: medianOf(await times(routes[query.route], query.calls)) },
+  );
 }
 
 async function idle(): Promise<void> {
   const server = createOzServer({ clock: { frozen: true }, rateLimit: { limit: 1e12 } });
-  const init = { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"queued","async":true}' };
+  const init = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+    body: '{"text":"queued","async":true}',
+  };
   const queue = async (runs: number) => {
     for (let i = 0; i < runs; i++) {
       const res = await server.handle(new Request(`${server.url}/v1/tools/echo/execute`, init));

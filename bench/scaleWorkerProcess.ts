@@ -15,7 +15,11 @@ export interface ScaleWorker<Q, A> extends WorkerReady {
 }
 
 /** Starts `bench/scaleWorker.ts <kind> <testing> <count>` and waits until it holds its records. */
-export async function startScaleWorker<Q extends object, A>(testingSpecifier: string, kind: 'lists' | 'snapshot' | 'idle', count: number): Promise<ScaleWorker<Q, A>> {
+export async function startScaleWorker<Q extends object, A>(
+  testingSpecifier: string,
+  kind: 'lists' | 'snapshot' | 'idle',
+  count: number,
+): Promise<ScaleWorker<Q, A>> {
   const child = spawn(process.execPath, ['--max-old-space-size=8192', '--expose-gc', '--import', 'tsx', WORKER, kind, testingSpecifier, String(count)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -22,7 +22,8 @@ const { tools } = await agent.listTools();
 console.log(tools.map((tool) => tool.name).join(', ')); // server_info, reset, capture_baseline, load_fixtures, add_stub, ...
 
 /** One tool call: its answer is JSON, as `structuredContent` (and as text). */
-const call = async (name: string, args: Record<string, unknown> = {}) => ((await agent.callTool({ name, arguments: args })) as CallToolResult).structuredContent!;
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  ((await agent.callTool({ name, arguments: args })) as CallToolResult).structuredContent!;
 // #endregion
 
 // #region near-miss

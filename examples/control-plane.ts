@@ -25,7 +25,12 @@ console.log((await oz.tools.execute('quote', { product: 'gold' })).content); // 
 await mock.loadFixtures({ tools: [{ name: 'shout', required: ['text'], answer: '{{text}}!' }] });
 console.log((await oz.tools.execute('shout', { text: 'hello' })).content); // hello!
 try {
-  await mock.loadFixtures({ tools: [{ name: 'ok', answer: 'fine' }, { name: 'bad', answer: 42 as unknown as string }] });
+  await mock.loadFixtures({
+    tools: [
+      { name: 'ok', answer: 'fine' },
+      { name: 'bad', answer: 42 as unknown as string },
+    ],
+  });
 } catch (error) {
   if (!(error instanceof OzMockError)) throw error;
   console.log(error.status, error.message); // 422 tools[1].answer must be a string. Nothing of the document was added.

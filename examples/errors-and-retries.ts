@@ -6,16 +6,7 @@
  *
  * The failures here are injected with the embedded server's `faults`, so this example always uses it.
  */
-import {
-  ApprovalRequiredError,
-  ConnectionRequiredError,
-  InternalError,
-  Http5xxError,
-  OzAPIError,
-  OzConnectionError,
-  Oz,
-  RateLimitedError,
-} from 'oz-sdk';
+import { ApprovalRequiredError, ConnectionRequiredError, InternalError, Http5xxError, OzAPIError, OzConnectionError, Oz, RateLimitedError } from 'oz-sdk';
 import { createOzServer } from 'oz-sdk/testing';
 
 const server = createOzServer();
@@ -61,7 +52,13 @@ console.log((await lookup()).content); // CRM contact for ada@example.com: found
 // Two 500s, then success: the SDK retried twice (the default) with the same x-trace-id, so the run happened once.
 server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', retryAfter: 0, times: 2 });
 const retried = await oz.tools.execute('echo', { text: 'third time lucky' });
-console.log(retried.content, server.journal.filter('executeTool').slice(-3).map((entry) => entry.status)); // [ 500, 500, 200 ]
+console.log(
+  retried.content,
+  server.journal
+    .filter('executeTool')
+    .slice(-3)
+    .map((entry) => entry.status),
+); // [ 500, 500, 200 ]
 // #endregion
 
 // #region no-retry
@@ -107,7 +104,12 @@ console.log((await patient.tools.execute('echo', { text: 'patience' })).content)
 // patience
 // An answer may say itself: `x-should-retry: false` forbids the retry of a 5xx, `true` forces one (never of a 409
 // or a 424: only shouldRetry may). Every attempt carries `x-oz-retry-count` (0 on the first).
-console.log(server.journal.filter('executeTool').slice(-3).map((entry) => entry.headers['x-oz-retry-count'])); // [ '0', '1', '2' ]
+console.log(
+  server.journal
+    .filter('executeTool')
+    .slice(-3)
+    .map((entry) => entry.headers['x-oz-retry-count']),
+); // [ '0', '1', '2' ]
 // #endregion
 
 // #region connection-error

@@ -58,13 +58,15 @@ try {
   await oz.companies.items.create('globex', { building: 'hq', title: 'Not our company' });
 } catch (error) {
   // Another account's slug answers the same as a slug that does not exist.
-  if (error instanceof CompanyNotFoundError) console.log(error.status, error.code); // 404 company_not_found
+  if (error instanceof CompanyNotFoundError)
+    console.log(error.status, error.code); // 404 company_not_found
   else throw error;
 }
 try {
   await oz.companies.items.create('acme', { building: 'hq', title: '' });
 } catch (error) {
-  if (error instanceof InvalidParamsError) console.log(error.message); // 422 invalid_params: title must be a string of 1 to 300 characters.
+  if (error instanceof InvalidParamsError)
+    console.log(error.message); // 422 invalid_params: title must be a string of 1 to 300 characters.
   else throw error;
 }
 // #endregion

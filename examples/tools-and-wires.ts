@@ -54,7 +54,8 @@ console.log(data.content, response.status, requestId, executionId, rateLimit?.re
 try {
   await oz.tools.execute('sum', { a: 2 }, { format: 'text' });
 } catch (error) {
-  if (error instanceof InvalidParamsError) console.log(error.code, error.missing); // invalid_params [ 'b' ]
+  if (error instanceof InvalidParamsError)
+    console.log(error.code, error.missing); // invalid_params [ 'b' ]
   else throw error;
 }
 // #endregion

@@ -33,7 +33,10 @@ await trace.getTracer('my-app').startActiveSpan('handle-request', async (span) =
 const call = exporter.getFinishedSpans().find((s) => s.name === 'executeTool')!;
 console.log(call.name, call.attributes['http.request.method'], call.attributes['http.response.status_code']); // executeTool POST 200
 console.log(call.attributes['oz.execution_id'], call.attributes['oz.request_id']); // exe_... req_...
-console.log(call.events.map((e) => e.name), call.attributes['oz.retry_count']); // [ 'retry' ] 1
+console.log(
+  call.events.map((e) => e.name),
+  call.attributes['oz.retry_count'],
+); // [ 'retry' ] 1
 // The server got the span's context: traceparent = 00-<trace id>-<span id>-01.
 console.log(server.journal.filter('executeTool').at(-1)!.headers['traceparent'] === `00-${call.spanContext().traceId}-${call.spanContext().spanId}-01`); // true
 // #endregion

@@ -64,7 +64,9 @@ try {
   chmodSync(output, 0o755);
   // macOS runs only signed binaries: Node's signature goes before the injection, an ad-hoc one after it.
   if (darwin) execFileSync('codesign', ['--remove-signature', output]);
-  await withoutLiefNoteWarnings(() => inject(output, SEA_RESOURCE, readFileSync(blob), { sentinelFuse: SEA_FUSE, ...(darwin ? { machoSegmentName: 'NODE_SEA' } : {}) }));
+  await withoutLiefNoteWarnings(() =>
+    inject(output, SEA_RESOURCE, readFileSync(blob), { sentinelFuse: SEA_FUSE, ...(darwin ? { machoSegmentName: 'NODE_SEA' } : {}) }),
+  );
   if (darwin) execFileSync('codesign', ['--sign', '-', output]);
   const mib = (statSync(output).size / 2 ** 20).toFixed(1);
   console.log(`build:binary: ${output} (${mib} MiB, ${process.platform}-${process.arch}, Node ${process.version})`);

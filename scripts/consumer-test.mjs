@@ -71,7 +71,10 @@ export async function main(): Promise<[Item, ExecutionResult, string]> {
   writeFileSync(join(dir, 'check.ts'), ts);
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['check.ts'] }),
+    JSON.stringify({
+      compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] },
+      files: ['check.ts'],
+    }),
   );
   process.stdout.write(run('node', ['esm.mjs']));
   process.stdout.write(run('node', ['cjs.cjs']));
@@ -98,7 +101,10 @@ export { controls };
   );
   writeFileSync(
     join(bare, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] }, files: ['check.ts'] }),
+    JSON.stringify({
+      compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck: false, types: [] },
+      files: ['check.ts'],
+    }),
   );
   console.log(`typescript without msw ok (${typeCheck(bare)})`);
   console.log('consumer test: ESM, CJS and TypeScript (with and without msw) pass against the packed tarball');

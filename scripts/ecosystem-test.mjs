@@ -216,10 +216,14 @@ for (const [name, node] of nodes) {
   const name = `workerd ${version(workerd, ['--version']).split(' ')[1]} (Cloudflare Workers)`;
   log(`  ${name}`);
   for (const file of ['worker', 'worker-embedded']) {
-    execFileSync(join(root, 'node_modules/.bin/esbuild'), [`${file}.mjs`, '--bundle', '--format=esm', '--platform=node', '--target=es2022', `--outfile=${file}.bundle.mjs`, '--log-level=warning'], {
-      cwd: app,
-      stdio: 'inherit',
-    });
+    execFileSync(
+      join(root, 'node_modules/.bin/esbuild'),
+      [`${file}.mjs`, '--bundle', '--format=esm', '--platform=node', '--target=es2022', `--outfile=${file}.bundle.mjs`, '--log-level=warning'],
+      {
+        cwd: app,
+        stdio: 'inherit',
+      },
+    );
   }
   // The server of the HTTP leg, from the installed package, with a control plane for its faults and journal.
   const { createOzServer } = await import(join(app, 'node_modules/oz-sdk/dist/testing/index.js'));

@@ -15,7 +15,13 @@ let failed = 0;
 for (const config of configs) {
   const esm = config.includes('.esm.');
   console.log(`== jest ${config}${esm ? ' (node --experimental-vm-modules)' : ''}`);
-  const args = [...(esm ? ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'] : []), 'node_modules/jest/bin/jest.js', '--ci', '--config', `${dir}/${config}`];
+  const args = [
+    ...(esm ? ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'] : []),
+    'node_modules/jest/bin/jest.js',
+    '--ci',
+    '--config',
+    `${dir}/${config}`,
+  ];
   const run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) failed++;
 }

@@ -129,7 +129,9 @@ export function render(readme, name = 'README.md') {
 function pagesToKeep() {
   const at = process.argv.indexOf('--readme');
   if (at !== -1) return [resolve(process.argv[at + 1] ?? '')];
-  const docs = readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort();
+  const docs = readdirSync(join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   return [join(ROOT, 'README.md'), ...docs.map((name) => join(ROOT, 'docs', name))];
 }
 
@@ -165,7 +167,9 @@ function main() {
   // Every page is checked (or written) before the exit, so one run reports every stale page.
   const failed = pages.filter((path) => !keep(path, check));
   if (failed.length) process.exit(1);
-  process.stdout.write(`readme-snippets: ${pages.length === 1 ? relative(ROOT, pages[0]) : `${pages.length} pages`} match${pages.length === 1 ? 'es' : ''} their sources.\n`);
+  process.stdout.write(
+    `readme-snippets: ${pages.length === 1 ? relative(ROOT, pages[0]) : `${pages.length} pages`} match${pages.length === 1 ? 'es' : ''} their sources.\n`,
+  );
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

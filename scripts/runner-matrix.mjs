@@ -65,7 +65,23 @@ log(`  tarball ${tarball}`);
 
 // The dev tools a user's project has, at the versions this repository pins.
 const pinned = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).devDependencies;
-const tools = ['jest', '@jest/globals', 'ts-jest', '@swc/core', '@swc/jest', 'babel-jest', '@babel/core', '@babel/preset-env', '@babel/preset-typescript', 'vitest', 'jsdom', 'happy-dom', 'msw', 'typescript', '@types/node'];
+const tools = [
+  'jest',
+  '@jest/globals',
+  'ts-jest',
+  '@swc/core',
+  '@swc/jest',
+  'babel-jest',
+  '@babel/core',
+  '@babel/preset-env',
+  '@babel/preset-typescript',
+  'vitest',
+  'jsdom',
+  'happy-dom',
+  'msw',
+  'typescript',
+  '@types/node',
+];
 mkdirSync(app);
 writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'oz-runner-matrix', private: true, version: '0.0.0' }));
 log('  npm install (the tarball and the dev tools)');
@@ -74,7 +90,11 @@ if (!existsSync(join(runtimes, 'node_modules'))) run('npm', ['ci', '--no-audit',
 
 copyFileSync(join(suite, 'features.mjs'), join(app, 'features.mjs'));
 // The same features for CommonJS's require (jest CommonJS, the CommonJS program): esbuild only changes the module form.
-run(join(root, 'node_modules/.bin/esbuild'), ['features.mjs', '--format=cjs', '--platform=node', '--target=node20', '--outfile=features.cjs', '--log-level=warning'], app);
+run(
+  join(root, 'node_modules/.bin/esbuild'),
+  ['features.mjs', '--format=cjs', '--platform=node', '--target=node20', '--outfile=features.cjs', '--log-level=warning'],
+  app,
+);
 const entries = {
   'jest.entry.ts': 'jest.test.ts',
   'jest-esm.entry.mjs': 'jest-esm.test.mjs',
@@ -90,9 +110,17 @@ for (const [from, to] of Object.entries(entries)) copyFileSync(join(suite, 'entr
 // jest's configurations, as msw's and each transform's documentation give them. msw 2's CommonJS build requires
 // packages that ship only ESM: jest CommonJS transforms them like the tests (jest's advice for ESM in node_modules).
 const mswEsmOnly = ['/node_modules/(?!(rettime|@open-draft|until-async)/)'];
-const jestCjs = (transform) => ({ testEnvironment: 'node', testMatch: ['<rootDir>/jest.test.ts'], transform: { '^.+\\.(ts|m?js)$': transform }, transformIgnorePatterns: mswEsmOnly });
+const jestCjs = (transform) => ({
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/jest.test.ts'],
+  transform: { '^.+\\.(ts|m?js)$': transform },
+  transformIgnorePatterns: mswEsmOnly,
+});
 const configs = {
-  'jest.ts-jest.config.json': jestCjs(['ts-jest', { tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true, isolatedModules: true, allowJs: true } }]),
+  'jest.ts-jest.config.json': jestCjs([
+    'ts-jest',
+    { tsconfig: { module: 'commonjs', target: 'es2022', esModuleInterop: true, isolatedModules: true, allowJs: true } },
+  ]),
   'jest.swc.config.json': jestCjs(['@swc/jest', { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } }]),
   'jest.babel.config.json': jestCjs('babel-jest'),
   'jest.esm.config.json': { testEnvironment: 'node', testMatch: ['<rootDir>/jest-esm.test.mjs'], transform: {} },
@@ -103,8 +131,14 @@ for (const [file, config] of Object.entries(configs)) writeFileSync(join(app, fi
 const bin = (name) => join(app, 'node_modules/.bin', name);
 const bun = join(runtimes, 'node_modules/@oven/bun-linux-x64/bin/bun');
 const deno = join(runtimes, 'node_modules/@deno/linux-x64-glibc/deno');
-const jest = (config, node = []) => [process.execPath, [...node, join(app, 'node_modules/jest/bin/jest.js'), '--ci', '--config', config, `--testTimeout=${FEATURE_TIMEOUT_MS}`]];
-const vitest = (environment) => [bin('vitest'), ['run', 'vitest.test.mjs', '--environment', environment, `--testTimeout=${FEATURE_TIMEOUT_MS}`, `--hookTimeout=${FEATURE_TIMEOUT_MS}`]];
+const jest = (config, node = []) => [
+  process.execPath,
+  [...node, join(app, 'node_modules/jest/bin/jest.js'), '--ci', '--config', config, `--testTimeout=${FEATURE_TIMEOUT_MS}`],
+];
+const vitest = (environment) => [
+  bin('vitest'),
+  ['run', 'vitest.test.mjs', '--environment', environment, `--testTimeout=${FEATURE_TIMEOUT_MS}`, `--hookTimeout=${FEATURE_TIMEOUT_MS}`],
+];
 const RUNNERS = [
   ['jest ts-jest', ...jest('jest.ts-jest.config.json')],
   ['jest swc', ...jest('jest.swc.config.json')],
@@ -133,7 +167,13 @@ for (const [name, cmd, argv] of chosen) {
   const begun = Date.now();
   const outcome = await runFor(cmd, argv, { cwd: app, env, timeoutMs: RUNNER_TIMEOUT_MS });
   const seconds = ((Date.now() - begun) / 1000).toFixed(1);
-  const lines = existsSync(report) ? readFileSync(report, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+  const lines = existsSync(report)
+    ? readFileSync(report, 'utf8')
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
   const cells = Object.fromEntries(FEATURES.map(({ name: feature }) => [feature, lines.find((line) => line.feature === feature)?.outcome ?? 'not run']));
   const passed = Object.values(cells).every((cell) => cell === 'ok');
   const problem = outcome.timedOut ? `timed out after ${RUNNER_TIMEOUT_MS / 1000} s` : outcome.code !== 0 ? `exit ${outcome.code}` : undefined;

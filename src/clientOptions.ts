@@ -103,8 +103,7 @@ export interface ClientOptions {
   validate?: ValidateMode | undefined;
 }
 
-const env = (name: string): string | undefined =>
-  typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined;
+const env = (name: string): string | undefined => (typeof process === 'undefined' ? undefined : process.env?.[name]?.trim() || undefined);
 
 /**
  * The options of a client with the environment's values filled in, each option given checked first by its row of
@@ -133,7 +132,10 @@ export function resolveClientOptions(options: ClientOptions, skip?: keyof Client
     if (logLevel === undefined) {
       // Written at once (the level in force is warn), the key scrubbed as every log line's is.
       (options.logger ?? console).warn(
-        scrubText(`OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`, typeof apiKey === 'string' ? [apiKey] : []),
+        scrubText(
+          `OZ_LOG is ${JSON.stringify(fromEnv)}; expected one of off, error, warn, info, debug. Using warn.`,
+          typeof apiKey === 'string' ? [apiKey] : [],
+        ),
       );
     }
   }

@@ -16,13 +16,7 @@ registerErrorCodes(ERROR_CODES);
 export { Oz, type ClientOptions } from './client.js';
 export type { OzRawClient } from './raw/rawClient.js';
 export { APIPromise, type RateLimitInfo, type WithResponse } from './core/result/apiPromise.js';
-export {
-  OzError,
-  OzUsageError,
-  OzConnectionError,
-  OzTimeoutError,
-  OzAbortError,
-} from './core/errors/errors.js';
+export { OzError, OzUsageError, OzConnectionError, OzTimeoutError, OzAbortError } from './core/errors/errors.js';
 export type { ConnectInfo, ErrorBody } from './core/errors/errorShape.js';
 export {
   apiErrorFor,
@@ -50,8 +44,22 @@ export type { RetryInfo, RetryOptions } from './core/shared/retryOptions.js';
 export type { Plane } from './core/shared/operation.js';
 export { Page, PagePromise, type NextPageParams, type PageBody } from './core/result/pagination.js';
 export type { AuthHeader, FetchLike, FetchOptions, Format, QueryParams, RequestOptions } from './core/shared/requestOptions.js';
-export { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_EVENT_BYTES, Stream, type ServerSentEvent, type StreamOptions, type StreamResult } from './core/streams/stream.js';
-export { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamProtocolError, OzStreamTimeoutError, type StreamInterruption } from './core/streams/streamErrors.js';
+export {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_EVENT_BYTES,
+  Stream,
+  type ServerSentEvent,
+  type StreamOptions,
+  type StreamResult,
+} from './core/streams/stream.js';
+export {
+  OzStreamEventTooLargeError,
+  OzStreamIdleTimeoutError,
+  OzStreamInterruptedError,
+  OzStreamProtocolError,
+  OzStreamTimeoutError,
+  type StreamInterruption,
+} from './core/streams/streamErrors.js';
 export { MAX_REDIRECTS, OzRedirectError } from './core/errors/redirectError.js';
 export { OzResponseTooLargeError } from './core/errors/responseTooLargeError.js';
 export type { StreamMode } from './core/streams/streamProtocol.js';
@@ -79,7 +87,14 @@ export {
   type WaitError,
 } from './generated/operationErrors.js';
 export { API_VERSION, SDK_VERSION } from './core/shared/version.js';
-export type { DefaultRequestOptions, JsonRequestOptions, ListRequestOptions, ParsedWireOptions, StreamRequestOptions, WireResult } from './core/result/resultTypes.js';
+export type {
+  DefaultRequestOptions,
+  JsonRequestOptions,
+  ListRequestOptions,
+  ParsedWireOptions,
+  StreamRequestOptions,
+  WireResult,
+} from './core/result/resultTypes.js';
 // The code classes, one per code of openapi.json's ErrorCode, and their table: generated.
 export {
   ERROR_CODES,

@@ -38,8 +38,7 @@ interface BundleSize {
 const everything = (size: BundleSize) => size.gzipped + size.parts.reduce((sum, part) => sum + part.gzipped, 0);
 
 /** The optional parts of a row, for its note: `js-yaml +14.8 kB, ...`. */
-const partsNote = (size: BundleSize) =>
-  size.parts.length === 0 ? 'none' : size.parts.map((part) => `${part.name} +${formatBytes(part.gzipped)}`).join(', ');
+const partsNote = (size: BundleSize) => (size.parts.length === 0 ? 'none' : size.parts.map((part) => `${part.name} +${formatBytes(part.gzipped)}`).join(', '));
 
 /** A program that imports `names` from the module `file`, as its entry (esbuild's stdin). */
 interface ImportingProgram {

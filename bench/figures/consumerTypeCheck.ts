@@ -76,7 +76,10 @@ function typeCheck(ctx: FigureContext, ...sources: string[]): Diagnostics {
     });
     const compilerOptions = { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, skipLibCheck, types: ['node'] };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, files }));
-    const tsc = spawnSync(process.execPath, [join(ctx.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--extendedDiagnostics'], { cwd: dir, encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [join(ctx.root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--extendedDiagnostics'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     if (tsc.status !== 0) throw new Error(`tsc failed (${tsc.status}): ${tsc.stdout.slice(0, 2000)}${tsc.stderr}`);
     const figure = (label: string) => {
       const match = new RegExp(`^${label}:\\s+([\\d.]+)`, 'm').exec(tsc.stdout);
@@ -97,7 +100,17 @@ export async function consumerTypeCheckRows(ctx: FigureContext): Promise<FigureR
     const files = declared ? [CONSUMERS.oz, CONSUMERS.openai] : [CONSUMERS.openai];
     const { instantiations } = typeCheck(ctx, ...files);
     const ours = `${declared ? 'oz and openai' : 'openai only (no dist/ declarations)'} in one check: ${instantiations.toLocaleString('en')} instantiations`;
-    return [{ name: FIGURE_NAMES.consumerTypeCheck, ours, anchor: '-', result: '-', target: `<= ${LIMIT.toFixed(2)}`, met: undefined, how: 'smoke run: one tsc, skipLibCheck true' }];
+    return [
+      {
+        name: FIGURE_NAMES.consumerTypeCheck,
+        ours,
+        anchor: '-',
+        result: '-',
+        target: `<= ${LIMIT.toFixed(2)}`,
+        met: undefined,
+        how: 'smoke run: one tsc, skipLibCheck true',
+      },
+    ];
   }
   if (!declared) throw new Error('no dist/index.d.ts: run `npm run build` first');
   const empty = typeCheck(ctx, CONSUMERS.empty);

@@ -30,7 +30,10 @@ export async function inProcessMountRows(ctx: FigureContext): Promise<FigureRow[
       ctx.mode,
       [
         { name: 'sdk', fn: () => oz.tools.execute('echo', body) },
-        { name: 'handle', fn: async () => parsed(await server.handle(new Request(target, { method: 'POST', headers, body: JSON.stringify(body) })), 'server.handle') },
+        {
+          name: 'handle',
+          fn: async () => parsed(await server.handle(new Request(target, { method: 'POST', headers, body: JSON.stringify(body) })), 'server.handle'),
+        },
         { name: 'fetch', fn: async () => parsed(await server.fetch(target, { method: 'POST', headers, body: JSON.stringify(body) }), 'server.fetch') },
       ],
       'cpu',

@@ -67,7 +67,8 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
     { name: 'fetch', fn: () => rawJson(`${url}/v1/tools/echo/execute`, { method: 'POST', headers: traced(), body: JSON.stringify(toolBody) }) },
     {
       name: 'openapi-fetch',
-      fn: async () => ensure((await bare.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: toolBody, headers: keyed() })).data, 'openapi-fetch'),
+      fn: async () =>
+        ensure((await bare.POST('/v1/tools/{tool}/execute', { params: { path: { tool: 'echo' } }, body: toolBody, headers: keyed() })).data, 'openapi-fetch'),
     },
   ] satisfies Contender[]);
 
@@ -78,7 +79,11 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
     { name: 'fetch', fn: () => rawJson(`${url}/v1/companies/acme/items`, { method: 'POST', headers: traced(), body: JSON.stringify(itemBody) }) },
     {
       name: 'openapi-fetch',
-      fn: async () => ensure((await bare.POST('/v1/companies/{campus}/items', { params: { path: { campus: 'acme' } }, body: itemBody, headers: keyed() })).data, 'openapi-fetch'),
+      fn: async () =>
+        ensure(
+          (await bare.POST('/v1/companies/{campus}/items', { params: { path: { campus: 'acme' } }, body: itemBody, headers: keyed() })).data,
+          'openapi-fetch',
+        ),
     },
   ] satisfies Contender[]);
 
@@ -116,4 +121,3 @@ export async function loopbackCallRows(ctx: FigureContext): Promise<FigureRow[]>
     row(FIGURE_NAMES.itemsVsOpenapiFetch, items, 'openapi-fetch', 'openapi-fetch', 1.0, `same run as the items.create row; ${rounds(items)}`),
   ];
 }
-

@@ -30,7 +30,9 @@ export async function mswMountRows(ctx: FigureContext): Promise<FigureRow[]> {
   try {
     const body = { text: 'hello' };
     // The JSON the embedded server answers, as a hand-written handler would hold it.
-    const answer = JSON.parse(JSON.stringify(await new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch }).tools.execute('echo', body))) as Record<string, unknown>;
+    const answer = JSON.parse(
+      JSON.stringify(await new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch }).tools.execute('echo', body)),
+    ) as Record<string, unknown>;
     const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, maxRetries: 0 });
     const calls = ctx.mode.smoke ? 30 : CALLS;
     const run = async (handlers: Parameters<typeof setupServer>): Promise<number> => {

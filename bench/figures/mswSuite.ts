@@ -31,7 +31,10 @@ async function serverAnswers(ctx: FigureContext): Promise<Pick<SuiteSource, 'too
       if (response.status !== status) throw new Error(`POST ${path} answered ${response.status}, not ${status}`);
       return response.json();
     };
-    return { toolAnswer: await post('/v1/tools/echo/execute', { text: 'hello' }, 200), itemAnswer: await post('/v1/companies/acme/items', SUITE_ITEM_BODY, 201) };
+    return {
+      toolAnswer: await post('/v1/tools/echo/execute', { text: 'hello' }, 200),
+      itemAnswer: await post('/v1/companies/acme/items', SUITE_ITEM_BODY, 201),
+    };
   } finally {
     await server.close();
   }

@@ -52,7 +52,16 @@ async function timeToJsonLine(c: Contender): Promise<number> {
 
 /** The bytes of every built file `testing/cli.js` reaches (its chunks and lazy chunks), itself included. */
 async function builtBinBytes(cliFile: string): Promise<number> {
-  const result = await esbuild.build({ entryPoints: [cliFile], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', packages: 'external', logLevel: 'silent' });
+  const result = await esbuild.build({
+    entryPoints: [cliFile],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    packages: 'external',
+    logLevel: 'silent',
+  });
   return Object.values(result.metafile.inputs).reduce((sum, input) => sum + input.bytes, 0);
 }
 

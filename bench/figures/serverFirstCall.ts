@@ -50,7 +50,11 @@ export async function serverFirstCallRows(ctx: FigureContext): Promise<FigureRow
   ctx.log(`server first call: ${ctx.mode.coldRuns} new processes, createOzServer() then the first and ${WARM_CALLS} warm tools.execute`);
   const runs: { first: number; warm: number; secondFirst: number }[] = [];
   for (let run = 0; run < ctx.mode.coldRuns; run++) {
-    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(ctx.pkg.testingSpecifier)], { cwd: ctx.root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script(ctx.pkg.testingSpecifier)], {
+      cwd: ctx.root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    });
     if (child.status !== 0) throw new Error(`server first call process failed (${child.status}): ${child.stderr}`);
     runs.push(JSON.parse(child.stdout) as { first: number; warm: number; secondFirst: number });
   }

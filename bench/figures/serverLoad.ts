@@ -81,7 +81,10 @@ export async function memoryUnderLoadRows(ctx: FigureContext): Promise<FigureRow
     const start = rssMb(server.pid);
     const samples: number[] = [];
     const sampler = setInterval(() => samples.push(rssMb(server.pid)), 1000);
-    const [a, b] = await Promise.all([generateLoad(server.url, runs, { connections: 25, seconds }), generateLoad(server.url, items, { connections: 25, seconds })]);
+    const [a, b] = await Promise.all([
+      generateLoad(server.url, runs, { connections: 25, seconds }),
+      generateLoad(server.url, items, { connections: 25, seconds }),
+    ]);
     clearInterval(sampler);
     samples.push(rssMb(server.pid));
     // Let the last items finish their walk, then read the heap after a full collection.

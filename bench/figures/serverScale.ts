@@ -156,7 +156,10 @@ export async function snapshotGrowthRows(ctx: FigureContext): Promise<FigureRow[
   }
   const of = (key: keyof SnapshotRound) => answers.map((rows) => rows.map((r) => r[key]));
   // The sizes ran one after the other, so their rounds do not pair up: the growth is the ratio of their medians.
-  const growth = (key: keyof SnapshotRound) => of(key).slice(1).map((times, i) => median(times) / median(of(key)[i]!));
+  const growth = (key: keyof SnapshotRound) =>
+    of(key)
+      .slice(1)
+      .map((times, i) => median(times) / median(of(key)[i]!));
   const growthText = (key: keyof SnapshotRound) => growth(key).map(formatRatio).join(', ');
   const worst = Math.max(...growth('restoreMs'), ...growth('snapshotMs'));
   const curve = (key: keyof SnapshotRound) => sizes.map((n, i) => `${short(n)} ${spreadMs(of(key)[i]!)}`).join(', ');

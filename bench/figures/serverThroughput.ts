@@ -32,7 +32,12 @@ export async function serverThroughputRows(ctx: FigureContext): Promise<FigureRo
     const toolRequest: LoadRequest = { method: 'POST', path: '/v1/tools/echo/execute', headers, body: JSON.stringify({ text: 'hello' }) };
     const runs = [
       { name: 'hono', server: hono, url: hono.url, request: toolRequest },
-      { name: 'items', server: oz, url: oz.url, request: { ...toolRequest, path: '/v1/companies/acme/items', body: JSON.stringify({ building: 'hq', title: 'Load item' }) } },
+      {
+        name: 'items',
+        server: oz,
+        url: oz.url,
+        request: { ...toolRequest, path: '/v1/companies/acme/items', body: JSON.stringify({ building: 'hq', title: 'Load item' }) },
+      },
       { name: 'tools', server: oz, url: oz.url, request: toolRequest },
     ];
     const seconds = ctx.mode.loadSeconds;

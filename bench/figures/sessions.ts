@@ -53,7 +53,23 @@ export async function sessionRows(ctx: FigureContext): Promise<FigureRow[]> {
     `${what}; in a process of its own, after a warm-up (${warmUpBlocks} blocks of ${calls} calls of each contender, taking turns), ${rounds} rounds of ${calls} calls of each of ` +
     `session create+end, session reset and createOzServer()+close, the order rotating each round, a forced GC before each; the median of the per-round means (quartiles in brackets)`;
   return [
-    { name: FIGURE_NAMES.sessionCreateEnd, ours: spread(means.createEnd), anchor, result: formatMs(createEnd), target: `< ${limit} ms`, met: judged(ctx.mode.smoke, createEnd < limit), how: how('server.session() then close()') },
-    { name: FIGURE_NAMES.sessionReset, ours: spread(means.reset), anchor, result: formatMs(reset), target: `< ${limit} ms`, met: judged(ctx.mode.smoke, reset < limit), how: how('session.reset() after an account and a fault were added') },
+    {
+      name: FIGURE_NAMES.sessionCreateEnd,
+      ours: spread(means.createEnd),
+      anchor,
+      result: formatMs(createEnd),
+      target: `< ${limit} ms`,
+      met: judged(ctx.mode.smoke, createEnd < limit),
+      how: how('server.session() then close()'),
+    },
+    {
+      name: FIGURE_NAMES.sessionReset,
+      ours: spread(means.reset),
+      anchor,
+      result: formatMs(reset),
+      target: `< ${limit} ms`,
+      met: judged(ctx.mode.smoke, reset < limit),
+      how: how('session.reset() after an account and a fault were added'),
+    },
   ];
 }

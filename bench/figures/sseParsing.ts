@@ -106,65 +106,73 @@ export async function sseRows(ctx: FigureContext): Promise<FigureRow[]> {
   const chat = chunksOf(chatStreamBytes(tokens));
 
   ctx.log(`sse: ${tokens} token events (SDK Stream vs eventsource-parser)`);
-  const execute = await compareLatency(ctx.mode, [
-    {
-      name: 'sdk',
-      fn: async () => {
-        let count = 0;
-        for await (const _ of new Stream<unknown>(responseOf(events), { mode: 'events' })) count++;
-        expectCount('Stream', count, tokens + 1);
+  const execute = await compareLatency(
+    ctx.mode,
+    [
+      {
+        name: 'sdk',
+        fn: async () => {
+          let count = 0;
+          for await (const _ of new Stream<unknown>(responseOf(events), { mode: 'events' })) count++;
+          expectCount('Stream', count, tokens + 1);
+        },
       },
-    },
-    {
-      name: 'eventsource-parser',
-      fn: async () => {
-        let count = 0;
-        const parser = createParser({
-          onEvent: (event) => {
-            JSON.parse(event.data);
-            count++;
-          },
-        });
-        const reader = responseOf(events).body!.getReader();
-        const decoder = new TextDecoder();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(decoder.decode(value, { stream: true }));
-        }
-        expectCount('eventsource-parser', count, tokens + 1);
+      {
+        name: 'eventsource-parser',
+        fn: async () => {
+          let count = 0;
+          const parser = createParser({
+            onEvent: (event) => {
+              JSON.parse(event.data);
+              count++;
+            },
+          });
+          const reader = responseOf(events).body!.getReader();
+          const decoder = new TextDecoder();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            parser.feed(decoder.decode(value, { stream: true }));
+          }
+          expectCount('eventsource-parser', count, tokens + 1);
+        },
       },
-    },
-    {
-      // Not an anchor: the least any async-iterable API costs over eventsource-parser (a bare iterator).
-      name: 'for-await floor',
-      fn: async () => {
-        let count = 0;
-        for await (const _ of bareIterator(responseOf(events).body!)) count++;
-        expectCount('bare iterator', count, tokens + 1);
+      {
+        // Not an anchor: the least any async-iterable API costs over eventsource-parser (a bare iterator).
+        name: 'for-await floor',
+        fn: async () => {
+          let count = 0;
+          for await (const _ of bareIterator(responseOf(events).body!)) count++;
+          expectCount('bare iterator', count, tokens + 1);
+        },
       },
-    },
-  ], 'cpu');
+    ],
+    'cpu',
+  );
 
   ctx.log(`sse: ${tokens} chat chunks (SDK Stream vs openai-node Stream)`);
-  const chunks = await compareLatency(ctx.mode, [
-    {
-      name: 'sdk',
-      fn: async () => {
-        let count = 0;
-        for await (const _ of new Stream<unknown>(responseOf(chat), { mode: 'chat' })) count++;
-        expectCount('Stream (chat)', count, tokens + 2);
+  const chunks = await compareLatency(
+    ctx.mode,
+    [
+      {
+        name: 'sdk',
+        fn: async () => {
+          let count = 0;
+          for await (const _ of new Stream<unknown>(responseOf(chat), { mode: 'chat' })) count++;
+          expectCount('Stream (chat)', count, tokens + 2);
+        },
       },
-    },
-    {
-      name: 'openai',
-      fn: async () => {
-        let count = 0;
-        for await (const _ of OpenAIStream.fromSSEResponse<unknown>(responseOf(chat), new AbortController())) count++;
-        expectCount('openai Stream', count, tokens + 2);
+      {
+        name: 'openai',
+        fn: async () => {
+          let count = 0;
+          for await (const _ of OpenAIStream.fromSSEResponse<unknown>(responseOf(chat), new AbortController())) count++;
+          expectCount('openai Stream', count, tokens + 2);
+        },
       },
-    },
-  ], 'cpu');
+    ],
+    'cpu',
+  );
 
   const smoke = ctx.mode.smoke;
   // Events per millisecond are thousands of events per second.

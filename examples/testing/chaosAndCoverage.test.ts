@@ -13,7 +13,14 @@ import { createOzServer, expectCoverage, OzCoverageError } from 'oz-sdk/testing'
 import { triageTicket } from './ticketTriage.js';
 
 const server = createOzServer();
-const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off', maxRetries: 3, retry: { initialDelayMs: 1, maxDelayMs: 5 } });
+const oz = new Oz({
+  baseURL: server.url,
+  apiKey: server.apiKey,
+  fetch: server.fetch,
+  logLevel: 'off',
+  maxRetries: 3,
+  retry: { initialDelayMs: 1, maxDelayMs: 5 },
+});
 afterAll(() => server.close());
 
 it('triages every ticket once under seeded chaos', async () => {

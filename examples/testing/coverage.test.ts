@@ -33,6 +33,13 @@ it('reads what the run exercised', async () => {
   await oz.tools.list();
   const listTools = server.coverage().operations.find((o) => o.operationId === 'listTools')!;
   expect(listTools.calls).toBe(1);
-  expect(listTools.responses.find((r) => r.status === 200)).toEqual({ status: 200, code: null, streamed: false, count: 1, by: { handler: 1, stub: 0, fault: 0, chaos: 0 }, declared: true });
+  expect(listTools.responses.find((r) => r.status === 200)).toEqual({
+    status: 200,
+    code: null,
+    streamed: false,
+    count: 1,
+    by: { handler: 1, stub: 0, fault: 0, chaos: 0 },
+    declared: true,
+  });
 });
 // #endregion

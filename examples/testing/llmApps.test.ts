@@ -23,7 +23,9 @@ it('oz-chat calls a forced tool with arguments valid against its parameters', as
   const completion = await openai.chat.completions.create({
     model: 'oz-chat',
     messages: [{ role: 'user', content: 'Weather in Oslo?' }],
-    tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } }],
+    tools: [
+      { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+    ],
     tool_choice: 'required', // or { type: 'function', function: { name: 'get_weather' } }; 'auto' answers text
   });
   const call = completion.choices[0]!.message.tool_calls![0]!;
@@ -86,8 +88,14 @@ it('a streamed tool call arrives as deltas (the openai client puts them together
 it('LangChain: bindTools and withStructuredOutput', async () => {
   // #region langchain
   const chat = new ChatOpenAI({ model: 'oz-chat', apiKey: server.apiKey, configuration: { baseURL: `${server.url}/v1`, fetch: server.fetch } });
-  server.stubs.add({ operationId: 'createChatCompletion', match: { lastUserMessage: { contains: 'Paris' } }, answer: { reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } } });
-  const withTools = chat.bindTools([{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }]);
+  server.stubs.add({
+    operationId: 'createChatCompletion',
+    match: { lastUserMessage: { contains: 'Paris' } },
+    answer: { reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] } },
+  });
+  const withTools = chat.bindTools([
+    { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } },
+  ]);
   const message = await withTools.invoke('Weather in Paris?');
   console.log(message.tool_calls); // [ { name: 'get_weather', args: { city: 'Paris' }, id: 'call_...', type: 'tool_call' } ]
   const summary = await chat.withStructuredOutput(z.object({ summary: z.string(), words: z.number() })).invoke('Summarize');

@@ -29,7 +29,11 @@ it('answers a tool execution', async () => {
 it('turns an error envelope into its typed error', async () => {
   service
     .intercept({ path: '/v1/tools/nope/execute', method: 'POST' })
-    .reply(404, { error: { code: 'tool_not_found', message: 'No tool nope.', request_id: 'req_3' } }, { headers: { 'content-type': 'application/json', 'x-error-code': 'tool_not_found' } });
+    .reply(
+      404,
+      { error: { code: 'tool_not_found', message: 'No tool nope.', request_id: 'req_3' } },
+      { headers: { 'content-type': 'application/json', 'x-error-code': 'tool_not_found' } },
+    );
 
   const error = await oz.tools.execute('nope', { text: 'hi' }).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(ToolNotFoundError);

@@ -13,7 +13,11 @@ const listener = await remoteServer.listen();
 // Each surface: its controls, and a client with a key (default: the demo key).
 const surfaces: Array<[string, OzControls, (apiKey?: string) => Oz]> = [
   ['in process', local, (apiKey = local.apiKey) => new Oz({ baseURL: local.url, apiKey, fetch: local.fetch, maxRetries: 0, logLevel: 'off' })],
-  ['over HTTP', connectOzMock({ url: listener.url, adminToken: remoteServer.adminToken! }), (apiKey = remoteServer.apiKey) => new Oz({ baseURL: listener.url, apiKey, maxRetries: 0, logLevel: 'off' })],
+  [
+    'over HTTP',
+    connectOzMock({ url: listener.url, adminToken: remoteServer.adminToken! }),
+    (apiKey = remoteServer.apiKey) => new Oz({ baseURL: listener.url, apiKey, maxRetries: 0, logLevel: 'off' }),
+  ],
 ];
 // #endregion
 

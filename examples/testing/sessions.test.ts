@@ -71,7 +71,11 @@ it('stubs answer what a test needs, checked against openapi.json', async () => {
   console.log((notToday as { code?: string }).code); // tool_not_found
 
   // A stub declared apart is a `StubSpec`: the typed stub of any operation, told apart by its operationId.
-  const missing: StubSpec = { operationId: 'getCompanyItem', match: { path: { id: 'itm_gone' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_gone.' } } } };
+  const missing: StubSpec = {
+    operationId: 'getCompanyItem',
+    match: { path: { id: 'itm_gone' } },
+    answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_gone.' } } },
+  };
   server.stubs.add(missing);
   const gone = await oz.companies.items.get('acme', 'itm_gone').catch((error: unknown) => error);
   console.log((gone as { code?: string }).code); // item_not_found
@@ -95,7 +99,10 @@ it('a sequence scripts what an app must survive: an error, then the answer', asy
   // First a 500, then the answer: the client's retry gets the answer.
   server.stubs.add({
     operationId: 'executeTool',
-    answers: [{ status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }, { status: 200, body: { ...run, content: 'after a retry' } }],
+    answers: [
+      { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } },
+      { status: 200, body: { ...run, content: 'after a retry' } },
+    ],
   });
   console.log((await oz.tools.execute('echo', { text: 'x' }, { retry: { initialDelayMs: 10 } })).content); // after a retry
 

@@ -12,7 +12,9 @@ export const binaryFileOf = (root: string): string => join(root, 'dist-bin', bin
 /** The newest change of what the executable is built from: src/, openapi.json, the lock file, the build script. */
 function newestSourceMs(root: string): number {
   const sources = readdirSync(join(root, 'src'), { recursive: true, encoding: 'utf8' }).map((path) => join(root, 'src', path));
-  return Math.max(...[...sources, ...['openapi.json', 'package-lock.json', 'scripts/build-binary.mjs'].map((path) => join(root, path))].map((path) => statSync(path).mtimeMs));
+  return Math.max(
+    ...[...sources, ...['openapi.json', 'package-lock.json', 'scripts/build-binary.mjs'].map((path) => join(root, path))].map((path) => statSync(path).mtimeMs),
+  );
 }
 
 /** The executable, built by `npm run build:binary` when it is missing or stale. */

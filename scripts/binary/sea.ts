@@ -25,7 +25,8 @@ export const seaConfigOf = (main: string, output: string) => ({ main, output, di
  */
 export function seaProblemOf(version: string, executable: Buffer): string | undefined {
   const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
-  if (major < OLDEST[0] || (major === OLDEST[0] && minor < OLDEST[1])) return `Node ${version} cannot build it: single executable applications with this config need Node ${OLDEST.join('.')} or later`;
+  if (major < OLDEST[0] || (major === OLDEST[0] && minor < OLDEST[1]))
+    return `Node ${version} cannot build it: single executable applications with this config need Node ${OLDEST.join('.')} or later`;
   const fuse = executable.indexOf(`${SEA_FUSE}:`);
   if (fuse === -1) return `this Node binary has no single-executable fuse (${SEA_FUSE}): use an official build of Node.js from nodejs.org or the npm registry`;
   if (executable[fuse + SEA_FUSE.length + 1] !== 0x30) return 'this Node binary is itself a single executable application: run the build with a plain Node.js';

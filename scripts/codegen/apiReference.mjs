@@ -32,7 +32,8 @@ function resultOf(op) {
   if (op.paged) return `pages of ${type(`T.${op.listItem}`)} (\`for await\` walks every item)`;
   if (op.streaming === 'always') return `a \`Stream\` of ${type(op.streamEvent)}`;
   const parts = [];
-  if (op.result && op.result !== 'void') parts.push(type(op.result.replace(' | undefined', '')) + (op.result.endsWith(' | undefined') ? ' (or nothing, for a notification)' : ''));
+  if (op.result && op.result !== 'void')
+    parts.push(type(op.result.replace(' | undefined', '')) + (op.result.endsWith(' | undefined') ? ' (or nothing, for a notification)' : ''));
   if (op.result === 'void') parts.push('nothing');
   if (op.wire) parts.push('a string on the `markdown` and `text` wires (`format`)');
   if (op.pointer) parts.push(`${type(op.pointer)} with \`async: true\` (\`.wait()\` for the result)`);
@@ -44,7 +45,11 @@ function parametersOf(doc, op) {
   const rows = op.pathParams.map((p) => [`\`${p.arg}\``, 'path, required', cell(p.description)]);
   for (const p of op.userQuery) {
     const schema = deref(doc, p.schema) ?? {};
-    rows.push([`\`query.${p.name}\``, `query${p.required ? ', required' : ''}${schema.type ? ` (${schema.type})` : ''}`, cell(p.description ?? schema.description ?? '')]);
+    rows.push([
+      `\`query.${p.name}\``,
+      `query${p.required ? ', required' : ''}${schema.type ? ` (${schema.type})` : ''}`,
+      cell(p.description ?? schema.description ?? ''),
+    ]);
   }
   if (op.body) rows.push(['`body`', `${op.body.required ? 'required' : 'optional'} (\`${op.body.type.replace(/\bT\./g, 'types.')}\`)`, 'the request body']);
   rows.push(['`options`', 'optional', 'per-call options (`timeout`, `signal`, `idempotencyKey`, `format`, ...): [docs/client.md](docs/client.md)']);
@@ -70,9 +75,9 @@ export function renderApiReference(doc, model, byOperation) {
     '`types.<Name>`: every schema of openapi.json, exported by `oz-sdk` as `types` (the common ones also by name).',
     'Errors are the codes the operation can answer (its `x-oz-error-codes`, and those the rules of',
     '`x-oz-error-code-rules` add), each thrown as its class and typed in `result().error`; every call can also fail',
-    'with the SDK\'s own errors (`OzConnectionError`, `OzTimeoutError`, `OzAbortError`, `OzUsageError`, ...): see',
+    "with the SDK's own errors (`OzConnectionError`, `OzTimeoutError`, `OzAbortError`, `OzUsageError`, ...): see",
     '[docs/errors.md](docs/errors.md). Methods written by hand beside these (`oz.executions.wait()`, `oz.whoami()`,',
-    'the MCP client\'s `oz.mcp.callTool()` and its siblings, `oz.raw`, `oz.withOptions()`) are in the pages of',
+    "the MCP client's `oz.mcp.callTool()` and its siblings, `oz.raw`, `oz.withOptions()`) are in the pages of",
     '[docs/](docs/README.md) and in the TypeDoc reference (`npm run docs`).',
     '',
   ];
@@ -84,7 +89,16 @@ export function renderApiReference(doc, model, byOperation) {
   };
   for (const node of top) visit(node);
   nodes.sort((a, b) => a.path.join('.').localeCompare(b.path.join('.')));
-  out.push(...nodes.map((node) => `- \`oz.${node.path.join('.')}\`: ${[...node.methods].sort((a, b) => a.verb.localeCompare(b.verb)).map((op) => `[\`${op.verb}\`](#${methodName(op).replace(/\./g, '').toLowerCase()})`).join(', ')}`), '');
+  out.push(
+    ...nodes.map(
+      (node) =>
+        `- \`oz.${node.path.join('.')}\`: ${[...node.methods]
+          .sort((a, b) => a.verb.localeCompare(b.verb))
+          .map((op) => `[\`${op.verb}\`](#${methodName(op).replace(/\./g, '').toLowerCase()})`)
+          .join(', ')}`,
+    ),
+    '',
+  );
   for (const node of nodes) {
     out.push(`## \`oz.${node.path.join('.')}\``, '');
     for (const op of [...node.methods].sort((a, b) => a.verb.localeCompare(b.verb))) {

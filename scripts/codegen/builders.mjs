@@ -142,17 +142,18 @@ export function renderBuilders(doc) {
   out += 'export interface BuiltResources {\n';
   for (const b of builders) out += `  /** \`${b.schema}\` of openapi.json. */\n  ${b.name}: ${b.schema};\n`;
   out += '}\n\n';
-  out += '/** Where a built value gets a new id: a path into the value and the id\'s prefix (`x-oz-id-prefix`). */\n';
+  out += "/** Where a built value gets a new id: a path into the value and the id's prefix (`x-oz-id-prefix`). */\n";
   out += 'export interface BuiltId {\n  readonly path: readonly (string | number)[];\n  readonly prefix: string;\n}\n\n';
   out += '/** One builder: its schema, a valid value of it made from the schema, and where its ids go. */\n';
   out += 'export interface BuilderSpec {\n  readonly schema: string;\n  readonly template: unknown;\n  readonly ids: readonly BuiltId[];\n}\n\n';
   out += `/** The time every built timestamp holds. */\nexport const BUILT_TIME = '${BUILT_TIME}';\n\n`;
-  out += '/** Every resource schema\'s builder, by name. */\n';
+  out += "/** Every resource schema's builder, by name. */\n";
   out += 'export const RESOURCE_BUILDERS: { readonly [K in keyof BuiltResources]: BuilderSpec } = {\n';
   for (const b of builders) out += `  ${b.name}: { schema: '${b.schema}', template: ${JSON.stringify(b.template)}, ids: ${JSON.stringify(b.ids)} },\n`;
   out += '};\n\n';
-  out += '/** Each error code\'s status, its description as the default message, and the fields it always carries. */\n';
-  out += 'export const ERROR_DEFAULTS: { readonly [C in ErrorCode]: { readonly status: number; readonly message: string; readonly carried: Readonly<Record<string, unknown>> } } = ';
+  out += "/** Each error code's status, its description as the default message, and the fields it always carries. */\n";
+  out +=
+    'export const ERROR_DEFAULTS: { readonly [C in ErrorCode]: { readonly status: number; readonly message: string; readonly carried: Readonly<Record<string, unknown>> } } = ';
   out += `${JSON.stringify(errorDefaultsOf(doc), null, 2)};\n`;
   return out;
 }

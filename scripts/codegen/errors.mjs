@@ -32,7 +32,15 @@ export function errorCodesOf(doc, coreClasses) {
     if (seen.has(name)) throw new Error(`ErrorCode: two codes would make the class ${name}`);
     seen.add(name);
     for (const field of branch['x-oz-carries'] ?? []) if (!CARRIED[field]) throw new Error(`ErrorCode ${branch.const}: unknown x-oz-carries field ${field}`);
-    return { code: branch.const, status, description: branch.description ?? '', name, base: statusClassOf(status), fromCore: coreClasses.has(name), carries: branch['x-oz-carries'] ?? [] };
+    return {
+      code: branch.const,
+      status,
+      description: branch.description ?? '',
+      name,
+      base: statusClassOf(status),
+      fromCore: coreClasses.has(name),
+      carries: branch['x-oz-carries'] ?? [],
+    };
   });
 }
 
@@ -89,7 +97,7 @@ export function renderErrors(codes) {
   for (const c of generated) out += `import { ${c.name} } from './errors/${errorClassFile(c.name)}.js';\n`;
   out += '\n';
   out += `export { ${[...fromCore, ...generated.map((c) => c.name)].join(', ')} };\n\n`;
-  out += docLines(['Every error code of openapi.json\'s `ErrorCode`: the status it is answered with and the class it is thrown as.']);
+  out += docLines(["Every error code of openapi.json's `ErrorCode`: the status it is answered with and the class it is thrown as."]);
   out += 'export const ERROR_CODES = {\n';
   for (const c of codes) out += `  ${c.code}: { status: ${c.status}, class: ${c.name} },\n`;
   out += '} as const satisfies Record<string, ErrorCodeEntry>;\n\n';

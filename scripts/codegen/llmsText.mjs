@@ -69,7 +69,8 @@ export function llmsPagesOf(root) {
     .filter((path) => path !== DOCS_INDEX);
   const entries = entriesOf(read(DOCS_INDEX));
   const unlinked = docs.filter((path) => !entries.some((e) => e.path === path));
-  if (unlinked.length > 0) throw new Error(`${DOCS_INDEX} links no entry for ${unlinked.join(', ')}: add each page to its list (a line "- [Title](page.md): what it holds")`);
+  if (unlinked.length > 0)
+    throw new Error(`${DOCS_INDEX} links no entry for ${unlinked.join(', ')}: add each page to its list (a line "- [Title](page.md): what it holds")`);
   const describe = (path, given) => given ?? firstSentence(paragraphsOf(read(path))[0] ?? headOf(read(path)).title ?? path);
   const readme = { section: 'Start', title: 'README', path: 'README.md', description: headingsOf(read('README.md')).join(', '), text: read('README.md') };
   const pages = entries.filter((e) => docs.includes(e.path)).map((e) => ({ ...e, description: describe(e.path, e.description), text: read(e.path) }));
@@ -88,7 +89,9 @@ export function llmsPagesOf(root) {
 export function renderLlmsIndex({ readme, pages, others }) {
   const { title } = headOf(readme.text);
   const line = (page) => `- [${page.title}](${page.path})${page.description ? `: ${page.description}` : ''}`;
-  const sections = [...new Set(pages.map((p) => p.section))].map((section) => [`## ${section}`, '', ...pages.filter((p) => p.section === section).map(line)].join('\n'));
+  const sections = [...new Set(pages.map((p) => p.section))].map((section) =>
+    [`## ${section}`, '', ...pages.filter((p) => p.section === section).map(line)].join('\n'),
+  );
   return [
     `# ${title}`,
     '',

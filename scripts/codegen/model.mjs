@@ -15,13 +15,16 @@ const camel = (s) => pascal(s).replace(/^\w/, (c) => c.toLowerCase());
 export function deref(doc, node) {
   let n = node;
   while (n && n.$ref) {
-    const parts = n.$ref.replace(/^#\//, '').split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const parts = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     n = parts.reduce((o, k) => o[k], doc);
   }
   return n;
 }
 
-const schemaName = (schema) => schema?.$ref?.startsWith('#/components/schemas/') ? schema.$ref.split('/').pop() : undefined;
+const schemaName = (schema) => (schema?.$ref?.startsWith('#/components/schemas/') ? schema.$ref.split('/').pop() : undefined);
 
 export function resourcesOf(doc) {
   const operations = [];
@@ -143,8 +146,6 @@ function typeOfSchema(schema) {
   if (schema.type === 'string') return 'string';
   return 'unknown';
 }
-
-
 
 function streamEventOf(doc, res) {
   // Beside a JSON form, the stream is an alternative form of the answer (see info.description of openapi.json).

@@ -11,7 +11,11 @@ const SDK_QUERY = new Set(['format']);
 
 const deref = (doc, node) => {
   let n = node;
-  while (n && n.$ref) n = n.$ref.replace(/^#\//, '').split('/').reduce((o, k) => o[k], doc);
+  while (n && n.$ref)
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o, k) => o[k], doc);
   return n;
 };
 
@@ -47,8 +51,10 @@ export function errorCodeRules(doc) {
   const rules = doc['x-oz-error-code-rules'] ?? [];
   if (!Array.isArray(rules)) throw new Error('openapi.json: x-oz-error-code-rules must be a list');
   for (const [i, rule] of rules.entries()) {
-    if (typeof rule?.when !== 'object' || !Array.isArray(rule.codes)) throw new Error(`x-oz-error-code-rules[${i}]: needs \`when\` (an object) and \`codes\` (a list)`);
-    for (const name of Object.keys(rule.when)) if (!CONDITIONS.has(name)) throw new Error(`x-oz-error-code-rules[${i}]: unknown condition ${name} (known: ${[...CONDITIONS].join(', ')})`);
+    if (typeof rule?.when !== 'object' || !Array.isArray(rule.codes))
+      throw new Error(`x-oz-error-code-rules[${i}]: needs \`when\` (an object) and \`codes\` (a list)`);
+    for (const name of Object.keys(rule.when))
+      if (!CONDITIONS.has(name)) throw new Error(`x-oz-error-code-rules[${i}]: unknown condition ${name} (known: ${[...CONDITIONS].join(', ')})`);
   }
   return rules;
 }

@@ -13,7 +13,10 @@ export function renderTypes(spec, model) {
   for (const [name, schema] of Object.entries(spec.components.schemas)) {
     const text = schema.description ?? `The \`${name}\` schema of openapi.json.`;
     if (model.formatFreeBodies.has(name)) {
-      out += doc([escapeDoc(text), '', 'The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.'], '');
+      out += doc(
+        [escapeDoc(text), '', 'The wire is chosen with the per-call `format` option, which also types the result; a `format` in the body is left out here.'],
+        '',
+      );
       out += `export type ${name} = components['schemas']['${name}'] & { format?: never };\n`;
     } else {
       out += doc([escapeDoc(text)], '');
@@ -70,7 +73,9 @@ export function renderResourceFile(file) {
   if (uses.has('Waitable')) out += "import type { Waitable } from '../../core/executions/executionPoller.js';\n";
   if (uses.has('listPages')) out += "import { listPages } from '../../core/result/pagination.js';\n";
   out += "import type { Transport } from '../../core/transport.js';\n";
-  const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
+  const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) =>
+    uses.has(n),
+  );
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/result/resultTypes.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
@@ -149,7 +154,8 @@ export function renderMethod(op, uses, form) {
   if (op.userQuery.length) lines.push('@param query - Query parameters.');
   lines.push(`@param options - ${form.optionsDoc}`);
   const deprecatedParams = op.deprecatedParams.filter((p) => p.in !== 'path').map((p) => `\`${p.name}\` (${p.in})`);
-  if (op.deprecated) lines.push('@deprecated The API description marks this operation deprecated: it may be removed. The first call in a process logs a warning.');
+  if (op.deprecated)
+    lines.push('@deprecated The API description marks this operation deprecated: it may be removed. The first call in a process logs a warning.');
   else if (deprecatedParams.length) lines.push('', `Deprecated parameters: ${deprecatedParams.join(', ')}; the first call that sends one logs a warning.`);
   const tsdoc = doc(lines, ind);
 
@@ -188,7 +194,9 @@ export function renderMethod(op, uses, form) {
   const streamable = op.streaming === 'optional' || op.streaming === 'chat';
   if (streamable) {
     uses.add('Stream').add('StreamRequestOptions');
-    signatures.push(`${head}(${[...args, `body: ${bodyType} & { stream: true }`, 'options?: StreamRequestOptions'].join(', ')}): ${api(`Stream<${op.streamEvent}>`)};`);
+    signatures.push(
+      `${head}(${[...args, `body: ${bodyType} & { stream: true }`, 'options?: StreamRequestOptions'].join(', ')}): ${api(`Stream<${op.streamEvent}>`)};`,
+    );
   }
   const result = op.result ?? op.pointer;
   const generic = op.wire ? '<O extends RequestOptions = DefaultRequestOptions>' : '';
@@ -200,18 +208,27 @@ export function renderMethod(op, uses, form) {
   if (op.pointer && op.result && op.body) {
     // An async pointer is parsed into its typed object on every wire, markdown and text included.
     uses.add('Waitable');
-    signatures.push(`${head}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): ${api(waitable(op.pointer))};`);
-    signatures.push(`${head}${generic}(${[...args, bodyArg(`${bodyType} & { async?: false }${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(op.result)};`);
-    signatures.push(`${head}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${api(`${op.wire ? `WireResult<${op.result}, O>` : op.result} | ${waitable(op.pointer)}`)};`);
+    signatures.push(
+      `${head}${generic}(${[...args, `body: ${bodyType} & { async: true }${noStream}`, `options?: ${optionsType}`].join(', ')}): ${api(waitable(op.pointer))};`,
+    );
+    signatures.push(
+      `${head}${generic}(${[...args, bodyArg(`${bodyType} & { async?: false }${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(op.result)};`,
+    );
+    signatures.push(
+      `${head}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${api(`${op.wire ? `WireResult<${op.result}, O>` : op.result} | ${waitable(op.pointer)}`)};`,
+    );
   } else if (streamable) {
-    signatures.push(`${head}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(result)};`);
+    signatures.push(
+      `${head}${generic}(${[...args, bodyArg(`${bodyType}${noStream}`, op.body.required), `options?: ${optionsType}`].join(', ')}): ${ret(result)};`,
+    );
   }
   if (streamable) {
     // `stream` held in a variable (a boolean): any of the answers above.
     // Not generic: a generic options type would win TypeScript's first (subtype) pass over the literal overloads.
     // On a wire operation, options without a string wire first, then any options (a string among the answers).
     const pointer = op.pointer && op.result && op.body ? [waitable(op.pointer)] : [];
-    const wide = (options, parsed) => `${head}(${[...args, bodyArg(bodyType, op.body.required), `options?: ${options}`].join(', ')}): ${api([`Stream<${op.streamEvent}>`, parsed, ...pointer].join(' | '))};`;
+    const wide = (options, parsed) =>
+      `${head}(${[...args, bodyArg(bodyType, op.body.required), `options?: ${options}`].join(', ')}): ${api([`Stream<${op.streamEvent}>`, parsed, ...pointer].join(' | '))};`;
     if (op.wire) {
       uses.add('ParsedWireOptions');
       signatures.push(wide('ParsedWireOptions', result), wide('RequestOptions', `WireResult<${result}, RequestOptions>`));
@@ -279,11 +296,16 @@ export function renderFuncsFile(file) {
   }
   if (uses.has('RequestOptions')) out += "import type { RequestOptions } from '../../core/shared/requestOptions.js';\n";
   if (uses.has('Stream')) out += "import type { Stream } from '../../core/streams/stream.js';\n";
-  const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) => uses.has(n));
+  const wire = ['DefaultRequestOptions', 'ParsedWireOptions', 'JsonRequestOptions', 'ListRequestOptions', 'StreamRequestOptions', 'WireResult'].filter((n) =>
+    uses.has(n),
+  );
   if (wire.length) out += `import type { ${wire.join(', ')} } from '../../core/result/resultTypes.js';\n`;
   const errorTypes = ['OperationError', 'WaitError'].filter((n) => uses.has(n));
   if (errorTypes.length) out += `import type { ${errorTypes.join(', ')} } from '../operationErrors.js';\n`;
-  const descriptors = [...uses].filter((u) => u.startsWith('op:')).map((u) => u.slice(3)).sort();
+  const descriptors = [...uses]
+    .filter((u) => u.startsWith('op:'))
+    .map((u) => u.slice(3))
+    .sort();
   out += `import { ${descriptors.join(', ')} } from '../operations.js';\n`;
   if (uses.has('T')) out += "import type * as T from '../types.js';\n";
   out += '\n';
@@ -295,18 +317,24 @@ export function renderFuncsFile(file) {
  * file never uses `export *`: the public surface test reads its list).
  */
 export function renderFuncsEntry(model) {
-  let out = doc([
-    '`oz-sdk/funcs`: the operations of the Oz API as standalone functions over a small client, {@link OzCore}, for',
-    'programs that bundle one or two calls: a bundler keeps only the functions imported. `toolsExecute(core, tool,',
-    'body, options)` is `oz.tools.execute(tool, body, options)`, with the same parameters, result and errors.',
+  let out = doc(
+    [
+      '`oz-sdk/funcs`: the operations of the Oz API as standalone functions over a small client, {@link OzCore}, for',
+      'programs that bundle one or two calls: a bundler keeps only the functions imported. `toolsExecute(core, tool,',
+      'body, options)` is `oz.tools.execute(tool, body, options)`, with the same parameters, result and errors.',
+      '',
+      '@packageDocumentation',
+    ],
     '',
-    '@packageDocumentation',
-  ], '');
+  );
   out += "export { OzCore, type OzCoreOptions } from './ozCore.js';\n";
   out += "export type { CoreClient } from '../core/coreClient.js';\n";
   out += '// One function per operation of openapi.json, named after its `Oz` method.\n';
   for (const file of model.files) {
-    const names = file.classes.flatMap((node) => node.methods).map(funcName).sort();
+    const names = file.classes
+      .flatMap((node) => node.methods)
+      .map(funcName)
+      .sort();
     out += `export { ${names.join(', ')} } from '../generated/funcs/${file.tag}.js';\n`;
   }
   return out;

@@ -15,7 +15,7 @@ export function renderOperationErrors(byOperation, runCodes) {
     out += `export const ${entry.id}ErrorCodes = ${list(entry.codes)} as const satisfies readonly ErrorCodeName[];\n\n`;
   }
   out += docLines([
-    'The error codes each operation can answer: its own `x-oz-error-codes` in openapi.json plus those the root\'s',
+    "The error codes each operation can answer: its own `x-oz-error-codes` in openapi.json plus those the root's",
     '`x-oz-error-code-rules` imply for it (every keyed operation, every operation with a body, ...).',
   ]);
   const entries = [...byOperation.values()].sort((a, b) => a.id.localeCompare(b.id));
@@ -29,12 +29,12 @@ export function renderOperationErrors(byOperation, runCodes) {
   out += docLines(['The class an error code is raised as.']);
   out += "export type ErrorOfCode<Code extends ErrorCodeName> = InstanceType<(typeof ERROR_CODES)[Code]['class']>;\n\n";
   out += docLines([
-    'What a call of an operation can fail with: the classes of its error codes, and the SDK\'s own errors',
+    "What a call of an operation can fail with: the classes of its error codes, and the SDK's own errors",
     '(connection, timeout, abort, usage, response validation). The error type of its `result()`.',
   ]);
   out += 'export type OperationError<Id extends OperationId> = ErrorOfCode<OperationErrorCode<Id>> | OzClientError;\n\n';
   out += docLines([
-    'What `executions.wait()` (and a pointer\'s `wait()`) can fail with: the errors of reading the record, the codes a',
+    "What `executions.wait()` (and a pointer's `wait()`) can fail with: the errors of reading the record, the codes a",
     'run can end with, and its own timeout.',
   ]);
   out += "export type WaitError = OperationError<'getExecution'> | ErrorOfCode<(typeof RUN_ERROR_CODES)[number]> | OzWaitTimeoutError;\n";

@@ -16,7 +16,15 @@ import { DOCUMENT_ID, METHODS, deref, rebase, standaloneModuleOf } from './stand
 const PLACES = ['path', 'query', 'header'];
 
 function newAjv(coerceTypes, doc) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true, validateSchema: false, coerceTypes, validateFormats: false, code: { source: true, esm: true } });
+  const ajv = new Ajv2020({
+    strict: false,
+    allErrors: true,
+    verbose: true,
+    validateSchema: false,
+    coerceTypes,
+    validateFormats: false,
+    code: { source: true, esm: true },
+  });
   ajv.addSchema(doc, DOCUMENT_ID);
   return ajv;
 }

@@ -17,7 +17,22 @@ const Ajv = AjvModule.default ?? AjvModule;
 
 // Keywords that check nothing (annotations; `format`, which the validators do not check) or that a newer service
 // may outgrow (`enum`, `discriminator`): left out, so the generated code does not carry them.
-const DROPPED = new Set(['enum', 'discriminator', 'example', 'examples', 'description', 'title', 'format', 'deprecated', 'readOnly', 'writeOnly', 'default', 'contentMediaType', 'contentEncoding', '$comment']);
+const DROPPED = new Set([
+  'enum',
+  'discriminator',
+  'example',
+  'examples',
+  'description',
+  'title',
+  'format',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'default',
+  'contentMediaType',
+  'contentEncoding',
+  '$comment',
+]);
 
 /** A schema as the client reads an answer: what a newer service may add does not fail. */
 function lenient(node) {

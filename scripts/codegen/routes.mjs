@@ -106,7 +106,10 @@ export function renderPathTemplate() {
 
 /** The order routes are tried in: fewer parameters first, so `/v1/workflows/execute` wins over `/v1/workflows/{name}`. */
 function byLiteralFirst(model) {
-  return model.operations.map((op, i) => ({ op, i })).sort((a, b) => a.op.pathParams.length - b.op.pathParams.length || a.i - b.i).map(({ op }) => op);
+  return model.operations
+    .map((op, i) => ({ op, i }))
+    .sort((a, b) => a.op.pathParams.length - b.op.pathParams.length || a.i - b.i)
+    .map(({ op }) => op);
 }
 
 /** src/generated/routes.ts: one route per operation, literal paths first. */

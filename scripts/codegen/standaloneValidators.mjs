@@ -14,7 +14,11 @@ export const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 /** The node a `$ref` of the document points at (followed until it is not a reference). */
 export const deref = (doc, node) => {
   let n = node;
-  while (n && n.$ref) n = n.$ref.replace(/^#\//, '').split('/').reduce((o, k) => o[k], doc);
+  while (n && n.$ref)
+    n = n.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((o, k) => o[k], doc);
   return n;
 };
 
@@ -54,7 +58,7 @@ export function standaloneModuleOf(ajv, exports, what) {
     return name;
   });
   if (/require\(|new Function|eval\(/.test(code)) throw new Error(`${what}: the standalone code still loads or compiles code at run time`);
-  let out = '// @ts-nocheck: plain JavaScript written by ajv\'s standalone code output.\n/* eslint-disable */\n';
+  let out = "// @ts-nocheck: plain JavaScript written by ajv's standalone code output.\n/* eslint-disable */\n";
   out += `${helpers.join('\n')}\n${code.replace(/^"use strict";/, '')}\n`;
   return out;
 }

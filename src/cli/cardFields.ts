@@ -20,13 +20,20 @@ function fieldsOf(kind: 'tool' | 'agent', name: string, card: unknown): CliFlag[
   const properties = isJsonObject(schema.properties) ? schema.properties : {};
   return Object.entries(properties)
     .filter((entry): entry is [string, CliFlagSchema & { description?: unknown }] => !NOT_FIELDS.has(entry[0]) && isJsonObject(entry[1]))
-    .map(([field, property]) => ({ name: field, schema: property, required: needed.has(field), description: typeof property.description === 'string' ? property.description : '' }));
+    .map(([field, property]) => ({
+      name: field,
+      schema: property,
+      required: needed.has(field),
+      description: typeof property.description === 'string' ? property.description : '',
+    }));
 }
 
 /** The fields a tool's or agent's card lists in its `input_schema` (read through the client, once per run). */
 export function cardFields(client: Oz, kind: 'tool' | 'agent', name: string | undefined, signal: AbortSignal): Promise<readonly CliFlag[]> {
   if (name === undefined || name === '') {
-    throw new CliUsageError(kind === 'tool' ? 'Missing TOOL: oz tools execute TOOL [--field value ...].' : 'Missing --agent NAME: the agent whose fields these are.');
+    throw new CliUsageError(
+      kind === 'tool' ? 'Missing TOOL: oz tools execute TOOL [--field value ...].' : 'Missing --agent NAME: the agent whose fields these are.',
+    );
   }
   const key = `${kind}:${name}`;
   let fields = cards.get(key);

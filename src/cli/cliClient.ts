@@ -29,7 +29,8 @@ export async function cliClient(options: GlobalOptions, env: Env, middleware?: M
     const name = options.profile ?? selectedProfile(document, env);
     const profile = storedProfile(document, name);
     if (options.profile !== undefined) {
-      if (profile === undefined) throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}. \`oz profiles list\` lists them; \`oz sign-in --profile ${name}\` makes it.`);
+      if (profile === undefined)
+        throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}. \`oz profiles list\` lists them; \`oz sign-in --profile ${name}\` makes it.`);
       // The key goes only to the service it was made for (without --profile the client's lookup says the same).
       const foreign = baseURL === undefined ? undefined : foreignServiceProblem(name, profile, baseURL);
       if (foreign !== undefined) throw new CliUsageError(foreign);

@@ -66,29 +66,57 @@ function numberFlag(flag: WrittenFlag, name: 'maxRetries' | 'timeout'): number {
 /** Reads one global flag into `options` (its value checked). */
 function readGlobalFlag(flag: WrittenFlag, options: GlobalOptions): void {
   const bool = () => {
-    if (flag.value !== 'true' && flag.value !== 'false') throw new CliUsageError(`--${flag.name} takes no value (or true/false), not ${JSON.stringify(flag.value)}.`);
+    if (flag.value !== 'true' && flag.value !== 'false')
+      throw new CliUsageError(`--${flag.name} takes no value (or true/false), not ${JSON.stringify(flag.value)}.`);
     return flag.value === 'true';
   };
   switch (flag.name) {
     case 'format': {
       const value = valueOf(flag);
-      if (!FORMATS.includes(value as Format)) throw new CliUsageError(`--format expects one of ${FORMATS.join(', ')}, not ${JSON.stringify(value)}.${didYouMean(value, FORMATS)}`);
+      if (!FORMATS.includes(value as Format))
+        throw new CliUsageError(`--format expects one of ${FORMATS.join(', ')}, not ${JSON.stringify(value)}.${didYouMean(value, FORMATS)}`);
       options.format = value as Format;
       break;
     }
-    case 'stream': options.stream = bool(); break;
-    case 'async': options.async = bool(); break;
-    case 'wait': options.wait = bool(); break;
-    case 'all': options.all = bool(); break;
-    case 'help': options.help = bool(); break;
-    case 'version': options.version = bool(); break;
-    case 'data': options.data = valueOf(flag); break;
-    case 'base-url': options.baseURL = checkedFlag(flag, 'baseURL', valueOf(flag)); break;
-    case 'profile': options.profile = valueOf(flag); break;
-    case 'idempotency-key': options.idempotencyKey = valueOf(flag); break;
-    case 'max-retries': options.maxRetries = numberFlag(flag, 'maxRetries'); break;
-    case 'timeout': options.timeout = numberFlag(flag, 'timeout'); break;
-    case 'wait-timeout': options.waitTimeout = wholeNumber(flag, 1); break;
+    case 'stream':
+      options.stream = bool();
+      break;
+    case 'async':
+      options.async = bool();
+      break;
+    case 'wait':
+      options.wait = bool();
+      break;
+    case 'all':
+      options.all = bool();
+      break;
+    case 'help':
+      options.help = bool();
+      break;
+    case 'version':
+      options.version = bool();
+      break;
+    case 'data':
+      options.data = valueOf(flag);
+      break;
+    case 'base-url':
+      options.baseURL = checkedFlag(flag, 'baseURL', valueOf(flag));
+      break;
+    case 'profile':
+      options.profile = valueOf(flag);
+      break;
+    case 'idempotency-key':
+      options.idempotencyKey = valueOf(flag);
+      break;
+    case 'max-retries':
+      options.maxRetries = numberFlag(flag, 'maxRetries');
+      break;
+    case 'timeout':
+      options.timeout = numberFlag(flag, 'timeout');
+      break;
+    case 'wait-timeout':
+      options.waitTimeout = wholeNumber(flag, 1);
+      break;
     case 'header': {
       const value = valueOf(flag);
       const colon = value.indexOf(':');
@@ -102,8 +130,21 @@ function readGlobalFlag(flag: WrittenFlag, options: GlobalOptions): void {
 /** Reads the global flags out of `flags`; answers them and the flags left (a command's own). */
 export function readGlobalOptions(flags: readonly WrittenFlag[]): { options: GlobalOptions; rest: WrittenFlag[] } {
   const options: GlobalOptions = {
-    format: undefined, stream: false, async: false, wait: false, all: false, help: false, version: false, data: undefined,
-    baseURL: undefined, profile: undefined, idempotencyKey: undefined, maxRetries: undefined, timeout: undefined, waitTimeout: undefined, headers: {},
+    format: undefined,
+    stream: false,
+    async: false,
+    wait: false,
+    all: false,
+    help: false,
+    version: false,
+    data: undefined,
+    baseURL: undefined,
+    profile: undefined,
+    idempotencyKey: undefined,
+    maxRetries: undefined,
+    timeout: undefined,
+    waitTimeout: undefined,
+    headers: {},
   };
   const rest: WrittenFlag[] = [];
   for (const flag of flags) {

@@ -16,11 +16,19 @@ const own = (name: OwnCommandName, usage: string, summary: string): CommandEntry
 /** Every command: the operations of openapi.json (their `x-oz-method` word by word), then `oz`'s own. */
 export const COMMANDS: readonly CommandEntry[] = [
   ...CLI_COMMANDS.map((command): CommandEntry => ({ kind: 'operation', words: command.method.map(kebabCase), command, summary: command.summary })),
-  own('sign-in', 'oz sign-in [--dashboard-url URL] [--base-url URL] [--open] [--profile NAME]', 'sign in on the dashboard and store the new key under a profile'),
+  own(
+    'sign-in',
+    'oz sign-in [--dashboard-url URL] [--base-url URL] [--open] [--profile NAME]',
+    'sign in on the dashboard and store the new key under a profile',
+  ),
   own('sign-out', 'oz sign-out [--profile NAME]', "remove a profile's key from this machine"),
   own('profiles list', 'oz profiles list', 'list the stored profiles (never their keys)'),
   own('profiles use', 'oz profiles use NAME', 'choose the profile calls use when OZ_PROFILE is not set'),
-  own('executions wait', 'oz executions wait ID [--wait-timeout MS]', 'wait for a run started anywhere (a progress line on a terminal) and print its result, as oz executions get ID --wait'),
+  own(
+    'executions wait',
+    'oz executions wait ID [--wait-timeout MS]',
+    'wait for a run started anywhere (a progress line on a terminal) and print its result, as oz executions get ID --wait',
+  ),
   own('whoami', 'oz whoami', 'who the key is: user, tier, key label, rate-limit window (MCP svc_whoami)'),
   own('mock', 'oz mock [oz-mock flags]', 'run oz-mock, the embedded Oz server (oz mock --help)'),
   own('completion', 'oz completion bash|zsh|fish', 'print a shell completion script'),
@@ -28,8 +36,7 @@ export const COMMANDS: readonly CommandEntry[] = [
 
 /** What the words of a command line name. */
 export type Resolved =
-  | { readonly kind: 'entry'; readonly entry: CommandEntry; readonly rest: string[] }
-  | { readonly kind: 'group'; readonly words: readonly string[] };
+  { readonly kind: 'entry'; readonly entry: CommandEntry; readonly rest: string[] } | { readonly kind: 'group'; readonly words: readonly string[] };
 
 const startsWith = (words: readonly string[], prefix: readonly string[]) => prefix.every((w, i) => words[i] === w);
 
@@ -46,7 +53,9 @@ export function resolveCommand(positionals: readonly string[]): Resolved {
   const prefix = positionals.slice(0, depth);
   const next = [...new Set(COMMANDS.filter((e) => e.words.length > depth && startsWith(e.words, prefix)).map((e) => e.words[depth]!))];
   const written = ['oz', ...positionals.slice(0, depth + 1)].join(' ');
-  throw new CliUsageError(`Unknown command: ${written}.${didYouMean(positionals[depth]!, next, ['oz', ...prefix, ''].join(' '))} Run \`${['oz', ...prefix, '--help'].join(' ')}\` for the list.`);
+  throw new CliUsageError(
+    `Unknown command: ${written}.${didYouMean(positionals[depth]!, next, ['oz', ...prefix, ''].join(' '))} Run \`${['oz', ...prefix, '--help'].join(' ')}\` for the list.`,
+  );
 }
 
 /** The commands under a group of words. */

@@ -24,7 +24,13 @@ export async function reportError(error: unknown, format: Format, stderr: Output
     stderr.write(await apiErrorText(error, format, stderr.isTTY === true));
   } else if (code === EXIT.interrupted) {
     stderr.write('oz: interrupted.\n');
-  } else if (error instanceof OzError || error instanceof CliUsageError || error instanceof ProfileFileError || error instanceof OzMcpError || error instanceof ExpansionError) {
+  } else if (
+    error instanceof OzError ||
+    error instanceof CliUsageError ||
+    error instanceof ProfileFileError ||
+    error instanceof OzMcpError ||
+    error instanceof ExpansionError
+  ) {
     stderr.write(`oz: ${error.message}\n`);
   } else {
     const problem = error instanceof Error ? error : new Error(String(error));

@@ -4,8 +4,7 @@ import { kebabCase } from './flagNames.js';
 
 /** How a flag's value is read: one of the scalar types, one of an enum's values, JSON, or JSON-else-text. */
 export type FlagType =
-  | { readonly kind: 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'any' }
-  | { readonly kind: 'enum'; readonly values: readonly string[] };
+  { readonly kind: 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'any' } | { readonly kind: 'enum'; readonly values: readonly string[] };
 
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean']);
 

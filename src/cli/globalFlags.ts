@@ -12,11 +12,25 @@ export interface GlobalFlag {
 
 /** The global flags of every generated command, as the contract names them. */
 export const GLOBAL_FLAGS: readonly GlobalFlag[] = [
-  { name: 'format', boolean: false, value: 'json|yaml|markdown|text', help: 'the wire of the answer and of errors (default json; pretty on a terminal, one line when piped)' },
+  {
+    name: 'format',
+    boolean: false,
+    value: 'json|yaml|markdown|text',
+    help: 'the wire of the answer and of errors (default json; pretty on a terminal, one line when piped)',
+  },
   { name: 'stream', boolean: true, help: 'print tokens as they arrive (events as NDJSON with --format json)' },
   { name: 'async', boolean: true, help: 'start the run and print its pointer' },
-  { name: 'wait', boolean: true, help: 'start the run (or, on oz executions get, take the one named), wait for it (a progress line on a terminal) and print its result' },
-  { name: 'wait-timeout', boolean: false, value: 'MS', help: 'with --wait or oz executions wait: how long to wait, in milliseconds (default 600000); the run goes on' },
+  {
+    name: 'wait',
+    boolean: true,
+    help: 'start the run (or, on oz executions get, take the one named), wait for it (a progress line on a terminal) and print its result',
+  },
+  {
+    name: 'wait-timeout',
+    boolean: false,
+    value: 'MS',
+    help: 'with --wait or oz executions wait: how long to wait, in milliseconds (default 600000); the run goes on',
+  },
   { name: 'all', boolean: true, help: 'walk every page of a list, one JSON line per item' },
   { name: 'data', boolean: false, value: 'JSON|YAML|@file|-', help: 'the whole request body (- reads standard input); field flags override its fields' },
   { name: 'base-url', boolean: false, value: 'URL', help: "the service's address (default OZ_BASE_URL, else the profile's)" },

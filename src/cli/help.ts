@@ -47,7 +47,11 @@ export function commandHelp(words: readonly string[], command: CliCommand, cardF
   const fields = [...command.query, ...(command.body?.fields ?? [])];
   if (fields.length) out.push('', 'Flags:', table(fields.map(fieldRow)));
   if (cardFields) out.push('', `Fields of its card's input_schema:`, cardFields.length ? table(cardFields.map(fieldRow)) : '  (none)');
-  else if (command.card) out.push('', `The ${command.card}'s own fields are flags too: \`oz ${words.join(' ')} ${command.card === 'tool' ? 'TOOL' : '--agent NAME'} --help\` lists them (read from its card).`);
+  else if (command.card)
+    out.push(
+      '',
+      `The ${command.card}'s own fields are flags too: \`oz ${words.join(' ')} ${command.card === 'tool' ? 'TOOL' : '--agent NAME'} --help\` lists them (read from its card).`,
+    );
   const applies = GLOBAL_FLAGS.filter((f) => {
     if (f.name === 'stream') return command.streaming !== 'none' && command.streaming !== 'always';
     if (f.name === 'async' || f.name === 'wait') return command.body?.async === true;

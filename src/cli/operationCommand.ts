@@ -60,21 +60,33 @@ function checkGlobals(words: string, command: CliCommand, options: GlobalOptions
   const streams = command.streaming !== 'none';
   if (options.stream && !streams) throw new CliUsageError(`--stream: oz ${words} does not stream.`);
   if (options.async && !command.body?.async) throw new CliUsageError(`--async: oz ${words} does not start a run in the background.`);
-  if (options.wait && !command.body?.async && !readsRun(command)) throw new CliUsageError(`--wait: oz ${words} does not start a run in the background (oz executions wait ID waits for any run).`);
+  if (options.wait && !command.body?.async && !readsRun(command))
+    throw new CliUsageError(`--wait: oz ${words} does not start a run in the background (oz executions wait ID waits for any run).`);
   if (options.waitTimeout !== undefined && !options.wait) throw new CliUsageError('--wait-timeout goes with --wait (or oz executions wait).');
   if ((options.async || options.wait) && (options.stream || command.streaming === 'always')) throw new CliUsageError('--async and --wait exclude --stream.');
   if (options.all && !command.paged) throw new CliUsageError(`--all: oz ${words} is not a list.`);
   if (options.all && format !== 'json') throw new CliUsageError('--all prints one JSON line per item: leave out --format or use --format json.');
-  if (!command.wire && (format === 'markdown' || format === 'text')) throw new CliUsageError(`--format ${format}: oz ${words} answers json only (yaml is converted here).`);
+  if (!command.wire && (format === 'markdown' || format === 'text'))
+    throw new CliUsageError(`--format ${format}: oz ${words} answers json only (yaml is converted here).`);
   if (command.paged && (format === 'markdown' || format === 'text')) throw new CliUsageError(`--format ${format}: a page of a list prints as json or yaml.`);
   if (options.data !== undefined && command.body === undefined) throw new CliUsageError(`--data: oz ${words} takes no body.`);
 }
 
 /** The flags of a tool's or agent's card (`own`) read into the body: a tool's as its `params`, checked for the required. */
-function readCardFlags(card: 'tool' | 'agent', flags: readonly WrittenFlag[], own: readonly CliFlag[], data: Record<string, unknown> | undefined, body: Record<string, unknown>): void {
+function readCardFlags(
+  card: 'tool' | 'agent',
+  flags: readonly WrittenFlag[],
+  own: readonly CliFlag[],
+  data: Record<string, unknown> | undefined,
+  body: Record<string, unknown>,
+): void {
   const values: Record<string, unknown> = {};
   const unknown = readFields(flags, own, values);
-  if (unknown.length) throw unknownFlag(unknown[0]!, own.map((f) => kebabCase(f.name)));
+  if (unknown.length)
+    throw unknownFlag(
+      unknown[0]!,
+      own.map((f) => kebabCase(f.name)),
+    );
   if (card === 'tool') {
     const params = { ...(data?.params as Record<string, unknown> | undefined), ...values };
     checkRequired(own, { ...data, ...params }, " by the tool's card");
@@ -96,13 +108,26 @@ function eventText(event: unknown): string {
 function checkPositionals(words: readonly string[], command: CliCommand, positionals: readonly string[]): void {
   const usage = `oz ${[...words, ...command.pathParams.map((p) => p.name.toUpperCase())].join(' ')}`;
   if (positionals.length < command.pathParams.length) {
-    throw new CliUsageError(`Missing ${command.pathParams.slice(positionals.length).map((p) => p.name.toUpperCase()).join(' ')}: ${usage}.`);
+    throw new CliUsageError(
+      `Missing ${command.pathParams
+        .slice(positionals.length)
+        .map((p) => p.name.toUpperCase())
+        .join(' ')}: ${usage}.`,
+    );
   }
-  if (positionals.length > command.pathParams.length) throw new CliUsageError(`Unexpected argument ${JSON.stringify(positionals[command.pathParams.length])}: ${usage}.`);
+  if (positionals.length > command.pathParams.length)
+    throw new CliUsageError(`Unexpected argument ${JSON.stringify(positionals[command.pathParams.length])}: ${usage}.`);
 }
 
 /** The arguments of the client's method, in its order: the path parameters, the query, the body, then the call's options. */
-function callArguments(command: CliCommand, positionals: readonly string[], query: Record<string, unknown>, body: Record<string, unknown> | undefined, options: GlobalOptions, signal: AbortSignal): unknown[] {
+function callArguments(
+  command: CliCommand,
+  positionals: readonly string[],
+  query: Record<string, unknown>,
+  body: Record<string, unknown> | undefined,
+  options: GlobalOptions,
+  signal: AbortSignal,
+): unknown[] {
   const format: Format = options.format ?? 'json';
   const callOptions = {
     signal,
@@ -117,7 +142,14 @@ function callArguments(command: CliCommand, positionals: readonly string[], quer
 }
 
 /** Runs a generated command: the arguments and flags checked and typed, then the client's method, then the output. */
-export async function runOperation(words: readonly string[], command: CliCommand, positionals: readonly string[], flags: readonly WrittenFlag[], options: GlobalOptions, io: CliIO): Promise<void> {
+export async function runOperation(
+  words: readonly string[],
+  command: CliCommand,
+  positionals: readonly string[],
+  flags: readonly WrittenFlag[],
+  options: GlobalOptions,
+  io: CliIO,
+): Promise<void> {
   const named = words.join(' ');
   const cardName = command.card === 'tool' ? positionals[0] : undefined;
   if (options.help && !(command.card && (cardName || flags.some((f) => f.name === 'agent')))) {
@@ -131,8 +163,15 @@ export async function runOperation(words: readonly string[], command: CliCommand
   const fields: Record<string, unknown> = {};
   let left = readFields(flags, command.query, query);
   left = readFields(left, command.body?.fields ?? [], fields);
-  if (left.length && !command.card) throw unknownFlag(left[0]!, [...command.query, ...(command.body?.fields ?? [])].map((f) => kebabCase(f.name)));
-  const data = options.data === undefined ? undefined : await parseData(await readDataText(options.data, io.readStdin), options.data.startsWith('@') || options.data === '-' ? options.data : '(inline)');
+  if (left.length && !command.card)
+    throw unknownFlag(
+      left[0]!,
+      [...command.query, ...(command.body?.fields ?? [])].map((f) => kebabCase(f.name)),
+    );
+  const data =
+    options.data === undefined
+      ? undefined
+      : await parseData(await readDataText(options.data, io.readStdin), options.data.startsWith('@') || options.data === '-' ? options.data : '(inline)');
 
   const wireBytes = new AnswerBytes();
   const client = await cliClient(options, io.env, wireBytes.middleware);
@@ -149,7 +188,8 @@ export async function runOperation(words: readonly string[], command: CliCommand
     }
   }
   checkRequired(command.query, query, '');
-  if (body !== undefined && (data !== undefined || Object.keys(fields).length || command.body?.required)) checkRequired(command.body?.fields ?? [], body, '; or give them in --data');
+  if (body !== undefined && (data !== undefined || Object.keys(fields).length || command.body?.required))
+    checkRequired(command.body?.fields ?? [], body, '; or give them in --data');
   if (body && options.stream && command.body?.stream) body.stream = true;
   if (body && (options.async || options.wait)) body.async = true;
 
@@ -205,7 +245,11 @@ async function printWaited(named: string, answer: unknown, client: Oz, options: 
   const waitOn = pointer.wait ?? ((o: object) => client.executions.wait(pointer.execution_id as string, o));
   const line = progressLine(io.stderr);
   try {
-    const waitOptions = { signal: io.signal, onProgress: (record: { id?: string; status?: string }) => line.update(record), ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }) };
+    const waitOptions = {
+      signal: io.signal,
+      onProgress: (record: { id?: string; status?: string }) => line.update(record),
+      ...(options.waitTimeout === undefined ? {} : { timeout: options.waitTimeout }),
+    };
     const result = await waitOn(waitOptions);
     line.done();
     io.stdout.write(await answerOutput(format === 'markdown' || format === 'text' ? result.content : result, undefined, format, io.stdout.isTTY === true));

@@ -30,7 +30,9 @@ function keyLines(value: Record<string, unknown>): string {
 export class ExpansionError extends Error {
   override name = 'ExpansionError';
   constructor() {
-    super(`the answer's YAML aliases would expand past ${MAX_EXPANDED_BYTES} bytes if it were written out again, so it is not printed; pipe the call's answer to a file to keep it as it came.`);
+    super(
+      `the answer's YAML aliases would expand past ${MAX_EXPANDED_BYTES} bytes if it were written out again, so it is not printed; pipe the call's answer to a file to keep it as it came.`,
+    );
   }
 }
 

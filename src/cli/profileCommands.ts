@@ -1,6 +1,16 @@
 import type { Format } from '../index.js';
 import { ProfileFileError } from '../profiles/profileFileError.js';
-import { DEFAULT_PROFILE, moveAside, profileNameProblem, profilesPath, readProfiles, selectedProfile, writeProfiles, type Profile, type ProfileDocument } from '../profiles/profileStore.js';
+import {
+  DEFAULT_PROFILE,
+  moveAside,
+  profileNameProblem,
+  profilesPath,
+  readProfiles,
+  selectedProfile,
+  writeProfiles,
+  type Profile,
+  type ProfileDocument,
+} from '../profiles/profileStore.js';
 import { storedProfile } from '../profiles/profileBaseURL.js';
 import { CliUsageError } from './cliUsageError.js';
 import type { CliIO } from './operationCommand.js';
@@ -52,7 +62,8 @@ export async function signOut(io: CliIO, requested: string | undefined): Promise
   const path = await profilesPath(io.env);
   const document = await readProfiles(path);
   const name = requested ?? selectedProfile(document, io.env);
-  if (document === undefined || storedProfile(document, name) === undefined) throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}: nothing to sign out of.`);
+  if (document === undefined || storedProfile(document, name) === undefined)
+    throw new CliUsageError(`No profile ${JSON.stringify(name)} in ${path}: nothing to sign out of.`);
   delete document.profiles[name];
   if (document.current === name) delete document.current;
   await writeProfiles(path, document);
@@ -81,7 +92,9 @@ export async function listProfiles(io: CliIO, format: Format | undefined): Promi
     return;
   }
   for (const row of rows) {
-    const facts = [row.key_name && `key ${row.key_name}`, row.tier && `tier ${row.tier}`, row.base_url, row.expires_at && `expires ${row.expires_at}`].filter(Boolean);
+    const facts = [row.key_name && `key ${row.key_name}`, row.tier && `tier ${row.tier}`, row.base_url, row.expires_at && `expires ${row.expires_at}`].filter(
+      Boolean,
+    );
     writeOwn(io.stdout, `${row.selected ? '*' : ' '} ${row.name}${facts.length ? `  (${facts.join(', ')})` : ''}\n`);
   }
 }

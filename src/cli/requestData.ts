@@ -31,7 +31,9 @@ export async function parseData(text: string, source: string): Promise<Record<st
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new CliUsageError(`--data ${source} must be a JSON or YAML object (a mapping of fields), not ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}.`);
+    throw new CliUsageError(
+      `--data ${source} must be a JSON or YAML object (a mapping of fields), not ${Array.isArray(value) ? 'a list' : JSON.stringify(value)}.`,
+    );
   }
   return value as Record<string, unknown>;
 }

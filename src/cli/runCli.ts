@@ -35,7 +35,8 @@ export async function runCli(args: readonly string[], given: CliIO): Promise<num
     }
     const resolved = resolveCommand(positionals);
     if (resolved.kind === 'group') {
-      if (!options.help && positionals.length > 0) throw new CliUsageError(`oz ${positionals.join(' ')} needs a command. Run \`oz ${positionals.join(' ')} --help\` for the list.`);
+      if (!options.help && positionals.length > 0)
+        throw new CliUsageError(`oz ${positionals.join(' ')} needs a command. Run \`oz ${positionals.join(' ')} --help\` for the list.`);
       io.stdout.write(groupHelp(resolved.words));
       return EXIT.ok;
     }
@@ -60,7 +61,11 @@ export async function runCli(args: readonly string[], given: CliIO): Promise<num
     if (entry.name === 'sign-in') {
       const own = flags.filter((f) => SIGN_IN_FLAGS.some((s) => s.name === f.name));
       const others = flags.filter((f) => !SIGN_IN_FLAGS.some((s) => s.name === f.name));
-      if (others.length) throw unknownFlag(others[0]!, SIGN_IN_FLAGS.map((f) => f.name));
+      if (others.length)
+        throw unknownFlag(
+          others[0]!,
+          SIGN_IN_FLAGS.map((f) => f.name),
+        );
       await (await import('./signInCommand.js')).runSignIn(own, io);
       return EXIT.ok;
     }
@@ -77,7 +82,12 @@ export async function runCli(args: readonly string[], given: CliIO): Promise<num
 type OwnEntry = Exclude<Extract<ReturnType<typeof resolveCommand>, { kind: 'entry' }>['entry'], { kind: 'operation' }>;
 
 /** oz's own commands (sign-out, profiles, whoami, completion), their flags read: each checks its arguments first. */
-async function runOwnCommand(entry: OwnEntry, positional: readonly string[], options: ReturnType<typeof readGlobalOptions>['options'], io: CliIO): Promise<void> {
+async function runOwnCommand(
+  entry: OwnEntry,
+  positional: readonly string[],
+  options: ReturnType<typeof readGlobalOptions>['options'],
+  io: CliIO,
+): Promise<void> {
   const extra = (allowed: number) => {
     if (positional.length > allowed) throw new CliUsageError(`Unexpected argument ${JSON.stringify(positional[allowed])}: ${entry.usage}.`);
   };

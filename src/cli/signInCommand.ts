@@ -15,7 +15,11 @@ import { writeOwn } from './terminalText.js';
 export async function runSignIn(flags: readonly WrittenFlag[], io: CliIO): Promise<void> {
   const values = new Map<string, string>();
   for (const flag of flags) {
-    if (!SIGN_IN_FLAGS.some((f) => f.name === flag.name)) throw unknownFlag(flag, SIGN_IN_FLAGS.map((f) => f.name));
+    if (!SIGN_IN_FLAGS.some((f) => f.name === flag.name))
+      throw unknownFlag(
+        flag,
+        SIGN_IN_FLAGS.map((f) => f.name),
+      );
     values.set(flag.name, flag.name === 'open' ? String(flag.value) : valueOf(flag));
   }
   const set = (value: string | undefined) => (value?.trim() ? value.trim() : undefined);
@@ -36,5 +40,8 @@ export async function runSignIn(flags: readonly WrittenFlag[], io: CliIO): Promi
     expires_at: result.expires_at,
     created_at: new Date().toISOString(),
   });
-  writeOwn(io.stdout, `Signed in: key ${JSON.stringify(result.name)} (tier ${result.tier}, expires ${result.expires_at ?? 'never'}) stored as profile ${JSON.stringify(name)} in ${path}.\n`);
+  writeOwn(
+    io.stdout,
+    `Signed in: key ${JSON.stringify(result.name)} (tier ${result.tier}, expires ${result.expires_at ?? 'never'}) stored as profile ${JSON.stringify(name)} in ${path}.\n`,
+  );
 }

@@ -21,7 +21,9 @@ export function bindTransport(client: CoreClient, transport: Transport): void {
 export function transportOf(core: CoreClient): Transport {
   const transport = typeof core === 'object' && core !== null ? TRANSPORTS.get(core) : undefined;
   if (transport === undefined) {
-    throw new OzUsageError('A standalone function takes an OzCore as its first argument: `const core = new OzCore({ apiKey, baseURL })`, then `toolsExecute(core, ...)`.');
+    throw new OzUsageError(
+      'A standalone function takes an OzCore as its first argument: `const core = new OzCore({ apiKey, baseURL })`, then `toolsExecute(core, ...)`.',
+    );
   }
   return transport;
 }

@@ -70,8 +70,6 @@ export interface TransportConfig {
   maxResponseBytes?: number | undefined;
 }
 
-
-
 /**
  * Sends the calls of the generated resources: resolves each call (its options, then its request) and sends it
  * through the steps of `callChain.ts` (span, decoding, lost-answer recovery, retries, the attempt, middleware,
@@ -132,7 +130,13 @@ export class Transport implements ExecutionReader {
       fetch: config.fetch ?? globalFetch,
       fetchOptions: config.fetchOptions,
     };
-    const own = { retry: config.retry, validate: config.validate, idleTimeout: config.idleTimeout, maxEventBytes: config.maxEventBytes, streamTimeout: config.streamTimeout };
+    const own = {
+      retry: config.retry,
+      validate: config.validate,
+      idleTimeout: config.idleTimeout,
+      maxEventBytes: config.maxEventBytes,
+      streamTimeout: config.streamTimeout,
+    };
     return (this.#settings = hasOwnSettings(own) ? await settingsOver(defaults, own) : defaults);
   }
 
@@ -165,7 +169,14 @@ export class Transport implements ExecutionReader {
    * ends at the headers: the body is the caller's to read). A lost answer found by a retry throws the
    * `DuplicateExecutionIdError`.
    */
-  async exchange(op: Operation, url: string, body: string | undefined, headers: Headers, options: RequestOptions, mode: 'parse' | 'stream'): Promise<{ response: Response; text: string }> {
+  async exchange(
+    op: Operation,
+    url: string,
+    body: string | undefined,
+    headers: Headers,
+    options: RequestOptions,
+    mode: 'parse' | 'stream',
+  ): Promise<{ response: Response; text: string }> {
     const call = await this.prepare(op, { url }, options, mode);
     headers.forEach((value, name) => {
       if (name !== 'authorization' && name !== 'x-api-key') call.headers[name] = value;

@@ -2,7 +2,15 @@ import { bindTransport, type CoreClient } from '../core/coreClient.js';
 import { registerErrorCodes } from '../core/errors/apiErrors.js';
 import { ERROR_CODES } from '../generated/errors.js';
 import { Transport } from '../core/transport.js';
-import { maxRetriesOf, resolveClientOptions, settingsOf, timeoutOf, transportConfigOf, type ClientOptions, type ResolvedClientOptions } from '../clientOptions.js';
+import {
+  maxRetriesOf,
+  resolveClientOptions,
+  settingsOf,
+  timeoutOf,
+  transportConfigOf,
+  type ClientOptions,
+  type ResolvedClientOptions,
+} from '../clientOptions.js';
 
 /**
  * Options of an {@link OzCore}: those of the `Oz` client but `mcpURL` (the standalone functions are the REST

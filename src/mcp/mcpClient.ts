@@ -7,7 +7,16 @@ import { SDK_VERSION } from '../core/shared/version.js';
 import type { JsonRequestOptions } from '../core/result/resultTypes.js';
 import { Mcp, OPERATIONS } from '../generated/index.js';
 import type { OperationError } from '../generated/operationErrors.js';
-import type { Execution, ExecutionResult, JsonRpcRequest, JsonRpcResponse, McpCallToolResult, McpInitializeResult, McpTool, WhoAmI } from '../generated/index.js';
+import type {
+  Execution,
+  ExecutionResult,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  McpCallToolResult,
+  McpInitializeResult,
+  McpTool,
+  WhoAmI,
+} from '../generated/index.js';
 import { McpToolError, mcpErrorFor } from './mcpErrors.js';
 
 /** The MCP protocol revision this client speaks. */
@@ -91,7 +100,8 @@ export class McpClient extends Mcp {
       if (page.tools.length === 0) break;
       tools.push(...(page.tools as McpTool[]));
       cursor = typeof page.nextCursor === 'string' && page.nextCursor !== '' ? page.nextCursor : undefined;
-      if (cursor !== undefined && seen.has(cursor)) throw new OzError(`The MCP server answered tools/list with the cursor ${JSON.stringify(cursor)} twice; the list would never end.`);
+      if (cursor !== undefined && seen.has(cursor))
+        throw new OzError(`The MCP server answered tools/list with the cursor ${JSON.stringify(cursor)} twice; the list would never end.`);
       if (cursor !== undefined) seen.add(cursor);
     } while (cursor);
     return tools;
@@ -113,11 +123,7 @@ export class McpClient extends Mcp {
   }
 
   /** A follow-up request on a finished execution (`svc_followup`): markdown by default, typed with `format: 'json'`. */
-  followup<O extends McpCallOptions = McpCallOptions>(
-    executionId: string,
-    userRequest: string,
-    options?: O,
-  ): Promise<McpAnswer<ExecutionResult, O>> {
+  followup<O extends McpCallOptions = McpCallOptions>(executionId: string, userRequest: string, options?: O): Promise<McpAnswer<ExecutionResult, O>> {
     return this.#answer<ExecutionResult, O>('svc_followup', { execution_id: executionId, user_request: userRequest }, options);
   }
 
@@ -158,10 +164,13 @@ function resultOf<R>(method: string, id: number, answer: unknown, tool?: string)
   if (!isJsonObject(answer)) throw unexpectedAnswer(what, 'a JSON-RPC response', answer);
   const error = answer.error;
   if (answer.id !== id && !(answer.id === null && error !== undefined)) {
-    throw new OzError(`The MCP server answered ${method} (id ${id}) with the response to another request (id ${describeId(answer.id)}); it is not this call's answer.`);
+    throw new OzError(
+      `The MCP server answered ${method} (id ${id}) with the response to another request (id ${describeId(answer.id)}); it is not this call's answer.`,
+    );
   }
   if (error !== undefined) {
-    if (!isJsonObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string') throw unexpectedAnswer(what, 'a JSON-RPC error (`code`, `message`)', error);
+    if (!isJsonObject(error) || typeof error.code !== 'number' || typeof error.message !== 'string')
+      throw unexpectedAnswer(what, 'a JSON-RPC error (`code`, `message`)', error);
     throw mcpErrorFor({ code: error.code, message: error.message, data: error.data }, tool);
   }
   if (!isJsonObject(answer.result)) throw unexpectedAnswer(what, 'a JSON-RPC result object', answer.result);

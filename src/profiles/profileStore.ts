@@ -42,7 +42,9 @@ const set = (value: string | undefined): string | undefined => (value?.trim() ? 
 
 /** Why a name cannot be a profile's, or undefined when it can. */
 export function profileNameProblem(name: string): string | undefined {
-  return PROFILE_NAME.test(name) ? undefined : `a profile name is 1 to 64 letters, digits, ".", "_" or "-" (starting with a letter or digit), not ${JSON.stringify(name)}`;
+  return PROFILE_NAME.test(name)
+    ? undefined
+    : `a profile name is 1 to 64 letters, digits, ".", "_" or "-" (starting with a letter or digit), not ${JSON.stringify(name)}`;
 }
 
 /**
@@ -86,7 +88,8 @@ function checkedDocument(path: string, value: unknown): ProfileDocument {
     if (!isObject(profile)) throw malformed(path, `profile ${JSON.stringify(name)} must be an object`);
     if (typeof profile.api_key !== 'string' || profile.api_key === '') throw malformed(path, `profile ${JSON.stringify(name)} has no "api_key"`);
     for (const field of ['base_url', 'dashboard_url', 'key_name', 'tier', 'created_at'] as const) {
-      if (profile[field] !== undefined && typeof profile[field] !== 'string') throw malformed(path, `"${field}" of profile ${JSON.stringify(name)} must be a string`);
+      if (profile[field] !== undefined && typeof profile[field] !== 'string')
+        throw malformed(path, `"${field}" of profile ${JSON.stringify(name)} must be a string`);
     }
     if (profile.expires_at !== undefined && profile.expires_at !== null && typeof profile.expires_at !== 'string') {
       throw malformed(path, `"expires_at" of profile ${JSON.stringify(name)} must be a string or null`);
@@ -107,7 +110,11 @@ export async function readProfiles(path: string): Promise<ProfileDocument | unde
     const info = await stat(path);
     if (process.platform !== 'win32' && (info.mode & 0o077) !== 0) {
       const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-      throw new ProfileFileError(path, 'mode', `its mode is ${mode}: the group or others may read the keys in it; run \`chmod 600 ${path}\` (and replace any key others may have read)`);
+      throw new ProfileFileError(
+        path,
+        'mode',
+        `its mode is ${mode}: the group or others may read the keys in it; run \`chmod 600 ${path}\` (and replace any key others may have read)`,
+      );
     }
     text = await readFile(path, 'utf8');
   } catch (error) {
@@ -145,7 +152,9 @@ export async function writeProfiles(path: string, document: ProfileDocument): Pr
     await rename(temporary, path);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
-    throw new ProfileFileError(path, 'unwritable', `cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, { cause: error });
+    throw new ProfileFileError(path, 'unwritable', `cannot be written (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, {
+      cause: error,
+    });
   }
 }
 

@@ -47,7 +47,11 @@ export function createRawCalls(transport: Transport, baseURL: string, parts: Raw
       throw parts.unwritableBody('the raw request', body, 'JSON', cause);
     }
   };
-  const client = createClient<paths, 'application/json'>({ baseUrl: base.href.replace(/\/$/, ''), fetch: send as (request: Request) => Promise<Response>, bodySerializer });
+  const client = createClient<paths, 'application/json'>({
+    baseUrl: base.href.replace(/\/$/, ''),
+    fetch: send as (request: Request) => Promise<Response>,
+    bodySerializer,
+  });
   // The middleware objects are openapi-fetch's own shape, declared again in rawClientType.ts (see there why).
   return {
     ...client,

@@ -41,7 +41,8 @@ export interface RawCallOptions extends Omit<RequestInit, 'body' | 'headers' | '
   /** How to read the answer's body: `json` (the default), `text` (the markdown, text and YAML wires), `stream` (events). */
   readonly parseAs?: RawParseAs;
   /** Headers of this call, over the client's own. */
-  readonly headers?: ConstructorParameters<typeof Headers>[0] | Record<string, string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined>;
+  readonly headers?:
+    ConstructorParameters<typeof Headers>[0] | Record<string, string | number | boolean | ReadonlyArray<string | number | boolean> | null | undefined>;
 }
 
 /** The second argument of a raw call of operation `Op`. */

@@ -23,7 +23,8 @@ export function rawPathProblem(operations: typeof OPERATIONS, method: string, pa
   try {
     // The given parameters the template names: the template itself is compiled only in the route table.
     for (const [name, value] of Object.entries(given)) {
-      if (value !== undefined && value !== null && path.includes(`{${name}}`)) encodedPathParameter(op, name, String(value), op.slashParams?.includes(name) ?? false);
+      if (value !== undefined && value !== null && path.includes(`{${name}}`))
+        encodedPathParameter(op, name, String(value), op.slashParams?.includes(name) ?? false);
     }
     return undefined;
   } catch (problem) {

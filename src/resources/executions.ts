@@ -1,9 +1,4 @@
-import {
-  waitForExecution,
-  type ExecutionRef,
-  type PollRequestOptions,
-  type WaitOptions,
-} from '../core/executions/executionPoller.js';
+import { waitForExecution, type ExecutionRef, type PollRequestOptions, type WaitOptions } from '../core/executions/executionPoller.js';
 import type { Transport } from '../core/transport.js';
 import type { APIPromise } from '../core/result/apiPromise.js';
 import type { WaitError } from '../generated/operationErrors.js';

@@ -25,5 +25,12 @@ export async function signIn(options: SignInOptions = {}): Promise<SignInResult>
   // lazy chunk in a bundle (esbuild splits shared modules into chunks of their own).
   // The built package loads it as `#sign-in` (tsup.config.ts): off Node, a stand-in whose `runSignIn` is an `OzUsageError`.
   const { runSignIn } = await loadPart('sign-in', () => import('./signInFlow.js'));
-  return await runSignIn(options, { SignInError, UsageError: OzUsageError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss, escapedControls, boundedText });
+  return await runSignIn(options, {
+    SignInError,
+    UsageError: OzUsageError,
+    codeValidityMs: SIGN_IN_CODE_VALIDITY_MS,
+    inProcessAddressMiss,
+    escapedControls,
+    boundedText,
+  });
 }

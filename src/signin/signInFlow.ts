@@ -94,9 +94,13 @@ export async function runSignIn(options: SignInOptions, parts: SignInParts): Pro
   }
 }
 
-
 /** Sends the one-time code to the dashboard: its answer, or the sign-in's error for a request that got none. */
-async function postCode(dashboard: string, code: string, options: SignInOptions, { SignInError, codeValidityMs, inProcessAddressMiss }: SignInParts): Promise<Response> {
+async function postCode(
+  dashboard: string,
+  code: string,
+  options: SignInOptions,
+  { SignInError, codeValidityMs, inProcessAddressMiss }: SignInParts,
+): Promise<Response> {
   const fetchFn = options.fetch ?? globalThis.fetch;
   try {
     return await fetchFn(`${dashboard}/api/cli/token`, {
@@ -104,14 +108,12 @@ async function postCode(dashboard: string, code: string, options: SignInOptions,
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({ code }),
       // The code is valid for 120 s: an exchange still hanging by then can only fail.
-      signal: options.signal
-        ? AbortSignal.any([options.signal, AbortSignal.timeout(codeValidityMs)])
-        : AbortSignal.timeout(codeValidityMs),
+      signal: options.signal ? AbortSignal.any([options.signal, AbortSignal.timeout(codeValidityMs)]) : AbortSignal.timeout(codeValidityMs),
     });
   } catch (cause) {
     if (options.signal?.aborted) throw new SignInError('aborted', 'The sign-in was aborted.', { cause });
     if (cause instanceof Error && cause.name === 'TimeoutError') {
-      throw new SignInError('timeout', 'The token exchange did not answer within the code\'s 120 s validity.', { cause });
+      throw new SignInError('timeout', "The token exchange did not answer within the code's 120 s validity.", { cause });
     }
     const hint = inProcessAddressMiss(dashboard, cause);
     throw new SignInError('exchange_failed', `The token exchange failed before an answer came.${hint === null ? '' : ` ${hint}`}`, { cause });
@@ -165,8 +167,7 @@ async function exchange(dashboard: string, code: string, options: SignInOptions,
 
 async function openInBrowser(url: string): Promise<void> {
   const { spawn } = await import('node:child_process');
-  const [cmd, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   // Best effort: the URL was already given to the user, so a missing opener is not an error.
   const child = spawn(cmd as string, args as string[], { stdio: 'ignore', detached: true });
   child.on('error', () => undefined);

@@ -161,7 +161,9 @@ type KeyName = 'apiKey' | 'modelsKey' | 'proxyKey' | 'adminToken';
 type KeySource = SecretSource | 'generated';
 
 /** Each key's flag (its file flag is the flag and `-file`), its variable, and the shape its value must have. */
-const KEYS: Readonly<Record<KeyName, { flag: 'api-key' | 'models-key' | 'proxy-key' | 'admin-token'; env: string; fits: (value: string) => boolean; shape: string }>> = {
+const KEYS: Readonly<
+  Record<KeyName, { flag: 'api-key' | 'models-key' | 'proxy-key' | 'admin-token'; env: string; fits: (value: string) => boolean; shape: string }>
+> = {
   apiKey: { flag: 'api-key', env: 'OZ_MOCK_API_KEY', fits: isPlatformKeyShape, shape: 'be ozk_ followed by 32 letters or digits' },
   modelsKey: { flag: 'models-key', env: 'OZ_MOCK_MODELS_KEY', fits: (value) => value.startsWith('sk-mdl-'), shape: 'start with sk-mdl-' },
   proxyKey: { flag: 'proxy-key', env: 'OZ_MOCK_PROXY_KEY', fits: (value) => value.startsWith('sk-prx-'), shape: 'start with sk-prx-' },
@@ -192,7 +194,8 @@ function givenKey(values: CliValues, name: KeyName): GivenSecret | undefined {
 /** The keys and the admin token given (by flag, file or environment), each checked for its shape. */
 function checkedKeys(values: CliValues, seed: 'demo' | 'empty'): StartKeys {
   const noAdmin = values['no-admin'] === true;
-  for (const flag of ['admin-token', 'admin-token-file'] as const) if (noAdmin && values[flag] !== undefined) fail(`--no-admin and --${flag} exclude each other`);
+  for (const flag of ['admin-token', 'admin-token-file'] as const)
+    if (noAdmin && values[flag] !== undefined) fail(`--no-admin and --${flag} exclude each other`);
   const given: Partial<Record<KeyName, GivenSecret>> = {};
   for (const name of Object.keys(KEYS) as KeyName[]) {
     // With --no-admin, an OZ_MOCK_ADMIN_TOKEN the shell happens to hold is not an error.
@@ -201,9 +204,19 @@ function checkedKeys(values: CliValues, seed: 'demo' | 'empty'): StartKeys {
   }
   const source = (name: KeyName, exists: boolean) => (exists ? (given[name]?.source ?? 'generated') : null);
   return {
-    options: { apiKey: given.apiKey?.value, modelsKey: given.modelsKey?.value, proxyKey: given.proxyKey?.value, adminToken: noAdmin ? false : given.adminToken?.value },
+    options: {
+      apiKey: given.apiKey?.value,
+      modelsKey: given.modelsKey?.value,
+      proxyKey: given.proxyKey?.value,
+      adminToken: noAdmin ? false : given.adminToken?.value,
+    },
     given,
-    sources: { apiKey: source('apiKey', seed === 'demo'), modelsKey: source('modelsKey', seed === 'demo'), proxyKey: source('proxyKey', seed === 'demo'), adminToken: source('adminToken', !noAdmin) },
+    sources: {
+      apiKey: source('apiKey', seed === 'demo'),
+      modelsKey: source('modelsKey', seed === 'demo'),
+      proxyKey: source('proxyKey', seed === 'demo'),
+      adminToken: source('adminToken', !noAdmin),
+    },
   };
 }
 
@@ -213,7 +226,8 @@ function checkedBounds(values: CliValues): OzServerOptions {
   const journalLimit = count(values['journal-limit'], '--journal-limit', true);
   const idempotencyMaxEntries = count(values['idempotency-max-entries'], '--idempotency-max-entries');
   const maxBodyBytes = count(values['max-body-bytes'], '--max-body-bytes');
-  if (maxBodyBytes !== undefined && !(maxBodyBytes >= 1 && maxBodyBytes <= MAX_BODY_BYTES_CEILING)) fail(`--max-body-bytes must be a whole number from 1 to ${MAX_BODY_BYTES_CEILING}`);
+  if (maxBodyBytes !== undefined && !(maxBodyBytes >= 1 && maxBodyBytes <= MAX_BODY_BYTES_CEILING))
+    fail(`--max-body-bytes must be a whole number from 1 to ${MAX_BODY_BYTES_CEILING}`);
   const maxConnectionsPerAddress = count(values['max-connections-per-address'], '--max-connections-per-address');
   if (maxConnectionsPerAddress === 0) fail('--max-connections-per-address must be a whole number >= 1');
   const maxSessions = count(values['max-sessions'], '--max-sessions');
@@ -230,9 +244,14 @@ function checkedBounds(values: CliValues): OzServerOptions {
 /** The clock, the rate limit and the timings given, each checked. */
 function checkedTime(values: CliValues): OzServerOptions {
   const clockStart = values['clock-start'];
-  if (clockStart !== undefined && !(/^\d{4}-\d\d-\d\dT/.test(clockStart) && !Number.isNaN(Date.parse(clockStart)))) fail('--clock-start must be an RFC 3339 time, for example 2026-11-22T09:00:00Z');
+  if (clockStart !== undefined && !(/^\d{4}-\d\d-\d\dT/.test(clockStart) && !Number.isNaN(Date.parse(clockStart))))
+    fail('--clock-start must be an RFC 3339 time, for example 2026-11-22T09:00:00Z');
   const rateLimit = count(values['rate-limit'], '--rate-limit');
-  const timing = { stepMs: count(values['step-ms'], '--step-ms'), tokenMs: count(values['token-ms'], '--token-ms'), pollMs: count(values['poll-ms'], '--poll-ms') };
+  const timing = {
+    stepMs: count(values['step-ms'], '--step-ms'),
+    tokenMs: count(values['token-ms'], '--token-ms'),
+    pollMs: count(values['poll-ms'], '--poll-ms'),
+  };
   return {
     clock: { ...(clockStart !== undefined ? { start: clockStart } : {}), frozen: values['frozen-clock'] === true },
     ...(rateLimit !== undefined ? { rateLimit: { limit: rateLimit, windowMs: 60_000 } } : {}),
@@ -294,7 +313,8 @@ function serverOf(values: CliValues, seed: 'demo' | 'empty'): { server: OzServer
 
 /** Fixture files, then the state file: any problem stops the start (exit 2) before a file is written. */
 async function loadStartFiles(server: OzServer, values: CliValues): Promise<void> {
-  const problem = (file: string, err: unknown) => fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);
+  const problem = (file: string, err: unknown) =>
+    fail(`${file}: ${err instanceof OzMockError || err instanceof SyntaxError ? err.message : (err as Error).message}`);
   for (const file of values.fixtures ?? []) {
     const text = readStartFile(file, 'fixture');
     try {
@@ -417,7 +437,9 @@ function startText(server: OzServer, listener: OzListener, seed: 'demo' | 'empty
     `  OZ_MCP_URL=${listener.mcpUrl}`,
     `  OZ_DASHBOARD_URL=${listener.dashboardUrl}   (command-line sign-in)`,
     ...(server.adminToken ? adminLines(listener, server.adminToken, keys.given.adminToken) : ['  control plane off (--no-admin)']),
-    ...(seed === 'demo' ? demoKeyLines(server, listener, keys.given) : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
+    ...(seed === 'demo'
+      ? demoKeyLines(server, listener, keys.given)
+      : [`  no accounts or keys: add them with --fixtures FILE${server.adminToken ? ' or POST /_oz/fixtures' : ''}`]),
     ...(stateFile !== undefined ? [`  state file: ${stateFile} (written on a clean stop)`] : []),
     'Stop with Ctrl+C.',
     '',

@@ -66,8 +66,33 @@ export { OzNoDemoKeyError } from './contract/noDemoKeyError.js';
 export { CLIENT_ADDRESS_HEADER } from './mounts/fetchMount.js';
 export type { OzSession, OzSessionOptions, OzSessionControls, OzResetOptions } from './public/ozServer.js';
 export type { SessionKey } from './public/ozServer.js';
-export type { AnyOperationStub, TypedOperationStub, OperationAnswer, OperationAnswerBody, OperationRequestBody, OperationStatus, OperationStreamEvent, OperationStub, OperationStubMatch, OperationStubRequest, UncheckedOperationStub } from './pipeline/stubs/operationStub.js';
-export type { OzStubs, StubSpec, StubAnswer, StubMatch, StubRequest, StubHandle, StubThen, StubView, StubEvent, StubCut, AnyStubAnswer, ProxyAnswer } from './pipeline/stubs/stubs.js';
+export type {
+  AnyOperationStub,
+  TypedOperationStub,
+  OperationAnswer,
+  OperationAnswerBody,
+  OperationRequestBody,
+  OperationStatus,
+  OperationStreamEvent,
+  OperationStub,
+  OperationStubMatch,
+  OperationStubRequest,
+  UncheckedOperationStub,
+} from './pipeline/stubs/operationStub.js';
+export type {
+  OzStubs,
+  StubSpec,
+  StubAnswer,
+  StubMatch,
+  StubRequest,
+  StubHandle,
+  StubThen,
+  StubView,
+  StubEvent,
+  StubCut,
+  AnyStubAnswer,
+  ProxyAnswer,
+} from './pipeline/stubs/stubs.js';
 export type { OzUnused, ArmedFaultView, NearMissed } from './pipeline/stubs/unused.js';
 export type { JournalContentFilter } from './harness/journalMatch.js';
 export { readStubFile, StubFileError } from './fixtures/stubFile.js';

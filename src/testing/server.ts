@@ -42,7 +42,6 @@ interface SnapshotData extends OzSnapshot {
   readonly catalog: Catalog;
 }
 
-
 /**
  * An item to change, as a record of its own: a finished item may be shared with snapshots (see `copyData`),
  * so it is replaced by a copy before it is written to.
@@ -88,7 +87,13 @@ export function createOzServer(options: OzServerOptions = {}): OzServer {
         throw err;
       }
       world.server.baseline();
-      return { controls: sessionControls(world.server), parts: world.parts, dashboard: world.dashboard, target: world.target, close: () => world.server.close() };
+      return {
+        controls: sessionControls(world.server),
+        parts: world.parts,
+        dashboard: world.dashboard,
+        target: world.target,
+        close: () => world.server.close(),
+      };
     },
     () => root.baselineCopy(),
     resolved.seed === 'demo' ? server.apiKey : null,
@@ -187,7 +192,8 @@ function skipPastSchedules({ clock, store, parts }: WorldCore): void {
 /** The mounts of a world: in process, msw, and real ports. */
 function mountControls(core: WorldCore): Pick<OzServer, 'fetch' | 'handle' | 'handlers' | 'listen'> {
   const { resolved } = core;
-  const handle = (request: Request) => (core.closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(core.handler, resolved, request));
+  const handle = (request: Request) =>
+    core.closed ? Promise.reject(new OzServerClosedError('server.handle')) : serveInProcess(core.handler, resolved, request);
   return {
     // Marked so that a client over it is no browser exposing a key under jsdom or happy-dom (core/shared/runtime.ts).
     fetch: markEmbeddedServerFetch((input: Request | string | URL, init?: RequestInit) => {
@@ -263,7 +269,11 @@ function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
     exportState: () => exportState(store.data, store.catalog, clock.now()),
     importState(doc) {
       // Code tools and agents come from this server: the seed's, and whatever was added since.
-      const natives = { tools: new Map([...core.seedCatalog.tools, ...store.catalog.tools]), agents: new Map([...core.seedCatalog.agents, ...store.catalog.agents]), steps: store.catalog.steps };
+      const natives = {
+        tools: new Map([...core.seedCatalog.tools, ...store.catalog.tools]),
+        agents: new Map([...core.seedCatalog.agents, ...store.catalog.agents]),
+        steps: store.catalog.steps,
+      };
       const { data, catalog } = importState(doc, natives);
       fitImportedKeys(data, store.data, core.start !== null, store.keyHeldElsewhere);
       const snap: SnapshotData = { __ozSnapshot: true, data, catalog };
@@ -271,7 +281,8 @@ function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
       skipPastSchedules(core);
     },
     async saveState(path = options.stateFile) {
-      if (path === undefined) throw new OzMockError(409, 'no_state_file', 'No state file: start oz-mock with --state FILE (or give createOzServer a stateFile).');
+      if (path === undefined)
+        throw new OzMockError(409, 'no_state_file', 'No state file: start oz-mock with --state FILE (or give createOzServer a stateFile).');
       await writeFileAtomic(path, `${JSON.stringify(controls.exportState(), null, 2)}\n`);
       return path;
     },
@@ -301,7 +312,8 @@ function stateControls(core: WorldCore): Pick<OzServer, StateControlName> {
   return controls;
 }
 
-type CatalogControlName = 'addAccount' | 'addKey' | 'revokeKey' | 'addCompany' | 'addBuilding' | 'addTool' | 'addAgent' | 'addWorkflow' | 'linkConnection' | 'getExecution' | 'wallet';
+type CatalogControlName =
+  'addAccount' | 'addKey' | 'revokeKey' | 'addCompany' | 'addBuilding' | 'addTool' | 'addAgent' | 'addWorkflow' | 'linkConnection' | 'getExecution' | 'wallet';
 
 /** The controls that add to and read the world's accounts, catalog and executions. */
 function catalogControls(store: Store): Pick<OzServer, CatalogControlName> {
@@ -382,7 +394,13 @@ function worldCore(options: OzServerOptions, resolved: ResolvedServerOptions, st
   };
   armStubs();
   if (options.chaos !== undefined) parts.chaos.set(options.chaos);
-  const dashboard = new Dashboard(`${resolved.url}${DASHBOARD_PATH}`, () => store, clock, resolved.maxBodyBytes, () => parts.options.keyCacheMs);
+  const dashboard = new Dashboard(
+    `${resolved.url}${DASHBOARD_PATH}`,
+    () => store,
+    clock,
+    resolved.maxBodyBytes,
+    () => parts.options.keyCacheMs,
+  );
   return {
     options,
     resolved,
@@ -432,7 +450,20 @@ function buildWorld(options: OzServerOptions, resolved: ResolvedServerOptions, s
     ...catalogControls(store),
     items: itemControls(core),
   };
-  const target: ControlTarget = { parts, items: server.items, dashboard, reset: (o) => server.reset(o), baseline: () => server.baseline(), idle: () => server.idle(), loadFixtures: (d) => server.loadFixtures(d), exportState: () => server.exportState(), importState: (d) => server.importState(d), saveState: () => server.saveState(), keys: server.keys, connections: server.connections };
+  const target: ControlTarget = {
+    parts,
+    items: server.items,
+    dashboard,
+    reset: (o) => server.reset(o),
+    baseline: () => server.baseline(),
+    idle: () => server.idle(),
+    loadFixtures: (d) => server.loadFixtures(d),
+    exportState: () => server.exportState(),
+    importState: (d) => server.importState(d),
+    saveState: () => server.saveState(),
+    keys: server.keys,
+    connections: server.connections,
+  };
   const world: World = {
     server,
     parts,

@@ -117,7 +117,8 @@ export function startOzMock(dir) {
 const BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
 // Where a bundle names a module it loads: require("x"), import("x"), from "x", Turbopack's externals (e.x("x")),
 // webpack's externals in source map sources (external commonjs "x") and Next's stub of an unsupported Edge import.
-const MODULE_REFERENCE = /(?:require\(|import\(|\bfrom|\.x\(|external (?:commonjs|module|node-commonjs) |__import_unsupported\()\s*\\?["'`](?:node:)?([a-z_/]+)\\?["'`]/g;
+const MODULE_REFERENCE =
+  /(?:require\(|import\(|\bfrom|\.x\(|external (?:commonjs|module|node-commonjs) |__import_unsupported\()\s*\\?["'`](?:node:)?([a-z_/]+)\\?["'`]/g;
 
 /** The Node built-in modules a bundle's text (code or source map) loads or stubs, `node:` prefix or not. */
 export function builtinsIn(text) {

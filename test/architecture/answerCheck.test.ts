@@ -15,7 +15,9 @@ describe("the check of a test server's answers", () => {
     const answer = await server.fetch(`${server.url}/v1/tools`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(answer.status).toBe(418);
     const found = await takeViolations();
-    expect(found).toEqual([expect.objectContaining({ operationId: 'listTools', status: 418, problems: expect.arrayContaining(['status 418 is not described for listTools']) })]);
+    expect(found).toEqual([
+      expect.objectContaining({ operationId: 'listTools', status: 418, problems: expect.arrayContaining(['status 418 is not described for listTools']) }),
+    ]);
     expect(await takeViolations()).toEqual([]);
     await server.close();
   });

@@ -15,7 +15,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { builtPackage } from '../support/builtPackage.js';
 import { createOzServer } from '../../src/testing/index.js';
 
-
 type Module = Record<string, unknown>;
 interface Entries {
   readonly sdk: Module;
@@ -30,7 +29,10 @@ async function throughFuncs(entries: Entries) {
     const OzCore = entries.funcs['OzCore'] as new (options: object) => unknown;
     const core = new OzCore({ apiKey: server.apiKey, baseURL: server.url, fetch: server.fetch, logLevel: 'off', maxRetries: 0 });
     const toolsGet = entries.funcs['toolsGet'] as (core: unknown, name: string) => Promise<unknown>;
-    const agentsExecute = entries.funcs['agentsExecute'] as (core: unknown, body: object) => Promise<{ close(): Promise<void>; wait(o: object): Promise<{ execution_id: string }> }>;
+    const agentsExecute = entries.funcs['agentsExecute'] as (
+      core: unknown,
+      body: object,
+    ) => Promise<{ close(): Promise<void>; wait(o: object): Promise<{ execution_id: string }> }>;
     const error = await toolsGet(core, 'no-such-tool').catch((e: unknown) => e);
     const stream = await agentsExecute(core, { agent: 'writer', user_request: 'hi', stream: true });
     await stream.close();
@@ -54,7 +56,8 @@ function expectOneClassEach(entries: Entries, format: string) {
 function staticFiles(file: string, seen = new Set<string>()): Set<string> {
   if (seen.has(file)) return seen;
   seen.add(file);
-  for (const match of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?['"](\.[^'"]+)['"]/gm)) staticFiles(resolve(dirname(file), match[1]!), seen);
+  for (const match of readFileSync(file, 'utf8').matchAll(/^(?:import|export)\s[^;]*?['"](\.[^'"]+)['"]/gm))
+    staticFiles(resolve(dirname(file), match[1]!), seen);
   return seen;
 }
 
@@ -108,7 +111,9 @@ describe('the built client entries', () => {
 
   it('load the optional parts by require in CommonJS: YAML and a validated call work from index.cjs', async () => {
     const require = createRequire(join(dir, 'index.cjs'));
-    const { Oz } = require('./index.cjs') as { Oz: new (options: object) => { tools: { execute(tool: string, params: object, options?: object): Promise<{ content: string }> } } };
+    const { Oz } = require('./index.cjs') as {
+      Oz: new (options: object) => { tools: { execute(tool: string, params: object, options?: object): Promise<{ content: string }> } };
+    };
     const server = createOzServer();
     try {
       const oz = new Oz({ apiKey: server.apiKey, baseURL: server.url, fetch: server.fetch, logLevel: 'off' });

@@ -20,7 +20,10 @@ import { builtPackage } from '../support/builtPackage.js';
 const BUILTINS = builtinModules.filter((name) => !name.startsWith('_') && !name.startsWith('node:'));
 const escape = (name: string) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 /** An import, dynamic import, `require` or re-export of a Node built-in written without `node:`. */
-const BARE_BUILTIN_IMPORT = new RegExp(`(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|^\\s*import\\s*)["'](?:${BUILTINS.map(escape).join('|')})(?:/[^"']*)?["']`, 'm');
+const BARE_BUILTIN_IMPORT = new RegExp(
+  `(?:\\bfrom\\s*|\\bimport\\s*\\(\\s*|\\brequire\\s*\\(\\s*|^\\s*import\\s*)["'](?:${BUILTINS.map(escape).join('|')})(?:/[^"']*)?["']`,
+  'm',
+);
 /** An import of a Node built-in with `node:` (what a bundle for a runtime without Node must not hold). */
 const NODE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^\s*import\s*)["']node:/m;
 
@@ -50,7 +53,14 @@ describe('the built code', () => {
     for (const name of ['#sign-in', '#profile-file']) {
       const file = name.slice(1);
       const offNode = { import: `./dist/off-node/${file}.js`, require: `./dist/off-node/${file}.cjs` };
-      expect(imports[name], name).toEqual({ 'edge-light': offNode, workerd: offNode, worker: offNode, browser: offNode, node: { import: `./dist/node/${file}.js`, require: `./dist/node/${file}.cjs` }, default: offNode });
+      expect(imports[name], name).toEqual({
+        'edge-light': offNode,
+        workerd: offNode,
+        worker: offNode,
+        browser: offNode,
+        node: { import: `./dist/node/${file}.js`, require: `./dist/node/${file}.cjs` },
+        default: offNode,
+      });
     }
   });
 });
@@ -86,7 +96,10 @@ const packageFiles = (metafile: Metafile) =>
 
 describe('a bundle for a runtime without Node modules (esbuild)', () => {
   for (const { name, options } of TARGETS) {
-    for (const [format, entry] of [['esm', ESM_ENTRY], ['cjs', CJS_ENTRY]] as const) {
+    for (const [format, entry] of [
+      ['esm', ESM_ENTRY],
+      ['cjs', CJS_ENTRY],
+    ] as const) {
       it(`${name}, ${format === 'esm' ? 'the ESM build (import)' : 'the CommonJS build (require)'}: no error, no warning, no Node module`, async () => {
         const result = await bundle(options, entry, format);
         expect(result.errors).toEqual([]);

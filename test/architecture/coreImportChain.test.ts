@@ -42,7 +42,11 @@ const name = (file: string) => relative(CORE, file);
  * The longest chain of `imports` (a depth-first walk from each file, each file's longest chain kept) and the circles
  * met (a file met again on the walk's own path).
  */
-function chains(files: readonly string[], imports: ReadonlyMap<string, readonly string[]>, name: (file: string) => string): { longest: string[]; circles: string[][] } {
+function chains(
+  files: readonly string[],
+  imports: ReadonlyMap<string, readonly string[]>,
+  name: (file: string) => string,
+): { longest: string[]; circles: string[][] } {
   const longestFrom = new Map<string, string[]>();
   const onPath: string[] = [];
   const circles: string[][] = [];
@@ -77,7 +81,14 @@ describe('the import chains of src/core', () => {
   const { longest, circles } = chains(files, imports, name);
 
   it('finds the longest chain and a circle in a graph made for it', () => {
-    const graph = new Map([['a', ['b', 'c']], ['b', ['d']], ['c', []], ['d', []], ['x', ['y']], ['y', ['x']]]);
+    const graph = new Map([
+      ['a', ['b', 'c']],
+      ['b', ['d']],
+      ['c', []],
+      ['d', []],
+      ['x', ['y']],
+      ['y', ['x']],
+    ]);
     const found = chains([...graph.keys()], graph, (file) => file);
     expect(found.longest).toEqual(['a', 'b', 'd']);
     expect(found.circles).toEqual([['x', 'y', 'x']]);

@@ -51,7 +51,22 @@ describe('src/core/README.md', () => {
   });
 
   it('names the transport and every step file of a call', () => {
-    for (const step of ['transport.ts', 'callChain.ts', 'options/callSettings.ts', 'request/callRequest.ts', 'span/traceSpan.ts', 'answer/decodeAnswer.ts', 'recovery/recoverLostAnswer.ts', 'retry/retryAttempts.ts', 'attempt/timeAttempt.ts', 'middleware/runMiddleware.ts', 'redirect/followRedirects.ts', 'fetch/fetchOnce.ts', 'validation/answerValidation.ts', 'result/apiPromise.ts']) {
+    for (const step of [
+      'transport.ts',
+      'callChain.ts',
+      'options/callSettings.ts',
+      'request/callRequest.ts',
+      'span/traceSpan.ts',
+      'answer/decodeAnswer.ts',
+      'recovery/recoverLostAnswer.ts',
+      'retry/retryAttempts.ts',
+      'attempt/timeAttempt.ts',
+      'middleware/runMiddleware.ts',
+      'redirect/followRedirects.ts',
+      'fetch/fetchOnce.ts',
+      'validation/answerValidation.ts',
+      'result/apiPromise.ts',
+    ]) {
       expect(named, step).toContain(step);
     }
   });

@@ -18,7 +18,10 @@ describe('errors across the ESM and CommonJS builds', () => {
     expect(esm.OzError).not.toBe(cjs.OzError); // two copies of every class: the dual-package hazard
     const server = createOzServer();
     try {
-      for (const [maker, other] of [[cjs, esm], [esm, cjs]] as const) {
+      for (const [maker, other] of [
+        [cjs, esm],
+        [esm, cjs],
+      ] as const) {
         const oz = new maker.Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, maxRetries: 0, logLevel: 'off' });
         const err = await oz.tools.execute('no-such-tool', { text: 'x' }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(other.ToolNotFoundError); // a code class

@@ -19,7 +19,8 @@ function errorClasses(entries: Build[]): Map<string, ErrorClass> {
   const classes = new Map<string, ErrorClass>();
   for (const entry of entries) {
     for (const [name, value] of Object.entries(entry)) {
-      if (typeof value === 'function' && (value === root || Object.prototype.isPrototypeOf.call(root.prototype, value.prototype))) classes.set(name, value as ErrorClass);
+      if (typeof value === 'function' && (value === root || Object.prototype.isPrototypeOf.call(root.prototype, value.prototype)))
+        classes.set(name, value as ErrorClass);
     }
   }
   return classes;
@@ -36,17 +37,29 @@ describe('every OzError class across the ESM and CommonJS builds', () => {
     const renamed = [...esm, ...cjs].filter(([name, cls]) => cls.name !== name).map(([name, cls]) => `${name} is named ${cls.name}`);
     expect(renamed).toEqual([]);
     // The SDK's own, the status and the MCP classes, and every generated code class (at least one per code).
-    for (const name of ['OzUsageError', 'OzTimeoutError', 'OzStreamIdleTimeoutError', 'OzWaitTimeoutError', 'Http404Error', 'ToolNotFoundError', 'RateLimitedError', 'McpToolFencedError']) {
+    for (const name of [
+      'OzUsageError',
+      'OzTimeoutError',
+      'OzStreamIdleTimeoutError',
+      'OzWaitTimeoutError',
+      'Http404Error',
+      'ToolNotFoundError',
+      'RateLimitedError',
+      'McpToolFencedError',
+    ]) {
       expect(esm.has(name), name).toBe(true);
     }
     const wrong: string[] = [];
-    for (const [maker, checker] of [[cjs, esm], [esm, cjs]] as const) {
+    for (const [maker, checker] of [
+      [cjs, esm],
+      [esm, cjs],
+    ] as const) {
       for (const [name, Made] of maker) {
         const instance: unknown = Object.create(Made.prototype);
         for (const [other, Checked] of checker) {
           // The hierarchy as the checking build itself has it: the class or one of its ancestors.
           const expected = other === name || Object.prototype.isPrototypeOf.call(Checked.prototype, checker.get(name)!.prototype);
-          if ((instance instanceof Checked) !== expected) wrong.push(`${name} instanceof ${other} (other build) is ${!expected}`);
+          if (instance instanceof Checked !== expected) wrong.push(`${name} instanceof ${other} (other build) is ${!expected}`);
         }
       }
     }

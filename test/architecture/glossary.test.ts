@@ -57,14 +57,21 @@ function entriesOf(file: string): GlossaryEntry[] {
       for (const term of listItem[1]!.split(',')) entries.push({ term: normalTerm(term), definition: listItem[2]!, at });
       continue;
     }
-    const cells = line.startsWith('|') ? line.split('|').slice(1, -1).map((cell) => cell.trim()) : [];
+    const cells = line.startsWith('|')
+      ? line
+          .split('|')
+          .slice(1, -1)
+          .map((cell) => cell.trim())
+      : [];
     if (cells.length < 2 || /^-+$/.test(cells[0]!) || cells[0] === 'term') continue;
     for (const term of cells[0]!.split(',')) entries.push({ term: normalTerm(term), definition: cells.slice(1).join(' | '), at });
   }
   return entries;
 }
 
-const GLOSSARY_FILES = [join(ROOT, 'ARCHITECTURE.md'), ...filesUnder(SRC, (name) => name === 'README.md')].filter((file) => glossaryLines(readFileSync(file, 'utf8')).length > 0);
+const GLOSSARY_FILES = [join(ROOT, 'ARCHITECTURE.md'), ...filesUnder(SRC, (name) => name === 'README.md')].filter(
+  (file) => glossaryLines(readFileSync(file, 'utf8')).length > 0,
+);
 const ENTRIES = GLOSSARY_FILES.flatMap(entriesOf);
 
 interface ExportedName {
@@ -148,8 +155,8 @@ const RETIRED: readonly Retired[] = [
   { old: 'OPERATIONS', under: 'src/testing/', now: 'SERVER_OPERATIONS (the generated table keeps `OPERATIONS`)' },
   { old: 'OPERATIONS_BY_ID', under: 'src/testing/', now: 'SERVER_OPERATIONS_BY_ID' },
   { old: 'CallPort', under: 'src/', now: 'the chain: a step reads what it needs from the call, or hands it to `next`' },
-  { old: 'Sent', under: 'src/core/', now: "`Answer` (a lost answer is its `lost`)" },
-  { old: 'newTraceId', under: 'src/', now: 'newIdempotencyKey (the trace is OpenTelemetry\'s word)' },
+  { old: 'Sent', under: 'src/core/', now: '`Answer` (a lost answer is its `lost`)' },
+  { old: 'newTraceId', under: 'src/', now: "newIdempotencyKey (the trace is OpenTelemetry's word)" },
   { old: 'retryLoop', under: 'src/core/', now: 'retryAttempts (the retry step)' },
   { old: 'recoverCall', under: 'src/core/', now: 'recoverLostAnswer (the recovery step)' },
   { old: 'tracedAnswer', under: 'src/core/', now: 'traceSpan (the span step)' },

@@ -65,7 +65,9 @@ describe('the layering rule', () => {
       'src/core/retry/wrongWay.ts': "export type { Transport } from '../transport.js';",
       'src/core/span/wrongWay.ts': "import '../callChain.js';",
       // Each folder of the core reaches the folder just above it in the chain's order.
-      ...Object.fromEntries(CORE_RANKS.slice(1).map((file, i) => [`src/core/${dirname(file)}/wrongRank.ts`, `import '../${CORE_RANKS[i]!.replace(/ts$/, 'js')}';`])),
+      ...Object.fromEntries(
+        CORE_RANKS.slice(1).map((file, i) => [`src/core/${dirname(file)}/wrongRank.ts`, `import '../${CORE_RANKS[i]!.replace(/ts$/, 'js')}';`]),
+      ),
       'src/generated/wrongWay.ts': "export type { Oz } from '../client.js';",
       'src/resources/wrongWay.ts': "export type { OzServer } from '../testing/server.js';",
       'src/testing/pipeline/wrongWay.ts': "export type { Executions } from '../../resources/executions.js';",

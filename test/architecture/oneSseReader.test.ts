@@ -37,7 +37,7 @@ describe('one reader of server-sent events', () => {
 
   it("sees a reader of its own: parity's old one, a split on blank lines, another parser", () => {
     const old = [
-      "  for (const block of text.split(/\\r?\\n\\r?\\n/)) {",
+      '  for (const block of text.split(/\\r?\\n\\r?\\n/)) {',
       "      if (line.startsWith('event:')) event = line.slice(6).trim();",
       "import { createParser } from 'eventsource-parser';",
       '  const source = new EventSource(url);',

@@ -33,7 +33,11 @@ function dynamicImports(file: string): { at: string; loader: string | undefined 
       while (outer && !(ts.isCallExpression(outer) && ts.isIdentifier(outer.expression) && outer.expression.text === 'loadPart')) outer = outer.parent;
       const { line } = source.getLineAndCharacterOfPosition(node.getStart());
       const specifier = node.arguments[0];
-      const nodeModule = specifier !== undefined && ts.isStringLiteral(specifier) && specifier.text.startsWith('node:') && NODE_ONLY_PARTS.some((dir) => file.startsWith(join(root, dir)));
+      const nodeModule =
+        specifier !== undefined &&
+        ts.isStringLiteral(specifier) &&
+        specifier.text.startsWith('node:') &&
+        NODE_ONLY_PARTS.some((dir) => file.startsWith(join(root, dir)));
       found.push({ at: `${relative(root, file)}:${line + 1}`, loader: outer ? 'loadPart' : nodeModule ? 'node module of a Node-only part' : undefined });
     }
     ts.forEachChild(node, visit);

@@ -27,7 +27,10 @@ function exportedNames(): Record<string, string[]> {
     const file = program.getSourceFile(source(relative));
     const module = file && checker.getSymbolAtLocation(file);
     if (!module) throw new Error(`${relative}: not a module`);
-    out[name] = checker.getExportsOfModule(module).map((symbol) => symbol.getName()).sort();
+    out[name] = checker
+      .getExportsOfModule(module)
+      .map((symbol) => symbol.getName())
+      .sort();
   }
   return out;
 }
@@ -39,7 +42,10 @@ describe('the public surface', () => {
     for (const [name, relative] of Object.entries(ENTRY_POINTS)) {
       const runtime = Object.keys((await import(relative)) as object).sort();
       surface[name] = { runtime, types: all[name]!.filter((n) => !runtime.includes(n)) };
-      expect(runtime.filter((n) => !all[name]!.includes(n)), `${name}: run-time names the compiler does not see`).toEqual([]);
+      expect(
+        runtime.filter((n) => !all[name]!.includes(n)),
+        `${name}: run-time names the compiler does not see`,
+      ).toEqual([]);
     }
     await expect(`${JSON.stringify(surface, null, 2)}\n`).toMatchFileSnapshot('./publicSurface.snapshot.json');
   }, 60_000);

@@ -37,8 +37,10 @@ const importable = (dir: string) => (name: string) => isDirectory(`${dir}/${name
 /** What a file of src/testing/ could import, each as a path dependency-cruiser would see, and its name in a README. */
 function importCandidates(): Array<{ name: string; path: string }> {
   const out: Array<{ name: string; path: string }> = [];
-  for (const name of list(SERVER).filter(importable(SERVER))) out.push(isDirectory(`${SERVER}/${name}`) ? { name: `${name}/`, path: `${SERVER}/${name}/some.ts` } : { name, path: `${SERVER}/${name}` });
-  for (const name of list('src').filter((n) => n !== 'testing' && importable('src')(n))) out.push(isDirectory(`src/${name}`) ? { name: `src/${name}/`, path: `src/${name}/some.ts` } : { name: `src/${name}`, path: `src/${name}` });
+  for (const name of list(SERVER).filter(importable(SERVER)))
+    out.push(isDirectory(`${SERVER}/${name}`) ? { name: `${name}/`, path: `${SERVER}/${name}/some.ts` } : { name, path: `${SERVER}/${name}` });
+  for (const name of list('src').filter((n) => n !== 'testing' && importable('src')(n)))
+    out.push(isDirectory(`src/${name}`) ? { name: `src/${name}/`, path: `src/${name}/some.ts` } : { name: `src/${name}`, path: `src/${name}` });
   out.push({ name: 'openapi.json', path: 'openapi.json' });
   return out;
 }
@@ -101,11 +103,13 @@ function readmeProblems(folder: string, readme: string, rules: readonly Forbidde
   const mayImport = namesOnLine(readme, 'May import');
   const allowed = allowedImports(folder, rules);
   if (mayImport === null) problems.push(`${folder}/README.md has no "- **May import:**" line`);
-  else if (mayImport.join(' ') !== allowed.join(' ')) problems.push(`${folder}/README.md: May import ${mayImport.join(' ')}; the dependency-cruiser rules allow ${allowed.join(' ')}`);
+  else if (mayImport.join(' ') !== allowed.join(' '))
+    problems.push(`${folder}/README.md: May import ${mayImport.join(' ')}; the dependency-cruiser rules allow ${allowed.join(' ')}`);
   const importedBy = namesOnLine(readme, 'Imported by');
   const actual = [...importers].sort();
   if (importedBy === null) problems.push(`${folder}/README.md has no "- **Imported by:**" line`);
-  else if (importedBy.join(' ') !== actual.join(' ')) problems.push(`${folder}/README.md: Imported by ${importedBy.join(' ')}; the sources show ${actual.join(' ')}`);
+  else if (importedBy.join(' ') !== actual.join(' '))
+    problems.push(`${folder}/README.md: Imported by ${importedBy.join(' ')}; the sources show ${actual.join(' ')}`);
   const files = readme.split('## Files')[1];
   if (files === undefined) problems.push(`${folder}/README.md has no "## Files" section`);
   for (const [, name] of (files ?? '').matchAll(/^- `([^`]+)`/gm)) {
@@ -136,11 +140,17 @@ describe('the READMEs of src/testing/', () => {
   it('sees a README that drifted: a folder the rules forbid, a missing importer, a file that is not there', () => {
     const support = readmeOf('support')!;
     const wrongRule = support.replace('- **May import:**', '- **May import:** `time/`,');
-    expect(readmeProblems('support', wrongRule, config.forbidden, importers.get('support/')!)).toEqual([expect.stringMatching(/^support\/README\.md: May import .*time\/.*; the dependency-cruiser rules allow /)]);
+    expect(readmeProblems('support', wrongRule, config.forbidden, importers.get('support/')!)).toEqual([
+      expect.stringMatching(/^support\/README\.md: May import .*time\/.*; the dependency-cruiser rules allow /),
+    ]);
     const moreImporters = new Set([...importers.get('support/')!, 'newFolder/']);
-    expect(readmeProblems('support', support, config.forbidden, moreImporters)).toEqual([expect.stringMatching(/^support\/README\.md: Imported by .*; the sources show .*newFolder\//)]);
+    expect(readmeProblems('support', support, config.forbidden, moreImporters)).toEqual([
+      expect.stringMatching(/^support\/README\.md: Imported by .*; the sources show .*newFolder\//),
+    ]);
     const gone = support.replace('## Files\n', '## Files\n- `gone.ts`: a file that was removed\n');
-    expect(readmeProblems('support', gone, config.forbidden, importers.get('support/')!)).toEqual(['support/README.md names gone.ts, which is not in src/testing/support/']);
+    expect(readmeProblems('support', gone, config.forbidden, importers.get('support/')!)).toEqual([
+      'support/README.md names gone.ts, which is not in src/testing/support/',
+    ]);
   });
 
   it('reads the rules, not a copy of them: a config that lets support/ import time/ changes what support/ may import', () => {

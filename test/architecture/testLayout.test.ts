@@ -16,10 +16,13 @@ const CROSS_CUTTING = ['architecture', 'docs', 'examples', 'reliability', 'bench
 
 /** Folders (relative to the repository) under `dir`, itself included, whose name is not `node_modules`. */
 function foldersUnder(dir: string): string[] {
-  return [dir, ...readdirSync(`${ROOT}${dir}`).flatMap((name) => {
-    const path = `${dir}/${name}`;
-    return name !== 'node_modules' && statSync(`${ROOT}${path}`).isDirectory() ? foldersUnder(path) : [];
-  })];
+  return [
+    dir,
+    ...readdirSync(`${ROOT}${dir}`).flatMap((name) => {
+      const path = `${dir}/${name}`;
+      return name !== 'node_modules' && statSync(`${ROOT}${path}`).isDirectory() ? foldersUnder(path) : [];
+    }),
+  ];
 }
 
 function holdsTests(dir: string): boolean {
@@ -44,15 +47,19 @@ function strayFolders(testFolders: readonly string[], exists: (path: string) => 
     return parent !== 'test' && exists(`${parent.replace(/^test/, 'src')}.ts`);
   };
   const crossCutting = (folder: string) => CROSS_CUTTING.some((suite) => folder === `test/${suite}` || folder.startsWith(`test/${suite}/`));
-  return testFolders.filter((f) => f !== 'test' && !crossCutting(f) && !mirrors(f)).map((f) => `${f}/ mirrors nothing in src/: move its tests to the folder of what they test`);
+  return testFolders
+    .filter((f) => f !== 'test' && !crossCutting(f) && !mirrors(f))
+    .map((f) => `${f}/ mirrors nothing in src/: move its tests to the folder of what they test`);
 }
 
 /** The files at the top of test/testing/ that test no file at the top of src/testing/. */
 function topFileProblems(testFiles: readonly string[], sourceFiles: readonly string[]): string[] {
-  return testFiles.filter((file) => {
-    const tested = /^(.+)\.test\.ts$/.exec(file)?.[1];
-    return tested === undefined || !sourceFiles.includes(`${tested}.ts`);
-  }).map((file) => `test/testing/${file} sits at the top: put it in the folder of what it tests`);
+  return testFiles
+    .filter((file) => {
+      const tested = /^(.+)\.test\.ts$/.exec(file)?.[1];
+      return tested === undefined || !sourceFiles.includes(`${tested}.ts`);
+    })
+    .map((file) => `test/testing/${file} sits at the top: put it in the folder of what it tests`);
 }
 
 const onDisk = (path: string) => existsSync(`${ROOT}${path}`);

@@ -22,7 +22,8 @@ afterAll(async () => {
 
 const run = ({ file, args, env, cwd }: OzMockLauncher) => spawnSync(file, args, { env, cwd, encoding: 'utf8', timeout: 30_000 });
 /** The bin run from the source by this Node, as the rest of the suite runs it. */
-const fromSource = (args: readonly string[]) => run({ file: process.execPath, args: ['--import', 'tsx', 'src/testing/cli.ts', ...args], env: process.env, cwd: ROOT });
+const fromSource = (args: readonly string[]) =>
+  run({ file: process.execPath, args: ['--import', 'tsx', 'src/testing/cli.ts', ...args], env: process.env, cwd: ROOT });
 const binary = (args: readonly string[] = []) => place.launcher(place.binary, args);
 
 /** Starts the executable with `--port 0 --json` and the flags given. */
@@ -102,7 +103,10 @@ describe('the executable', () => {
     const { file, args, env, cwd } = binary(['mcp', '--port', '0']);
     const ran = spawnSync(file, args, { env, cwd, input: `${input}\n`, encoding: 'utf8', timeout: 30_000 });
     expect(ran.status).toBe(0);
-    const answers = ran.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> });
+    const answers = ran.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { id: number; result: Record<string, unknown> });
     expect(answers.map((answer) => answer.id)).toEqual([1, 2, 3]);
     expect(answers[0]!.result.serverInfo).toMatchObject({ name: 'oz-mock' });
     const tools = (answers[1]!.result.tools as Array<{ name: string }>).map((tool) => tool.name);
@@ -116,7 +120,11 @@ describe('the executable', () => {
     const key = 'ozk_BinaryBinaryBinaryBinary00000001';
     const first = await start(['--state', state, '--api-key', key]);
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const created = await fetch(`${first.line.url}/v1/companies/acme/items`, { method: 'POST', headers, body: JSON.stringify({ building: 'hq', title: 'Kept by the executable' }) });
+    const created = await fetch(`${first.line.url}/v1/companies/acme/items`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ building: 'hq', title: 'Kept by the executable' }),
+    });
     expect(created.status).toBe(201);
     const item = (await created.json()) as { id: string };
     expect(await first.mock.stop()).toEqual({ code: 0, signal: null });

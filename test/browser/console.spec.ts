@@ -100,7 +100,13 @@ test('choosing a session shows only its traffic', async ({ page, mock }) => {
 });
 
 test("a fault's hits show after it fired", async ({ page, mock }) => {
-  const fault = await control<{ id: string }>(mock, 'POST', '/faults', { type: 'error', operationId: 'listTools', status: 502, code: 'upstream_error', times: 3 });
+  const fault = await control<{ id: string }>(mock, 'POST', '/faults', {
+    type: 'error',
+    operationId: 'listTools',
+    status: 502,
+    code: 'upstream_error',
+    times: 3,
+  });
   await openConsole(page, mock);
   await showView(page, 'Faults and stubs');
   const row = page.getByRole('row', { name: new RegExp(fault.id) });
@@ -172,7 +178,11 @@ test('pictures of the journal and state views (docs/console.md shows them, copie
 
 test("the stubs view shows an unused stub's near miss on another path parameter", async ({ page, mock }) => {
   const gone = { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } };
-  const stub = await control<{ id: string }>(mock, 'POST', '/stubs', { operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_x' } }, answer: gone });
+  const stub = await control<{ id: string }>(mock, 'POST', '/stubs', {
+    operationId: 'getCompanyItem',
+    match: { path: { campus: 'acme', id: 'itm_x' } },
+    answer: gone,
+  });
   expect(await callApi(mock, 'GET', '/v1/companies/acme/items/itm_y', mock.apiKey)).toBe(404);
   await openConsole(page, mock);
   await showView(page, 'Faults and stubs');
@@ -187,13 +197,21 @@ test('the journal shows where a proxy stub sent a request, and the stubs view na
   await once(target, 'listening');
   const url = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
   try {
-    const stub = await control<{ id: string }>(mock, 'POST', '/stubs', { operationId: 'listTools', answer: { proxy: url, proxyApiKey: 'sk-target-secret-key-9876' } });
+    const stub = await control<{ id: string }>(mock, 'POST', '/stubs', {
+      operationId: 'listTools',
+      answer: { proxy: url, proxyApiKey: 'sk-target-secret-key-9876' },
+    });
     await openConsole(page, mock);
     expect(await callApi(mock, 'GET', '/v1/tools', mock.apiKey)).toBe(200);
     const row = page.locator('#journal-table tbody tr', { hasText: '/v1/tools' });
     await expect(row.getByRole('cell').nth(7)).toHaveText(`${url}/v1/tools`);
     await showView(page, 'Faults and stubs');
-    await expect(page.getByRole('row', { name: new RegExp(stub.id) }).getByRole('cell').nth(3)).toHaveText(`proxy to ${url}`);
+    await expect(
+      page
+        .getByRole('row', { name: new RegExp(stub.id) })
+        .getByRole('cell')
+        .nth(3),
+    ).toHaveText(`proxy to ${url}`);
     await expect(page.getByText('sk-target-secret-key-9876')).toHaveCount(0);
   } finally {
     target.close();

@@ -18,7 +18,10 @@ async function screenshotViews(page: Page, testInfo: TestInfo): Promise<void> {
     return;
   }
   for (const view of VIEWS) {
-    await nav.getByRole('button', { name: view, exact: true }).click({ timeout: 2_000 }).catch(() => undefined);
+    await nav
+      .getByRole('button', { name: view, exact: true })
+      .click({ timeout: 2_000 })
+      .catch(() => undefined);
     await page.screenshot({ path: testInfo.outputPath(`view-${view.toLowerCase().replace(/\W+/g, '-')}.png`), fullPage: true }).catch(() => undefined);
   }
 }

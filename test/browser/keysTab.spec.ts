@@ -30,12 +30,19 @@ test('revokes a key: it answers 401 once the key cache time has passed', async (
   await page.getByRole('button', { name: 'Create key' }).click();
   const value = await page.getByLabel('Key old laptop').inputValue();
   await page.getByRole('button', { name: `Revoke old laptop (ozk_…${value.slice(-4)})` }).click();
-  await expect(page.getByRole('status')).toHaveText('Key old laptop is revoked: it stops working at 2026-11-26T10:02:00.000Z, once the key cache\'s time has passed.');
+  await expect(page.getByRole('status')).toHaveText(
+    "Key old laptop is revoked: it stops working at 2026-11-26T10:02:00.000Z, once the key cache's time has passed.",
+  );
   expect(await callApi(mock, 'GET', '/v1/tools', value)).toBe(200);
   await control(mock, 'POST', '/clock/advance', { ms: 120_000 });
   expect(await callApi(mock, 'GET', '/v1/tools', value)).toBe(401);
   await page.goto(`${mock.dashboardUrl}/keys`);
-  await expect(page.getByRole('row', { name: /old laptop/ }).getByRole('cell').nth(4)).toHaveText('Revoked');
+  await expect(
+    page
+      .getByRole('row', { name: /old laptop/ })
+      .getByRole('cell')
+      .nth(4),
+  ).toHaveText('Revoked');
 });
 
 test('lists legacy keys read-only, with revoke', async ({ page, mock }) => {

@@ -20,7 +20,11 @@ export interface OzMockProcess {
 /** Starts `node dist/testing/cli.js` on free ports with a frozen clock and reads the link it prints. */
 export async function startOzMock(args: readonly string[] = []): Promise<OzMockProcess> {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build before npm run test:browser.`);
-  const child: ChildProcess = spawn(process.execPath, [CLI, '--port', '0', '--mcp-port', '0', '--frozen-clock', '--clock-start', '2026-11-26T10:00:00Z', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [CLI, '--port', '0', '--mcp-port', '0', '--frozen-clock', '--clock-start', '2026-11-26T10:00:00Z', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   const banner = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`oz-mock printed no banner in 30 s:\n${out}`)), 30_000);
@@ -65,7 +69,11 @@ export async function control<T = Record<string, unknown>>(mock: OzMockProcess, 
 
 /** A request to the API with a key; answers the status. */
 export async function callApi(mock: OzMockProcess, method: string, path: string, key: string, body?: unknown): Promise<number> {
-  const res = await fetch(`${mock.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${mock.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   await res.arrayBuffer();
   return res.status;
 }

@@ -28,7 +28,9 @@ afterAll(async () => {
 const json = (text: string) => JSON.parse(text) as Record<string, unknown>;
 
 describe('oz: one command per operation tag', { timeout: 90_000 }, () => {
-  const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+  const doc = JSON.parse(readFileSync(new URL('../../openapi.json', import.meta.url), 'utf8')) as {
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+  };
   const tags = new Set(Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((op) => op.tags ?? [])));
   const BY_TAG: Record<string, { args: string[]; check: (out: Record<string, unknown>) => void }> = {
     meta: { args: ['meta', 'health'], check: (out) => expect(out.status).toBe('ok') },
@@ -41,8 +43,14 @@ describe('oz: one command per operation tag', { timeout: 90_000 }, () => {
     discovery: { args: ['discovery', 'search', '--q', 'echo', '--kind', 'tool'], check: (out) => expect(JSON.stringify(out)).toContain('echo') },
     traces: { args: ['traces', 'list', '--limit', '1'], check: (out) => expect(out).toHaveProperty('data') },
     connections: { args: ['connections', 'link', 'crm', '--method', 'oauth'], check: (out) => expect(out.provider).toBe('crm') },
-    companies: { args: ['companies', 'items', 'create', 'acme', '--building', 'hq', '--title', 'Ship it', '--priority', '2', '--kind', 'docs'], check: (out) => expect(out).toMatchObject({ title: 'Ship it', priority: 2, kind: 'docs', step: 'intake' }) },
-    mcp: { args: ['mcp', 'request', '--jsonrpc', '2.0', '--id', '1', '--method', 'tools/list'], check: (out) => expect(JSON.stringify(out)).toContain('svc_whoami') },
+    companies: {
+      args: ['companies', 'items', 'create', 'acme', '--building', 'hq', '--title', 'Ship it', '--priority', '2', '--kind', 'docs'],
+      check: (out) => expect(out).toMatchObject({ title: 'Ship it', priority: 2, kind: 'docs', step: 'intake' }),
+    },
+    mcp: {
+      args: ['mcp', 'request', '--jsonrpc', '2.0', '--id', '1', '--method', 'tools/list'],
+      check: (out) => expect(JSON.stringify(out)).toContain('svc_whoami'),
+    },
     proxy: { args: ['proxy', 'get', 'crm', 'contacts'], check: (out) => expect(out).toBeTypeOf('object') },
   };
 
@@ -110,7 +118,10 @@ describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
     expect(json(got.stdout)).toMatchObject({ ok: true, execution_id: id, content: 'Here is a draft for: a haiku' });
 
     const slow = json((await oz(['tools', 'execute', 'slow', '--async'], env)).stdout).execution_id as string;
-    const [late, lateStart] = await Promise.all([oz(['executions', 'wait', slow, '--wait-timeout', '300'], env), oz(['tools', 'execute', 'slow', '--wait', '--wait-timeout', '300'], env)]);
+    const [late, lateStart] = await Promise.all([
+      oz(['executions', 'wait', slow, '--wait-timeout', '300'], env),
+      oz(['tools', 'execute', 'slow', '--wait', '--wait-timeout', '300'], env),
+    ]);
     expect(late.code).not.toBe(0);
     expect(late.code).toBe(lateStart.code);
     expect(late.stderr).toMatch(/^oz: /);
@@ -126,7 +137,10 @@ describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
   it('--all walks every page as NDJSON', async () => {
     const tools = await oz(['tools', 'list', '--limit', '100'], env);
     const all = await oz(['tools', 'list', '--limit', '1', '--all'], env);
-    const names = all.stdout.trim().split('\n').map((line) => json(line).name);
+    const names = all.stdout
+      .trim()
+      .split('\n')
+      .map((line) => json(line).name);
     expect(names).toEqual((json(tools.stdout).data as { name: string }[]).map((t) => t.name));
     expect(names.length).toBeGreaterThan(1);
   });
@@ -144,7 +158,9 @@ describe('oz: wires, streams, runs and pages', { timeout: 90_000 }, () => {
     const run = await oz(['companies', 'items', 'create', 'acme', '--building', 'hq', '--title', title, '--idempotency-key', `cli-${title}`], env);
     expect(run.code).toBe(0);
     expect(json(run.stdout)).toMatchObject({ title });
-    const journal = (await mock.control('GET', '/journal?operationId=createCompanyItem&limit=5')) as { data: { headers: Record<string, string>; fault?: unknown }[] };
+    const journal = (await mock.control('GET', '/journal?operationId=createCompanyItem&limit=5')) as {
+      data: { headers: Record<string, string>; fault?: unknown }[];
+    };
     const attempts = journal.data.filter((entry) => entry.headers['x-trace-id'] === `cli-${title}`);
     expect(attempts).toHaveLength(2);
     const items = await oz(['companies', 'items', 'list', 'acme', '--all'], env);
@@ -168,7 +184,10 @@ describe('oz: errors and exit codes', { timeout: 90_000 }, () => {
     [['tols', 'list'], /Did you mean oz tools\?/],
     [['tools', 'list', '--limt', '3'], /Unknown flag --limt\. Did you mean --limit\?/],
     [['companies', 'items', 'create', 'acme', '--building', 'hq', '--title', 't', '--priority', 'high'], /--priority expects an integer, not "high"/],
-    [['companies', 'items', 'create', 'acme', '--building', 'hq', '--title', 't', '--kind', 'chore'], /--kind expects one of feature, bugfix, docs, research, content, task/],
+    [
+      ['companies', 'items', 'create', 'acme', '--building', 'hq', '--title', 't', '--kind', 'chore'],
+      /--kind expects one of feature, bugfix, docs, research, content, task/,
+    ],
     [['tools', 'list', '--limit', '500'], /--limit expects an integer <= 100/],
     [['companies', 'items', 'create', 'acme', '--title', 't'], /Missing --building/],
     [['tools', 'execute', 'echo', '--data', '{"text": '], /--data \(inline\) is neither JSON nor YAML/],
@@ -222,7 +241,11 @@ describe('oz: errors and exit codes', { timeout: 90_000 }, () => {
   it('130: Ctrl+C during a stream', async () => {
     const slow = await startMock(['--token-ms', '5000']);
     try {
-      const child = await spawnOz(['agents', 'execute', '--agent', 'writer', '--user-request', 'slowly', '--stream'], { ...env, OZ_BASE_URL: slow.url, OZ_API_KEY: slow.apiKey });
+      const child = await spawnOz(['agents', 'execute', '--agent', 'writer', '--user-request', 'slowly', '--stream'], {
+        ...env,
+        OZ_BASE_URL: slow.url,
+        OZ_API_KEY: slow.apiKey,
+      });
       const done = finished(child);
       await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
       child.kill('SIGINT');

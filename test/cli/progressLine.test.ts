@@ -25,7 +25,10 @@ afterAll(async () => {
 describe('oz --wait in a terminal', { timeout: 60_000 }, () => {
   it('draws a live progress line on stderr, then clears it and prints the result', async () => {
     const bin = join(await builtBins(), 'cli/oz.js');
-    const env = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !name.startsWith('OZ_') && value !== undefined)) as Record<string, string>;
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !name.startsWith('OZ_') && value !== undefined)) as Record<
+      string,
+      string
+    >;
     const terminal = spawn(process.execPath, [bin, 'tools', 'execute', 'echo', '--text', 'in a terminal', '--wait', '--format', 'text'], {
       cols: 120,
       rows: 20,

@@ -78,7 +78,8 @@ describe('oz sign-in and profiles', { timeout: 90_000 }, () => {
     expect(list.stdout).toMatch(/^\* default {2}\(/m);
     expect(list.stdout).toMatch(/^ {2}work {2}\(/m);
     expect(list.stdout).not.toMatch(/ozk_/);
-    const user = async (extraEnv: Record<string, string>, args: string[] = []) => JSON.parse((await oz(['whoami', ...args], { ...env, ...extraEnv })).stdout).user as string;
+    const user = async (extraEnv: Record<string, string>, args: string[] = []) =>
+      JSON.parse((await oz(['whoami', ...args], { ...env, ...extraEnv })).stdout).user as string;
     expect(await user({}, ['--profile', 'work'])).toBe('other');
     expect(await user({ OZ_PROFILE: 'work' })).toBe('other');
     expect((await oz(['profiles', 'use', 'work'], env)).code).toBe(0);

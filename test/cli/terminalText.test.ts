@@ -79,7 +79,7 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
     expect(screen).not.toContain('\u009b');
   });
 
-  it('piped, the same command prints the wire\'s bytes, exactly (no newline added)', async () => {
+  it("piped, the same command prints the wire's bytes, exactly (no newline added)", async () => {
     const run = await oz(['tools', 'execute', 'hostile', '--format', 'text'], { OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe(HOSTILE);
@@ -102,7 +102,14 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
 
   it('oz profiles list escapes the tier, key name and expiry it keeps from the service', async () => {
     const file = join(config.path, 'profiles.json');
-    writeFileSync(file, JSON.stringify({ version: 1, profiles: { default: { api_key: mock.apiKey, key_name: 'k\u001b]0;x\u0007', tier: 'pro\u001b[31m', expires_at: '2027\u009b2J' } } }), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 1,
+        profiles: { default: { api_key: mock.apiKey, key_name: 'k\u001b]0;x\u0007', tier: 'pro\u001b[31m', expires_at: '2027\u009b2J' } },
+      }),
+      { mode: 0o600 },
+    );
     chmodSync(file, 0o600);
     const { code, screen } = await inTerminal(['profiles', 'list']);
     expect(code).toBe(0);
@@ -111,9 +118,13 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
     expect(screen).not.toContain('\u001b]0;');
   });
 
-  it('oz profiles list piped escapes them too: its lines are oz\'s own, never the wire\'s', async () => {
+  it("oz profiles list piped escapes them too: its lines are oz's own, never the wire's", async () => {
     const file = join(config.path, 'profiles.json');
-    writeFileSync(file, JSON.stringify({ version: 1, profiles: { default: { api_key: mock.apiKey, key_name: 'k\u001b]0;x\u0007', tier: 'pro\u009b31m', expires_at: null } } }), { mode: 0o600 });
+    writeFileSync(
+      file,
+      JSON.stringify({ version: 1, profiles: { default: { api_key: mock.apiKey, key_name: 'k\u001b]0;x\u0007', tier: 'pro\u009b31m', expires_at: null } } }),
+      { mode: 0o600 },
+    );
     chmodSync(file, 0o600);
     const env = { OZ_BASE_URL: mock.url, OZ_CONFIG_DIR: config.path };
     const lines = await oz(['profiles', 'list'], env);
@@ -125,7 +136,11 @@ describe('oz in a terminal, and piped', { timeout: 90_000 }, () => {
   });
 
   it('an error message from the service piped to stderr has its control characters escaped', async () => {
-    const run = await oz(['tools', 'get', 'no\u001b[2Jsuch\u009b31m', '--format', 'text'], { OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: config.path });
+    const run = await oz(['tools', 'get', 'no\u001b[2Jsuch\u009b31m', '--format', 'text'], {
+      OZ_BASE_URL: mock.url,
+      OZ_API_KEY: mock.apiKey,
+      OZ_CONFIG_DIR: config.path,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no\\u001b[2Jsuch\\u009b31m');
     expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);

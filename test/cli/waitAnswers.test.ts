@@ -37,7 +37,10 @@ describe('oz --wait on a start answer that is not a pointer', () => {
     ['[]', 'an array (0 items)'],
     ['{"ok":true}', 'an object with keys ok'],
   ])('a 202 of %s: exit 1, the OzError naming it', async (text, named) => {
-    server.fallback = (request) => (request.method === 'GET' ? { body: { name: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' } } }, required: ['text'] } } : json(202, text));
+    server.fallback = (request) =>
+      request.method === 'GET'
+        ? { body: { name: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' } } }, required: ['text'] } }
+        : json(202, text);
     const { code, stderr, stdout } = await run(['tools', 'execute', 'echo', '--text', 'x', '--wait']);
     expect(stdout).toBe('');
     expect(stderr).toBe(`oz: The answer of oz tools execute --wait is not a run (\`execution_id\`): it is ${named}.\n`);
@@ -68,7 +71,10 @@ describe('oz tools execute reads the tool card the service answers', () => {
   });
 
   it('a card whose schema holds odd entries (a null property, required not a list) still reads its fields', async () => {
-    server.answer({ body: { name: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' }, odd: null }, required: 'text' }, required: 7 } }, { body: envelope('ok') });
+    server.answer(
+      { body: { name: 'echo', input_schema: { type: 'object', properties: { text: { type: 'string' }, odd: null }, required: 'text' }, required: 7 } },
+      { body: envelope('ok') },
+    );
     const { code, stdout } = await run(['tools', 'execute', 'odd-card', '--text', 'x']);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toMatchObject({ ok: true, content: 'ok' });

@@ -25,7 +25,7 @@ const ALIAS_BOMB = ['a: &a ["x","x","x","x","x","x","x","x","x","x"]']
   .join('\n')
   .concat('\n');
 
-describe('oz piped or redirected prints the answer\'s bytes exactly', { timeout: 60_000 }, () => {
+describe("oz piped or redirected prints the answer's bytes exactly", { timeout: 60_000 }, () => {
   it.each([[[]], [['--format', 'json']]])('a JSON answer (flags %j): byte-identical, big numbers and all', async (flags) => {
     server.answer(json(BIG_JSON));
     const run = await oz(['tools', 'get', 'echo', ...flags], env());
@@ -93,7 +93,7 @@ describe('oz on a terminal expands no YAML alias past the bound', { timeout: 60_
   });
 
   it('a YAML answer asked --format yaml is shown as it came', async () => {
-    const document = '# the service\'s own words\nname: echo\n';
+    const document = "# the service's own words\nname: echo\n";
     server.answer(yaml(document));
     const { code, screen } = await ozInTerminal(['tools', 'get', 'echo', '--format', 'yaml'], env());
     expect(code).toBe(0);

@@ -11,7 +11,17 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { OzCore, toolsExecute, toolsGet } from '../../src/funcs/index.js';
-import { LegacyKeyError, Oz, OzAPIError, OzConnectionError, OzRedirectError, OzResponseValidationError, OzTimeoutError, OzUsageError, type ClientOptions } from '../../src/index.js';
+import {
+  LegacyKeyError,
+  Oz,
+  OzAPIError,
+  OzConnectionError,
+  OzRedirectError,
+  OzResponseValidationError,
+  OzTimeoutError,
+  OzUsageError,
+  type ClientOptions,
+} from '../../src/index.js';
 import { OWN_SETTINGS } from '../../src/core/options/callSettings.js';
 import type { RequestOptions } from '../../src/core/shared/requestOptions.js';
 import { KEY, recordingLogger, rejectionOf } from '../core/support/clients.js';
@@ -176,7 +186,10 @@ describe('the call path, through Oz and through OzCore', () => {
     expect(core).toEqual([tool, { name: 'Http5xxError', message: expect.stringContaining('busy') }]);
     expect(core).toEqual(oz);
     expect([ozUrls.length, coreUrls.length]).toEqual([4, 4]);
-    const { error } = await toolsGet(new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'off', maxRetries: 0, fetch: scripted([busy()]).fetch }), 'echo').result();
+    const { error } = await toolsGet(
+      new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'off', maxRetries: 0, fetch: scripted([busy()]).fetch }),
+      'echo',
+    ).result();
     expect(error).toBeInstanceOf(OzAPIError);
     expect((error as OzAPIError).status).toBe(503);
   });
@@ -190,8 +203,16 @@ describe('the call path, through Oz and through OzCore', () => {
     const { oz, core } = await bothClients(
       () => [reset, json(200, tool), reset, never],
       { retry: { initialDelayMs: 1, maxDelayMs: 1 } },
-      async (client) => [await client.tools.get('echo'), await rejectionOf(client.tools.get('echo', { maxRetries: 0 })), await rejectionOf(client.tools.get('echo', { maxRetries: 0, timeout: 20 }))],
-      async (c) => [await toolsGet(c, 'echo'), await rejectionOf(toolsGet(c, 'echo', { maxRetries: 0 })), await rejectionOf(toolsGet(c, 'echo', { maxRetries: 0, timeout: 20 }))],
+      async (client) => [
+        await client.tools.get('echo'),
+        await rejectionOf(client.tools.get('echo', { maxRetries: 0 })),
+        await rejectionOf(client.tools.get('echo', { maxRetries: 0, timeout: 20 })),
+      ],
+      async (c) => [
+        await toolsGet(c, 'echo'),
+        await rejectionOf(toolsGet(c, 'echo', { maxRetries: 0 })),
+        await rejectionOf(toolsGet(c, 'echo', { maxRetries: 0, timeout: 20 })),
+      ],
     );
     expect(core[0]).toEqual(tool);
     expect(core[1]).toBeInstanceOf(OzConnectionError);
@@ -216,7 +237,12 @@ describe('the call path, through Oz and through OzCore', () => {
   });
 
   it("logLevel: 'debug': the lines of each attempt, the key redacted", async () => {
-    const lines = (into: string[]) => ({ error: () => undefined, warn: () => undefined, info: () => undefined, debug: (line: string, detail?: unknown) => into.push(`${line} ${JSON.stringify(detail)}`) });
+    const lines = (into: string[]) => ({
+      error: () => undefined,
+      warn: () => undefined,
+      info: () => undefined,
+      debug: (line: string, detail?: unknown) => into.push(`${line} ${JSON.stringify(detail)}`),
+    });
     const ozLines: string[] = [];
     const coreLines: string[] = [];
     await new Oz({ apiKey: KEY, baseURL: BASE, logLevel: 'debug', logger: lines(ozLines), fetch: scripted([json(200, tool)]).fetch }).tools.get('echo');
@@ -226,16 +252,19 @@ describe('the call path, through Oz and through OzCore', () => {
     expect(coreLines[0]).toContain('"authorization":"[redacted]"');
     expect(coreLines.join('\n')).not.toContain(KEY);
     expect(coreLines[1]).toContain('200 after');
-    expect(coreLines.map((line) => line.replace(/#\d+\]/, '#n]').replace(/after \d+ ms/, 'after n ms'))).toEqual(ozLines.map((line) => line.replace(/#\d+\]/, '#n]').replace(/after \d+ ms/, 'after n ms')));
+    expect(coreLines.map((line) => line.replace(/#\d+\]/, '#n]').replace(/after \d+ ms/, 'after n ms'))).toEqual(
+      ozLines.map((line) => line.replace(/#\d+\]/, '#n]').replace(/after \d+ ms/, 'after n ms')),
+    );
   });
 
-  it("a YAML body and an answer on another wire than JSON: sent and read as with Oz", async () => {
+  it('a YAML body and an answer on another wire than JSON: sent and read as with Oz', async () => {
     const sent: string[] = [];
     const yamlAnswer = () => new Response('ok: true\ncontent: hi\n', { status: 200, headers: { 'content-type': 'text/yaml' } });
-    const record = (fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>) => async (input: string | URL | Request, init?: RequestInit) => {
-      sent.push(`${new Headers(init?.headers).get('content-type')} ${String(init?.body)}`);
-      return await fetch(input, init);
-    };
+    const record =
+      (fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>) => async (input: string | URL | Request, init?: RequestInit) => {
+        sent.push(`${new Headers(init?.headers).get('content-type')} ${String(init?.body)}`);
+        return await fetch(input, init);
+      };
     const oz = new Oz({ apiKey: KEY, baseURL: BASE, logLevel: 'off', fetch: record(scripted([yamlAnswer()]).fetch) });
     const core = new OzCore({ apiKey: KEY, baseURL: BASE, logLevel: 'off', fetch: record(scripted([yamlAnswer()]).fetch) });
     const viaOz = await oz.tools.execute('echo', { params: { text: 'hi' } }, { bodyFormat: 'yaml', format: 'yaml' });
@@ -264,7 +293,14 @@ describe('the call path, through Oz and through OzCore', () => {
         return { data, requestId, rateLimit, raw, code: error?.code, status: response?.status };
       },
     );
-    expect(core).toEqual({ data: tool, requestId: 'req_1', rateLimit: { limit: 100, remaining: 99, reset: null }, raw: tool, code: 'tool_not_found', status: 404 });
+    expect(core).toEqual({
+      data: tool,
+      requestId: 'req_1',
+      rateLimit: { limit: 100, remaining: 99, reset: null },
+      raw: tool,
+      code: 'tool_not_found',
+      status: 404,
+    });
     expect(core).toEqual(oz);
   });
   it('an apiKey function: asked for every call and once more after a 401, its keys scrubbed, through OzCore as through Oz', async () => {
@@ -292,18 +328,39 @@ describe('the call path, through Oz and through OzCore', () => {
 
   it("a caller's mistake found before anything is sent: the same OzUsageError through both, nothing sent", async () => {
     const mistakes: Array<[string, (c: Oz | OzCore) => Promise<unknown>, RegExp]> = [
-      ['header name', (c) => get(c, 'echo', { headers: { 'bad name': 'x' } }), /^The header name "bad name" \(from headers\) is not a valid HTTP header name; nothing was sent\.$/],
-      ['header value', (c) => get(c, 'echo', { headers: { 'x-a': 'one\r\ntwo' } }), /^The header "x-a" \(from headers\) has a value holding a line break \(CR or LF\), which no HTTP header may carry; nothing was sent\.$/],
-      ['header type', (c) => get(c, 'echo', { headers: { 'x-a': 5 as never } }), /^The header "x-a" \(from headers\) must be a string, not number; nothing was sent\.$/],
+      [
+        'header name',
+        (c) => get(c, 'echo', { headers: { 'bad name': 'x' } }),
+        /^The header name "bad name" \(from headers\) is not a valid HTTP header name; nothing was sent\.$/,
+      ],
+      [
+        'header value',
+        (c) => get(c, 'echo', { headers: { 'x-a': 'one\r\ntwo' } }),
+        /^The header "x-a" \(from headers\) has a value holding a line break \(CR or LF\), which no HTTP header may carry; nothing was sent\.$/,
+      ],
+      [
+        'header type',
+        (c) => get(c, 'echo', { headers: { 'x-a': 5 as never } }),
+        /^The header "x-a" \(from headers\) must be a string, not number; nothing was sent\.$/,
+      ],
       ['non-Latin-1', (c) => get(c, 'echo', { idempotencyKey: 'k\u2028' }), /holding a character outside Latin-1 \(U\+2028\)/],
-      ['dot segment', (c) => get(c, '..'), /^Path parameter "tool" of getTool \(GET \/v1\/tools\/\{tool\}\) holds a "\." or "\.\." segment \(".."\), which would move the request to another route; nothing was sent\.$/],
+      [
+        'dot segment',
+        (c) => get(c, '..'),
+        /^Path parameter "tool" of getTool \(GET \/v1\/tools\/\{tool\}\) holds a "\." or "\.\." segment \(".."\), which would move the request to another route; nothing was sent\.$/,
+      ],
       ['empty path parameter', (c) => get(c, ''), /^Missing path parameter "tool" of getTool\.$/],
       ['maxRetries', (c) => get(c, 'echo', { maxRetries: -1 }), /^maxRetries must be a whole number >= 0, not -1\.$/],
       ['timeout', (c) => get(c, 'echo', { timeout: 0 }), /^timeout must be a number of milliseconds > 0, not 0\.$/],
       ['a key with a line break', (c) => get(c, 'echo', { apiKey: 'key\n' }), /^The header "authorization" \(from apiKey\) has a value holding a line break/],
     ];
     for (const [what, call, message] of mistakes) {
-      const { oz, core, ozUrls, coreUrls } = await bothClients(() => [], {}, (client) => rejectionOf(call(client)), (c) => rejectionOf(call(c)));
+      const { oz, core, ozUrls, coreUrls } = await bothClients(
+        () => [],
+        {},
+        (client) => rejectionOf(call(client)),
+        (c) => rejectionOf(call(c)),
+      );
       expect(core, what).toBeInstanceOf(OzUsageError);
       expect((core as Error).message, what).toMatch(message);
       expect(failure(core), what).toEqual(failure(oz));
@@ -327,22 +384,50 @@ describe('the call path, through Oz and through OzCore', () => {
     const cases: Record<(typeof OWN_SETTINGS)[number], { options: RequestOptions; then: (outcome: unknown) => void }> = {
       apiKey: { options: { apiKey: 'key-of-the-call' }, then: () => expect(sent.at(-1)!.headers.get('authorization')).toBe('Bearer key-of-the-call') },
       baseURL: { options: { baseURL: 'http://127.0.0.1:8' }, then: () => expect(sent.at(-1)!.url).toBe('http://127.0.0.1:8/v1/tools/echo') },
-      authHeader: { options: { authHeader: 'x-api-key' }, then: () => expect([sent.at(-1)!.headers.get('x-api-key'), sent.at(-1)!.headers.get('authorization')]).toEqual([KEY, null]) },
+      authHeader: {
+        options: { authHeader: 'x-api-key' },
+        then: () => expect([sent.at(-1)!.headers.get('x-api-key'), sent.at(-1)!.headers.get('authorization')]).toEqual([KEY, null]),
+      },
       middleware: {
-        options: { middleware: [async (request, next) => next(new Request(request, { headers: { ...Object.fromEntries(request.headers), 'x-from-middleware': 'yes' } }))] },
+        options: {
+          middleware: [
+            async (request, next) => next(new Request(request, { headers: { ...Object.fromEntries(request.headers), 'x-from-middleware': 'yes' } })),
+          ],
+        },
         then: () => expect(sent.at(-1)!.headers.get('x-from-middleware')).toBe('yes'),
       },
       retry: {
         options: { retry: { shouldRetry: () => false }, fetch: recordingFetch(busy) },
         then: (outcome) => expect([(outcome as OzAPIError).status, sent.length]).toEqual([503, 1]),
       },
-      logger: { options: { logger: own, logLevel: 'debug' }, then: () => expect(own.lines.map((line) => line.level)).toEqual(['warn', 'warn', 'debug', 'debug']) }, // two deprecation warnings: a client's options
+      logger: {
+        options: { logger: own, logLevel: 'debug' },
+        then: () => expect(own.lines.map((line) => line.level)).toEqual(['warn', 'warn', 'debug', 'debug']),
+      }, // two deprecation warnings: a client's options
       logLevel: { options: { logLevel: 'debug' }, then: () => expect(client.lines.map((line) => line.level)).toEqual(['debug', 'debug']) }, // warned of once per client: above
-      validate: { options: { validate: 'strict', fetch: recordingFetch(() => json(200, { name: 5 })) }, then: (outcome) => expect(outcome).toBeInstanceOf(OzResponseValidationError) },
-      idleTimeout: { options: { idleTimeout: 0 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['idleTimeout must be a number of milliseconds > 0 (or Infinity), not 0.', 0]) },
-      maxEventBytes: { options: { maxEventBytes: 0.5 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['maxEventBytes must be a whole number of bytes >= 1 (or Infinity), not 0.5.', 0]) },
-      streamTimeout: { options: { streamTimeout: -1 }, then: (outcome) => expect([(outcome as Error).message, sent.length]).toEqual(['streamTimeout must be a number of milliseconds > 0 (or Infinity), not -1.', 0]) },
-      fetch: { options: { fetch: recordingFetch(() => json(200, { ...tool, name: 'from the call' })) }, then: (outcome) => expect((outcome as { name: string }).name).toBe('from the call') },
+      validate: {
+        options: { validate: 'strict', fetch: recordingFetch(() => json(200, { name: 5 })) },
+        then: (outcome) => expect(outcome).toBeInstanceOf(OzResponseValidationError),
+      },
+      idleTimeout: {
+        options: { idleTimeout: 0 },
+        then: (outcome) =>
+          expect([(outcome as Error).message, sent.length]).toEqual(['idleTimeout must be a number of milliseconds > 0 (or Infinity), not 0.', 0]),
+      },
+      maxEventBytes: {
+        options: { maxEventBytes: 0.5 },
+        then: (outcome) =>
+          expect([(outcome as Error).message, sent.length]).toEqual(['maxEventBytes must be a whole number of bytes >= 1 (or Infinity), not 0.5.', 0]),
+      },
+      streamTimeout: {
+        options: { streamTimeout: -1 },
+        then: (outcome) =>
+          expect([(outcome as Error).message, sent.length]).toEqual(['streamTimeout must be a number of milliseconds > 0 (or Infinity), not -1.', 0]),
+      },
+      fetch: {
+        options: { fetch: recordingFetch(() => json(200, { ...tool, name: 'from the call' })) },
+        then: (outcome) => expect((outcome as { name: string }).name).toBe('from the call'),
+      },
       fetchOptions: { options: { fetchOptions: { keepalive: true } }, then: () => expect(sent.at(-1)!.keepalive).toBe(true) },
     };
     for (const [name, { options, then }] of Object.entries(cases)) {
@@ -352,7 +437,12 @@ describe('the call path, through Oz and through OzCore', () => {
       // The core's own settings are as they were: its key, its address, its header, no middleware, its fetch.
       sent.length = 0;
       expect(await toolsGet(core, 'echo'), name).toEqual(tool);
-      expect([sent[0]!.url, sent[0]!.headers.get('authorization'), sent[0]!.headers.get('x-from-middleware'), sent[0]!.keepalive], name).toEqual([`${BASE}/v1/tools/echo`, `Bearer ${KEY}`, null, undefined]);
+      expect([sent[0]!.url, sent[0]!.headers.get('authorization'), sent[0]!.headers.get('x-from-middleware'), sent[0]!.keepalive], name).toEqual([
+        `${BASE}/v1/tools/echo`,
+        `Bearer ${KEY}`,
+        null,
+        undefined,
+      ]);
     }
     expect(Object.keys(cases).sort()).toEqual([...OWN_SETTINGS].sort());
   });

@@ -125,8 +125,8 @@ describe('response metadata', () => {
       },
       body: envelope('hi', 'exe_9', 'req_9'),
     });
-    const { data, response, requestId, executionId, rateLimit } = await new Oz({ baseURL: server.url, apiKey: KEY })
-      .tools.execute('echo', { text: 'hi' })
+    const { data, response, requestId, executionId, rateLimit } = await new Oz({ baseURL: server.url, apiKey: KEY }).tools
+      .execute('echo', { text: 'hi' })
       .withResponse();
     expect(data.content).toBe('hi');
     expect(response.status).toBe(200);
@@ -207,10 +207,26 @@ function recordingFetch(answer: (req: Request) => Response) {
 }
 
 const item = {
-  id: 'itm_1', campus: 'acme', building: 'hq', title: 'Ship it', body: '', kind: 'feature', source: 'api',
-  priority: 0, tier: null, step: 'intake', attempt: 0, status: 'active', parked_reason: null, paused: 0,
-  steer: null, last_output: null, cost_usd: 0, parent_item_id: null,
-  created_at: '2026-11-21T12:00:00.000Z', updated_at: '2026-11-21T12:00:00.000Z',
+  id: 'itm_1',
+  campus: 'acme',
+  building: 'hq',
+  title: 'Ship it',
+  body: '',
+  kind: 'feature',
+  source: 'api',
+  priority: 0,
+  tier: null,
+  step: 'intake',
+  attempt: 0,
+  status: 'active',
+  parked_reason: null,
+  paused: 0,
+  steer: null,
+  last_output: null,
+  cost_usd: 0,
+  parent_item_id: null,
+  created_at: '2026-11-21T12:00:00.000Z',
+  updated_at: '2026-11-21T12:00:00.000Z',
 };
 
 describe('a client over a custom fetch (no server)', () => {
@@ -265,7 +281,13 @@ describe('a client over a custom fetch (no server)', () => {
 
   it('walks every page of a list route with for await', async () => {
     const pages: Record<string, unknown> = {
-      '': { data: [{ ...item, id: 'itm_1' }, { ...item, id: 'itm_2' }], next_cursor: 'c2' },
+      '': {
+        data: [
+          { ...item, id: 'itm_1' },
+          { ...item, id: 'itm_2' },
+        ],
+        next_cursor: 'c2',
+      },
       c2: { data: [{ ...item, id: 'itm_3' }], next_cursor: 'c3' },
       c3: { data: [{ ...item, id: 'itm_4' }], next_cursor: null },
     };
@@ -274,16 +296,15 @@ describe('a client over a custom fetch (no server)', () => {
     const ids: string[] = [];
     for await (const it of client.companies.items.list('acme', { building: 'hq', limit: 2 })) ids.push(it.id);
     expect(ids).toEqual(['itm_1', 'itm_2', 'itm_3', 'itm_4']);
-    expect(seen.map((s) => new URL(s.url).search)).toEqual([
-      '?building=hq&limit=2',
-      '?building=hq&limit=2&cursor=c2',
-      '?building=hq&limit=2&cursor=c3',
-    ]);
+    expect(seen.map((s) => new URL(s.url).search)).toEqual(['?building=hq&limit=2', '?building=hq&limit=2&cursor=c2', '?building=hq&limit=2&cursor=c3']);
   });
 
   it('gives the response metadata with withResponse()', async () => {
     const { fetch } = recordingFetch(() =>
-      Response.json({ ok: true, content: 'hi', execution_id: 'exe_1', request_id: 'req_9' }, { headers: { 'x-request-id': 'req_9', 'x-execution-id': 'exe_1' } }),
+      Response.json(
+        { ok: true, content: 'hi', execution_id: 'exe_1', request_id: 'req_9' },
+        { headers: { 'x-request-id': 'req_9', 'x-execution-id': 'exe_1' } },
+      ),
     );
     const client = new Oz({ baseURL: 'http://oz.test', apiKey: 'ozk_abc', fetch });
     const { data, requestId, executionId, response } = await client.tools.execute('echo', { text: 'hi' }).withResponse();

@@ -43,7 +43,10 @@ describe('asResponse()', () => {
   });
 
   it('on a list route, and an error answer still throws its typed error', async () => {
-    scripted.answer({ body: { data: [{ name: 'echo' }], next_cursor: null } }, { status: 404, headers: { 'x-error-code': 'tool_not_found' }, body: { error: { code: 'tool_not_found', message: 'no' } } });
+    scripted.answer(
+      { body: { data: [{ name: 'echo' }], next_cursor: null } },
+      { status: 404, headers: { 'x-error-code': 'tool_not_found' }, body: { error: { code: 'tool_not_found', message: 'no' } } },
+    );
     const oz = new Oz({ baseURL: scripted.url, apiKey: KEY });
     const listed = await oz.tools.list().asResponse();
     expect(await listed.json()).toEqual({ data: [{ name: 'echo' }], next_cursor: null });
@@ -102,7 +105,9 @@ describe('withOptions()', () => {
     await oz.withOptions({ apiKey: other, authHeader: 'x-api-key' }).tools.execute('echo', { text: 'x' });
     expect(logger.lines.filter((line) => line.level === 'warn')).toEqual([]);
     await oz.tools.execute('echo', { text: 'x' }, { apiKey: other });
-    expect(logger.lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([expect.stringMatching(/^options\.apiKey on a call is deprecated: .*oz\.withOptions\(\{ apiKey \}\)/)]);
+    expect(logger.lines.filter((line) => line.level === 'warn').map((line) => line.message)).toEqual([
+      expect.stringMatching(/^options\.apiKey on a call is deprecated: .*oz\.withOptions\(\{ apiKey \}\)/),
+    ]);
     expect(scripted.requests.map((r) => r.headers['x-api-key'] ?? r.headers.authorization)).toEqual([other, `Bearer ${other}`]);
   });
 });

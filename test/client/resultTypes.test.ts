@@ -113,7 +113,7 @@ async function forgetful(oz: Oz): Promise<string> {
 }
 
 describe('result() types (checked by tsc)', () => {
-  it('types the error of a call as its operation\'s own codes plus the SDK\'s errors', () => {
+  it("types the error of a call as its operation's own codes plus the SDK's errors", () => {
     expectTypeOf(getTool).returns.resolves.toBeString();
     expectTypeOf(createItem).returns.resolves.toBeString();
     expectTypeOf(listExecutions).returns.resolves.toBeString();

@@ -20,12 +20,14 @@ const callOf = (tag: string): Call => ({ tag }) as Call;
 describe('composeSteps', () => {
   it('runs the steps in their order, each around the ones after it', async () => {
     const seen: string[] = [];
-    const step = (name: string): Step => async (call, next) => {
-      seen.push(`${name} in`);
-      const answer = await next(call);
-      seen.push(`${name} out`);
-      return answer;
-    };
+    const step =
+      (name: string): Step =>
+      async (call, next) => {
+        seen.push(`${name} in`);
+        const answer = await next(call);
+        seen.push(`${name} out`);
+        return answer;
+      };
     const last: Step = async (call) => {
       seen.push(`last ${call.tag}`);
       return answerOf('done');
@@ -78,7 +80,11 @@ describe('the list of steps', () => {
 
   it("of a raw request is the call's, without the decoding step and with the lost answer refused", () => {
     const names = (steps: readonly Step[]) => steps.map((step) => step.name);
-    expect(names(RAW_STEPS)).toEqual(names(CALL_STEPS).filter((name) => name !== 'decodeAnswer').map((name) => (name === 'recoverLostAnswer' ? 'refuseLostAnswer' : name)));
+    expect(names(RAW_STEPS)).toEqual(
+      names(CALL_STEPS)
+        .filter((name) => name !== 'decodeAnswer')
+        .map((name) => (name === 'recoverLostAnswer' ? 'refuseLostAnswer' : name)),
+    );
   });
 });
 
@@ -106,10 +112,12 @@ describe('no step calls back into the transport', () => {
     const runs = new Set<string>();
     server.fallback = (request): ScriptedAnswer => {
       const key = String(request.headers['x-trace-id']);
-      if (request.method === 'GET') return { headers: { 'x-request-id': 'req_record' }, body: executionRecord(decodeURIComponent(request.path.split('/').pop()!), 'succeeded') };
+      if (request.method === 'GET')
+        return { headers: { 'x-request-id': 'req_record' }, body: executionRecord(decodeURIComponent(request.path.split('/').pop()!), 'succeeded') };
       if (request.path === '/v1/tools/old/execute') return { status: 307, headers: { location: '/v1/tools/echo/execute' } };
       if (request.headers['x-oz-retry-count'] === '0') return { status: 503, body: { error: { code: 'service_unavailable', message: 'busy' } } };
-      if (runs.has(key)) return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'known' } } };
+      if (runs.has(key))
+        return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'known' } } };
       runs.add(key);
       return { destroy: true };
     };

@@ -12,7 +12,9 @@ import { OPERATION_ERROR_CODES } from '../../src/generated/operationErrors.js';
 import { ROOT } from './repositoryFiles.js';
 
 const apiMd = readFileSync(join(ROOT, 'api.md'), 'utf8');
-const spec = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string; 'x-oz-method'?: string }>> };
+const spec = JSON.parse(readFileSync(join(ROOT, 'openapi.json'), 'utf8')) as {
+  paths: Record<string, Record<string, { operationId?: string; 'x-oz-method'?: string }>>;
+};
 const operations = Object.values(spec.paths).flatMap((item) => Object.values(item).filter((op) => typeof op === 'object' && op.operationId !== undefined));
 
 /** The section of api.md about one method: from its heading to the next. */

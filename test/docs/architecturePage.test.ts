@@ -64,7 +64,9 @@ describe('the check itself', () => {
   it('sees a section added, missing or moved', () => {
     expect(pageProblems(`${tour}\n## The built package\nText.\n`)).toEqual([expect.stringMatching(/^sections .*The built package/)]);
     expect(pageProblems(tour.replace('## Routes\n', 'Routes\n'))).toEqual([expect.stringMatching(/^sections /)]);
-    expect(pageProblems(tour.replace('## Glossary\nText.\n', '').replace('## Layers\n', '## Glossary\nText.\n\n## Layers\n'))).toEqual([expect.stringMatching(/^sections /)]);
+    expect(pageProblems(tour.replace('## Glossary\nText.\n', '').replace('## Layers\n', '## Glossary\nText.\n\n## Layers\n'))).toEqual([
+      expect.stringMatching(/^sections /),
+    ]);
   });
 
   it('counts a level-2 heading only, not a level-3 one nor a line in a code block', () => {

@@ -40,7 +40,8 @@ const exists = (path: string) => REPOSITORY_FILES.includes(path) || REPOSITORY_F
 
 describe('the docs resolve', () => {
   it('finds the pages (README.md, docs/, ARCHITECTURE.md, the READMEs of src/testing/)', () => {
-    for (const path of ['README.md', 'docs/README.md', 'docs/streams.md', 'ARCHITECTURE.md', 'api.md', 'src/testing/wire/README.md']) expect(PAGES).toContain(path);
+    for (const path of ['README.md', 'docs/README.md', 'docs/streams.md', 'ARCHITECTURE.md', 'api.md', 'src/testing/wire/README.md'])
+      expect(PAGES).toContain(path);
     expect(PAGES.some((path) => path.startsWith('docs/api/'))).toBe(false);
   });
 
@@ -65,7 +66,9 @@ describe('the docs resolve', () => {
 
   it('every file a code comment names exists', { timeout: 120_000 }, () => {
     const problems = REPOSITORY_FILES.filter(hasComments).flatMap((path) =>
-      commentsOf(path, read(path)).flatMap(({ text, line }) => brokenNames(text, path.startsWith('src/') ? 'src' : 'other').map((name) => `${path}:${line}: names ${name}`)),
+      commentsOf(path, read(path)).flatMap(({ text, line }) =>
+        brokenNames(text, path.startsWith('src/') ? 'src' : 'other').map((name) => `${path}:${line}: names ${name}`),
+      ),
     );
     expect(problems).toEqual([]);
   });
@@ -73,19 +76,29 @@ describe('the docs resolve', () => {
 
 describe('the checks themselves', () => {
   const pages = new Map<string, MarkdownPage>([
-    ['docs/a.md', readMarkdown('# Streams: `for await` and finalResult()\n\n## Streams: `for await` and finalResult()\n\n[b](b.md#the-end) [up](../README.md#install)\n')],
+    [
+      'docs/a.md',
+      readMarkdown('# Streams: `for await` and finalResult()\n\n## Streams: `for await` and finalResult()\n\n[b](b.md#the-end) [up](../README.md#install)\n'),
+    ],
     ['docs/b.md', readMarkdown('# B\n\n## The end\n')],
     ['README.md', readMarkdown('# R\n\n## Install\n')],
   ]);
   const files = new Set(pages.keys());
-  const check = (href: string) => linkProblem('docs/a.md', href, (path) => pages.get(path)!, (path) => files.has(path));
+  const check = (href: string) =>
+    linkProblem(
+      'docs/a.md',
+      href,
+      (path) => pages.get(path)!,
+      (path) => files.has(path),
+    );
 
   it('slugs headings as GitHub does, numbering a repeated one', () => {
     expect([...pages.get('docs/a.md')!.anchors]).toEqual(['streams-for-await-and-finalresult', 'streams-for-await-and-finalresult-1']);
   });
 
   it('accepts links that resolve, and addresses', () => {
-    for (const href of ['b.md#the-end', '../README.md#install', '#streams-for-await-and-finalresult-1', 'https://example.com/x.md', 'mailto:a@b.c']) expect(check(href)).toBeUndefined();
+    for (const href of ['b.md#the-end', '../README.md#install', '#streams-for-await-and-finalresult-1', 'https://example.com/x.md', 'mailto:a@b.c'])
+      expect(check(href)).toBeUndefined();
   });
 
   it('names a missing file, a missing heading, a root path and a path out of the repository', () => {
@@ -103,7 +116,8 @@ describe('the checks themselves', () => {
   });
 
   it('accepts files that exist, output folders, placeholders, addresses and package paths', () => {
-    const fine = 'src/core/transport.ts, `pipeline/steps/replay.ts`, transport.ts, examples/fixtures/, dist/cli/oz.js, docs/api/, ' +
+    const fine =
+      'src/core/transport.ts, `pipeline/steps/replay.ts`, transport.ts, examples/fixtures/, dist/cli/oz.js, docs/api/, ' +
       'src/generated/funcs/<tag>.ts, test/core/<folder>/, https://openapi-ts.dev/x.md, node_modules/oz-sdk/README.md, ./local.ts, profiles.json';
     expect(brokenNames(fine, 'other')).toEqual([]);
     expect(brokenNames('save it as `quickstart.mjs`; MCP tools/list', 'user')).toEqual([]);

@@ -23,7 +23,9 @@ const FILES = new Set(REPOSITORY_FILES);
 /** Every end of a file's path at a folder boundary (`steps/replay.ts`, `pipeline/steps/replay.ts`, ...). */
 const PATH_ENDS = new Set(REPOSITORY_FILES.flatMap((path) => path.split('/').map((_, i, parts) => parts.slice(i).join('/'))));
 const BASENAMES = new Set(REPOSITORY_FILES.map((path) => path.slice(path.lastIndexOf('/') + 1)));
-const SRC_BASENAMES = new Set(REPOSITORY_FILES.filter((path) => path.startsWith('src/') || !path.includes('/')).map((path) => path.slice(path.lastIndexOf('/') + 1)));
+const SRC_BASENAMES = new Set(
+  REPOSITORY_FILES.filter((path) => path.startsWith('src/') || !path.includes('/')).map((path) => path.slice(path.lastIndexOf('/') + 1)),
+);
 const NOT_PATHS = new Set(['tools/list', 'tools/call']);
 
 /** Where a text is, for the rule: a comment of `src/`, a page for the user (README.md, docs/), or other prose. */

@@ -34,5 +34,10 @@ export const REPOSITORY_FILES: readonly string[] = walk('', []).sort();
 
 /** Every folder that holds a file of REPOSITORY_FILES. */
 export const REPOSITORY_FOLDERS: ReadonlySet<string> = new Set(
-  REPOSITORY_FILES.flatMap((path) => path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))),
+  REPOSITORY_FILES.flatMap((path) =>
+    path
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+  ),
 );

@@ -25,7 +25,10 @@ describe('the retry rules table of docs/retries-and-idempotency.md', () => {
 
   it.each(rows.flatMap((row) => citations(row.split(' | ')[1] ?? '')))('$file holds "$title"', ({ file, title }) => {
     const source = readFileSync(file, 'utf8');
-    const pieces = title.split('...').map((piece) => piece.trim()).filter(Boolean);
+    const pieces = title
+      .split('...')
+      .map((piece) => piece.trim())
+      .filter(Boolean);
     const line = source.split('\n').find((text) => /\bit(\.each\([^)]*\))?\(|it\.each|\)\(['"`]/.test(text) && pieces.every((piece) => text.includes(piece)));
     expect(line, `${file} has no test titled like "${title}"`).toBeDefined();
   });

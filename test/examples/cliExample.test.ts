@@ -32,8 +32,11 @@ describe('examples/cli.sh', () => {
   it('runs every command of the pages', { timeout: 120_000 }, async () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('OZ_')));
     const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      execFile('bash', ['examples/cli.sh'], { cwd: ROOT, env: { ...env, PATH: `${dir}:${process.env.PATH}`, OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: dir } }, (error, stdout, stderr) =>
-        resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      execFile(
+        'bash',
+        ['examples/cli.sh'],
+        { cwd: ROOT, env: { ...env, PATH: `${dir}:${process.env.PATH}`, OZ_BASE_URL: mock.url, OZ_API_KEY: mock.apiKey, OZ_CONFIG_DIR: dir } },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
       );
     });
     expect(run.code, run.stderr).toBe(0);

@@ -24,7 +24,10 @@ interface Expectation {
 
 /** What the recording in examples/fixtures/recording/ holds: a replay answers these values. */
 const RECORDED = (() => {
-  const stubs = JSON.parse(readFileSync(new URL('../../examples/fixtures/recording/stubs.json', import.meta.url), 'utf8')) as Array<{ operationId: string; answer: { body: Record<string, string> } }>;
+  const stubs = JSON.parse(readFileSync(new URL('../../examples/fixtures/recording/stubs.json', import.meta.url), 'utf8')) as Array<{
+    operationId: string;
+    answer: { body: Record<string, string> };
+  }>;
   const body = (operationId: string) => stubs.find((s) => s.operationId === operationId)!.answer.body;
   return { itemId: body('createCompanyItem').id!, executionId: body('executeTool').execution_id! };
 })();
@@ -97,7 +100,12 @@ const EXAMPLES: Readonly<Record<string, Expectation>> = {
       /^Here is a draft for: a story about a lighthouse keeper$/m,
     ],
     // No fault over HTTP: the stream is not cut.
-    remoteLines: [/^7 tokens, then: Here is a draft for: three words$/m, /^forwarded 6 token events/m, /^refused: 409 approval_required$/m, /^Here is a draft for: a story about a lighthouse keeper$/m],
+    remoteLines: [
+      /^7 tokens, then: Here is a draft for: three words$/m,
+      /^forwarded 6 token events/m,
+      /^refused: 409 approval_required$/m,
+      /^Here is a draft for: a story about a lighthouse keeper$/m,
+    ],
   },
   'workflows.ts': {
     lines: [

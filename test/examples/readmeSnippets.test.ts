@@ -24,7 +24,7 @@ function run(markdown: string, ...args: string[]): Promise<{ code: number; stdou
   });
 }
 
-const QUICKSTART_CLIENT = "const oz = new Oz(); // reads OZ_API_KEY and OZ_BASE_URL";
+const QUICKSTART_CLIENT = 'const oz = new Oz(); // reads OZ_API_KEY and OZ_BASE_URL';
 
 describe('readme-snippets', () => {
   it('README.md matches the examples it is taken from', async () => {
@@ -36,7 +36,9 @@ describe('readme-snippets', () => {
   it('without --readme, checks README.md and every page of docs/', async () => {
     const pages = 1 + readdirSync(join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).length;
     const result = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, ['scripts/readme-snippets.mjs', '--check'], { cwd: ROOT }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }));
+      execFile(process.execPath, ['scripts/readme-snippets.mjs', '--check'], { cwd: ROOT }, (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+      );
     });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -53,7 +55,7 @@ describe('readme-snippets', () => {
     expect(result.text).not.toContain('old');
   });
 
-  it('fills a shell block from a script\'s `# #region` markers', async () => {
+  it("fills a shell block from a script's `# #region` markers", async () => {
     const result = await run('<!-- snippet: examples/cli.sh#errors -->\n```sh\nold\n```\n');
     expect(result.code).toBe(0);
     expect(result.text).toMatch(/^```sh\noz tools execute nope --text x \|\| echo "exit \$\?"/m);

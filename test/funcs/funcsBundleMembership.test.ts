@@ -13,12 +13,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 // Modules (paths under src/) that the first chunks of `OzCore` + `toolsExecute` must not hold: the optional parts
 // (loaded on first use, `loadPart`), and other operations.
-const LOADED_ON_FIRST_USE = [
-  'core/telemetry/callSpan.ts',
-  'profiles/profileLookup.ts',
-  'profiles/profileStore.ts',
-  'generated/responseValidators.ts',
-];
+const LOADED_ON_FIRST_USE = ['core/telemetry/callSpan.ts', 'profiles/profileLookup.ts', 'profiles/profileStore.ts', 'generated/responseValidators.ts'];
 // A function whose operation never streams bundles no stream code (only streaming operations carry its reader).
 const NOT_IMPORTED = ['generated/funcs/agents.ts', 'core/result/pagination.ts', 'core/streams/stream.ts', 'core/answer/streamAnswer.ts'];
 
@@ -39,7 +34,13 @@ async function loadedUpFront(names: readonly string[]) {
   });
   const outputs = result.metafile.outputs;
   const { initial } = initialChunks(outputs);
-  const upFront = new Set([...initial].flatMap((key) => Object.entries(outputs[key]!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path)));
+  const upFront = new Set(
+    [...initial].flatMap((key) =>
+      Object.entries(outputs[key]!.inputs)
+        .filter(([, input]) => input.bytesInOutput > 0)
+        .map(([path]) => path),
+    ),
+  );
   const everywhere = new Set(Object.values(outputs).flatMap((output) => Object.keys(output.inputs)));
   return { upFront, everywhere };
 }
@@ -48,7 +49,13 @@ describe('a bundle of OzCore and one standalone function (esbuild, code splittin
   it('loads up front the call path and none of the optional parts (spans, validators, the profile file) nor other operations', async () => {
     const { upFront, everywhere } = await loadedUpFront(['OzCore', 'toolsExecute']);
     // The test can fail: what a default call needs is there.
-    for (const needed of ['src/core/transport.ts', 'src/core/result/apiPromise.ts', 'src/core/shared/attemptSignal.ts', 'src/core/recovery/recoverLostAnswer.ts', 'src/generated/funcs/tools.ts']) {
+    for (const needed of [
+      'src/core/transport.ts',
+      'src/core/result/apiPromise.ts',
+      'src/core/shared/attemptSignal.ts',
+      'src/core/recovery/recoverLostAnswer.ts',
+      'src/generated/funcs/tools.ts',
+    ]) {
       expect(upFront, needed).toContain(needed);
     }
     expect([...LOADED_ON_FIRST_USE, ...NOT_IMPORTED].map((module) => `src/${module}`).filter((path) => upFront.has(path))).toEqual([]);
@@ -58,6 +65,7 @@ describe('a bundle of OzCore and one standalone function (esbuild, code splittin
 
   it('of a streaming operation loads the stream code up front', async () => {
     const { upFront } = await loadedUpFront(['OzCore', 'agentsExecute']);
-    for (const needed of ['src/core/streams/stream.ts', 'src/core/answer/streamAnswer.ts', 'src/core/streams/sseReader.ts']) expect(upFront, needed).toContain(needed);
+    for (const needed of ['src/core/streams/stream.ts', 'src/core/answer/streamAnswer.ts', 'src/core/streams/sseReader.ts'])
+      expect(upFront, needed).toContain(needed);
   });
 });

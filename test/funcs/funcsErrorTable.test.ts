@@ -21,7 +21,9 @@ async function run(name: string, program: string): Promise<string[]> {
   writeFileSync(entry, program.replace('FUNCS', JSON.stringify(join(root, 'src/funcs/index.ts'))));
   const outdir = join(dir, name);
   await build({ entryPoints: [entry], bundle: true, splitting: true, format: 'esm', platform: 'node', outdir, logLevel: 'silent' });
-  return execFileSync(process.execPath, [join(outdir, `${name}.js`)], { encoding: 'utf8' }).trim().split('\n');
+  return execFileSync(process.execPath, [join(outdir, `${name}.js`)], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
 }
 
 const ANSWERS = `

@@ -17,7 +17,11 @@ const servers = testServersForSuite();
 const scripted = ScriptedServer.forSuite(() => ({ body: { ok: true, content: 'done', execution_id: 'exe_1', request_id: 'req_1' } }));
 
 /** The standalone function's name: the `Oz` method's path in camelCase. */
-const functionName = (clientMethod: string) => clientMethod.split('.').map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
+const functionName = (clientMethod: string) =>
+  clientMethod
+    .split('.')
+    .map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1)))
+    .join('');
 
 /** What a journal entry says the client sent, but what differs between two calls by design (ids, trace ids). */
 function sent(entry: JournalEntry | undefined, keepTraceId: boolean) {
@@ -32,7 +36,11 @@ describe('the standalone functions of oz-sdk/funcs', () => {
   it('has one function per operation of openapi.json, named after its Oz method, and nothing else but OzCore', () => {
     const names = operations.map((op) => functionName(op.clientMethod)).sort();
     for (const name of names) expect(typeof (funcs as Record<string, unknown>)[name], name).toBe('function');
-    expect(Object.keys(funcs).filter((name) => name !== 'OzCore').sort()).toEqual(names);
+    expect(
+      Object.keys(funcs)
+        .filter((name) => name !== 'OzCore')
+        .sort(),
+    ).toEqual(names);
   });
 
   it.each(operations)('$clientMethod: its function sends the request the Oz method sends ($method $path)', async (op) => {
@@ -94,8 +102,12 @@ describe('the transport through a standalone function', () => {
   const core = (options: Partial<funcs.OzCoreOptions> = {}) =>
     new OzCore({ apiKey: KEY, baseURL: scripted.url, logLevel: 'off', retry: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
 
-  it('throws the typed error of the answer\'s X-Error-Code, scrubbed of the key', async () => {
-    scripted.answer({ status: 404, headers: { 'x-error-code': 'tool_not_found' }, body: { error: { code: 'tool_not_found', message: `No tool (key ${KEY})` } } });
+  it("throws the typed error of the answer's X-Error-Code, scrubbed of the key", async () => {
+    scripted.answer({
+      status: 404,
+      headers: { 'x-error-code': 'tool_not_found' },
+      body: { error: { code: 'tool_not_found', message: `No tool (key ${KEY})` } },
+    });
     const error = await rejectionOf(toolsGet(core(), 'nope'));
     expect(error).toBeInstanceOf(ToolNotFoundError);
     expect((error as Error).message).not.toContain(KEY);

@@ -36,16 +36,25 @@ describe('the generated layer', () => {
   });
 
   it('marks every execute call as one that starts a run, and every list route paged', () => {
-    const idempotent = Object.values(OPERATIONS).filter((o) => o.startsRun).map((o) => o.id).sort();
+    const idempotent = Object.values(OPERATIONS)
+      .filter((o) => o.startsRun)
+      .map((o) => o.id)
+      .sort();
     expect(idempotent).toEqual([
-      'executeAgent', 'executeStoredWorkflow', 'executeStoredWorkflowStream', 'executeTool',
-      'executeWorkflow', 'executeWorkflowStream', 'followupExecution', 'runSchedule',
+      'executeAgent',
+      'executeStoredWorkflow',
+      'executeStoredWorkflowStream',
+      'executeTool',
+      'executeWorkflow',
+      'executeWorkflowStream',
+      'followupExecution',
+      'runSchedule',
     ]);
-    const paged = Object.values(OPERATIONS).filter((o) => o.paged).map((o) => o.id).sort();
-    expect(paged).toEqual([
-      'listAgents', 'listCompanyItems', 'listExecutions', 'listSchedules', 'listTools', 'listTraces',
-      'listWorkflows', 'searchDiscovery',
-    ]);
+    const paged = Object.values(OPERATIONS)
+      .filter((o) => o.paged)
+      .map((o) => o.id)
+      .sort();
+    expect(paged).toEqual(['listAgents', 'listCompanyItems', 'listExecutions', 'listSchedules', 'listTools', 'listTraces', 'listWorkflows', 'searchDiscovery']);
   });
 
   it('takes the security of the document when an operation has none, and spells x-oz-streaming as the core does', () => {

@@ -16,11 +16,15 @@ function synthetic(): Doc {
   doc.paths['/v1/tools/{tool}']!.get!.deprecated = true;
   const list = doc.paths['/v1/tools']!.get!;
   list.parameters = list.parameters!.map((p) =>
-    p.$ref === '#/components/parameters/Limit' ? { name: 'limit', in: 'query', required: false, deprecated: true, description: 'Page size.', schema: { type: 'integer' } } : p,
+    p.$ref === '#/components/parameters/Limit'
+      ? { name: 'limit', in: 'query', required: false, deprecated: true, description: 'Page size.', schema: { type: 'integer' } }
+      : p,
   );
   const execute = doc.paths['/v1/tools/{tool}/execute']!.post!;
   execute.parameters = execute.parameters!.map((p) =>
-    p.$ref === '#/components/parameters/Tool' ? { name: 'tool', in: 'path', required: true, deprecated: true, description: 'Tool name.', schema: { type: 'string' } } : p,
+    p.$ref === '#/components/parameters/Tool'
+      ? { name: 'tool', in: 'path', required: true, deprecated: true, description: 'Tool name.', schema: { type: 'string' } }
+      : p,
   );
   return doc;
 }
@@ -30,7 +34,8 @@ describe('deprecated in openapi.json reaches the generated code', () => {
   const tools = renderResourceFile(model.files.find((f) => f.tag === 'tools')) as string;
   const operations = renderOperations(model) as string;
   // The operation's own descriptor constant (`<id>Operation`).
-  const row = (id: string) => operations.slice(operations.indexOf(`const ${id}Operation = {`), operations.indexOf('\n}', operations.indexOf(`const ${id}Operation = {`)));
+  const row = (id: string) =>
+    operations.slice(operations.indexOf(`const ${id}Operation = {`), operations.indexOf('\n}', operations.indexOf(`const ${id}Operation = {`)));
 
   it('a deprecated operation: @deprecated in its method TSDoc, deprecated: true in the operations table', () => {
     const getDoc = tools.slice(tools.indexOf('Get one tool'), tools.indexOf('  get<'));

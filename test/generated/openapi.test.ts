@@ -38,8 +38,7 @@ describe('openapi.json', () => {
   });
 
   it('applies the security schemes per plane as the spec says', () => {
-    const schemesOf = (o: (typeof operations)[number]) =>
-      new Set((o.security ?? doc.security).flatMap((s) => Object.keys(s)));
+    const schemesOf = (o: (typeof operations)[number]) => new Set((o.security ?? doc.security).flatMap((s) => Object.keys(s)));
     for (const op of operations) {
       const schemes = schemesOf(op);
       if (op.path === '/health' || op.path === '/v1/openapi.json') expect(schemes.size, op.path).toBe(0);

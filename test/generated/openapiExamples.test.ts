@@ -25,7 +25,10 @@ interface Operation {
 }
 
 // Every form of every answer, the alternatives (markdown, text, streams beside JSON) merged into `content`.
-const doc = withAllContent(openapi as unknown as Json) as unknown as Json & { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json>; responses: Record<string, { content?: Record<string, Media> }> } };
+const doc = withAllContent(openapi as unknown as Json) as unknown as Json & {
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json>; responses: Record<string, { content?: Record<string, Media> }> };
+};
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 const operations = Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((m) => ({ method: m, path, op: item[m]! })));
 

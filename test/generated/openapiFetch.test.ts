@@ -102,7 +102,10 @@ describe('a plain openapi-fetch client generated from the served document', () =
     expect(CLIENT).not.toMatch(/\bas\b\s+[A-Za-z{]|\bany\b/);
     expect(compile([`${dir}client.ts`])).toEqual([]);
 
-    writeFileSync(`${dir}client.mjs`, ts.transpileModule(CLIENT, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText);
+    writeFileSync(
+      `${dir}client.mjs`,
+      ts.transpileModule(CLIENT, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } }).outputText,
+    );
     const { tour } = (await import(pathToFileURL(`${dir}client.mjs`).href)) as { tour: (url: string, key: string) => Promise<Record<string, unknown>> };
     const seen = await tour(listener.url, apiKey);
     expect(seen).toEqual({

@@ -20,8 +20,7 @@ beforeEach(() => {
   server = servers.create();
 });
 
-const clientOf = (apiKey: string, mcpURL?: string) =>
-  new Oz({ baseURL: server.url, apiKey, fetch: server.fetch, mcpURL, maxRetries: 0 });
+const clientOf = (apiKey: string, mcpURL?: string) => new Oz({ baseURL: server.url, apiKey, fetch: server.fetch, mcpURL, maxRetries: 0 });
 
 describe('client.mcp against the embedded server (in process)', () => {
   it('initializes, lists the tools and answers whoami typed', async () => {
@@ -91,8 +90,12 @@ describe('client.mcp against a broken MCP server: every error is an OzError nami
   const client = () => new Oz({ baseURL: scripted.url, apiKey: KEY, mcpURL: `${scripted.url}/mcp`, maxRetries: 0, logLevel: 'off' });
   const idOf = (request: RecordedRequest) => (JSON.parse(request.body) as { id?: unknown }).id;
   /** Answers every request with its own id and this result (or `body` as the whole answer). */
-  const answering = (result: unknown): Script => (request) => ({ body: { jsonrpc: '2.0', id: idOf(request), result } });
-  const raw = (text: string): Script => () => ({ headers: { 'content-type': 'application/json' }, body: text });
+  const answering =
+    (result: unknown): Script =>
+    (request) => ({ body: { jsonrpc: '2.0', id: idOf(request), result } });
+  const raw =
+    (text: string): Script =>
+    () => ({ headers: { 'content-type': 'application/json' }, body: text });
 
   it.each([
     ['{}', 'an empty object'],
@@ -105,7 +108,9 @@ describe('client.mcp against a broken MCP server: every error is an OzError nami
     expect(error).toBeInstanceOf(OzError);
     expect(error).not.toBeInstanceOf(TypeError);
     // `{}` has no id: it is no response to this request.
-    expect((error as Error).message).toContain(text === '{}' ? 'with the response to another request (id none)' : `is not a JSON-RPC response: it is ${named}.`);
+    expect((error as Error).message).toContain(
+      text === '{}' ? 'with the response to another request (id none)' : `is not a JSON-RPC response: it is ${named}.`,
+    );
   });
 
   it.each([
@@ -113,7 +118,11 @@ describe('client.mcp against a broken MCP server: every error is an OzError nami
     ['result: []', [], 'is not a JSON-RPC result object: it is an array (0 items).'],
     ['result without content', {}, 'The answer of MCP tool svc_whoami is not a tool result (`content`): it is an empty object.'],
     ['content that is not a list', { content: 'x' }, 'is not a tool result (`content`): it is an object with keys content.'],
-    ['JSON text that is not an object', { content: [{ type: 'text', text: '[]' }] }, 'The answer of MCP tool svc_whoami is not a JSON object: it is an array (0 items).'],
+    [
+      'JSON text that is not an object',
+      { content: [{ type: 'text', text: '[]' }] },
+      'The answer of MCP tool svc_whoami is not a JSON object: it is an array (0 items).',
+    ],
   ])('whoami() on %s', async (_, result, message) => {
     scripted.fallback = answering(result);
     const error = await rejectionOf(client().whoami());
@@ -139,7 +148,9 @@ describe('client.mcp against a broken MCP server: every error is an OzError nami
     scripted.fallback = (request) => ({ body: { jsonrpc: '2.0', id: Number(idOf(request)) + 7, result: { tools: [] } } });
     const error = await rejectionOf(client().mcp.call('tools/list'));
     expect(error).toBeInstanceOf(OzError);
-    expect((error as Error).message).toBe("The MCP server answered tools/list (id 1) with the response to another request (id 8); it is not this call's answer.");
+    expect((error as Error).message).toBe(
+      "The MCP server answered tools/list (id 1) with the response to another request (id 8); it is not this call's answer.",
+    );
     scripted.fallback = () => ({ body: { jsonrpc: '2.0', id: '1', result: {} } });
     expect(((await rejectionOf(client().mcp.call('ping'))) as Error).message).toContain('(id "1")');
   });
@@ -152,7 +163,7 @@ describe('client.mcp against a broken MCP server: every error is an OzError nami
     expect(((await rejectionOf(client().mcp.call('ping'))) as Error).message).toContain('with the response to another request (id 2)');
   });
 
-  it('an error with id null (JSON-RPC: a request it could not read) is this request\'s typed error', async () => {
+  it("an error with id null (JSON-RPC: a request it could not read) is this request's typed error", async () => {
     scripted.fallback = () => ({ body: { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Invalid params' } } });
     expect(await rejectionOf(client().mcp.call('tools/list'))).toBeInstanceOf(McpInvalidParamsError);
   });
@@ -168,6 +179,8 @@ describe('client.mcp against a broken MCP server: every error is an OzError nami
     expect((error as Error).message).toContain('with the cursor "same" twice');
     expect(scripted.requests).toHaveLength(2);
     scripted.fallback = answering({ nextCursor: 'x' });
-    expect(((await rejectionOf(client().mcp.listTools())) as Error).message).toContain('is not a list of tools (`tools`): it is an object with keys nextCursor.');
+    expect(((await rejectionOf(client().mcp.listTools())) as Error).message).toContain(
+      'is not a list of tools (`tools`): it is an object with keys nextCursor.',
+    );
   });
 });

@@ -30,7 +30,7 @@ const ACCEPTED_WARNINGS: Warnings = {
     'server-sse-polling-session':
       'the service is a stateless JSON-RPC server (specification: "JSON-RPC 2.0 over HTTP POST"): it issues no Mcp-Session-Id, so that a POSTed tools/call works without a session',
     'server-sse-test-reconnection-tool':
-      'test_reconnection is a tool of the conformance suite\'s own test server, not of this service; the probe also sends MCP-Protocol-Version 2025-03-26, which the contract answers with HTTP 400',
+      "test_reconnection is a tool of the conformance suite's own test server, not of this service; the probe also sends MCP-Protocol-Version 2025-03-26, which the contract answers with HTTP 400",
   },
   'server-sse-multiple-streams': {
     'server-sse-multiple-streams-session': 'no Mcp-Session-Id, as above (the scenario stops there)',
@@ -40,7 +40,8 @@ const ACCEPTED_WARNINGS: Warnings = {
 /** Warnings kept for the control plane's MCP server (`/_oz/mcp`): stateless Streamable HTTP with JSON answers. */
 const CONTROL_PLANE_WARNINGS: Warnings = {
   'server-sse-polling': {
-    'server-sse-polling-session': 'the control plane\'s MCP server is stateless (a server per POST, JSON answers): it issues no Mcp-Session-Id, so that any tools/call works on its own',
+    'server-sse-polling-session':
+      "the control plane's MCP server is stateless (a server per POST, JSON answers): it issues no Mcp-Session-Id, so that any tools/call works on its own",
   },
   'server-sse-multiple-streams': {
     'server-sse-multiple-streams-session': 'no Mcp-Session-Id, as above (the scenario stops there)',
@@ -78,7 +79,10 @@ function findChecks(dir: string): string | null {
 function runScenario(url: string, scenario: string, env: NodeJS.ProcessEnv): Promise<{ checks: Check[]; output: string }> {
   const out = mkdtempSync(join(tmpdir(), `oz-mcp-conformance-${scenario}-`));
   return new Promise((resolve, reject) => {
-    const child = spawn(node22, ['--import', preload, runner, 'server', '--url', url, '--scenario', scenario, '-o', out], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(node22, ['--import', preload, runner, 'server', '--url', url, '--scenario', scenario, '-o', out], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -123,7 +127,8 @@ async function runTarget(target: (typeof TARGETS)[number]): Promise<string[]> {
       if (c.status === 'WARNING' && accepted[c.id]) continue;
       own.push(`${c.status} ${c.id}: ${c.errorMessage ?? c.description}`);
     }
-    for (const id of Object.keys(accepted)) if (!checks.some((c) => c.id === id && c.status === 'WARNING')) own.push(`the accepted warning ${id} did not appear: update the accepted warnings`);
+    for (const id of Object.keys(accepted))
+      if (!checks.some((c) => c.id === id && c.status === 'WARNING')) own.push(`the accepted warning ${id} did not appear: update the accepted warnings`);
     if (judged.length === 0) own.push('no check was judged');
     const passed = judged.filter((c) => c.status === 'SUCCESS').length;
     const warned = judged.filter((c) => c.status === 'WARNING').length;

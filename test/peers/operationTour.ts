@@ -174,7 +174,9 @@ export async function runTour(wire: Wire, keys: TourKeys, send: TourSend): Promi
   await call('proxyDelete', `/v1/proxy/${provider}/contacts%2F123`);
 
   // Companies.
-  const item = await json<{ id: string }>('createCompanyItem', '/v1/companies/acme/items', { body: { building: 'hq', title: `Launch plan ${suffix}`, body: 'Plan the launch.', priority: 2 } });
+  const item = await json<{ id: string }>('createCompanyItem', '/v1/companies/acme/items', {
+    body: { building: 'hq', title: `Launch plan ${suffix}`, body: 'Plan the launch.', priority: 2 },
+  });
   await call('createCompanyItem', '/v1/companies/acme/items', { body: { building: 'lab', title: 'Measure', tier: 'gold' } });
   await call('createCompanyItem', '/v1/companies/globex/items', { body: { building: 'hq', title: 'Not ours' }, expect: 404 });
   await call('listCompanyItems', '/v1/companies/acme/items?building=hq&limit=5');
@@ -183,10 +185,15 @@ export async function runTour(wire: Wire, keys: TourKeys, send: TourSend): Promi
 
   // MCP over the API port.
   const rpc = (id: number, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) });
-  await call('mcpRequest', '/v1/mcp', { body: rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tour', version: '1.0.0' } }) });
+  await call('mcpRequest', '/v1/mcp', {
+    body: rpc(1, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'tour', version: '1.0.0' } }),
+  });
   await call('mcpRequest', '/v1/mcp', { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, expect: 202 });
   await call('mcpRequest', '/v1/mcp', { body: rpc(2, 'tools/list') });
-  await call('mcpRequest', '/v1/mcp', { body: rpc(3, 'tools/call', { name: 'svc_whoami', arguments: { format: 'json' } }), accept: 'text/event-stream, application/json;q=0.5' });
+  await call('mcpRequest', '/v1/mcp', {
+    body: rpc(3, 'tools/call', { name: 'svc_whoami', arguments: { format: 'json' } }),
+    accept: 'text/event-stream, application/json;q=0.5',
+  });
   await call('mcpRequest', '/v1/mcp', { body: rpc(4, 'no/such/method') });
   return called;
 }

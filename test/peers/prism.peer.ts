@@ -65,7 +65,11 @@ beforeAll(async () => {
   keys = { apiKey: info.apiKey, proxyKey: info.proxyKey };
   const port = await freePort();
   // The document as oz-mock serves it for validators: every form of every answer (markdown, text, streams) in content.
-  await start([PRISM, 'proxy', `${ozUrl}/v1/openapi.json?content=all`, ozUrl, '--errors', '--host', '127.0.0.1', '--port', String(port)], (l) => l.includes('Prism is listening'), 'Prism');
+  await start(
+    [PRISM, 'proxy', `${ozUrl}/v1/openapi.json?content=all`, ozUrl, '--errors', '--host', '127.0.0.1', '--port', String(port)],
+    (l) => l.includes('Prism is listening'),
+    'Prism',
+  );
   prismUrl = `http://127.0.0.1:${port}`;
 }, 90_000);
 

@@ -112,7 +112,7 @@ describe('the client: a profile key goes only to its own base URL', () => {
     expect(keysSeenByB()).toEqual([`Bearer ${b.apiKey}`, `Bearer ${b.apiKey}`]);
   });
 
-  it('a profile that keeps no base URL keeps today\'s behaviour: its key goes to the base URL in use', async () => {
+  it("a profile that keeps no base URL keeps today's behaviour: its key goes to the base URL in use", async () => {
     process.env.OZ_PROFILE = 'old';
     await new Oz({ baseURL: onB.url, maxRetries: 0 }).tools.list().catch(() => undefined);
     expect(keysSeenByB()).toEqual([`Bearer ${a.apiKey}`]);
@@ -145,7 +145,7 @@ describe('oz: a profile key goes only to its own base URL', { timeout: 90_000 },
     expect(b.journal.entries).toHaveLength(0);
   });
 
-  it('the profile\'s own base URL, or a key given explicitly, works', async () => {
+  it("the profile's own base URL, or a key given explicitly, works", async () => {
     const own = await oz(['--profile', 'prod', 'tools', 'list'], env());
     expect(own.code).toBe(0);
     expect(a.journal.entries.map((entry) => entry.headers['authorization'])).toEqual([`Bearer ${a.apiKey}`]);

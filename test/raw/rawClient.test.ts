@@ -55,7 +55,7 @@ describe('oz.raw against the embedded server', () => {
     expect(events).toContain('event: result');
   });
 
-  it("runs openapi-fetch middlewares added before and after the first call, and ejects them", async () => {
+  it('runs openapi-fetch middlewares added before and after the first call, and ejects them', async () => {
     const client = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });
     const tag = (value: string) => ({ onRequest: ({ request }: { request: Request }) => void request.headers.set(`x-${value}`, '1') });
     const early = tag('early');
@@ -66,16 +66,29 @@ describe('oz.raw against the embedded server', () => {
     await client.raw.GET('/health');
     client.raw.eject(early);
     await client.raw.GET('/health');
-    const seen = server.journal.filter('getHealth').slice(-3).map((e) => [e.headers['x-early'], e.headers['x-late']]);
-    expect(seen).toEqual([['1', undefined], ['1', '1'], [undefined, '1']]);
+    const seen = server.journal
+      .filter('getHealth')
+      .slice(-3)
+      .map((e) => [e.headers['x-early'], e.headers['x-late']]);
+    expect(seen).toEqual([
+      ['1', undefined],
+      ['1', '1'],
+      [undefined, '1'],
+    ]);
   });
 
   it('types each call from openapi.json: parameters and bodies required where it requires them, data by parseAs', () => {
     // Type-level only (checked by `npm run typecheck`): the calls are never made.
     const typed = (raw: Oz['raw']) => {
-      expectTypeOf(raw.GET('/v1/tools/{tool}', { params: { path: { tool: 'echo' } }, parseAs: 'text' })).resolves.toHaveProperty('data').toEqualTypeOf<string | undefined>();
-      expectTypeOf(raw.POST('/v1/execute', { body: { agent: 'writer', user_request: 'hi', stream: true }, parseAs: 'stream' })).resolves.toHaveProperty('data').toEqualTypeOf<Response['body'] | undefined>();
-      expectTypeOf(raw.request('get', '/v1/tools/{tool}', { params: { path: { tool: 'echo' } } })).resolves.toHaveProperty('data').toEqualTypeOf<Tool | undefined>();
+      expectTypeOf(raw.GET('/v1/tools/{tool}', { params: { path: { tool: 'echo' } }, parseAs: 'text' }))
+        .resolves.toHaveProperty('data')
+        .toEqualTypeOf<string | undefined>();
+      expectTypeOf(raw.POST('/v1/execute', { body: { agent: 'writer', user_request: 'hi', stream: true }, parseAs: 'stream' }))
+        .resolves.toHaveProperty('data')
+        .toEqualTypeOf<Response['body'] | undefined>();
+      expectTypeOf(raw.request('get', '/v1/tools/{tool}', { params: { path: { tool: 'echo' } } }))
+        .resolves.toHaveProperty('data')
+        .toEqualTypeOf<Tool | undefined>();
       // @ts-expect-error: the path parameter is required
       void raw.GET('/v1/tools/{tool}');
       // @ts-expect-error: a POST path is not a GET path
@@ -93,7 +106,7 @@ describe('oz.raw against the embedded server', () => {
     const before = server.journal.count();
     const error = await rejectionOf(oz.raw.GET('/v1/nothing/here' as never));
     expect(error).toBeInstanceOf(OzUsageError);
-    expect((error as Error).message).toBe('No operation of openapi.json is GET /v1/nothing/here; the raw client calls the API\'s own paths only.');
+    expect((error as Error).message).toBe("No operation of openapi.json is GET /v1/nothing/here; the raw client calls the API's own paths only.");
     expect(server.journal.count()).toBe(before);
   });
 
@@ -165,7 +178,9 @@ describe('oz.raw refuses the path parameters the resource methods refuse, before
   });
 
   it('a passed-through proxy path climbing out is refused; dots inside a segment still go out', async () => {
-    const error = await rejectionOf(raw().GET('/v1/proxy/{provider}/{path}', { params: { path: { provider: 'crm', path: 'contacts/../../../v1/schedules' } } }));
+    const error = await rejectionOf(
+      raw().GET('/v1/proxy/{provider}/{path}', { params: { path: { provider: 'crm', path: 'contacts/../../../v1/schedules' } } }),
+    );
     expect(error).toBeInstanceOf(OzUsageError);
     expect(scripted.requests).toEqual([]);
     scripted.answer({ body: { tools: [] } });

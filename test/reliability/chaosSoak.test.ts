@@ -5,7 +5,13 @@ describe('the soak under seeded chaos (10 %: declared errors, lost answers, drop
   it("through the SDK's client over real HTTP: nothing lost, no item, run or charge doubled, every error typed", async () => {
     const figures = await runSoak({ calls: 300, clients: 4, concurrency: 4, seed: 20261207, chaos: { seed: 53, rate: 0.1 } });
     expect(figures.problems).toEqual([]);
-    expect({ lost: figures.lost, doubled: figures.doubled, untyped: figures.untypedErrors, mismatched: figures.mismatched, violations: figures.violations }).toEqual({
+    expect({
+      lost: figures.lost,
+      doubled: figures.doubled,
+      untyped: figures.untypedErrors,
+      mismatched: figures.mismatched,
+      violations: figures.violations,
+    }).toEqual({
       lost: 0,
       doubled: 0,
       untyped: 0,

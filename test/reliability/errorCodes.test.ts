@@ -99,7 +99,14 @@ describe('openapi.json ErrorCode and the generated classes', () => {
       for (const m of text.matchAll(/\bnotFound\('([a-z]+)'/g)) answered.set(`${m[1]}_not_found`, 404);
     }
     // Codes the helpers of src/testing/contract/errors.ts answer.
-    for (const [code, status] of [['invalid_json', 400], ['invalid_params', 422], ['unauthorized', 401], ['connection_required', 424], ['credential_required', 424]] as const) answered.set(code, status);
+    for (const [code, status] of [
+      ['invalid_json', 400],
+      ['invalid_params', 422],
+      ['unauthorized', 401],
+      ['connection_required', 424],
+      ['credential_required', 424],
+    ] as const)
+      answered.set(code, status);
     expect(answered.size).toBeGreaterThan(20);
     // Codes the control plane's own methods answer from server.ts (for example `no_state_file`).
     const controlPlane = readFileSync(join(dir, 'control/controlOpenapi.ts'), 'utf8');
@@ -164,11 +171,15 @@ describe('every code reaches the caller as its class (the embedded server, the S
     const url = new URL(listener.mcpUrl);
     // fetch() sets Host itself: node:http lets the test send the foreign one a rebinding page would.
     const raw = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
-      const req = httpRequest(url, { method: 'POST', headers: { host: 'evil.example.com', authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text }));
-      });
+      const req = httpRequest(
+        url,
+        { method: 'POST', headers: { host: 'evil.example.com', authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text }));
+        },
+      );
       req.on('error', reject).end('{"jsonrpc":"2.0","id":1,"method":"ping"}');
     });
     const error = await errorFromResponse(new Response(raw.text, { status: raw.status, headers: raw.headers }));

@@ -39,7 +39,8 @@ describe('the body bound in process (point 1)', () => {
           if (pulled > 100) controller.close();
         },
       });
-    const init = (headers: Record<string, string>) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body(), duplex: 'half' }) as RequestInit;
+    const init = (headers: Record<string, string>) =>
+      ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body(), duplex: 'half' }) as RequestInit;
     const declared = await server.fetch(`${server.url}/v1/tools/echo/execute`, init({ authorization: `Bearer ${server.apiKey}`, 'content-length': '999999' }));
     expect([declared.status, declared.headers.get('x-error-code')]).toEqual([413, 'payload_too_large']);
     const unkeyed = await server.fetch(`${server.url}/v1/tools/echo/execute`, init({}));
@@ -57,7 +58,11 @@ describe('the body bound in process (point 1)', () => {
     const big = JSON.stringify({ accounts: [{ name: 'x'.repeat(2000) }] });
     const fixtures = await server.fetch(`${server.url}/_oz/fixtures`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}` }, body: big });
     expect([fixtures.status, ((await fixtures.json()) as { error: { code: string } }).error.code]).toEqual([413, 'payload_too_large']);
-    const token = await server.fetch(`${server.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: 'x'.repeat(2000) }) });
+    const token = await server.fetch(`${server.dashboardUrl}/api/cli/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: 'x'.repeat(2000) }),
+    });
     expect([token.status, ((await token.json()) as { error: { code: string } }).error.code]).toEqual([413, 'payload_too_large']);
     expect(() => createTestServer({ maxBodyBytes: 0 })).toThrow(/maxBodyBytes must be a whole number from 1 to 268435456/);
     expect(() => createTestServer({ maxConnectionsPerAddress: 0 })).toThrow(/maxConnectionsPerAddress must be a whole number >= 1/);
@@ -69,15 +74,25 @@ describe('the journal keeps a bounded body (point 2)', () => {
     server = createTestServer();
     const text = `é${'x'.repeat(200 * 1024)}`;
     const sent = JSON.stringify({ text });
-    await server.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: sent });
+    await server.fetch(`${server.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: sent,
+    });
     await server.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: sent });
-    await server.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"é"}' });
+    await server.fetch(`${server.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: '{"text":"é"}',
+    });
     const [long, unkeyed, short] = server.journal.filter('executeTool');
     expect([long!.bodyLength, long!.bodyTruncated, new TextEncoder().encode(long!.body!).length]).toEqual([Buffer.byteLength(sent), true, 64 * 1024]);
     expect(sent.startsWith(long!.body!)).toBe(true);
     expect([unkeyed!.status, unkeyed!.body, unkeyed!.bodyLength, unkeyed!.bodyTruncated]).toEqual([401, null, null, false]);
     expect([short!.body, short!.bodyLength, short!.bodyTruncated]).toEqual(['{"text":"é"}', 13, false]);
-    const view = (await (await server.fetch(`${server.url}/_oz/journal?operationId=executeTool`, { headers: { authorization: `Bearer ${server.adminToken}` } })).json()) as {
+    const view = (await (
+      await server.fetch(`${server.url}/_oz/journal?operationId=executeTool`, { headers: { authorization: `Bearer ${server.adminToken}` } })
+    ).json()) as {
       data: Array<{ body: string | null; bodyLength: number | null; bodyTruncated: boolean }>;
     };
     expect(view.data.map((e) => [e.body?.length ?? null, e.bodyLength, e.bodyTruncated])).toEqual([
@@ -89,7 +104,11 @@ describe('the journal keeps a bounded body (point 2)', () => {
 });
 
 /** A raw request with the Host a rebound page would send. */
-function raw(url: string, host: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function raw(
+  url: string,
+  host: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: init.method ?? 'GET', headers: { host, ...init.headers } }, (res) => {
       let text = '';
@@ -141,16 +160,31 @@ describe('the loopback Host check on every surface (point 4)', () => {
     expect(navigation.status).toBe(302);
     const code = new URL(navigation.headers.location as string).searchParams.get('code')!;
     // A page's POST with a text/plain body (no preflight): refused before the code is used.
-    const textPlain = await raw(`${listener.dashboardUrl}/api/cli/token`, host, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ code }) });
+    const textPlain = await raw(`${listener.dashboardUrl}/api/cli/token`, host, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ code }),
+    });
     expect(textPlain.status).toBe(415);
-    const fromPage = await raw(`${listener.dashboardUrl}/api/cli/token`, host, { method: 'POST', headers: { ...page, 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const fromPage = await raw(`${listener.dashboardUrl}/api/cli/token`, host, {
+      method: 'POST',
+      headers: { ...page, 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect([fromPage.status, JSON.parse(fromPage.text).error.code]).toEqual([403, 'forbidden_origin']);
-    const preflight = await raw(`${listener.dashboardUrl}/api/cli/token`, host, { method: 'OPTIONS', headers: { ...page, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const preflight = await raw(`${listener.dashboardUrl}/api/cli/token`, host, {
+      method: 'OPTIONS',
+      headers: { ...page, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
     for (const res of [authorize, navigation, textPlain, fromPage, preflight]) {
       expect(Object.keys(res.headers).filter((h) => h.startsWith('access-control-'))).toEqual([]);
     }
     // The command line (no Origin, JSON) still trades the code once.
-    const cli = await raw(`${listener.dashboardUrl}/api/cli/token`, host, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const cli = await raw(`${listener.dashboardUrl}/api/cli/token`, host, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     expect([cli.status, JSON.parse(cli.text).key]).toEqual([200, expect.stringMatching(/^ozk_/)]);
   });
 });

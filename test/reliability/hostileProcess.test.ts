@@ -79,7 +79,11 @@ const CRLF = Buffer.from('\r\n');
  * Streams up to `total` bytes of chunked body (minding backpressure) until the server answers or closes; checks
  * `/health` once `healthAfter` bytes are out, while the body is still under way. Answers what it saw.
  */
-async function streamBody(exchange: RawExchange, total: number, healthAfter: number): Promise<{ written: number; healthDuring: number | null; answeredFirst: boolean }> {
+async function streamBody(
+  exchange: RawExchange,
+  total: number,
+  healthAfter: number,
+): Promise<{ written: number; healthDuring: number | null; answeredFirst: boolean }> {
   let written = 0;
   let answered = false;
   let healthDuring: number | null = null;
@@ -98,17 +102,20 @@ async function streamBody(exchange: RawExchange, total: number, healthAfter: num
       healthDuring = await health();
     }
     if (answered) break;
-    if (!ok) await new Promise<void>((resolve) => {
-      exchange.socket.once('drain', resolve);
-      void exchange.closed.then(resolve);
-    });
+    if (!ok)
+      await new Promise<void>((resolve) => {
+        exchange.socket.once('drain', resolve);
+        void exchange.closed.then(resolve);
+      });
   }
   return { written, healthDuring, answeredFirst: answered };
 }
 
 describe('a 600 MiB streamed body (point 1)', () => {
   it('without a key: 401 before any of the body is read, /health answers meanwhile, the connection is closed, the process lives', async () => {
-    const exchange = rawRequest(`POST /v1/tools/echo/execute HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+    const exchange = rawRequest(
+      `POST /v1/tools/echo/execute HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
     const seen = await streamBody(exchange, 600 * MiB, MiB);
     expect(seen.healthDuring).toBe(200);
     expect(await exchange.head).toMatch(/^HTTP\/1\.1 401 /);
@@ -120,7 +127,9 @@ describe('a 600 MiB streamed body (point 1)', () => {
   }, 120_000);
 
   it('to the dashboard token route (no key needed): 413 payload_too_large past 10 MiB, /health answers meanwhile, the connection is closed', async () => {
-    const exchange = rawRequest(`POST /dashboard/api/cli/token HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`);
+    const exchange = rawRequest(
+      `POST /dashboard/api/cli/token HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
     const seen = await streamBody(exchange, 600 * MiB, 2 * MiB);
     expect(seen.healthDuring).toBe(200);
     const head = await exchange.head;
@@ -183,7 +192,11 @@ describe('a YAML bomb (point 3)', () => {
 describe('a fault pattern that backtracks (point 5)', () => {
   it('is matched after the key and in linear time: /health answers while the request is in flight; a backreference answers 422', async () => {
     const admin = { authorization: `Bearer ${line.adminToken}`, 'content-type': 'application/json' };
-    const added = await post('/_oz/faults', JSON.stringify({ type: 'error', status: 503, code: 'not_enabled', pathPattern: '^/v1/tools/(a+)+$', times: 2 }), admin);
+    const added = await post(
+      '/_oz/faults',
+      JSON.stringify({ type: 'error', status: 503, code: 'not_enabled', pathPattern: '^/v1/tools/(a+)+$', times: 2 }),
+      admin,
+    );
     expect(added.status).toBe(201);
     const id = JSON.parse(added.text).id as string;
     const path = `/v1/tools/${'a'.repeat(30)}!`;
@@ -220,7 +233,14 @@ describe('the flags of the defences', () => {
       await oldestClosed;
       const other = await openIdle(smallPort, '127.0.0.2');
       const echo = (text: string) =>
-        once(smallPort, '127.0.0.3', 'POST', '/v1/tools/echo/execute', { authorization: `Bearer ${small.line.apiKey}`, 'content-type': 'application/json' }, JSON.stringify({ text }));
+        once(
+          smallPort,
+          '127.0.0.3',
+          'POST',
+          '/v1/tools/echo/execute',
+          { authorization: `Bearer ${small.line.apiKey}`, 'content-type': 'application/json' },
+          JSON.stringify({ text }),
+        );
       expect(await echo('x'.repeat(2000))).toMatchObject({ status: 413, code: 'payload_too_large' });
       expect((await echo('x'.repeat(500))).status).toBe(200);
       for (const s of [...open, other]) s.destroy();
@@ -233,7 +253,14 @@ describe('the flags of the defences', () => {
 });
 
 /** One request on a connection of its own from `localAddress`: its status and `X-Error-Code`. */
-function once(toPort: number, localAddress: string, method: string, path: string, headers: Record<string, string>, body: string): Promise<{ status: number; code: string | undefined }> {
+function once(
+  toPort: number,
+  localAddress: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<{ status: number; code: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port: toPort, localAddress, method, path, headers, agent: false }, (res) => {
       res.resume();

@@ -26,7 +26,11 @@ describe('resource hygiene', () => {
       const { signal } = new AbortController();
       const options = { signal };
       const outcomes: string[] = [];
-      const note = (p: Promise<unknown>) => p.then(() => outcomes.push('ok'), (e: unknown) => outcomes.push(e instanceof OzError ? e.name : `untyped ${String(e)}`));
+      const note = (p: Promise<unknown>) =>
+        p.then(
+          () => outcomes.push('ok'),
+          (e: unknown) => outcomes.push(e instanceof OzError ? e.name : `untyped ${String(e)}`),
+        );
 
       await note(client.tools.execute('echo', { text: 'a' }, options));
       server.faults.add({ operationId: 'executeTool', type: 'error', status: 429, code: 'rate_limited', retryAfter: 0 });

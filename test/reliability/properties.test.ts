@@ -48,7 +48,10 @@ const mediaType = fc.oneof(
   fc.constantFrom('*/*', 'text/*', 'text/html', 'application/xml', 'image/png', 'application/vnd.oz+json', 'text/event-stream'),
 );
 // q from 0.001 to 1 in thousandths (q=0 means "not acceptable" in HTTP; the spec does not say, so it is left out).
-const qValue = fc.option(fc.integer({ min: 1, max: 1000 }).map((n) => n / 1000), { nil: undefined });
+const qValue = fc.option(
+  fc.integer({ min: 1, max: 1000 }).map((n) => n / 1000),
+  { nil: undefined },
+);
 const acceptList = fc.array(fc.record({ type: mediaType, q: qValue, spaces: fc.boolean() }), { minLength: 1, maxLength: 5 });
 const render = (list: readonly { type: string; q: number | undefined; spaces: boolean }[]) =>
   list.map(({ type, q, spaces }) => (q === undefined ? type : spaces ? `${type} ; q=${q}` : `${type};q=${q}`)).join(', ');
@@ -67,7 +70,14 @@ describe('Accept negotiation (spec rules 2 and 3, through the server)', () => {
   });
 
   it('POST: with no known type in Accept the request Content-Type decides (yaml or json)', async () => {
-    const contentType = fc.constantFrom('application/json', 'text/yaml', 'application/yaml', 'application/x-yaml', 'application/json; charset=utf-8', 'TEXT/YAML');
+    const contentType = fc.constantFrom(
+      'application/json',
+      'text/yaml',
+      'application/yaml',
+      'application/x-yaml',
+      'application/json; charset=utf-8',
+      'TEXT/YAML',
+    );
     await fc.assert(
       fc.asyncProperty(fc.option(acceptList, { nil: undefined }), contentType, async (list, ct) => {
         const headers: Record<string, string> = { authorization: `Bearer ${server.apiKey}`, 'content-type': ct };
@@ -159,8 +169,23 @@ describe('error parsing on arbitrary answers', () => {
     fc.string({ unit: 'binary', maxLength: 200 }),
     fc.json(),
     fc.jsonValue().map((error) => JSON.stringify({ error })),
-    fc.record({ code: fc.string(), message: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), missing: fc.anything(), contract: fc.anything(), hint: fc.anything(), execution_id: fc.anything(), connect: fc.anything() }, { requiredKeys: ['code'] }).map((error) => JSON.stringify({ error })),
-    fc.tuple(fc.string(), fc.string(), fc.array(fc.string())).map(([c, m, miss]) => `# Error: ${c}\n\n${m}\n\n- missing: ${miss.join(', ')}\n\n---\nexecution_id: x\n`),
+    fc
+      .record(
+        {
+          code: fc.string(),
+          message: fc.oneof(fc.string(), fc.integer(), fc.constant(null)),
+          missing: fc.anything(),
+          contract: fc.anything(),
+          hint: fc.anything(),
+          execution_id: fc.anything(),
+          connect: fc.anything(),
+        },
+        { requiredKeys: ['code'] },
+      )
+      .map((error) => JSON.stringify({ error })),
+    fc
+      .tuple(fc.string(), fc.string(), fc.array(fc.string()))
+      .map(([c, m, miss]) => `# Error: ${c}\n\n${m}\n\n- missing: ${miss.join(', ')}\n\n---\nexecution_id: x\n`),
     fc.tuple(fc.string(), fc.string()).map(([c, m]) => `${c}: ${m}\nmissing: a, b\n`),
     fc.tuple(fc.string(), fc.string()).map(([c, m]) => `error:\n  code: ${c}\n  message: ${m}\n`),
     fc.constantFrom('error: [', 'error:\n  code: !!binary x', '{"error": {"code": 5}}', '{"error": []}', '---\n- a\n- b', '# Error:', ': '),

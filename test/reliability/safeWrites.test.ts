@@ -40,7 +40,15 @@ async function setUp(mount: Mount): Promise<{ oz: OzResources; server: OzServer 
     baseURL = listener.url;
     fetch = undefined;
   }
-  const transport = new Transport({ baseURL, apiKey: server.apiKey, fetch, logLevel: 'off', maxRetries: 2, backoff: { initialMs: 2, maxMs: 10 }, ...TRANSPORT_PARTS });
+  const transport = new Transport({
+    baseURL,
+    apiKey: server.apiKey,
+    fetch,
+    logLevel: 'off',
+    maxRetries: 2,
+    backoff: { initialMs: 2, maxMs: 10 },
+    ...TRANSPORT_PARTS,
+  });
   return { oz: new OzResources(transport), server };
 }
 
@@ -78,7 +86,8 @@ const CASES: readonly Case[] = [
   },
   {
     operationId: 'createSchedule',
-    setUp: async (oz, _s, n) => () => oz.schedules.create({ name: `nightly ${n}`, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' } }),
+    setUp: async (oz, _s, n) => () =>
+      oz.schedules.create({ name: `nightly ${n}`, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' } }),
     effects: (oz, _s, n) => count(oz.schedules.list({ limit: 100 }), (s) => s.name === `nightly ${n}`),
   },
   {
@@ -145,24 +154,30 @@ const FAULTS: readonly { name: string; fault: FaultAction; journal: (entries: Jo
 ];
 
 describe.each<Mount>(['in process', 'msw', 'over HTTP'])('every write is safe to retry (%s)', (mount) => {
-  it.each(CASES.map((c) => [c.operationId, c] as const))('%s: one effect under a lost answer, a dropped connection and a 502; the call returns the resource', async (operationId, c) => {
-    const { oz, server: s } = await setUp(mount);
-    let n = 0;
-    for (const { name, fault, journal } of FAULTS) {
-      n++;
-      const write = await c.setUp(oz, s, n);
-      s.journal.clear();
-      const answers = answersOf(s, operationId);
-      s.faults.add({ ...fault, operationId });
-      const { data, response } = await (write() as ReturnType<typeof oz.workflows.delete>).withResponse();
-      journal(s.journal.filter({ operationId }));
-      const bodies = await Promise.all(answers.bodies);
-      // The handler answered once; the caller got that very resource (the lost answer's, when it was lost).
-      expect(bodies[0], name).toEqual(data);
-      expect(bodies.every((b) => JSON.stringify(b) === JSON.stringify(data)), name).toBe(true);
-      expect(response.headers.get('x-idempotent-replayed'), name).toBe(fault.type === 'lose' ? 'true' : null);
-      expect(answers.replayedHeaders, name).toEqual(fault.type === 'lose' ? [null, 'true'] : [null]);
-      expect(await c.effects(oz, s, n), name).toBe(1);
-    }
-  });
+  it.each(CASES.map((c) => [c.operationId, c] as const))(
+    '%s: one effect under a lost answer, a dropped connection and a 502; the call returns the resource',
+    async (operationId, c) => {
+      const { oz, server: s } = await setUp(mount);
+      let n = 0;
+      for (const { name, fault, journal } of FAULTS) {
+        n++;
+        const write = await c.setUp(oz, s, n);
+        s.journal.clear();
+        const answers = answersOf(s, operationId);
+        s.faults.add({ ...fault, operationId });
+        const { data, response } = await (write() as ReturnType<typeof oz.workflows.delete>).withResponse();
+        journal(s.journal.filter({ operationId }));
+        const bodies = await Promise.all(answers.bodies);
+        // The handler answered once; the caller got that very resource (the lost answer's, when it was lost).
+        expect(bodies[0], name).toEqual(data);
+        expect(
+          bodies.every((b) => JSON.stringify(b) === JSON.stringify(data)),
+          name,
+        ).toBe(true);
+        expect(response.headers.get('x-idempotent-replayed'), name).toBe(fault.type === 'lose' ? 'true' : null);
+        expect(answers.replayedHeaders, name).toEqual(fault.type === 'lose' ? [null, 'true'] : [null]);
+        expect(await c.effects(oz, s, n), name).toBe(1);
+      }
+    },
+  );
 });

@@ -21,7 +21,10 @@ const DAY = 86_400_000;
 
 /** openapi.json's own security requirement of each operation (the document's default where it gives none). */
 function securityOf(operationId: string): string[] {
-  const doc = openapi as unknown as { security?: Record<string, unknown>[]; paths: Record<string, Record<string, { operationId?: string; security?: Record<string, unknown>[] }>> };
+  const doc = openapi as unknown as {
+    security?: Record<string, unknown>[];
+    paths: Record<string, Record<string, { operationId?: string; security?: Record<string, unknown>[] }>>;
+  };
   for (const item of Object.values(doc.paths)) {
     for (const op of Object.values(item)) {
       if (op.operationId === operationId) return (op.security ?? doc.security ?? []).flatMap((s) => Object.keys(s));
@@ -103,14 +106,21 @@ describe('bodies over the spec’s limits', () => {
         body: JSON.stringify(body),
       });
     const count = async () =>
-      ((await (await server.fetch(`${server.url}/v1/companies/acme/items?limit=100`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()) as { data: unknown[] }).data.length;
+      (
+        (await (await server.fetch(`${server.url}/v1/companies/acme/items?limit=100`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()) as {
+          data: unknown[];
+        }
+      ).data.length;
     const refused = await post(over);
     expect(refused.status).toBe(422);
     expect(refused.headers.get('x-error-code')).toBe('invalid_params');
     await refused.arrayBuffer();
     expect(await count()).toBe(0);
     // Refused before any work: no execution either.
-    expect(((await (await server.fetch(`${server.url}/v1/executions`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()) as { data: unknown[] }).data).toEqual([]);
+    expect(
+      ((await (await server.fetch(`${server.url}/v1/executions`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()) as { data: unknown[] })
+        .data,
+    ).toEqual([]);
     const created = await post(at);
     expect(created.status).toBe(201);
     await created.arrayBuffer();
@@ -124,7 +134,10 @@ describe('the key stays out of logs and errors on the recovery paths', () => {
     const listener = await server.listen({ port: 0, mcpPort: 0, host: '127.0.0.1' });
     try {
       const lines: string[] = [];
-      const at = (level: string) => (message: string, ...rest: unknown[]) => void lines.push(`${level} ${message} ${rest.map((r) => inspect(r, { depth: Infinity })).join(' ')}`);
+      const at =
+        (level: string) =>
+        (message: string, ...rest: unknown[]) =>
+          void lines.push(`${level} ${message} ${rest.map((r) => inspect(r, { depth: Infinity })).join(' ')}`);
       const logger = { error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
       const client = new Oz({ baseURL: listener.url, apiKey: server.apiKey, logger, logLevel: 'debug', maxRetries: 1 });
       const errors: unknown[] = [];
@@ -145,7 +158,13 @@ describe('the key stays out of logs and errors on the recovery paths', () => {
       expect(errors.every((e) => e instanceof OzError)).toBe(true);
       expect(lines.some((l) => l.startsWith('debug'))).toBe(true);
       expect(lines.some((l) => l.startsWith('warn') && l.includes('lost'))).toBe(true);
-      const texts = [...lines, ...errors.flatMap((e) => [String(e), (e as Error).stack ?? '', inspect(e, { depth: Infinity, showHidden: true }), JSON.stringify(e)]), inspect(client, { depth: Infinity }), JSON.stringify(client), inspect(stream, { depth: 4 })];
+      const texts = [
+        ...lines,
+        ...errors.flatMap((e) => [String(e), (e as Error).stack ?? '', inspect(e, { depth: Infinity, showHidden: true }), JSON.stringify(e)]),
+        inspect(client, { depth: Infinity }),
+        JSON.stringify(client),
+        inspect(stream, { depth: 4 }),
+      ];
       for (const text of texts) {
         expect(text).not.toContain(server.apiKey);
         expect(text).not.toContain('ozk_NotAKeyOfThisServer0123456789');

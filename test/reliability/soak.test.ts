@@ -6,7 +6,13 @@ describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
   it('mixed calls and writes from concurrent clients over real HTTP with random faults: nothing lost, every effect once, every error typed', async () => {
     const figures = await runSoak({ calls: 400, clients: 4, concurrency: 4, faultRate: 0.6, seed: 20261121 });
     expect(figures.problems).toEqual([]);
-    expect({ lost: figures.lost, doubled: figures.doubled, untyped: figures.untypedErrors, mismatched: figures.mismatched, violations: figures.violations }).toEqual({
+    expect({
+      lost: figures.lost,
+      doubled: figures.doubled,
+      untyped: figures.untypedErrors,
+      mismatched: figures.mismatched,
+      violations: figures.violations,
+    }).toEqual({
       lost: 0,
       doubled: 0,
       untyped: 0,
@@ -22,7 +28,23 @@ describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
     // The soak really exercised every kind of fault and both ways of recovering a result.
     for (const kind of ['error 500', 'error 502', 'error 429', 'drop', 'lose', 'cut', 'delay']) expect(figures.faults[kind] ?? 0, kind).toBeGreaterThan(0);
     // Every kind of call was made: runs, and the writes that are not runs (creations, deletes, cancels, links).
-    for (const kind of ['tool', 'agent', 'agentStream', 'workflow', 'workflowStream', 'item', 'schedule', 'workflowCreate', 'workflowDelete', 'scheduleDelete', 'link', 'cancel', 'chat', 'embedding', 'proxy']) {
+    for (const kind of [
+      'tool',
+      'agent',
+      'agentStream',
+      'workflow',
+      'workflowStream',
+      'item',
+      'schedule',
+      'workflowCreate',
+      'workflowDelete',
+      'scheduleDelete',
+      'link',
+      'cancel',
+      'chat',
+      'embedding',
+      'proxy',
+    ]) {
       expect(figures.byKind[kind] ?? 0, kind).toBeGreaterThan(0);
     }
     // Lost answers of writes were replayed by the server (x-idempotent-replayed), not written again.
@@ -33,7 +55,7 @@ describe('fault soak (short; `npm run soak` runs it for minutes)', () => {
   }, 60_000);
 });
 
-describe('the soak\'s hostile server (short; `npm run soak` runs it beside the honest clients)', () => {
+describe("the soak's hostile server (short; `npm run soak` runs it beside the honest clients)", () => {
   it('oversized, compressed-bomb and aliased-YAML answers: every one a typed outcome, one request each, no crash', async () => {
     let rounds = 0;
     const figures = await runHostileServer(() => ++rounds > 10);

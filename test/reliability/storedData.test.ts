@@ -42,11 +42,22 @@ describe('stored data always exports, saves and imports', () => {
       let stored = 0;
       for (const [i, [input, text, other]] of samples.entries()) {
         const writes = [
-          call(server, 'POST', '/v1/schedules', { body: { name: `s${i}`, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { deep: input }, enabled: false } }),
+          call(server, 'POST', '/v1/schedules', {
+            body: { name: `s${i}`, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { deep: input }, enabled: false },
+          }),
           call(server, 'POST', '/v1/tools/echo/execute', { body: { text } }),
           call(server, 'POST', '/v1/companies/acme/items', { body: { building: 'lab', title: text || 'x', body: text } }),
-          call(server, 'POST', '/v1/workflows', { body: { name: `w${i}`, description: text, tasks: [{ id: 'a', type: 'task', agent: 'writer', input: other }] } }),
-          call(server, 'POST', '/_oz/stubs', { key: TOKEN, body: { operationId: 'getTool', match: { path: { tool: `t${i}` } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: text } } } } }),
+          call(server, 'POST', '/v1/workflows', {
+            body: { name: `w${i}`, description: text, tasks: [{ id: 'a', type: 'task', agent: 'writer', input: other }] },
+          }),
+          call(server, 'POST', '/_oz/stubs', {
+            key: TOKEN,
+            body: {
+              operationId: 'getTool',
+              match: { path: { tool: `t${i}` } },
+              answer: { status: 404, body: { error: { code: 'tool_not_found', message: text } } },
+            },
+          }),
           call(server, 'POST', '/_oz/faults', { key: TOKEN, body: { operationId: 'getTool', type: 'drop', body: { deep: other } } }),
         ];
         for (const res of await Promise.all(writes)) {

@@ -180,7 +180,10 @@ describe('executions.wait', () => {
     server.answer({ status: 404, headers: { 'x-error-code': 'not_found' }, body: { error: { code: 'not_found', message: 'no such execution' } } });
     expect(await rejectionOf(client().executions.wait('exe_ghost'))).toBeInstanceOf(RouteNotFoundError);
 
-    server.answer({ status: 503, headers: { 'x-error-code': 'not_enabled', 'retry-after': '0' }, body: { error: { code: 'not_enabled', message: 'later' } } }, poll('succeeded'));
+    server.answer(
+      { status: 503, headers: { 'x-error-code': 'not_enabled', 'retry-after': '0' }, body: { error: { code: 'not_enabled', message: 'later' } } },
+      poll('succeeded'),
+    );
     expect(await client().executions.wait(ID)).toMatchObject({ content: 'the answer' });
   });
 

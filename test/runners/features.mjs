@@ -40,7 +40,8 @@ function rewriting(server, change) {
  */
 export function openEnvironment(modules) {
   const server = modules.testing.createOzServer();
-  const client = (options = {}) => new modules.sdk.Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, mcpURL: server.mcpUrl, logLevel: 'off', ...options });
+  const client = (options = {}) =>
+    new modules.sdk.Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, mcpURL: server.mcpUrl, logLevel: 'off', ...options });
   return { ...modules, server, client };
 }
 
@@ -71,14 +72,20 @@ export const FEATURES = [
     async run({ client, sdk }) {
       const oz = client();
       const { data, response, requestId, executionId } = await oz.tools.execute('echo', { text: 'parsed' }).withResponse();
-      assert(data.content === 'parsed' && response.status === 200 && requestId?.startsWith('req_') && executionId === data.execution_id, `withResponse: ${requestId} ${executionId}`);
+      assert(
+        data.content === 'parsed' && response.status === 200 && requestId?.startsWith('req_') && executionId === data.execution_id,
+        `withResponse: ${requestId} ${executionId}`,
+      );
       const raw = await oz.tools.execute('echo', { text: 'unread' }, { format: 'text' }).asResponse();
       assert(raw.status === 200 && raw.bodyUsed === false, `asResponse: ${raw.status} ${raw.bodyUsed}`);
       assert((await raw.text()) === 'unread', 'asResponse body');
       const ok = await oz.tools.get('echo').result();
       assert(ok.error === undefined && ok.data.name === 'echo', `result ok: ${JSON.stringify(ok.error)}`);
       const failed = await oz.tools.get('no_such_tool').result();
-      assert(failed.data === undefined && failed.error instanceof sdk.ToolNotFoundError && failed.error.code === 'tool_not_found', `result error: ${failed.error}`);
+      assert(
+        failed.data === undefined && failed.error instanceof sdk.ToolNotFoundError && failed.error.code === 'tool_not_found',
+        `result error: ${failed.error}`,
+      );
     },
   },
   {
@@ -87,7 +94,10 @@ export const FEATURES = [
       const oz = client();
       const error = await rejection(oz.tools.execute('crm_lookup', { query: 'ada@example.com' }));
       assert(error instanceof sdk.ConnectionRequiredError && error instanceof sdk.Http424Error && error instanceof sdk.OzAPIError, `got ${error}`);
-      assert(error.status === 424 && error.code === 'connection_required' && error.connect?.provider === 'crm', `fields: ${error.status} ${error.code} ${JSON.stringify(error.connect)}`);
+      assert(
+        error.status === 424 && error.code === 'connection_required' && error.connect?.provider === 'crm',
+        `fields: ${error.status} ${error.code} ${JSON.stringify(error.connect)}`,
+      );
       const link = await oz.connections.link(error.connect.provider);
       assert(link.status === 'pending', `link: ${JSON.stringify(link)}`);
       server.linkConnection('demo', 'crm');
@@ -110,7 +120,10 @@ export const FEATURES = [
       server.faults.add({ operationId: 'executeTool', type: 'error', status: 429, code: 'rate_limited', retryAfter: 0 });
       const answer = await client().tools.execute('echo', { text: 'again' });
       assert(answer.content === 'again', `answer: ${JSON.stringify(answer)}`);
-      const statuses = server.journal.filter('executeTool').slice(before).map((entry) => entry.status);
+      const statuses = server.journal
+        .filter('executeTool')
+        .slice(before)
+        .map((entry) => entry.status);
       assert(JSON.stringify(statuses) === '[429,200]', `attempts: ${statuses}`);
     },
   },
@@ -141,7 +154,10 @@ export const FEATURES = [
       controller.abort();
       const error = await rejection(reader.next());
       assert(error instanceof sdk.OzAbortError, `expected OzAbortError, got ${error}`);
-      assert(error.executionId === stream.executionId && typeof error.executionId === 'string', `OzAbortError.executionId ${error.executionId}, the stream's ${stream.executionId}`);
+      assert(
+        error.executionId === stream.executionId && typeof error.executionId === 'string',
+        `OzAbortError.executionId ${error.executionId}, the stream's ${stream.executionId}`,
+      );
     },
   },
   {
@@ -168,13 +184,18 @@ export const FEATURES = [
       assert(first.data.length === 2 && first.hasNextPage() && typeof first.next_cursor === 'string', 'first page');
       const saved = JSON.stringify({ cursor: first.next_cursor });
       const second = await oz.tools.list({ limit: 2, cursor: JSON.parse(saved).cursor });
-      assert(JSON.stringify(second.data.map((t) => t.name)) === JSON.stringify(all.slice(2, 4)), `page from the stored cursor: ${second.data.map((t) => t.name)}`);
+      assert(
+        JSON.stringify(second.data.map((t) => t.name)) === JSON.stringify(all.slice(2, 4)),
+        `page from the stored cursor: ${second.data.map((t) => t.name)}`,
+      );
     },
   },
   {
     name: 'validate strict / warn',
     async run({ client, sdk, server }) {
-      const drifted = rewriting(server, async (answer) => Response.json({ ...(await answer.json()), name: 42 }, { status: answer.status, headers: answer.headers }));
+      const drifted = rewriting(server, async (answer) =>
+        Response.json({ ...(await answer.json()), name: 42 }, { status: answer.status, headers: answer.headers }),
+      );
       const valid = await client({ validate: 'strict' }).tools.get('echo');
       assert(valid.name === 'echo', 'a valid answer passes');
       const error = await rejection(client({ fetch: drifted, validate: 'strict' }).tools.get('echo'));
@@ -182,7 +203,10 @@ export const FEATURES = [
       const logger = recordingLogger();
       const warned = await client({ fetch: drifted, validate: 'warn', logger, logLevel: 'warn' }).tools.get('echo');
       assert(warned.name === 42, 'warn hands the data over');
-      assert(logger.lines.some((line) => line.level === 'warn' && line.message.includes('$.name')), `warn lines: ${JSON.stringify(logger.lines)}`);
+      assert(
+        logger.lines.some((line) => line.level === 'warn' && line.message.includes('$.name')),
+        `warn lines: ${JSON.stringify(logger.lines)}`,
+      );
     },
   },
   {
@@ -307,7 +331,10 @@ export const FEATURES = [
     name: 'profile file (OZ_PROFILE, OZ_CONFIG_DIR)',
     async run({ sdk, server }) {
       const dir = process.env.OZ_CONFIG_DIR;
-      assert(dir && process.env.OZ_PROFILE === 'matrix' && !process.env.OZ_API_KEY, 'the runner was started with OZ_CONFIG_DIR and OZ_PROFILE=matrix, without OZ_API_KEY');
+      assert(
+        dir && process.env.OZ_PROFILE === 'matrix' && !process.env.OZ_API_KEY,
+        'the runner was started with OZ_CONFIG_DIR and OZ_PROFILE=matrix, without OZ_API_KEY',
+      );
       const key = server.addKey({ account: 'demo', name: 'matrix profile key' }).key;
       mkdirSync(dir, { recursive: true });
       const file = join(dir, 'profiles.json');

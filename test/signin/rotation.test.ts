@@ -17,7 +17,10 @@ afterEach(async () => {
 });
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(() => new Error('resolved'), (err: unknown) => err);
+  return promise.then(
+    () => new Error('resolved'),
+    (err: unknown) => err,
+  );
 }
 
 describe('the key rotation recipe, end to end on the SDK', () => {
@@ -45,7 +48,11 @@ describe('the key rotation recipe, end to end on the SDK', () => {
   it('a key from the dashboard’s sign-in rotates the same way', async () => {
     const callback = await server.fetch(`${server.dashboardUrl}/api/cli/authorize?port=4999&state=s`, { redirect: 'manual' });
     const code = new URL(callback.headers.get('location')!).searchParams.get('code');
-    const token = await server.fetch(`${server.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });
+    const token = await server.fetch(`${server.dashboardUrl}/api/cli/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code }),
+    });
     const { key } = (await token.json()) as { key: string };
     expect((await oz.withOptions({ apiKey: key }).whoami()).key_label).toBe('cli sign-in');
   });

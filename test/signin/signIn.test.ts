@@ -107,7 +107,9 @@ describe('signIn against the embedded server’s dashboard (real sockets)', () =
     let bound: unknown;
     let callbackAnswer: { status: number; text: string } | undefined;
     const { outcome, port, browsing } = await run(async (url, p) => {
-      bound = listeningServers().find((s) => (s.address() as AddressInfo).port === p)?.address();
+      bound = listeningServers()
+        .find((s) => (s.address() as AddressInfo).port === p)
+        ?.address();
       const callback = await authorize(url);
       expect(callback.origin).toBe(`http://127.0.0.1:${new URL(url).searchParams.get('port')}`);
       expect(callback.pathname).toBe('/callback');
@@ -167,7 +169,11 @@ describe('signIn against the embedded server’s dashboard (real sockets)', () =
   it('a reused code: the exchange answers 400 code_used and signIn fails with exchange_failed', async () => {
     const { outcome, port } = await run(async (url) => {
       const callback = await authorize(url);
-      const first = await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: callback.searchParams.get('code') }) });
+      const first = await fetch(`${listener.dashboardUrl}/api/cli/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: callback.searchParams.get('code') }),
+      });
       expect(first.status).toBe(200);
       await openCallback(callback);
     });
@@ -399,7 +405,12 @@ describe('signIn error paths with a scripted token exchange', () => {
     vi.stubEnv('OZ_DASHBOARD_URL', `${listener.dashboardUrl}/`);
     try {
       let browsing: Promise<void> = Promise.resolve();
-      const result = await signIn({ onAuthorizeURL: (url) => void (browsing = authorize(url).then(openCallback).then(() => undefined)) });
+      const result = await signIn({
+        onAuthorizeURL: (url) =>
+          void (browsing = authorize(url)
+            .then(openCallback)
+            .then(() => undefined)),
+      });
       await browsing;
       expect(result.key).toMatch(/^ozk_/);
     } finally {

@@ -12,7 +12,10 @@ describe('sign-in off Node', () => {
   it('is an OzUsageError that says it needs Node and where the key goes instead, before any request', async () => {
     let fetched = false;
     const fetch = async () => ((fetched = true), new Response('{}'));
-    const error = await runSignIn({ dashboardURL: 'https://dashboard.example', fetch }, { SignInError, UsageError: OzUsageError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss, escapedControls, boundedText }).catch((e: unknown) => e);
+    const error = await runSignIn(
+      { dashboardURL: 'https://dashboard.example', fetch },
+      { SignInError, UsageError: OzUsageError, codeValidityMs: SIGN_IN_CODE_VALIDITY_MS, inProcessAddressMiss, escapedControls, boundedText },
+    ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OzUsageError);
     expect((error as Error).message).toMatch(/^signIn\(\) needs Node\.js: .*`apiKey` or OZ_API_KEY/);
     expect(fetched).toBe(false);

@@ -24,7 +24,9 @@ function newest(path: string): number {
 /** The folder of the built package (its package.json and dist/): the repository when dist/ is fresh, else one built here. */
 export async function builtPackage(): Promise<string> {
   const sources = Math.max(newest(join(root, 'src')), newest(join(root, 'tsup.config.ts')), newest(join(root, 'package.json')));
-  const entries = ['index.js', 'mcp/index.cjs', 'funcs/index.js', 'testing/index.js', 'cli/oz.js', 'off-node/sign-in.js'].map((file) => join(root, 'dist', file));
+  const entries = ['index.js', 'mcp/index.cjs', 'funcs/index.js', 'testing/index.js', 'cli/oz.js', 'off-node/sign-in.js'].map((file) =>
+    join(root, 'dist', file),
+  );
   if (Math.min(...entries.map(newest)) > sources) return root;
   const folder = freshCheckoutCache('built-package', root);
   copyFileSync(join(root, 'package.json'), join(folder, 'package.json'));

@@ -159,7 +159,8 @@ function sampleValues(op: ModelOperation, parameters: Parameter[], bodySchema: S
   if (Object.keys(headers).length) values.options.headers = headers;
   if (bodySchema) {
     const sampled = sampleOf(bodySchema, 'body');
-    values.body = typeof sampled === 'object' && sampled !== null && typeof bodyExample === 'object' && bodyExample !== null ? { ...bodyExample, ...sampled } : sampled;
+    values.body =
+      typeof sampled === 'object' && sampled !== null && typeof bodyExample === 'object' && bodyExample !== null ? { ...bodyExample, ...sampled } : sampled;
   }
   return values;
 }

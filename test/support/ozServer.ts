@@ -65,7 +65,7 @@ for (const item of Object.values(DOC.paths)) {
     if (typeof op !== 'object' || !op.operationId) continue;
     const responses: Record<string, ResponseSpec> = {};
     for (const [status, r] of Object.entries(op.responses)) responses[status] = resolveResponse(r);
-    OPS.set(op.operationId, { id: op.operationId, keyed: (op.security ?? DOC.security as unknown[]).length > 0, responses });
+    OPS.set(op.operationId, { id: op.operationId, keyed: (op.security ?? (DOC.security as unknown[])).length > 0, responses });
   }
 }
 
@@ -74,7 +74,10 @@ const validators = new Map<string, ValidateFunction>();
 function validatorFor(pointer: string, schema: Json): ValidateFunction {
   let v = validators.get(pointer);
   if (!v) {
-    v = typeof schema.$ref === 'string' && schema.$ref.startsWith('#/') ? ajv.getSchema(`openapi.json${schema.$ref}`)! : ajv.compile({ ...schema, $id: `inline:${pointer}` });
+    v =
+      typeof schema.$ref === 'string' && schema.$ref.startsWith('#/')
+        ? ajv.getSchema(`openapi.json${schema.$ref}`)!
+        : ajv.compile({ ...schema, $id: `inline:${pointer}` });
     if (!v) throw new Error(`no schema at ${pointer}`);
     validators.set(pointer, v);
   }
@@ -151,7 +154,14 @@ export async function checkResponse(event: CheckedAnswer): Promise<string[]> {
   // The code must be one openapi.json lists for the operation (x-oz-error-codes and the rules); an injected fault's
   // code is the test's choice, not the server's.
   const answered = res.headers.get('x-error-code');
-  if (event.route === 'operation' && status >= 400 && answered && event.journal.fault === null && event.operationId && !operationAnswers(event.operationId, answered)) {
+  if (
+    event.route === 'operation' &&
+    status >= 400 &&
+    answered &&
+    event.journal.fault === null &&
+    event.operationId &&
+    !operationAnswers(event.operationId, answered)
+  ) {
     problems.push(`${event.operationId} answered ${answered}, which is not in its x-oz-error-codes (nor implied by x-oz-error-code-rules)`);
   }
   if (status === 429 && !res.headers.get('retry-after')) problems.push('429 without Retry-After');
@@ -256,7 +266,13 @@ function record(event: ResponseEvent): void {
       }
     },
     (err: unknown) => {
-      addViolation({ operationId: event.operationId, method: event.journal.method, path: event.journal.path, status: event.response.status, problems: [`validator crashed: ${String(err)}`] });
+      addViolation({
+        operationId: event.operationId,
+        method: event.journal.method,
+        path: event.journal.path,
+        status: event.response.status,
+        problems: [`validator crashed: ${String(err)}`],
+      });
     },
   );
   followCheck(task);

@@ -17,7 +17,11 @@ interface Started {
 }
 
 function start(args: string[], env: Record<string, string> = {}): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/cli.ts', ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/testing/cli.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
@@ -71,9 +75,17 @@ describe('the oz-mock command', () => {
     expect(s.output()).toMatch(/models key: sk-mdl-[A-Za-z0-9]{32} {3}\(generated\)\n/);
     expect(s.output()).toMatch(/proxy key: {2}sk-prx-[A-Za-z0-9]{32} {3}\(generated\)\n/);
     expect(s.output()).toMatch(/OZ_MOCK_ADMIN_TOKEN=ozadm_[A-Za-z0-9]{32} {3}\(control plane: .*; generated\)\n/);
-    const res = await fetch(`${url}/v1/tools/echo/execute?format=text`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"text":"from the command"}' });
+    const res = await fetch(`${url}/v1/tools/echo/execute?format=text`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"text":"from the command"}',
+    });
     expect(await res.text()).toBe('from the command');
-    const mcp = await fetch(mcpUrl!, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+    const mcp = await fetch(mcpUrl!, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    });
     expect(await mcp.json()).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
     expect(JSON.parse(await curl(['-H', `Authorization: Bearer ${key}`, `${url}/v1/tools`])).data).toHaveLength(4);
     s.child.kill('SIGTERM');
@@ -82,11 +94,19 @@ describe('the oz-mock command', () => {
 
   it('takes --api-key, or OZ_MOCK_API_KEY, and the legacy keys; --json prints one line, given keys named, not shown; exits 0 on SIGINT', async () => {
     const key = `ozk_${'K'.repeat(32)}`;
-    const s = start(['--port', '0', '--json', '--models-key', 'sk-mdl-fixed', '--proxy-key', 'sk-prx-fixed'], { OZ_MOCK_API_KEY: key, OZ_MOCK_ADMIN_TOKEN: '' });
+    const s = start(['--port', '0', '--json', '--models-key', 'sk-mdl-fixed', '--proxy-key', 'sk-prx-fixed'], {
+      OZ_MOCK_API_KEY: key,
+      OZ_MOCK_ADMIN_TOKEN: '',
+    });
     const [line] = await waitFor(s, /\{.*\}\n/);
     const info = JSON.parse(line!) as { url: string; apiKey: string; modelsKey: string; proxyKey: string };
     // A given key's value is not printed (the caller has it); the line says where it came from.
-    expect(info).toMatchObject({ apiKey: null, modelsKey: null, proxyKey: null, keySources: { apiKey: 'env', modelsKey: 'flag', proxyKey: 'flag', adminToken: 'generated' } });
+    expect(info).toMatchObject({
+      apiKey: null,
+      modelsKey: null,
+      proxyKey: null,
+      keySources: { apiKey: 'env', modelsKey: 'flag', proxyKey: 'flag', adminToken: 'generated' },
+    });
     expect(line).not.toContain(key);
     expect((await fetch(`${info.url}/v1/tools`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
     expect((await fetch(`${info.url}/v1/models`, { headers: { authorization: 'Bearer sk-mdl-fixed' } })).status).toBe(200);
@@ -139,7 +159,17 @@ describe('importing oz-sdk/testing without msw installed', () => {
     const out = await new Promise<string>((resolve, reject) =>
       execFile(
         process.execPath,
-        ['--require', './test/testing/fixtures/hideMsw.cjs', '--import', './test/testing/fixtures/hideMswHooks.mjs', '--import', 'tsx', '--input-type=module', '-e', script],
+        [
+          '--require',
+          './test/testing/fixtures/hideMsw.cjs',
+          '--import',
+          './test/testing/fixtures/hideMswHooks.mjs',
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          script,
+        ],
         { cwd: root },
         (err, stdout, stderr) => (err ? reject(new Error(stderr || String(err))) : resolve(stdout)),
       ),

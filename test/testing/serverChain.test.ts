@@ -16,12 +16,14 @@ const statusOf = (outcome: RequestOutcome) => (outcome.kind === 'written' ? outc
 describe('composeServerSteps', () => {
   it('runs the steps in their order, each around the ones after it; the first that answers ends the way in', async () => {
     const seen: string[] = [];
-    const step = (name: string): ServerStep<{ tag: string }> => async (ctx, next) => {
-      seen.push(`${name} in ${ctx.tag}`);
-      const outcome = await next();
-      seen.push(`${name} out`);
-      return outcome;
-    };
+    const step =
+      (name: string): ServerStep<{ tag: string }> =>
+      async (ctx, next) => {
+        seen.push(`${name} in ${ctx.tag}`);
+        const outcome = await next();
+        seen.push(`${name} out`);
+        return outcome;
+      };
     const answers: ServerStep<{ tag: string }> = () => answer(204);
     const never: ServerStep<{ tag: string }> = () => {
       throw new Error('never reached');
@@ -89,7 +91,8 @@ describe('the list of steps', () => {
     for (const file of sourceFiles()) {
       const source = readFileSync(new URL(file, SRC), 'utf8');
       for (const [, name] of source.matchAll(/^export const (\w+): ServerStep</gm)) steps.push(name!);
-      if (/composeServerSteps\(SERVER_STEPS|composeServerSteps\(\[/.test(source) || (/composeServerSteps\(/.test(source) && file !== 'pipeline/serverStep.ts')) composed.push(file);
+      if (/composeServerSteps\(SERVER_STEPS|composeServerSteps\(\[/.test(source) || (/composeServerSteps\(/.test(source) && file !== 'pipeline/serverStep.ts'))
+        composed.push(file);
     }
     expect(steps.sort()).toEqual([...names].sort());
     expect(composed).toEqual(['serverChain.ts']);
@@ -110,14 +113,17 @@ describe('the body the mount hands over', () => {
     let pulls = 0;
     let sent = false;
     // No queue to fill: a chunk is pulled only when the server reads one.
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulls++;
-        if (sent) return controller.close();
-        sent = true;
-        controller.enqueue(new TextEncoder().encode(text));
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          pulls++;
+          if (sent) return controller.close();
+          sent = true;
+          controller.enqueue(new TextEncoder().encode(text));
+        },
       },
-    }, { highWaterMark: 0 });
+      { highWaterMark: 0 },
+    );
     return { body, pulls: () => pulls };
   }
 
@@ -125,7 +131,14 @@ describe('the body the mount hands over', () => {
     const server = createTestServer();
     try {
       const post = (body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>
-        server.fetch(new Request(`${server.url}/v1/tools/echo/execute`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers }, duplex: 'half' } as RequestInit));
+        server.fetch(
+          new Request(`${server.url}/v1/tools/echo/execute`, {
+            method: 'POST',
+            body,
+            headers: { 'content-type': 'application/json', ...headers },
+            duplex: 'half',
+          } as RequestInit),
+        );
       const refused = countedBody('{"text":"hi"}');
       expect((await post(refused.body, {})).status).toBe(401);
       expect(refused.pulls()).toBe(0);

@@ -10,7 +10,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkoutCachePath, checkoutRoot as root } from '../support/checkoutCache.js';
 
 const compilers = join(root, 'test/apps/types');
-const COMPILERS = { '5.0': join(compilers, 'node_modules/typescript-5.0/bin/tsc'), '5.9': join(root, 'node_modules/typescript/bin/tsc'), '7': join(compilers, 'node_modules/typescript-7/bin/tsc') };
+const COMPILERS = {
+  '5.0': join(compilers, 'node_modules/typescript-5.0/bin/tsc'),
+  '5.9': join(root, 'node_modules/typescript/bin/tsc'),
+  '7': join(compilers, 'node_modules/typescript-7/bin/tsc'),
+};
 
 function newest(path: string): number {
   const stat = statSync(path);
@@ -50,17 +54,22 @@ function consumerProject(dts: string, name: string, files: readonly string[]): s
 
 const projects = { every: '', since51: '' };
 beforeAll(() => {
-  if (!existsSync(COMPILERS['5.0']) || !existsSync(COMPILERS['7'])) execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: compilers, stdio: 'pipe' });
+  if (!existsSync(COMPILERS['5.0']) || !existsSync(COMPILERS['7']))
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: compilers, stdio: 'pipe' });
   const dts = declarations();
   projects.every = consumerProject(dts, 'stub-types-consumer', ['stubs.consumer.ts']);
   projects.since51 = consumerProject(dts, 'stub-types-consumer-5.1', ['stubs.consumer.ts', 'stubs.consumer.since51.ts']);
 }, 300_000);
 
 describe('typed stubs under each TypeScript a user may have', () => {
-  it.each(Object.entries(COMPILERS))('TypeScript %s compiles the stubs a user writes, and refuses the wrong ones', (version, tsc) => {
-    const project = version === '5.0' ? projects.every : projects.since51;
-    const run = spawnSync(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], { encoding: 'utf8' });
-    expect(run.stdout + run.stderr).toBe('');
-    expect(run.status).toBe(0);
-  }, 120_000);
+  it.each(Object.entries(COMPILERS))(
+    'TypeScript %s compiles the stubs a user writes, and refuses the wrong ones',
+    (version, tsc) => {
+      const project = version === '5.0' ? projects.every : projects.since51;
+      const run = spawnSync(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], { encoding: 'utf8' });
+      expect(run.stdout + run.stderr).toBe('');
+      expect(run.status).toBe(0);
+    },
+    120_000,
+  );
 });

@@ -9,21 +9,41 @@ const result = { ok: true, content: 'x', execution_id: 'exe_TypedStub00000000000
 
 export async function obviousCode(): Promise<void> {
   // A literal status from `respond`, without `as const` (issue 55's first snippet).
-  server.stubs.add({ operationId: 'executeTool', respond: () => ({ status: 200, body: { ok: true, content: 'x', execution_id: 'exe_TypedStub000000000000000007', request_id: 'req_TypedStub000000000000000007' } }) });
+  server.stubs.add({
+    operationId: 'executeTool',
+    respond: () => ({
+      status: 200,
+      body: { ok: true, content: 'x', execution_id: 'exe_TypedStub000000000000000007', request_id: 'req_TypedStub000000000000000007' },
+    }),
+  });
   // A value typed `StubSpec`, 1.0.0's exported type, is what `stubs.add` takes (the second snippet).
-  const stub: StubSpec = { operationId: 'getCompanyItem', match: { path: { id: 'itm_x' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_x.' } } } };
+  const stub: StubSpec = {
+    operationId: 'getCompanyItem',
+    match: { path: { id: 'itm_x' } },
+    answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_x.' } } },
+  };
   server.stubs.add(stub);
   const stubs: StubSpec[] = [stub, { operationId: 'listTools', answer: { status: 200, body: { data: [], next_cursor: null } } }];
   for (const each of stubs) server.stubs.add(each);
   // `respond` async, with the request, and returning nothing to fall through to the server's own answer.
   server.stubs.add({ operationId: 'executeTool', respond: async () => ({ status: 200, body: result }) });
   server.stubs.add({ operationId: 'executeTool', respond: async (request) => (request.path.tool === 'echo' ? { status: 200, body: result } : undefined) });
-  server.stubs.add({ operationId: 'executeTool', respond: (request) => (request.body.text === 'boom' ? { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down.' } }, headers: { 'retry-after': '1' } } : undefined) });
+  server.stubs.add({
+    operationId: 'executeTool',
+    respond: (request) =>
+      request.body.text === 'boom'
+        ? { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down.' } }, headers: { 'retry-after': '1' } }
+        : undefined,
+  });
   server.stubs.add({ operationId: 'executeTool', respond: () => undefined });
   server.stubs.add({ operationId: 'executeTool', respond: () => {} });
   // An answer declared apart, typed by the operation.
   const declared: OperationAnswer<'executeTool'> = { status: 200, body: result };
-  server.stubs.add({ operationId: 'executeTool', answers: [declared, { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }], then: 'fallthrough' });
+  server.stubs.add({
+    operationId: 'executeTool',
+    answers: [declared, { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }],
+    then: 'fallthrough',
+  });
   // An unchecked stub takes any answer.
   server.stubs.add({ operationId: 'executeTool', unchecked: true, answer: { status: 299, body: { anything: true } } });
 }
@@ -44,7 +64,13 @@ export function wrongCode(): void {
 
 // 1.0.0's docs (docs/stubs.md of that release): its stubs, as written then.
 export async function releasedDocs(real: { readonly id: string; readonly title: string }): Promise<void> {
-  server.stubs.add({ operationId: 'executeTool', respond: ({ path, body, account }) => (path.tool === 'echo' && body.text === 'boom' && account === 'demo' ? { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down.' } }, headers: { 'retry-after': '1' } } : undefined) });
+  server.stubs.add({
+    operationId: 'executeTool',
+    respond: ({ path, body, account }) =>
+      path.tool === 'echo' && body.text === 'boom' && account === 'demo'
+        ? { status: 429, body: { error: { code: 'rate_limited', message: 'Slow down.' } }, headers: { 'retry-after': '1' } }
+        : undefined,
+  });
   server.stubs.add({
     operationId: 'executeAgent',
     answer: {
@@ -56,6 +82,17 @@ export async function releasedDocs(real: { readonly id: string; readonly title: 
       ],
     },
   });
-  server.stubs.add({ operationId: 'executeTool', answers: [{ status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } }, { status: 200, body: { ...result, content: 'after a retry' } }] });
-  server.stubs.add({ operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: real.id } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: `No item ${real.title}.` } } }, times: 1 });
+  server.stubs.add({
+    operationId: 'executeTool',
+    answers: [
+      { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } },
+      { status: 200, body: { ...result, content: 'after a retry' } },
+    ],
+  });
+  server.stubs.add({
+    operationId: 'getCompanyItem',
+    match: { path: { campus: 'acme', id: real.id } },
+    answer: { status: 404, body: { error: { code: 'item_not_found', message: `No item ${real.title}.` } } },
+    times: 1,
+  });
 }

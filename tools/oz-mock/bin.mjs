@@ -8,9 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(realpathSync(fileURLToPath(import.meta.url))), '..', '..');
 const built = join(root, 'dist/testing/cli.js');
-const args = existsSync(built)
-  ? [built, ...process.argv.slice(2)]
-  : ['--import', 'tsx', join(root, 'src/testing/cli.ts'), ...process.argv.slice(2)];
+const args = existsSync(built) ? [built, ...process.argv.slice(2)] : ['--import', 'tsx', join(root, 'src/testing/cli.ts'), ...process.argv.slice(2)];
 const child = spawn(process.execPath, args, { stdio: 'inherit', cwd: process.cwd() });
 // The command stops cleanly on SIGINT and SIGTERM: pass them on and leave with its exit code.
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

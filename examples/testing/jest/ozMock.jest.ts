@@ -43,7 +43,7 @@ it('keeps a session to itself', async () => {
   await session.close();
 });
 
-it('takes a session of the run\'s oz-mock (globalSetup.cjs)', async () => {
+it("takes a session of the run's oz-mock (globalSetup.cjs)", async () => {
   const mock = connectOzMock({ url: process.env.OZ_MOCK_URL!, adminToken: process.env.OZ_MOCK_ADMIN_TOKEN! });
   const session = await mock.session(); // in a real suite: in beforeAll, with session.reset() in beforeEach
   try {

@@ -19,5 +19,13 @@ export function streamOptions(call: Call, mode: StreamMode): StreamOptions {
           if (isStreamInterruption(error)) span.interrupted(error);
           span.end(error);
         };
-  return { mode, idleTimeout: call.settings.idleTimeout, maxEventBytes: call.settings.maxEventBytes, streamTimeout: call.settings.streamTimeout, retainText: call.options.retainStreamText, signal: call.signal, ...(onEnd ? { onEnd } : {}) };
+  return {
+    mode,
+    idleTimeout: call.settings.idleTimeout,
+    maxEventBytes: call.settings.maxEventBytes,
+    streamTimeout: call.settings.streamTimeout,
+    retainText: call.options.retainStreamText,
+    signal: call.signal,
+    ...(onEnd ? { onEnd } : {}),
+  };
 }

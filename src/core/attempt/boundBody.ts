@@ -38,14 +38,17 @@ export function boundBody(signal: AttemptSignal, response: Response): Response {
     },
     // Not an async function: the read's own promise is the pull's (one async step per chunk, not two).
     pull: (controller) =>
-      reader.read().then(({ done, value }) => {
-        if (done) {
-          release();
-          controller.close();
-        } else {
-          controller.enqueue(value);
-        }
-      }, (cause: unknown) => fail(cause, controller)),
+      reader.read().then(
+        ({ done, value }) => {
+          if (done) {
+            release();
+            controller.close();
+          } else {
+            controller.enqueue(value);
+          }
+        },
+        (cause: unknown) => fail(cause, controller),
+      ),
     cancel: async (reason) => {
       release();
       await reader.cancel(reason).catch(ignore);

@@ -78,7 +78,10 @@ function withTypedFields(error: Record<string, unknown>): ErrorBody {
   if (!Array.isArray(error.missing) || !error.missing.every((name) => typeof name === 'string')) delete typed.missing;
   const connect = error.connect as Partial<Record<keyof ConnectInfo, unknown>> | null | undefined;
   const validConnect =
-    typeof connect === 'object' && connect !== null && typeof connect.provider === 'string' && typeof connect.link === 'string' &&
+    typeof connect === 'object' &&
+    connect !== null &&
+    typeof connect.provider === 'string' &&
+    typeof connect.link === 'string' &&
     (connect.method === 'oauth' || connect.method === 'api_key' || connect.method === 'wallet');
   if (!validConnect) delete typed.connect;
   return typed;

@@ -1,4 +1,3 @@
-
 // Every class of this file and of its subclasses carries this key (a static, inherited): it marks an error class
 // of oz-sdk in whichever of the package's two builds (ESM and CommonJS) made it. `Symbol.for` is one symbol
 // across builds and realms.

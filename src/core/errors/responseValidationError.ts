@@ -19,7 +19,10 @@ export class OzResponseValidationError extends OzError {
   readonly operationId: string;
 
   constructor(fields: { operationId: string; path: string; value: unknown; requestId: string | undefined; problem: string }, options?: ErrorOptions) {
-    super(`${fields.operationId}: the answer does not match openapi.json at ${fields.path}: ${fields.problem}${fields.requestId ? ` (request ${fields.requestId})` : ''}.`, options);
+    super(
+      `${fields.operationId}: the answer does not match openapi.json at ${fields.path}: ${fields.problem}${fields.requestId ? ` (request ${fields.requestId})` : ''}.`,
+      options,
+    );
     this.operationId = fields.operationId;
     this.path = fields.path;
     this.value = fields.value;

@@ -19,7 +19,16 @@ import type {
 import { OzWaitTimeoutError } from './waitTimeoutError.js';
 
 // The poller's types are in shared/pollTypes.ts (the reader it polls through, `ExecutionReader`, is named there without the poller).
-export type { ExecutionPoll, ExecutionReader, ExecutionRef, ExecutionResultAnswer, PollHooks, PollRequestOptions, PollSchedule, WaitOptions } from '../shared/pollTypes.js';
+export type {
+  ExecutionPoll,
+  ExecutionReader,
+  ExecutionRef,
+  ExecutionResultAnswer,
+  PollHooks,
+  PollRequestOptions,
+  PollSchedule,
+  WaitOptions,
+} from '../shared/pollTypes.js';
 
 /** The first interval between two polls, by default. */
 export const DEFAULT_POLL_INTERVAL_MS = 500;
@@ -123,8 +132,15 @@ export function withPointerWait<P>(pointer: P, transport: ExecutionReader, callO
   if (typeof pointer !== 'object' || pointer === null) return pointer;
   const id = (pointer as { execution_id?: unknown }).execution_id;
   if (typeof id !== 'string' || id === '') return pointer;
-  const { signal: _signal, format: _format, bodyFormat: _body, idempotencyKey: _key, idleTimeout: _idle, retainStreamText: _text, ...pollOptions } =
-    callOptions;
+  const {
+    signal: _signal,
+    format: _format,
+    bodyFormat: _body,
+    idempotencyKey: _key,
+    idleTimeout: _idle,
+    retainStreamText: _text,
+    ...pollOptions
+  } = callOptions;
   const wait: PointerWait = (options) => waitForExecution(transport, id, options, pollOptions);
   Object.defineProperty(pointer, 'wait', { value: wait, enumerable: false, writable: true, configurable: true });
   return pointer;
@@ -160,7 +176,11 @@ async function waitParsed<Record extends ExecutionRecordAnswer>(
       lastStatus = typeof polled.status === 'string' ? polled.status : undefined;
       return options.onProgress?.(polled);
     };
-    const { record: finished, requestId, response } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord, sleep: transport.sleep?.bind(transport) });
+    const {
+      record: finished,
+      requestId,
+      response,
+    } = await pollExecution(read, { interval, maxInterval }, { signal: scope.signal, onRecord, sleep: transport.sleep?.bind(transport) });
     const failure = recordFailure(finished, requestId);
     if (failure) throw failure;
     const content = typeof finished.content === 'string' ? finished.content : '';

@@ -7,7 +7,9 @@ import type { Answer, Step } from '../shared/call.js';
 export const fetchOnce: Step = (call) => {
   const { settings, sending } = call;
   const init = sending!.init;
-  return settings.fetch(call.url, settings.fetchOptions === undefined ? { ...init, redirect: 'manual' } : { ...settings.fetchOptions, ...init, redirect: 'manual' }).then(unread);
+  return settings
+    .fetch(call.url, settings.fetchOptions === undefined ? { ...init, redirect: 'manual' } : { ...settings.fetchOptions, ...init, redirect: 'manual' })
+    .then(unread);
 };
 
 /** An answer as the fetch gave it, its body unread. */

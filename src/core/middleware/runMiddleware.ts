@@ -59,11 +59,17 @@ function runChain(
     const next: MiddlewareNext = (forwarded) => {
       if (called) {
         return Promise.reject(
-          new OzUsageError(`middleware[${index}] called next() twice in one attempt; a request is sent once per attempt (the SDK retries: see maxRetries and retry).`),
+          new OzUsageError(
+            `middleware[${index}] called next() twice in one attempt; a request is sent once per attempt (the SDK retries: see maxRetries and retry).`,
+          ),
         );
       }
       if (!isRequest(forwarded)) {
-        return Promise.reject(new OzUsageError(`middleware[${index}] called next() with ${describe(forwarded)}; pass a Request (the one it was given, or new Request(request, changes)).`));
+        return Promise.reject(
+          new OzUsageError(
+            `middleware[${index}] called next() with ${describe(forwarded)}; pass a Request (the one it was given, or new Request(request, changes)).`,
+          ),
+        );
       }
       called = true;
       return dispatch(index + 1, forwarded);
@@ -77,7 +83,10 @@ function runChain(
     return answer.then(
       (response) => {
         if (isResponse(response)) return response;
-        throw new OzMiddlewareError(`middleware[${index}] resolved to ${describe(response)}, not a Response; return next(request) or a Response of its own.`, index);
+        throw new OzMiddlewareError(
+          `middleware[${index}] resolved to ${describe(response)}, not a Response; return next(request) or a Response of its own.`,
+          index,
+        );
       },
       (error: unknown) => {
         throw typedError(error, index);
@@ -107,11 +116,17 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 // Duck-typed too: a Request or Response of another fetch implementation (undici's package, a polyfill) passes.
 function isRequest(value: unknown): value is Request {
-  return value instanceof Request || (typeof value === 'object' && value !== null && typeof (value as Request).url === 'string' && typeof (value as Request).method === 'string');
+  return (
+    value instanceof Request ||
+    (typeof value === 'object' && value !== null && typeof (value as Request).url === 'string' && typeof (value as Request).method === 'string')
+  );
 }
 
 function isResponse(value: unknown): value is Response {
-  return value instanceof Response || (typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).headers === 'object');
+  return (
+    value instanceof Response ||
+    (typeof value === 'object' && value !== null && typeof (value as Response).status === 'number' && typeof (value as Response).headers === 'object')
+  );
 }
 
 function describe(value: unknown): string {

@@ -45,7 +45,8 @@ export async function settingsOver(base: CallSettings, own: OwnSettings): Promis
   const streamTimeout = own.streamTimeout ?? base.streamTimeout;
   // A call to another base URL with its client's key: a key bound to its service (a profile's) is asked for that address.
   const serviceKey = own.apiKey === undefined && own.baseURL !== undefined ? keySourceFor(base.credentials.source, own.baseURL) : base.credentials.source;
-  const credentials = own.apiKey !== undefined ? new Credentials(own.apiKey) : serviceKey !== base.credentials.source ? new Credentials(serviceKey) : base.credentials;
+  const credentials =
+    own.apiKey !== undefined ? new Credentials(own.apiKey) : serviceKey !== base.credentials.source ? new Credentials(serviceKey) : base.credentials;
   const logging =
     own.logger === undefined && own.logLevel === undefined && credentials === base.credentials
       ? base.logging
@@ -68,6 +69,7 @@ export async function settingsOver(base: CallSettings, own: OwnSettings): Promis
     maxEventBytes,
     streamTimeout,
     fetch: own.fetch ?? base.fetch,
-    fetchOptions: own.fetchOptions === undefined ? base.fetchOptions : base.fetchOptions === undefined ? own.fetchOptions : { ...base.fetchOptions, ...own.fetchOptions },
+    fetchOptions:
+      own.fetchOptions === undefined ? base.fetchOptions : base.fetchOptions === undefined ? own.fetchOptions : { ...base.fetchOptions, ...own.fetchOptions },
   };
 }

@@ -12,7 +12,9 @@ export function checkedMCPURL(value: string, name = 'mcpURL'): string {
     url = undefined;
   }
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw new OzUsageError(`${name}${value.includes('@') ? '' : ` ${JSON.stringify(value)}`} must be an absolute http:// or https:// address, for example "https://mcp.example.com/v1".`);
+    throw new OzUsageError(
+      `${name}${value.includes('@') ? '' : ` ${JSON.stringify(value)}`} must be an absolute http:// or https:// address, for example "https://mcp.example.com/v1".`,
+    );
   }
   return value;
 }

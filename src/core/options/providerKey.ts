@@ -25,16 +25,17 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * The provider's key, bounded by `timeoutMs` and `signal`: one that never settles gives `OzTimeoutError`, an
  * aborted signal `OzAbortError`, one that throws or answers anything but a non-empty string `OzUsageError`.
  */
-async function askProvider(
-  provider: () => string | Promise<string>,
-  signal: AbortSignal | undefined,
-  timeoutMs: number,
-): Promise<string> {
+async function askProvider(provider: () => string | Promise<string>, signal: AbortSignal | undefined, timeoutMs: number): Promise<string> {
   let answer: unknown;
   try {
     answer = provider();
     if (typeof answer === 'object' && answer !== null && typeof (answer as PromiseLike<unknown>).then === 'function') {
-      answer = await bounded(answer as PromiseLike<unknown>, signal, timeoutMs, () => new OzTimeoutError(`The apiKey function did not settle within ${timeoutMs} ms (the attempt timeout).`));
+      answer = await bounded(
+        answer as PromiseLike<unknown>,
+        signal,
+        timeoutMs,
+        () => new OzTimeoutError(`The apiKey function did not settle within ${timeoutMs} ms (the attempt timeout).`),
+      );
     }
   } catch (cause) {
     if (signal?.aborted) throw abortError(signal);
@@ -43,17 +44,16 @@ async function askProvider(
     throw new OzUsageError(`The apiKey function failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
   if (typeof answer !== 'string' || answer.trim() === '') {
-    throw new OzUsageError(`The apiKey function gave ${answer === '' ? 'an empty string' : typeof answer}; it must give the key (ozk_...) as a non-empty string.`);
+    throw new OzUsageError(
+      `The apiKey function gave ${answer === '' ? 'an empty string' : typeof answer}; it must give the key (ozk_...) as a non-empty string.`,
+    );
   }
   return answer;
 }
 
 function bounded<T>(work: PromiseLike<T>, signal: AbortSignal | undefined, timeoutMs: number, timeout: () => Error): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => done(() => reject(timeout())),
-      Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS),
-    );
+    const timer = setTimeout(() => done(() => reject(timeout())), Math.min(Math.max(timeoutMs, 0), MAX_TIMER_MS));
     let unfollow: (() => void) | undefined;
     const onAbort = () => done(() => reject(signal!.reason));
     const done = (settle: () => void) => {

@@ -44,7 +44,9 @@ async function recovered(call: Call, conflict: OzAPIError, next: Next): Promise<
     if (Date.now() + wait <= deadline) return;
     throw finalError(
       call,
-      new OzTimeoutError(`Execution ${id} is still ${record.status} after ${call.timeout} ms; read it later with client.executions.get().`, { cause: conflict }),
+      new OzTimeoutError(`Execution ${id} is still ${record.status} after ${call.timeout} ms; read it later with client.executions.get().`, {
+        cause: conflict,
+      }),
     );
   };
   const schedule = { ...DEFAULT_POLL_SCHEDULE, interval: call.client.pollIntervalMs ?? DEFAULT_POLL_SCHEDULE.interval };

@@ -1,9 +1,7 @@
 import { MAX_REDIRECTS, OzRedirectError } from '../errors/redirectError.js';
 import type { Step } from '../shared/call.js';
 
-
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-
 
 /** Sends one hop of a redirect (`init` with `redirect: 'manual'`) and answers its `Response`. */
 type Hop = (url: string, init: RequestInit) => Promise<Response>;

@@ -25,7 +25,14 @@ export interface CallRequest {
  * body's type, auth, the idempotency key of a write, the call's own headers); a deprecated operation or parameter
  * warned of. A mistake of the caller's is a `UsageProblem`.
  */
-export async function callRequest(settings: CallSettings, op: Operation, input: RequestInput, options: RequestOptions, mode: 'parse' | 'stream', apiKey: string): Promise<CallRequest> {
+export async function callRequest(
+  settings: CallSettings,
+  op: Operation,
+  input: RequestInput,
+  options: RequestOptions,
+  mode: 'parse' | 'stream',
+  apiKey: string,
+): Promise<CallRequest> {
   const wired = op.wire && mode === 'parse';
   const format: Format = wired ? (options.format ?? 'json') : 'json';
   const url = callURL(settings.baseURL, op, input, wired ? options.format : undefined, settings.defaultQuery, options.query);
@@ -43,7 +50,8 @@ export async function callRequest(settings: CallSettings, op: Operation, input: 
   const headers: HeaderRecord = {};
   const userAgent = nodeUserAgent();
   if (userAgent) headers['user-agent'] = userAgent;
-  if (settings.defaultHeaders !== undefined) for (const [name, value] of Object.entries(settings.defaultHeaders)) setHeader(headers, name, value, 'defaultHeaders');
+  if (settings.defaultHeaders !== undefined)
+    for (const [name, value] of Object.entries(settings.defaultHeaders)) setHeader(headers, name, value, 'defaultHeaders');
   const accept = mode === 'stream' ? 'text/event-stream' : op.plane === 'mcp' ? 'application/json, text/event-stream' : WIRE_MEDIA_TYPES[format];
   if (mode === 'stream' || headers.accept === undefined) headers.accept = accept;
   if (contentType) headers['content-type'] = contentType;

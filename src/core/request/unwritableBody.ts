@@ -14,10 +14,7 @@ export function unwritableBody(whose: string, body: unknown, wire: 'JSON' | 'YAM
     // Nested past the stack: the writer's own error says so.
   }
   const reason = cause instanceof Error ? cause.message : String(cause);
-  return new OzUsageError(
-    `The body of ${whose} cannot be written as ${wire}: ${problem ?? reason}. Nothing was sent.`,
-    { cause },
-  );
+  return new OzUsageError(`The body of ${whose} cannot be written as ${wire}: ${problem ?? reason}. Nothing was sent.`, { cause });
 }
 
 /** The first thing in `value` no JSON writer can take, with its path, or undefined. `ancestors`: the objects above it. */

@@ -8,7 +8,6 @@ export type { ParsedResponse, RateLimitInfo, WithResponse } from './answerTypes.
 
 const ignore = (): undefined => undefined;
 
-
 /** Starts a call, given the promise that will carry it (see `shared/handedOver.ts`). */
 export type CallStarter<T> = (promise: object) => Promise<ParsedResponse<T>>;
 

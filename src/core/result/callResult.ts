@@ -9,21 +9,13 @@ import type { OzResponseValidationError } from '../errors/responseValidationErro
  * match openapi.json. Each has its own `code`.
  */
 export type OzClientError =
-  | OzConnectionError
-  | OzTimeoutError
-  | OzAbortError
-  | OzUsageError
-  | OzRedirectError
-  | OzResponseTooLargeError
-  | OzResponseValidationError;
+  OzConnectionError | OzTimeoutError | OzAbortError | OzUsageError | OzRedirectError | OzResponseTooLargeError | OzResponseValidationError;
 
 /**
  * What a call's `result()` resolves to: the data and the raw answer, or the error as a value. `response` is
  * undefined when no answer came (a connection error, a timeout, an abort, a usage error).
  */
-export type CallResult<T, E> =
-  | { data: T; response: Response; error: undefined }
-  | { data: undefined; response: Response | undefined; error: E };
+export type CallResult<T, E> = { data: T; response: Response; error: undefined } | { data: undefined; response: Response | undefined; error: E };
 
 // The answer each API error was read from: `result()` hands it back beside the error.
 const ANSWERS = new WeakMap<object, Response>();

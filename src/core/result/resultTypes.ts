@@ -6,13 +6,8 @@ import type { RequestOptions } from '../shared/requestOptions.js';
  * markdown and text wires. A `format` typed as the whole `Format` union (or optional, as in an object annotated
  * `RequestOptions`) gives the union of both: the type never claims an object where a string may come back.
  */
-export type WireResult<Parsed, O> = FormatOf<O> extends infer F
-  ? F extends 'markdown' | 'text'
-    ? string
-    : F extends Format | undefined
-      ? Parsed
-      : never
-  : never;
+export type WireResult<Parsed, O> =
+  FormatOf<O> extends infer F ? (F extends 'markdown' | 'text' ? string : F extends Format | undefined ? Parsed : never) : never;
 
 /** The `format` an options type carries: its declared type, or `undefined` where it has none. */
 type FormatOf<O> = O extends { format?: infer F } ? (unknown extends F ? undefined : F) : undefined;

@@ -52,7 +52,14 @@ async function retryLoop(call: Call, next: Next, first: AttemptOutcome): Promise
       const { error } = outcome;
       if (!(error instanceof OzError) || retries >= call.maxRetries || !wantsRetry(policy, error, attempt, undefined)) throw finalError(call, error);
       const wait = backoffDelay(retries, policy);
-      await beforeRetry(call, attempt, error, wait, error.name, `${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`);
+      await beforeRetry(
+        call,
+        attempt,
+        error,
+        wait,
+        error.name,
+        `${error.message} Retrying in ${Math.round(wait)} ms (${call.maxRetries - retries} retries left).`,
+      );
       retries++;
       continue;
     }
@@ -77,7 +84,9 @@ async function retryLoop(call: Call, next: Next, first: AttemptOutcome): Promise
         retries++;
         continue;
       }
-      logOf(call.settings.logging).warn(`${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`);
+      logOf(call.settings.logging).warn(
+        `${call.tag} ${response.status} asks to wait more than ${policy.maxRetryAfterMs / 1000} s (Retry-After); not retrying.`,
+      );
     }
     throw finalError(call, error);
   }

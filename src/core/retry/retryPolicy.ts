@@ -41,7 +41,12 @@ export function backoffDelay(retryIndex: number, schedule: BackoffSchedule = DEF
  * The wait before retry number `retryIndex` after an answer: its `Retry-After` when it has one within the cap,
  * `undefined` when it asks for more than the cap (do not retry), else the backoff.
  */
-export function retryDelay(headers: Headers, retryIndex: number, schedule: BackoffSchedule = DEFAULT_BACKOFF, capMs: number = RETRY_AFTER_CAP_MS): number | undefined {
+export function retryDelay(
+  headers: Headers,
+  retryIndex: number,
+  schedule: BackoffSchedule = DEFAULT_BACKOFF,
+  capMs: number = RETRY_AFTER_CAP_MS,
+): number | undefined {
   const asked = retryAfterMs(headers);
   if (asked === undefined) return backoffDelay(retryIndex, schedule);
   return asked > capMs ? undefined : asked;

@@ -37,7 +37,7 @@ function inProcessAddressHint(url: string): string | null {
   if (host !== IN_PROCESS_DOMAIN && !host.endsWith(`.${IN_PROCESS_DOMAIN}`)) return null;
   return (
     `${new URL(url).origin} is the embedded Oz server's in-process address: nothing on the network answers it. ` +
-    'Pass the server\'s fetch to the client (`new Oz({ baseURL: server.url, fetch: server.fetch })`), install its msw ' +
+    "Pass the server's fetch to the client (`new Oz({ baseURL: server.url, fetch: server.fetch })`), install its msw " +
     'handlers (`setupServer(...server.handlers())`), or call `server.listen()` and use its URL.'
   );
 }

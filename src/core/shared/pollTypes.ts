@@ -21,7 +21,11 @@ export interface ExecutionRecordAnswer {
  */
 export interface ExecutionReader {
   /** Sends one call (the record's read: `config.executionRecord` on the json wire), answering its data with its answer. */
-  request<T>(op: Operation, input: RequestInput, options: RequestOptions): { withResponse(): Promise<{ data: T; response: Response; requestId: string | null }> };
+  request<T>(
+    op: Operation,
+    input: RequestInput,
+    options: RequestOptions,
+  ): { withResponse(): Promise<{ data: T; response: Response; requestId: string | null }> };
   /** `GET /v1/executions/{id}`, as the generated operations table describes it. */
   readonly config: { readonly executionRecord: Operation };
   /** Waits `ms` between two polls (an abort of `signal` cuts it); by default a timer. */

@@ -15,7 +15,13 @@ export const traceSpan: Step = (call, next) => {
 async function inSpan(prepared: Call, api: OtelGlobal, next: Next): Promise<Answer> {
   // The span writes its trace context (`traceparent`, `tracestate`) on a `Headers`, copied onto the call's.
   const context = new Headers();
-  const span = await startCallSpan(api, { operationId: prepared.op.id, method: prepared.op.method, url: prepared.url, idempotencyKey: prepared.idempotencyKey, headers: context });
+  const span = await startCallSpan(api, {
+    operationId: prepared.op.id,
+    method: prepared.op.method,
+    url: prepared.url,
+    idempotencyKey: prepared.idempotencyKey,
+    headers: context,
+  });
   context.forEach((value, name) => {
     prepared.headers[name] = value;
   });

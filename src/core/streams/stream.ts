@@ -1,7 +1,13 @@
 import { abortError, OzAbortError, OzTimeoutError, OzUsageError } from '../errors/errors.js';
 import { OzAPIError } from '../errors/apiErrors.js';
 import { SseReader, type SseEvent, type SseRead } from './sseReader.js';
-import { OzStreamEventTooLargeError, OzStreamIdleTimeoutError, OzStreamInterruptedError, OzStreamTimeoutError, type StreamInterruption } from './streamErrors.js';
+import {
+  OzStreamEventTooLargeError,
+  OzStreamIdleTimeoutError,
+  OzStreamInterruptedError,
+  OzStreamTimeoutError,
+  type StreamInterruption,
+} from './streamErrors.js';
 import { CHAT_DONE, errorEventText, eventText, readStreamEvent, resultOf, textOf, type StreamMeta, type StreamMode } from './streamProtocol.js';
 import { checkedStreamBounds, DEFAULT_IDLE_TIMEOUT_MS } from './streamBounds.js';
 import { TextBuffer } from './textBuffer.js';

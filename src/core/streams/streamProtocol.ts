@@ -20,10 +20,7 @@ export interface StreamMeta {
 
 /** What one server-sent event means: an item to hand out, nothing, the end of a chat stream, or an error. */
 export type StreamStep<E> =
-  | { kind: 'item'; item: E; text: string | undefined; closing: boolean }
-  | { kind: 'skip' }
-  | { kind: 'done' }
-  | { kind: 'error'; error: OzAPIError };
+  { kind: 'item'; item: E; text: string | undefined; closing: boolean } | { kind: 'skip' } | { kind: 'done' } | { kind: 'error'; error: OzAPIError };
 
 const EXECUTE_EVENTS = new Set(['token', 'step', 'result', 'error']);
 

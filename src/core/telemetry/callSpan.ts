@@ -81,7 +81,10 @@ class RecordingCallSpan implements CallSpan {
         executionId?: unknown;
         name?: unknown;
       };
-      const attributes: Attributes = { 'error.type': typeof fields.code === 'string' && typeof fields.status === 'number' ? fields.code : typeof fields.name === 'string' ? fields.name : 'Error' };
+      const attributes: Attributes = {
+        'error.type':
+          typeof fields.code === 'string' && typeof fields.status === 'number' ? fields.code : typeof fields.name === 'string' ? fields.name : 'Error',
+      };
       if (typeof fields.status === 'number') attributes['http.response.status_code'] = fields.status;
       if (typeof fields.requestId === 'string') attributes['oz.request_id'] = fields.requestId;
       if (typeof fields.executionId === 'string') attributes['oz.execution_id'] = fields.executionId;

@@ -19,7 +19,12 @@ export function warnDeprecatedUse(op: Operation, input: RequestInput, headers: H
   for (const param of op.deprecatedParams ?? []) {
     const sent =
       param.in === 'path' ? input.path?.[param.name] !== undefined : param.in === 'query' ? input.query?.[param.name] != null : headers.has(param.name);
-    if (sent) once(`param:${op.id}:${param.in}:${param.name}`, log, `[oz] The ${param.in} parameter "${param.name}" of ${op.id} is deprecated in the API's description and may be removed.`);
+    if (sent)
+      once(
+        `param:${op.id}:${param.in}:${param.name}`,
+        log,
+        `[oz] The ${param.in} parameter "${param.name}" of ${op.id} is deprecated in the API's description and may be removed.`,
+      );
   }
 }
 

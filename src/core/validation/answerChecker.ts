@@ -14,7 +14,10 @@ export interface ValidationReport {
 /** `/data/0/name` as `$.data[0].name`. */
 function jsonPath(pointer: string, extra?: string): string {
   let out = '$';
-  const parts = pointer.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const parts = pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (extra !== undefined) parts.push(extra);
   for (const part of parts) out += /^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`;
   return out;

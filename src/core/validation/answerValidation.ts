@@ -5,7 +5,6 @@ import { decodeBody } from '../shared/responseBody.js';
 import type { OzResponseValidationError } from '../errors/responseValidationError.js';
 import type { Format } from '../shared/requestOptions.js';
 
-
 // Answers checked against openapi.json (`validate: 'warn' | 'strict'`): used only by calls made with validation
 // on. The validators are an optional part, loaded on the first such call (through the layer above's loader).
 

@@ -45,7 +45,8 @@ function checkOf(schema: string): SchemaCheck {
 /** Throws a `TypeError` naming the path of what makes `value` invalid against openapi.json's `schema`. */
 function checked<T>(what: string, schema: string, value: T): T {
   const problem = checkOf(schema)(value);
-  if (problem) throw new TypeError(`${what}: not a valid ${schema} of openapi.json at ${problem.field === null ? '$' : `$.${problem.field}`}: ${problem.message}`);
+  if (problem)
+    throw new TypeError(`${what}: not a valid ${schema} of openapi.json at ${problem.field === null ? '$' : `$.${problem.field}`}: ${problem.message}`);
   return value;
 }
 
@@ -94,7 +95,8 @@ export function createBuilders(options: BuildersOptions = {}): OzBuilders {
   };
   set.page = <T>(items: readonly T[], nextCursor: string | null = null): BuiltPage<T> => {
     if (!Array.isArray(items)) throw new TypeError('build.page(): items must be an array');
-    if (nextCursor !== null && (typeof nextCursor !== 'string' || nextCursor === '')) throw new TypeError('build.page(): nextCursor must be a non-empty string or null');
+    if (nextCursor !== null && (typeof nextCursor !== 'string' || nextCursor === ''))
+      throw new TypeError('build.page(): nextCursor must be a non-empty string or null');
     return { data: [...items], next_cursor: nextCursor };
   };
   return set as OzBuilders;
@@ -102,4 +104,3 @@ export function createBuilders(options: BuildersOptions = {}): OzBuilders {
 
 /** The builders of seed 0: `import { build } from 'oz-sdk/testing'`. */
 export const build: OzBuilders = createBuilders({ seed: 0 });
-

@@ -20,6 +20,9 @@ export function checkAnswerHeaders(headers: Readonly<Record<string, string>> | u
     if (!HEADER_NAME.test(name)) throw invalidParams(`${where}: a header name is letters, digits and !#$%&'*+-.^_\`|~ only.`);
     if (FRAMING_HEADERS.has(name.toLowerCase())) throw invalidParams(`${where}: the server frames the answer itself; ${name} cannot be given.`);
     const bad = BAD_VALUE_CHAR.exec(value);
-    if (bad) throw invalidParams(`${where}: the value holds U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which a header cannot carry (no CR, LF, NUL or other control, nothing past U+00FF).`);
+    if (bad)
+      throw invalidParams(
+        `${where}: the value holds U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}, which a header cannot carry (no CR, LF, NUL or other control, nothing past U+00FF).`,
+      );
   }
 }

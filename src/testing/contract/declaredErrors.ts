@@ -15,7 +15,10 @@ type Responses = Readonly<Record<string, unknown>>;
 
 /** Every `ErrorCode` of openapi.json with its status (`x-oz-status`). */
 export const ERROR_CODE_STATUS: ReadonlyMap<string, number> = new Map(
-  (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: readonly CodeEntry[] } } } }).components.schemas.ErrorCode.oneOf.map((c) => [c.const, c['x-oz-status']]),
+  (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: readonly CodeEntry[] } } } }).components.schemas.ErrorCode.oneOf.map((c) => [
+    c.const,
+    c['x-oz-status'],
+  ]),
 );
 
 /** A status the client retries (its retry rules: 408, 429 and 500+). */

@@ -105,7 +105,12 @@ export function toMockError(err: unknown): OzMockError {
  * flight (`reset()`, `restore()`, `importState()`, or the server closed); the run wrote nothing into the new state.
  */
 export function stateReset(): OzMockError {
-  return new OzMockError(409, 'reset', "The server's state was reset (reset(), restore() or importState()) while this was in flight; its run belonged to the state that is gone.", {
-    hint: 'Start the run again in the new state.',
-  });
+  return new OzMockError(
+    409,
+    'reset',
+    "The server's state was reset (reset(), restore() or importState()) while this was in flight; its run belonged to the state that is gone.",
+    {
+      hint: 'Start the run again in the new state.',
+    },
+  );
 }

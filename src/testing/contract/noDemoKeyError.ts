@@ -7,6 +7,8 @@ export class OzNoDemoKeyError extends Error {
   override readonly name = 'OzNoDemoKeyError';
 
   constructor(sessionId: string) {
-    super(`Session ${sessionId} has no demo key: its baseline has no demo account (seed 'empty', or accounts from fixtures only). Use session.keys, each key with its apiKey.`);
+    super(
+      `Session ${sessionId} has no demo key: its baseline has no demo account (seed 'empty', or accounts from fixtures only). Use session.keys, each key with its apiKey.`,
+    );
   }
 }

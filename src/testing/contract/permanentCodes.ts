@@ -7,5 +7,7 @@ type CodeEntry = { readonly const: string; readonly 'x-oz-permanent'?: boolean }
  * `not_enabled`): their answers carry `x-should-retry: false`, so a client does not retry them.
  */
 export const PERMANENT_ERROR_CODES: ReadonlySet<string> = new Set(
-  (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: readonly CodeEntry[] } } } }).components.schemas.ErrorCode.oneOf.filter((c) => c['x-oz-permanent'] === true).map((c) => c.const),
+  (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: readonly CodeEntry[] } } } }).components.schemas.ErrorCode.oneOf
+    .filter((c) => c['x-oz-permanent'] === true)
+    .map((c) => c.const),
 );

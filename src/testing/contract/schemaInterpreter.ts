@@ -49,7 +49,8 @@ function checkUsable(node: unknown, lookup: Record<string, Schema | boolean>): v
   if (Array.isArray(node)) return node.forEach((n) => checkUsable(n, lookup));
   if (typeof node !== 'object' || node === null) return;
   const schema = node as Schema;
-  if (typeof schema.$ref === 'string' && lookup[schema.__absolute_ref__ ?? schema.$ref] === undefined) throw new Error(`can't resolve reference ${schema.$ref}`);
+  if (typeof schema.$ref === 'string' && lookup[schema.__absolute_ref__ ?? schema.$ref] === undefined)
+    throw new Error(`can't resolve reference ${schema.$ref}`);
   if (typeof schema.pattern === 'string') new RegExp(schema.pattern, 'u');
   for (const pattern of Object.keys((schema.patternProperties as Json | undefined) ?? {})) new RegExp(pattern, 'u');
   for (const value of Object.values(schema)) checkUsable(value, lookup);
@@ -88,7 +89,21 @@ function valueAt(parts: readonly string[], value: unknown): unknown {
 }
 
 // Keywords that only say a part of them failed: the part's own errors follow them.
-const WRAPPERS = new Set(['$ref', '$recursiveRef', 'properties', 'patternProperties', 'items', 'prefixItems', 'additionalItems', 'allOf', 'dependentSchemas', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'if']);
+const WRAPPERS = new Set([
+  '$ref',
+  '$recursiveRef',
+  'properties',
+  'patternProperties',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'allOf',
+  'dependentSchemas',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'if',
+]);
 
 /** ajv's messages of the keywords the server's messages do not word themselves. */
 const AJV_MESSAGES: Readonly<Record<string, (schema: Schema) => string>> = {
@@ -122,7 +137,10 @@ function toSchemaErrors(units: readonly OutputUnit[], value: unknown, root: Sche
       message: AJV_MESSAGES[keyword]?.(parentSchema) ?? 'is not valid',
     });
     const next = units[i + 1];
-    if (next?.keyword === 'false' && (unit.keyword === 'additionalProperties' || unit.keyword === 'unevaluatedProperties' || unit.keyword === 'unevaluatedItems')) {
+    if (
+      next?.keyword === 'false' &&
+      (unit.keyword === 'additionalProperties' || unit.keyword === 'unevaluatedProperties' || unit.keyword === 'unevaluatedItems')
+    ) {
       // A `false` schema that fails each unknown field: ajv names the field on the object.
       const name = pointerParts(next.instanceLocation).pop();
       out.push(error(unit.keyword, unit.keyword === 'additionalProperties' ? { additionalProperty: name } : {}));
@@ -133,12 +151,20 @@ function toSchemaErrors(units: readonly OutputUnit[], value: unknown, root: Sche
       if (requiredSeen.has(key)) continue;
       requiredSeen.add(key);
       const instance = valueAt(pointerParts(unit.instanceLocation), value) as Json;
-      for (const name of parentSchema.required ?? []) if (!Object.prototype.hasOwnProperty.call(instance, name)) out.push(error('required', { missingProperty: name }));
+      for (const name of parentSchema.required ?? [])
+        if (!Object.prototype.hasOwnProperty.call(instance, name)) out.push(error('required', { missingProperty: name }));
     } else if (!WRAPPERS.has(unit.keyword)) {
       out.push(error(unit.keyword));
     }
   }
   // Every failure ends in a unit that is no wrapper; should one not, the first unit still answers.
-  if (out.length === 0 && units[0]) out.push({ keyword: units[0].keyword, instancePath: instancePathOf(units[0].instanceLocation), schemaPath: units[0].keywordLocation, params: {}, message: 'is not valid' });
+  if (out.length === 0 && units[0])
+    out.push({
+      keyword: units[0].keyword,
+      instancePath: instancePathOf(units[0].instanceLocation),
+      schemaPath: units[0].keywordLocation,
+      params: {},
+      message: 'is not valid',
+    });
   return out;
 }

@@ -108,7 +108,14 @@ export function describeSchema(raw: Json): string {
   if ((primary === 'integer' || primary === 'number') && (schema.minimum !== undefined || schema.maximum !== undefined)) {
     const min = schema.minimum;
     const max = schema.maximum;
-    const limits = typeof min === 'number' && typeof max === 'number' ? (min === max ? `equal to ${min}` : `from ${min} to ${max}`) : typeof min === 'number' ? `>= ${min}` : `<= ${String(max)}`;
+    const limits =
+      typeof min === 'number' && typeof max === 'number'
+        ? min === max
+          ? `equal to ${min}`
+          : `from ${min} to ${max}`
+        : typeof min === 'number'
+          ? `>= ${min}`
+          : `<= ${String(max)}`;
     return `${TYPE_WORDS[primary]} ${limits}${nullable}`;
   }
   if (primary === 'array') {

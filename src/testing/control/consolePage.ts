@@ -9,8 +9,8 @@ export const CONSOLE_PATH = '/_oz/ui';
  * The page's rules: its script and style sheet from this server only, its requests to this server only, no
  * inline script or style, no frames, no forms sent elsewhere, no base URL.
  */
-export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
+export const CONSOLE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -8,7 +8,13 @@ export type ServerAbout = Readonly<Record<string, unknown>>;
 export function serverAbout(url: string, session?: string): ServerAbout {
   const base = url.replace(/\/+$/, '');
   const mcp = session === undefined ? `${base}/_oz/mcp` : `${base}/_oz/sessions/${encodeURIComponent(session)}/mcp`;
-  return { url: base, controlPlaneUrl: `${base}/_oz/`, controlPlaneOpenapi: `${base}/_oz/openapi.json`, controlMcpUrl: mcp, ...(session === undefined ? {} : { session }) };
+  return {
+    url: base,
+    controlPlaneUrl: `${base}/_oz/`,
+    controlPlaneOpenapi: `${base}/_oz/openapi.json`,
+    controlMcpUrl: mcp,
+    ...(session === undefined ? {} : { session }),
+  };
 }
 
 /** A session's URLs and keys (its id, its copy of the demo key, every key of its own). */
@@ -30,6 +36,14 @@ export function mcpInstructions(about: ServerAbout): string {
   const lines = Object.entries(about)
     .filter(([, v]) => v !== null && v !== undefined && typeof v !== 'object')
     .map(([k, v]) => `  ${k}: ${String(v)}`);
-  const scope = typeof about.session === 'string' ? `These tools act on the session ${about.session} alone (an isolated world: its own keys, journal, faults, stubs and clock). ` : '';
-  return [`oz-mock, an in-memory Oz server for tests; these tools drive its control plane (${String(about.controlPlaneUrl)}).`, ...lines, `${scope}${HOW}`, 'server_info answers these URLs and keys again.'].join('\n');
+  const scope =
+    typeof about.session === 'string'
+      ? `These tools act on the session ${about.session} alone (an isolated world: its own keys, journal, faults, stubs and clock). `
+      : '';
+  return [
+    `oz-mock, an in-memory Oz server for tests; these tools drive its control plane (${String(about.controlPlaneUrl)}).`,
+    ...lines,
+    `${scope}${HOW}`,
+    'server_info answers these URLs and keys again.',
+  ].join('\n');
 }

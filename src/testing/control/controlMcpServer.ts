@@ -25,7 +25,12 @@ const INFO_TOOL: Tool = {
 };
 
 function asMcpTool(tool: ControlTool): Tool {
-  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as Tool['inputSchema'], ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}) };
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema as Tool['inputSchema'],
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Tool['outputSchema'] } : {}),
+  };
 }
 
 /** An answer as a tool's result: the JSON as text, and as `structuredContent`. */

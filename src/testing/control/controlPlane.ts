@@ -171,7 +171,26 @@ function invalidOf(err: unknown): unknown {
   return err;
 }
 
-const FAULT_FIELDS = ['type', 'operationId', 'method', 'path', 'pathPattern', 'account', 'body', 'times', 'status', 'code', 'message', 'retryAfter', 'missing', 'hint', 'contract', 'connect', 'ms', 'afterEvents'];
+const FAULT_FIELDS = [
+  'type',
+  'operationId',
+  'method',
+  'path',
+  'pathPattern',
+  'account',
+  'body',
+  'times',
+  'status',
+  'code',
+  'message',
+  'retryAfter',
+  'missing',
+  'hint',
+  'contract',
+  'connect',
+  'ms',
+  'afterEvents',
+];
 
 /** A fault from its JSON form (`pathPattern` is a regular expression's source). */
 function faultFromJson(o: Record<string, unknown>): FaultSpec {
@@ -277,7 +296,11 @@ function coverageAnswer(call: Call, coverage: Coverage): Response {
   const report = coverage.report();
   if (format === 'json') return answer(200, report);
   // The page holds no script and loads nothing: `default-src 'none'` with its one inline style sheet.
-  const headers: Record<string, string> = { 'content-type': `${format === 'html' ? 'text/html' : 'text/plain'}; charset=utf-8`, 'cache-control': 'no-store', vary: 'accept' };
+  const headers: Record<string, string> = {
+    'content-type': `${format === 'html' ? 'text/html' : 'text/plain'}; charset=utf-8`,
+    'cache-control': 'no-store',
+    vary: 'accept',
+  };
   if (format === 'html') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'";
   return new Response(renderCoverage(report, format), { status: 200, headers });
 }
@@ -382,7 +405,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
       filter.status = Number(s);
     }
     const limitText = q.get('limit');
-    if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000)) throw invalidParams('limit must be an integer from 1 to 10000.');
+    if (limitText !== null && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 10_000))
+      throw invalidParams('limit must be an integer from 1 to 10000.');
     const entries = asInvalid(() => t.parts.journal.filter(journalFilter(filter)));
     const picked = limitText === null ? entries : entries.slice(-Number(limitText));
     const format = q.get('format') ?? 'json';
@@ -393,7 +417,8 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   verifyJournal: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['operationId', 'method', 'path', 'status', 'account', 'header', 'body', 'times']);
-    for (const k of ['operationId', 'method', 'path', 'account', 'header'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
+    for (const k of ['operationId', 'method', 'path', 'account', 'header'] as const)
+      if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k} must be a string.`);
     if (o.status !== undefined && !Number.isInteger(o.status)) throw invalidParams('status must be an HTTP status (an integer).');
     if (o.body !== undefined && !isPlainObject(o.body)) throw invalidParams('body must be a JSON object of fields.');
     const { times, ...filter } = o;
@@ -419,11 +444,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     if (o.api_key !== undefined) o.value = o.api_key;
     if (typeof o.account !== 'string') throw invalidParams('account is required (a string).', ['account']);
     if (!t.parts.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
-    for (const k of ['kind', 'name', 'value'] as const) if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k === 'value' && o.api_key !== undefined ? 'api_key' : k} must be a string.`);
+    for (const k of ['kind', 'name', 'value'] as const)
+      if (o[k] !== undefined && typeof o[k] !== 'string') throw invalidParams(`${k === 'value' && o.api_key !== undefined ? 'api_key' : k} must be a string.`);
     for (const k of ['tools', 'addresses'] as const) {
-      if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string'))) throw invalidParams(`${k} must be a list of strings.`);
+      if (o[k] !== undefined && !(Array.isArray(o[k]) && (o[k] as unknown[]).every((s) => typeof s === 'string')))
+        throw invalidParams(`${k} must be a list of strings.`);
     }
-    if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string)) throw invalidParams('kind must be one of: platform, models, proxy.');
+    if (o.kind !== undefined && !['platform', 'models', 'proxy'].includes(o.kind as string))
+      throw invalidParams('kind must be one of: platform, models, proxy.');
     const shape = typeof o.value === 'string' ? keyValueProblem((o.kind as string | undefined) ?? 'platform', o.value) : null;
     const valueField = o.api_key !== undefined ? 'api_key' : 'value';
     if (shape) throw invalidParams(`${valueField} ${shape}.`);
@@ -449,7 +477,10 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     onlyFields(o, ['account', 'provider', 'method', 'status']);
     for (const k of ['account', 'provider'] as const) if (typeof o[k] !== 'string') throw invalidParams(`${k} is required (a string).`, [k]);
     const options = o as { method?: LinkConnectionOptions['method']; status?: LinkConnectionOptions['status'] };
-    const linked: ConnectionView = t.connections.link(o.account as string, o.provider as string, { ...(options.method !== undefined ? { method: options.method } : {}), ...(options.status !== undefined ? { status: options.status } : {}) });
+    const linked: ConnectionView = t.connections.link(o.account as string, o.provider as string, {
+      ...(options.method !== undefined ? { method: options.method } : {}),
+      ...(options.status !== undefined ? { status: options.status } : {}),
+    });
     return answer(201, linked);
   },
   unlinkConnection: (call, t) => {
@@ -484,9 +515,11 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   dashboardSignInAs: async (call, t) => {
     const o = await call.object();
     onlyFields(o, ['account', 'key_expiry_days', 'key_name']);
-    if (!('account' in o) || (o.account !== null && typeof o.account !== 'string')) throw invalidParams('account is required: an account name, or null for a user who refuses.', ['account']);
+    if (!('account' in o) || (o.account !== null && typeof o.account !== 'string'))
+      throw invalidParams('account is required: an account name, or null for a user who refuses.', ['account']);
     if (typeof o.account === 'string' && !t.parts.store.data.accounts.has(o.account)) throw invalidParams(`account names no account: ${o.account}.`);
-    if (o.key_expiry_days !== undefined && ![7, 30, 90, 180, 365, null].includes(o.key_expiry_days as number)) throw invalidParams('key_expiry_days must be one of 7, 30, 90, 180, 365 or null.');
+    if (o.key_expiry_days !== undefined && ![7, 30, 90, 180, 365, null].includes(o.key_expiry_days as number))
+      throw invalidParams('key_expiry_days must be one of 7, 30, 90, 180, 365 or null.');
     if (o.key_name !== undefined && (typeof o.key_name !== 'string' || o.key_name === '')) throw invalidParams('key_name must be a non-empty string.');
     t.dashboard.signInAs(o.account as string | null);
     if (o.key_expiry_days !== undefined) t.dashboard.keyExpiryDays = o.key_expiry_days as KeyExpiryDays;
@@ -498,7 +531,10 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const o = await call.object();
     if (typeof o.respond !== 'undefined') throw invalidParams('respond is an in-process function: over HTTP give answer.');
     const handle = asInvalid(() => t.parts.stubs.addSpec(o as unknown as StubData));
-    return answer(201, t.parts.stubs.list().find((v) => v.id === handle.id));
+    return answer(
+      201,
+      t.parts.stubs.list().find((v) => v.id === handle.id),
+    );
   },
   clearStubs: (_, t) => {
     t.parts.stubs.clear();
@@ -510,7 +546,10 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   },
   listUnused: (_, t) => {
     const unused = unusedOf(t.parts);
-    return answer(200, { faults: unused.faults.map(({ id, remaining, hits, nearMisses, ...spec }) => ({ ...faultToJson(id, remaining, spec as FaultSpec, hits), nearMisses })), stubs: unused.stubs });
+    return answer(200, {
+      faults: unused.faults.map(({ id, remaining, hits, nearMisses, ...spec }) => ({ ...faultToJson(id, remaining, spec as FaultSpec, hits), nearMisses })),
+      stubs: unused.stubs,
+    });
   },
   getCoverage: (call, t) => coverageAnswer(call, t.parts.coverage),
   listSessions: (_, t) => answer(200, { data: sessionsOf(t).list().map(sessionView) }),
@@ -530,7 +569,12 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
     const { session } = call.params;
     const control = call.control();
     const about = () => (session === undefined ? Promise.resolve(serverAbout(url)) : sessionAbout(url, control, session));
-    return answerMcpRequest(call.request, await call.text(), { call: control, ...(session === undefined ? {} : { session }), instructions: mcpInstructions(serverAbout(url, session)), about });
+    return answerMcpRequest(call.request, await call.text(), {
+      call: control,
+      ...(session === undefined ? {} : { session }),
+      instructions: mcpInstructions(serverAbout(url, session)),
+      about,
+    });
   },
   getConsole: () => consolePage(),
   getConsoleScript: () => consoleScriptAnswer(),
@@ -552,7 +596,9 @@ interface Route {
 function compileRoutes(): Route[] {
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(CONTROL_OPENAPI.paths)) {
-    for (const [method, operation] of Object.entries(item as Record<string, { operationId: string; security?: readonly unknown[]; [SESSION_COPY_OF]?: string }>)) {
+    for (const [method, operation] of Object.entries(
+      item as Record<string, { operationId: string; security?: readonly unknown[]; [SESSION_COPY_OF]?: string }>,
+    )) {
       const copyOf = operation[SESSION_COPY_OF];
       const handler = HANDLERS[copyOf ?? operation.operationId];
       if (!handler) throw new Error(`No control-plane handler for ${operation.operationId}`);
@@ -582,7 +628,9 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
   if (!route?.open) authorize(request, token);
   if (!route) {
     if (candidates.length) {
-      throw new OzMockError(405, 'method_not_allowed', `${request.method} is not a method of ${path}.`, { extra: { allow: candidates.map((r) => r.method).join(', ') } });
+      throw new OzMockError(405, 'method_not_allowed', `${request.method} is not a method of ${path}.`, {
+        extra: { allow: candidates.map((r) => r.method).join(', ') },
+      });
     }
     throw new OzMockError(404, 'not_found', `No control-plane route ${request.method} ${path}.`);
   }
@@ -613,7 +661,9 @@ async function serve(request: Request, conn: Connection, target: ControlTarget, 
     control: () => {
       const loopback = async (input: string, init?: RequestInit) => {
         const inner = new Request(input, init);
-        return replyResponse(await answerControlRequest(inner, new Connection(conn.mount, conn.surface, conn.remoteAddress, fetchRequestReader(inner)), target, token));
+        return replyResponse(
+          await answerControlRequest(inner, new Connection(conn.mount, conn.surface, conn.remoteAddress, fetchRequestReader(inner)), target, token),
+        );
       };
       return controlPlaneCall({ url: url.origin, adminToken: token, fetch: loopback });
     },

@@ -110,7 +110,8 @@ function objectSchema(schema: unknown): ObjectSchema | undefined {
 function outputSchemaOf(schema: unknown): ObjectSchema | undefined {
   if (!isPlainObject(schema)) return undefined;
   const parts = schema.allOf ?? schema.oneOf;
-  if (schema.type === undefined && Array.isArray(parts) && parts.every((part) => outputSchemaOf(part) !== undefined)) return { type: 'object', properties: {}, ...schema };
+  if (schema.type === undefined && Array.isArray(parts) && parts.every((part) => outputSchemaOf(part) !== undefined))
+    return { type: 'object', properties: {}, ...schema };
   return objectSchema(schema);
 }
 
@@ -201,7 +202,10 @@ export function controlRequest(tool: ControlTool, args: unknown, prefix = ''): C
   const search = query.toString() ? `?${query.toString()}` : '';
   if (!tool.hasBody) {
     const extra = Object.keys(rest);
-    if (extra.length) throw invalidParams(`${extra.join(', ')} ${extra.length === 1 ? 'is not an argument' : 'are not arguments'} of ${tool.name} (known: ${[...tool.pathParams, ...tool.queryParams].join(', ') || 'none'}).`);
+    if (extra.length)
+      throw invalidParams(
+        `${extra.join(', ')} ${extra.length === 1 ? 'is not an argument' : 'are not arguments'} of ${tool.name} (known: ${[...tool.pathParams, ...tool.queryParams].join(', ') || 'none'}).`,
+      );
     return { method: tool.method, path: `${prefix}${path}${search}` };
   }
   return { method: tool.method, path: `${prefix}${path}${search}`, body: rest };

@@ -98,7 +98,9 @@ export async function mcpCommand(args: readonly string[], start: StartOzMock): P
     }
   });
   const attach = args.some((a) => a === '--attach' || a.startsWith('--attach='));
-  const { about, call } = attach ? await attached(args) : await started(args, start, lines).then((a) => ({ about: a, call: controlPlaneCall({ url: String(a.url), adminToken: String(a.adminToken) }) }));
+  const { about, call } = attach
+    ? await attached(args)
+    : await started(args, start, lines).then((a) => ({ about: a, call: controlPlaneCall({ url: String(a.url), adminToken: String(a.adminToken) }) }));
   const { serveMcpOnStdio } = await loadPart("the control plane's MCP server on stdio", () => import('./controlMcpStdio.js'));
   // When stdin ends: an oz-mock started here stops as on SIGTERM (cleanly, its state file written); an attached one runs on.
   const end = attach ? () => process.exit(0) : () => void process.emit('SIGTERM', 'SIGTERM');

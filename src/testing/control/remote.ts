@@ -331,7 +331,11 @@ export function controlPlaneCall(options: ConnectOzMockOptions): ControlCall {
   return async <T>(method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<T> => {
     const headers: Record<string, string> = { authorization: `Bearer ${options.adminToken}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = contentType;
-    const res = await send(`${base}/_oz${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+    const res = await send(`${base}/_oz${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -342,13 +346,18 @@ export function controlPlaneCall(options: ConnectOzMockOptions): ControlCall {
     if (!res.ok) {
       const e = (parsed as { error?: Record<string, unknown> } | undefined)?.error;
       const { code, message, missing, hint, contract, connect, ...extra } = e ?? {};
-      throw new OzMockError(res.status, typeof code === 'string' ? code : 'unknown_error', typeof message === 'string' ? message : `HTTP ${res.status} from ${method} /_oz${path}`, {
-        ...(Array.isArray(missing) ? { missing: missing as string[] } : {}),
-        ...(typeof hint === 'string' ? { hint } : {}),
-        ...(typeof contract === 'string' ? { contract } : {}),
-        ...(connect ? { connect: connect as never } : {}),
-        extra,
-      });
+      throw new OzMockError(
+        res.status,
+        typeof code === 'string' ? code : 'unknown_error',
+        typeof message === 'string' ? message : `HTTP ${res.status} from ${method} /_oz${path}`,
+        {
+          ...(Array.isArray(missing) ? { missing: missing as string[] } : {}),
+          ...(typeof hint === 'string' ? { hint } : {}),
+          ...(typeof contract === 'string' ? { contract } : {}),
+          ...(connect ? { connect: connect as never } : {}),
+          extra,
+        },
+      );
     }
     return parsed as T;
   };
@@ -425,7 +434,9 @@ function ignoreNotFound(err: unknown): undefined | Promise<never> {
 function remoteJournal(call: ControlCall): OzMockControls['journal'] {
   // The headers as the in-process journal keeps them: a record without a prototype (`headers.constructor` is no header).
   const filter = (f: PortableJournalFilter | OperationId, limit?: number) =>
-    call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) => r.data.map((e) => ({ ...e, headers: Object.assign(Object.create(null) as Record<string, string>, e.headers) })));
+    call<{ data: JournalEntryView[] }>('GET', `/journal${journalQuery(f, limit)}`).then((r) =>
+      r.data.map((e) => ({ ...e, headers: Object.assign(Object.create(null) as Record<string, string>, e.headers) })),
+    );
   return {
     entries: () => filter({}),
     filter,
@@ -476,7 +487,8 @@ function remoteControls(base: string, send: ControlCall, prefix: string): OzMock
     reset: async (o?: OzResetOptions) => void (await (o === undefined ? call('POST', '/reset') : call('POST', '/reset', o))),
     coverage: () => call<OzCoverageReport>('GET', '/coverage'),
     baseline: async () => void (await call('POST', '/baseline')),
-    loadFixtures: (doc) => call<FixtureSummary>('POST', '/fixtures', doc, typeof doc === 'string' && !doc.trimStart().startsWith('{') ? 'application/yaml' : 'application/json'),
+    loadFixtures: (doc) =>
+      call<FixtureSummary>('POST', '/fixtures', doc, typeof doc === 'string' && !doc.trimStart().startsWith('{') ? 'application/yaml' : 'application/json'),
     exportState: () => call<OzStateDocument>('GET', '/state'),
     importState: async (doc) => void (await call('PUT', '/state', doc)),
     idle,

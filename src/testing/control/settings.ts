@@ -17,7 +17,13 @@ export interface OzSettings {
   readonly key_cache_ms: number;
 }
 
-const LIMITS: Readonly<Record<keyof OzSettings, number>> = { rate_limit: 1e9, step_ms: 3_600_000, token_ms: 60_000, poll_ms: 3_600_000, key_cache_ms: 86_400_000 };
+const LIMITS: Readonly<Record<keyof OzSettings, number>> = {
+  rate_limit: 1e9,
+  step_ms: 3_600_000,
+  token_ms: 60_000,
+  poll_ms: 3_600_000,
+  key_cache_ms: 86_400_000,
+};
 
 /** What the settings read and change: the live options, and the accounts (their rate limit). */
 export interface SettingsNeeds {

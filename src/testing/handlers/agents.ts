@@ -38,6 +38,13 @@ export const executeAgent: OperationHandler = (ctx) => {
   const traceId = takeTraceId(ctx);
   const problem = agent.check(input);
   if (problem) throw invalidParamsOf(ctx, problem);
-  const run = { kind: 'agent' as const, target: agent.name, input, plan: { type: 'agent' as const, agent, input }, async: flags.async, followupAgent: agent.name };
+  const run = {
+    kind: 'agent' as const,
+    target: agent.name,
+    input,
+    plan: { type: 'agent' as const, agent, input },
+    async: flags.async,
+    followupAgent: agent.name,
+  };
   return flags.stream ? respondWithStream(ctx, run, traceId) : respondWithRun(ctx, run, traceId);
 };

@@ -6,7 +6,10 @@ import { fenceAdmits } from './shared/toolFence.js';
 const KIND_ORDER: Readonly<Record<DiscoveryKind, number>> = { agent: 0, tool: 1, workflow: 2 };
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 }
 
 /**
@@ -44,5 +47,13 @@ export const searchDiscovery: OperationHandler = (ctx) => {
     .map((e) => ({ ...e, score: score(query, e.name, e.description) }))
     .filter((r) => r.score > 0)
     .sort((a, b) => b.score - a.score || KIND_ORDER[a.kind] - KIND_ORDER[b.kind] || a.name.localeCompare(b.name));
-  return ctx.reply(200, { kind: 'record', value: paginate(ctx, ranked, (r) => `${r.kind}:${r.name}`, (r) => r) });
+  return ctx.reply(200, {
+    kind: 'record',
+    value: paginate(
+      ctx,
+      ranked,
+      (r) => `${r.kind}:${r.name}`,
+      (r) => r,
+    ),
+  });
 };

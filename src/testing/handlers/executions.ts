@@ -13,7 +13,13 @@ export const listExecutions: OperationHandler = (ctx) => {
   const kind = ctx.query('kind');
   const account = ctx.account.name;
   const map = ctx.parts.store.data.executions;
-  const list = { map, index: executionIndex(account, status, kind), descending: true, locate: locateById(map, (r) => r.account === account), cursorOf: (r: ExecutionRecord) => r.id };
+  const list = {
+    map,
+    index: executionIndex(account, status, kind),
+    descending: true,
+    locate: locateById(map, (r) => r.account === account),
+    cursorOf: (r: ExecutionRecord) => r.id,
+  };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, executionView) });
 };
 

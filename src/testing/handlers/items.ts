@@ -62,7 +62,13 @@ export const listCompanyItems: OperationHandler = (ctx) => {
   const account = ctx.account.name;
   const map = ctx.parts.store.data.items;
   const owns = (i: ItemRecord) => i.account === account && i.campus === co.slug;
-  const list = { map, index: itemIndex(account, co.slug, building, status), descending: true, locate: locateById(map, owns), cursorOf: (i: ItemRecord) => i.id };
+  const list = {
+    map,
+    index: itemIndex(account, co.slug, building, status),
+    descending: true,
+    locate: locateById(map, owns),
+    cursorOf: (i: ItemRecord) => i.id,
+  };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, itemView) });
 };
 

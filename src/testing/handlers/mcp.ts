@@ -147,7 +147,13 @@ async function callTool(ctx: RequestContext, params: unknown): Promise<McpCallTo
 
   if (name === 'svc_whoami') {
     const { account, key } = ctx.principalOrThrow;
-    const who: WhoAmI = { user: account.name, auth_type: key.kind === 'platform' ? 'platform_key' : 'legacy_key', tier: account.tier, key_label: key.name, rate_limit: rateWindowOf(ctx.parts.store.data.windows, ctx.parts.clock.now(), ctx.principalOrThrow) };
+    const who: WhoAmI = {
+      user: account.name,
+      auth_type: key.kind === 'platform' ? 'platform_key' : 'legacy_key',
+      tier: account.tier,
+      key_label: key.name,
+      rate_limit: rateWindowOf(ctx.parts.store.data.windows, ctx.parts.clock.now(), ctx.principalOrThrow),
+    };
     return json ? text(JSON.stringify(who), { ...who }) : text(whoamiMarkdown(who));
   }
   if (name === 'svc_get_result') {
@@ -208,7 +214,11 @@ type Message = { kind: 'request'; id: string | number; method: string; params: u
 
 function classify(value: unknown): Message {
   if (Array.isArray(value)) {
-    return { kind: 'invalid', id: null, message: `Batches are not supported: protocol versions ${MCP_PROTOCOL_VERSIONS.join(' and ')} take one JSON-RPC message per request.` };
+    return {
+      kind: 'invalid',
+      id: null,
+      message: `Batches are not supported: protocol versions ${MCP_PROTOCOL_VERSIONS.join(' and ')} take one JSON-RPC message per request.`,
+    };
   }
   if (!isPlainObject(value)) return { kind: 'invalid', id: null, message: 'Invalid request: a JSON-RPC message is an object.' };
   const id: Id = typeof value.id === 'string' || typeof value.id === 'number' ? value.id : null;
@@ -224,7 +234,11 @@ function classify(value: unknown): Message {
 function checkVersionHeader(ctx: RequestContext): void {
   const version = ctx.header('mcp-protocol-version');
   if (version !== null && !SUPPORTED.has(version)) {
-    throw new OzMockError(400, 'unsupported_protocol_version', `MCP-Protocol-Version ${version} is not supported: this server speaks ${MCP_PROTOCOL_VERSIONS.join(' and ')}.`);
+    throw new OzMockError(
+      400,
+      'unsupported_protocol_version',
+      `MCP-Protocol-Version ${version} is not supported: this server speaks ${MCP_PROTOCOL_VERSIONS.join(' and ')}.`,
+    );
   }
 }
 

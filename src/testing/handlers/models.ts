@@ -1,6 +1,14 @@
 import { paceToken } from '../wire/streamPace.js';
 import { createHash } from 'node:crypto';
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, EmbeddingRequest, EmbeddingResponse, Model, ModelList } from '../../generated/types.js';
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionRequest,
+  EmbeddingRequest,
+  EmbeddingResponse,
+  Model,
+  ModelList,
+} from '../../generated/types.js';
 import type { RequestContext } from '../pipeline/requestContext.js';
 import type { OperationHandler } from '../pipeline/operationHandler.js';
 import { OzMockError } from '../contract/errors.js';
@@ -83,7 +91,11 @@ export const createChatCompletion: OperationHandler = (ctx) => {
   }
   const includeUsage = isPlainObject(b.stream_options) && b.stream_options.include_usage === true;
   const chunk = (index: number, step: ChunkStep): string => {
-    const c: ChatCompletionChunk = { ...head, object: 'chat.completion.chunk', choices: [{ index, delta: step.delta, finish_reason: step.finish, logprobs: null }] };
+    const c: ChatCompletionChunk = {
+      ...head,
+      object: 'chat.completion.chunk',
+      choices: [{ index, delta: step.delta, finish_reason: step.finish, logprobs: null }],
+    };
     if (includeUsage) c.usage = null;
     return JSON.stringify(c);
   };

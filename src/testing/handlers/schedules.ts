@@ -51,7 +51,8 @@ export const createSchedule: OperationHandler = (ctx) => {
   if (!isTimeZone(timezone)) throw invalidParams('timezone must be an IANA time zone.');
   const { kind, name } = b.target;
   const store = ctx.parts.store;
-  const exists = kind === 'tool' ? store.catalog.tools.has(name) : kind === 'agent' ? store.catalog.agents.has(name) : !!store.workflowByName(ctx.account.name, name);
+  const exists =
+    kind === 'tool' ? store.catalog.tools.has(name) : kind === 'agent' ? store.catalog.agents.has(name) : !!store.workflowByName(ctx.account.name, name);
   if (!exists) throw invalidParams(`target names no ${kind}: ${name}.`);
   const now = ctx.parts.clock.now();
   const enabled = b.enabled !== false;

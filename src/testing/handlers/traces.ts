@@ -8,7 +8,13 @@ import { executionIndex, type ExecutionRecord } from '../state/state.js';
 export const listTraces: OperationHandler = (ctx) => {
   const account = ctx.account.name;
   const map = ctx.parts.store.data.executions;
-  const list = { map, index: executionIndex(account), descending: true, locate: locateById(map, (r) => r.account === account), cursorOf: (r: ExecutionRecord) => r.id };
+  const list = {
+    map,
+    index: executionIndex(account),
+    descending: true,
+    locate: locateById(map, (r) => r.account === account),
+    cursorOf: (r: ExecutionRecord) => r.id,
+  };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, traceView) });
 };
 

@@ -134,7 +134,13 @@ export const executeStoredWorkflowStream: OperationHandler = (ctx) => {
 export const listWorkflows: OperationHandler = (ctx) => {
   const account = ctx.account.name;
   const map = ctx.parts.store.data.workflows;
-  const list = { map, index: account, descending: false, locate: (name: string) => (map.find(account, name) ? name : undefined), cursorOf: (w: WorkflowRecord) => w.name };
+  const list = {
+    map,
+    index: account,
+    descending: false,
+    locate: (name: string) => (map.find(account, name) ? name : undefined),
+    cursorOf: (w: WorkflowRecord) => w.name,
+  };
   return ctx.reply(200, { kind: 'record', value: paginateIndex(ctx, list, workflowView) });
 };
 

@@ -36,11 +36,17 @@ interface ArmedRule {
   readonly scope: RequestScope;
 }
 
-
 function armed(rule: ChaosRule): ArmedRule {
   const m = rule.match ?? {};
   const path = m.pathPattern !== undefined ? new LinearPattern(m.pathPattern) : m.path;
-  return { rule, scope: { ...(m.operationId !== undefined ? { operationId: m.operationId } : {}), ...(m.method !== undefined ? { method: m.method } : {}), ...(path !== undefined ? { path } : {}) } };
+  return {
+    rule,
+    scope: {
+      ...(m.operationId !== undefined ? { operationId: m.operationId } : {}),
+      ...(m.method !== undefined ? { method: m.method } : {}),
+      ...(path !== undefined ? { path } : {}),
+    },
+  };
 }
 
 /** A latency's ms for this draw (lognormal: median x e^(sigma x N(0,1)), capped at max). */

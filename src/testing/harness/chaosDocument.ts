@@ -129,10 +129,14 @@ function checkLatency(f: Record<string, unknown>, at: string): void {
 
 function checkError(f: Record<string, unknown>, at: string, operationId: unknown): void {
   if (f.code !== 'declared' && !(typeof f.code === 'string' && ERROR_CODE_STATUS.has(f.code))) {
-    throw new TypeError(`${at}.code must be "declared" or one of openapi.json's ErrorCode, not ${JSON.stringify(f.code)} (known: ${[...ERROR_CODE_STATUS.keys()].join(', ')})`);
+    throw new TypeError(
+      `${at}.code must be "declared" or one of openapi.json's ErrorCode, not ${JSON.stringify(f.code)} (known: ${[...ERROR_CODE_STATUS.keys()].join(', ')})`,
+    );
   }
-  if (f.status !== undefined && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) throw new TypeError(`${at}.status must be an integer from 400 to 599`);
-  if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && (f.retryAfter as number) >= 0)) throw new TypeError(`${at}.retryAfter must be an integer >= 0 (seconds)`);
+  if (f.status !== undefined && !(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599))
+    throw new TypeError(`${at}.status must be an integer from 400 to 599`);
+  if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && (f.retryAfter as number) >= 0))
+    throw new TypeError(`${at}.retryAfter must be an integer >= 0 (seconds)`);
   if (f.message !== undefined && typeof f.message !== 'string') throw new TypeError(`${at}.message must be a string`);
   if (f.code === 'declared' && typeof operationId === 'string' && declaredFor(operationId, f.status as number | undefined).length === 0) {
     throw new TypeError(`${at}.code: ${operationId} declares no retryable error${f.status === undefined ? '' : ` of status ${String(f.status)}`}`);
@@ -153,7 +157,8 @@ function checkFault(f: unknown, at: string, operationId: unknown): void {
   if (f.type === 'error') checkError(f, at, operationId);
   if (f.type === 'delay') checkLatency(f, at);
   if (f.type === 'dribble') checkMs(f.ms, `${at}.ms`);
-  if (f.type === 'cut' && !(Number.isInteger(f.afterEvents) && (f.afterEvents as number) >= 0)) throw new TypeError(`${at}.afterEvents must be an integer >= 0`);
+  if (f.type === 'cut' && !(Number.isInteger(f.afterEvents) && (f.afterEvents as number) >= 0))
+    throw new TypeError(`${at}.afterEvents must be an integer >= 0`);
 }
 
 function checkRule(rule: unknown, at: string): void {

@@ -86,7 +86,9 @@ function declaredKey(declared: ReadonlySet<string>, answer: CoverageAnswer): str
   return answer.code !== null && declared.has(codeless) ? codeless : undefined;
 }
 
-const DECLARED_KEYS: ReadonlyMap<OperationId, ReadonlySet<string>> = new Map([...DECLARED_RESPONSES].map(([id, list]) => [id, new Set(list.map((r) => keyOf(r.status, r.code, r.streamed)))]));
+const DECLARED_KEYS: ReadonlyMap<OperationId, ReadonlySet<string>> = new Map(
+  [...DECLARED_RESPONSES].map(([id, list]) => [id, new Set(list.map((r) => keyOf(r.status, r.code, r.streamed)))]),
+);
 
 /**
  * The coverage counts of one world (counted by the chain's coverage step, where a request's journal entry is final). A
@@ -138,7 +140,9 @@ export class Coverage {
         return { status: r.status, code: r.code, streamed: r.streamed, count: total(by), by, declared: true };
       });
       const keys = DECLARED_KEYS.get(operationId)!;
-      const undeclared = [...(answers?.entries() ?? [])].filter(([key]) => !keys.has(key)).map(([, c]) => ({ status: c.status, code: c.code, streamed: c.streamed, count: total(c.by), by: { ...c.by }, declared: false }));
+      const undeclared = [...(answers?.entries() ?? [])]
+        .filter(([key]) => !keys.has(key))
+        .map(([, c]) => ({ status: c.status, code: c.code, streamed: c.streamed, count: total(c.by), by: { ...c.by }, declared: false }));
       undeclared.sort((a, b) => a.status - b.status || Number(a.streamed) - Number(b.streamed) || (a.code ?? '').localeCompare(b.code ?? ''));
       if (calls > 0) {
         declared += responses.length;

@@ -22,7 +22,17 @@ const HEADINGS = ['operation', 'calls', 'status', 'code', 'streamed', 'count', '
 
 /** A response's cells, in {@link HEADINGS} order after the operation's two. */
 function cells(r: CoverageResponse): string[] {
-  return [String(r.status), r.code ?? '-', r.streamed ? 'yes' : 'no', String(r.count), String(r.by.handler), String(r.by.stub), String(r.by.fault), String(r.by.chaos), r.declared ? 'yes' : 'NO'];
+  return [
+    String(r.status),
+    r.code ?? '-',
+    r.streamed ? 'yes' : 'no',
+    String(r.count),
+    String(r.by.handler),
+    String(r.by.stub),
+    String(r.by.fault),
+    String(r.by.chaos),
+    r.declared ? 'yes' : 'NO',
+  ];
 }
 
 /** The rows of an operation: one per response of an operation called, one `not called` row otherwise. */
@@ -35,7 +45,12 @@ function rows(o: CoverageOperation): string[][] {
 export function coverageText(report: OzCoverageReport): string {
   const table = [[...HEADINGS], ...report.operations.flatMap(rows)];
   const widths = HEADINGS.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
-  const lines = table.map((row) => row.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd());
+  const lines = table.map((row) =>
+    row
+      .map((cell, c) => cell.padEnd(widths[c]!))
+      .join('  ')
+      .trimEnd(),
+  );
   return `oz-mock coverage of openapi.json\n\n${lines.join('\n')}\n\n${coverageSummaryLine(report)}\n`;
 }
 
@@ -48,11 +63,15 @@ tr.covered td{background:#e8f5e9}tr.undeclared td{background:#fff4e5}h2{font-siz
 /** One operation's section of the page. */
 function operationSection(o: CoverageOperation): string {
   const head = `<h2 id="${escape(o.operationId)}">${escape(o.operationId)} <span class="calls">(${o.calls} call${o.calls === 1 ? '' : 's'})</span></h2>`;
-  const headings = HEADINGS.slice(2).map((h) => `<th scope="col">${h}</th>`).join('');
+  const headings = HEADINGS.slice(2)
+    .map((h) => `<th scope="col">${h}</th>`)
+    .join('');
   const body = o.responses
     .map((r) => {
       const mark = !r.declared ? 'undeclared' : r.count > 0 ? 'covered' : 'missed';
-      return `<tr class="${mark}">${cells(r).map((c) => `<td>${escape(c)}</td>`).join('')}</tr>`;
+      return `<tr class="${mark}">${cells(r)
+        .map((c) => `<td>${escape(c)}</td>`)
+        .join('')}</tr>`;
     })
     .join('\n');
   return `${head}\n<table><thead><tr>${headings}</tr></thead><tbody>\n${body}\n</tbody></table>`;

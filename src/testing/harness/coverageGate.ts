@@ -64,19 +64,33 @@ function requirementOf(entry: unknown, index: number): Requirement {
   if (typeof entry === 'string') parts = fromString(entry, where);
   else if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) {
     const o = entry as Record<string, unknown>;
-    for (const k of Object.keys(o)) if (!['operationId', 'status', 'code', 'streamed'].includes(k)) throw new TypeError(`${where}: ${k} is not a field of a requirement (known: operationId, status, code, streamed)`);
+    for (const k of Object.keys(o))
+      if (!['operationId', 'status', 'code', 'streamed'].includes(k))
+        throw new TypeError(`${where}: ${k} is not a field of a requirement (known: operationId, status, code, streamed)`);
     if (typeof o.operationId !== 'string') throw new TypeError(`${where}: operationId must be a string`);
     if (!Number.isInteger(o.status)) throw new TypeError(`${where}: status must be an HTTP status (an integer), not ${JSON.stringify(o.status)}`);
     if (o.code !== undefined && o.code !== null && typeof o.code !== 'string') throw new TypeError(`${where}: code must be a string or null`);
     if (o.streamed !== undefined && typeof o.streamed !== 'boolean') throw new TypeError(`${where}: streamed must be true or false`);
-    parts = { operationId: o.operationId as OperationId, status: o.status as number, code: o.code as string | null | undefined, streamed: o.streamed as boolean | undefined };
-  } else throw new TypeError(`${where} must be a string ("executeTool 424 connection_required") or { operationId, status, code?, streamed? }, not ${JSON.stringify(entry)}`);
+    parts = {
+      operationId: o.operationId as OperationId,
+      status: o.status as number,
+      code: o.code as string | null | undefined,
+      streamed: o.streamed as boolean | undefined,
+    };
+  } else
+    throw new TypeError(
+      `${where} must be a string ("executeTool 424 connection_required") or { operationId, status, code?, streamed? }, not ${JSON.stringify(entry)}`,
+    );
   const declared = DECLARED_RESPONSES.get(parts.operationId);
   if (!declared) throw new TypeError(`${where}: ${JSON.stringify(parts.operationId)} is not an operationId of openapi.json`);
-  const name = [parts.operationId, String(parts.status), ...(typeof parts.code === 'string' ? [parts.code] : []), ...(parts.streamed ? ['streamed'] : [])].join(' ');
+  const name = [parts.operationId, String(parts.status), ...(typeof parts.code === 'string' ? [parts.code] : []), ...(parts.streamed ? ['streamed'] : [])].join(
+    ' ',
+  );
   const requirement = { ...parts, name };
   if (!declared.some((r) => fits(requirement, r))) {
-    throw new TypeError(`${where}: ${JSON.stringify(name)} is no response openapi.json declares (${parts.operationId} declares: ${declared.map((r) => responseName(parts.operationId, r).slice(parts.operationId.length + 1)).join(', ')})`);
+    throw new TypeError(
+      `${where}: ${JSON.stringify(name)} is no response openapi.json declares (${parts.operationId} declares: ${declared.map((r) => responseName(parts.operationId, r).slice(parts.operationId.length + 1)).join(', ')})`,
+    );
   }
   return requirement;
 }
@@ -86,7 +100,8 @@ export function checkCoverageLimits(limits: CoverageLimits): { readonly min: num
   if (typeof limits !== 'object' || limits === null) throw new TypeError('the coverage limits must be an object: { min?, require? }');
   for (const k of Object.keys(limits)) if (k !== 'min' && k !== 'require') throw new TypeError(`${k} is not a coverage limit (known: min, require)`);
   const { min, require = [] } = limits;
-  if (min !== undefined && !(typeof min === 'number' && min >= 0 && min <= 1)) throw new TypeError(`min must be a share from 0 to 1 (0.8 for 80 %), not ${JSON.stringify(min)}`);
+  if (min !== undefined && !(typeof min === 'number' && min >= 0 && min <= 1))
+    throw new TypeError(`min must be a share from 0 to 1 (0.8 for 80 %), not ${JSON.stringify(min)}`);
   if (!Array.isArray(require)) throw new TypeError('require must be a list of responses');
   return { min, require: require.map((entry: unknown, i) => requirementOf(entry, i)) };
 }
@@ -104,12 +119,19 @@ export function coverageShortfall(report: OzCoverageReport, limits: CoverageLimi
   const missed: string[] = [];
   const { summary } = report;
   if (checked.min !== undefined && summary.share < checked.min) {
-    const below = report.operations.filter((o) => o.calls > 0).flatMap((o) => o.responses.filter((r) => r.declared && r.count === 0).map((r) => responseName(o.operationId, r)));
-    lines.push(`Coverage ${summary.covered} of ${summary.declared} declared responses of the operations called (${percent(summary.share)}) is below the minimum ${percent(checked.min)}. Missed:`, ...below.map((n) => `  ${n}`));
+    const below = report.operations
+      .filter((o) => o.calls > 0)
+      .flatMap((o) => o.responses.filter((r) => r.declared && r.count === 0).map((r) => responseName(o.operationId, r)));
+    lines.push(
+      `Coverage ${summary.covered} of ${summary.declared} declared responses of the operations called (${percent(summary.share)}) is below the minimum ${percent(checked.min)}. Missed:`,
+      ...below.map((n) => `  ${n}`),
+    );
     missed.push(...below);
   }
   const byOperation = new Map(report.operations.map((o) => [o.operationId, o.responses]));
-  const notCovered = checked.require.filter((r) => !(byOperation.get(r.operationId) ?? []).some((response: CoverageResponse) => response.count > 0 && fits(r, response))).map((r) => r.name);
+  const notCovered = checked.require
+    .filter((r) => !(byOperation.get(r.operationId) ?? []).some((response: CoverageResponse) => response.count > 0 && fits(r, response)))
+    .map((r) => r.name);
   if (notCovered.length) {
     lines.push('Required responses no request got:', ...notCovered.map((n) => `  ${n}`));
     missed.push(...notCovered);
@@ -131,7 +153,8 @@ export type CoverageSource = OzCoverageReport | { coverage(): OzCoverageReport }
  * ```
  */
 export function expectCoverage(source: CoverageSource, limits: CoverageLimits = {}): void {
-  if (typeof (source as { then?: unknown } | null)?.then === 'function') throw new TypeError('expectCoverage() takes a report, not a promise of one: await it first (expectCoverage(await mock.coverage(), ...))');
+  if (typeof (source as { then?: unknown } | null)?.then === 'function')
+    throw new TypeError('expectCoverage() takes a report, not a promise of one: await it first (expectCoverage(await mock.coverage(), ...))');
   const report = typeof source === 'object' && source !== null && 'coverage' in source && typeof source.coverage === 'function' ? source.coverage() : source;
   const shape = (report ?? {}) as Partial<OzCoverageReport>;
   if (!Array.isArray(shape.operations) || typeof shape.summary !== 'object' || shape.summary === null) {

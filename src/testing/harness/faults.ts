@@ -96,7 +96,9 @@ export interface FaultRequestFacts {
 
 const FAULT_TYPES: ReadonlySet<unknown> = new Set(['error', 'delay', 'drop', 'cut', 'lose', 'dribble']);
 
-const ERROR_CODES: readonly string[] = (OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: Array<{ const: string }> } } } }).components.schemas.ErrorCode.oneOf.map((c) => c.const);
+const ERROR_CODES: readonly string[] = (
+  OPENAPI_DOCUMENT as { components: { schemas: { ErrorCode: { oneOf: Array<{ const: string }> } } } }
+).components.schemas.ErrorCode.oneOf.map((c) => c.const);
 
 /** Throws a `TypeError` naming what is wrong with a fault. */
 export function checkFault(fault: FaultSpec): void {
@@ -112,16 +114,27 @@ export function checkFault(fault: FaultSpec): void {
     throw new TypeError('body must be an object of fields or a predicate');
   }
   if (f.type === 'error') {
-    if (!(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599)) throw new TypeError('An error fault needs status from 400 to 599');
+    if (!(Number.isInteger(f.status) && (f.status as number) >= 400 && (f.status as number) <= 599))
+      throw new TypeError('An error fault needs status from 400 to 599');
     if (typeof f.code !== 'string' || f.code === '') throw new TypeError('An error fault needs a code');
-    if (!ERROR_CODES.includes(f.code)) throw new TypeError(`code must be one of openapi.json's ErrorCode, not ${JSON.stringify(f.code)} (known: ${ERROR_CODES.join(', ')})`);
+    if (!ERROR_CODES.includes(f.code))
+      throw new TypeError(`code must be one of openapi.json's ErrorCode, not ${JSON.stringify(f.code)} (known: ${ERROR_CODES.join(', ')})`);
     if (f.message !== undefined && typeof f.message !== 'string') throw new TypeError('message must be a string');
     if (f.hint !== undefined && typeof f.hint !== 'string') throw new TypeError('hint must be a string');
     if (f.contract !== undefined && typeof f.contract !== 'string') throw new TypeError('contract must be a string');
-    if (f.missing !== undefined && !(Array.isArray(f.missing) && f.missing.every((m) => typeof m === 'string'))) throw new TypeError('missing must be a list of strings');
-    if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && (f.retryAfter as number) >= 0)) throw new TypeError('retryAfter must be an integer >= 0 (seconds)');
+    if (f.missing !== undefined && !(Array.isArray(f.missing) && f.missing.every((m) => typeof m === 'string')))
+      throw new TypeError('missing must be a list of strings');
+    if (f.retryAfter !== undefined && !(Number.isInteger(f.retryAfter) && (f.retryAfter as number) >= 0))
+      throw new TypeError('retryAfter must be an integer >= 0 (seconds)');
     const c = f.connect as Record<string, unknown> | undefined;
-    if (c !== undefined && (typeof c !== 'object' || c === null || typeof c.provider !== 'string' || !['oauth', 'api_key', 'wallet'].includes(c.method as string) || typeof c.link !== 'string')) {
+    if (
+      c !== undefined &&
+      (typeof c !== 'object' ||
+        c === null ||
+        typeof c.provider !== 'string' ||
+        !['oauth', 'api_key', 'wallet'].includes(c.method as string) ||
+        typeof c.link !== 'string')
+    ) {
       throw new TypeError('connect must be {provider, method: oauth|api_key|wallet, link}');
     }
   }

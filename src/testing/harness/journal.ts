@@ -261,7 +261,12 @@ export class Journal implements OzJournal {
     if (times !== undefined && !(Number.isInteger(times) && times >= 0)) throw new TypeError('times must be an integer >= 0');
     const count = this.count(f);
     if (times === undefined ? count >= 1 : count === times) return;
-    throw verificationFailure(describeFilter(f), times ?? null, count, nearMisses(candidates(this.entries, f), (e) => filterDifferences(e, f)));
+    throw verificationFailure(
+      describeFilter(f),
+      times ?? null,
+      count,
+      nearMisses(candidates(this.entries, f), (e) => filterDifferences(e, f)),
+    );
   }
 
   clear(): void {

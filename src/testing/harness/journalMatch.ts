@@ -21,8 +21,10 @@ interface Matched {
 /** Throws a `TypeError` naming a bad content filter. */
 export function checkContentFilter(filter: JournalContentFilter): void {
   if (filter.account !== undefined && typeof filter.account !== 'string') throw new TypeError('account must be a string');
-  if (filter.header !== undefined && !(typeof filter.header === 'string' && /^[^:\s]+:/.test(filter.header))) throw new TypeError('header must be name:value (for example x-trace-id:abc)');
-  if (filter.body !== undefined && (typeof filter.body !== 'object' || filter.body === null || Array.isArray(filter.body))) throw new TypeError('body must be an object of fields');
+  if (filter.header !== undefined && !(typeof filter.header === 'string' && /^[^:\s]+:/.test(filter.header)))
+    throw new TypeError('header must be name:value (for example x-trace-id:abc)');
+  if (filter.body !== undefined && (typeof filter.body !== 'object' || filter.body === null || Array.isArray(filter.body)))
+    throw new TypeError('body must be an object of fields');
 }
 
 /** Whether an entry passes the content filters (none given: it does). */

@@ -105,7 +105,16 @@ export function nearMisses<T extends SeenRequest>(entries: readonly T[], differe
     const e = entries[i]!;
     const differences = differencesOf(e);
     if (differences.length === 0) continue;
-    scored.push({ requestId: e.requestId, operationId: e.operationId, method: e.method, path: e.path, query: e.query, status: e.status, at: e.at, differences });
+    scored.push({
+      requestId: e.requestId,
+      operationId: e.operationId,
+      method: e.method,
+      path: e.path,
+      query: e.query,
+      status: e.status,
+      at: e.at,
+      differences,
+    });
   }
   // A stable sort keeps the newest first among entries with as many differences.
   return scored.sort((a, b) => a.differences.length - b.differences.length).slice(0, NEAR_MISS_LIMIT);

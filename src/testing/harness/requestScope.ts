@@ -20,7 +20,8 @@ export interface ScopedRequest {
 
 /** Throws a `TypeError` when a scope's `operationId` names no operation of openapi.json. */
 export function checkScopeOperationId(operationId: unknown): void {
-  if (operationId !== undefined && !OPERATION_IDS.has(operationId as string)) throw new TypeError(`operationId names no operation of openapi.json: ${String(operationId)}`);
+  if (operationId !== undefined && !OPERATION_IDS.has(operationId as string))
+    throw new TypeError(`operationId names no operation of openapi.json: ${String(operationId)}`);
 }
 
 /** Whether a request is in a scope. */

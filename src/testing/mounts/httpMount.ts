@@ -137,7 +137,13 @@ export interface HttpListener {
  */
 const CAPITALS = /[A-Z]/;
 
-export async function listenHttp(handler: RequestHandler, surface: Surface, port: number, host: string, maxConnectionsPerAddress: number): Promise<HttpListener> {
+export async function listenHttp(
+  handler: RequestHandler,
+  surface: Surface,
+  port: number,
+  host: string,
+  maxConnectionsPerAddress: number,
+): Promise<HttpListener> {
   const server: Server = createServer(
     {
       keepAliveTimeout: LISTENER_LIMITS.keepAliveTimeout,
@@ -171,7 +177,10 @@ export async function listenHttp(handler: RequestHandler, surface: Surface, port
 function requestListener(handler: RequestHandler, surface: Surface, host: string): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
   const connectionOf = (incoming: IncomingMessage): Connection => {
     const socket = incoming.socket;
-    return new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), { host, port: socket.localPort ?? 0 });
+    return new Connection('http', surface, normalizeAddress(socket.remoteAddress), new IncomingReader(incoming), () => socket.destroy(), {
+      host,
+      port: socket.localPort ?? 0,
+    });
   };
   /** What `@hono/node-server` writes: an answer, or a `Response` made already (see `writeResponse`). */
   const viaHono = (answer: RequestOutcome, incoming: IncomingMessage, outgoing: ServerResponse): Response => {

@@ -92,7 +92,8 @@ export class KeysTab {
       throw error;
     }
     const token = form.get('csrf_token');
-    if (token === null || !secretsMatch(this.#formToken, token)) return dashboardFailure(403, 'forbidden_origin', "The form lacks the keys tab's anti-forgery token: write from the dashboard's own page.");
+    if (token === null || !secretsMatch(this.#formToken, token))
+      return dashboardFailure(403, 'forbidden_origin', "The form lacks the keys tab's anti-forgery token: write from the dashboard's own page.");
     const account = this.#needs.account();
     if (account === null) return dashboardFailure(401, 'unauthorized', 'No one is signed in to the dashboard (signInAs chose no account).');
     return revoke ? this.#revoke(account, decodeURIComponent(revoke[1]!)) : this.#create(account, form);
@@ -105,9 +106,10 @@ export class KeysTab {
   #foreignWrite(request: Request, conn: Connection): string | null {
     const origin = conn.reader.header('origin');
     const own = new URL(request.url).origin;
-    if (origin === null) return 'A write to the keys tab needs the Origin header of the dashboard\'s own page.';
+    if (origin === null) return "A write to the keys tab needs the Origin header of the dashboard's own page.";
     if (origin !== own) return `The keys tab takes writes from its own page only (${own}), not from ${origin}.`;
-    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(conn.reader.header('content-type') ?? '')) return "A write to the keys tab is its page's form (application/x-www-form-urlencoded).";
+    if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(conn.reader.header('content-type') ?? ''))
+      return "A write to the keys tab is its page's form (application/x-www-form-urlencoded).";
     return null;
   }
 
@@ -175,11 +177,19 @@ ${rows}
     } else {
       const now = this.#needs.clock.now();
       const keys = [...this.#needs.store().data.keys.values()].filter((k) => k.account === account);
-      const options = [null, ...KEY_EXPIRY_DAYS].map((d) => `<option value="${d ?? 'never'}"${d === DEFAULT_EXPIRY ? ' selected' : ''}>${expiryLabel(d)}</option>`).join('');
+      const options = [null, ...KEY_EXPIRY_DAYS]
+        .map((d) => `<option value="${d ?? 'never'}"${d === DEFAULT_EXPIRY ? ' selected' : ''}>${expiryLabel(d)}</option>`)
+        .join('');
       main = `<h1>API keys</h1>
 ${notice ?? ''}
 <h2>Platform keys</h2>
-${this.#table('Platform keys of this account', this.#rows(keys.filter((k) => k.kind === 'platform'), now))}
+${this.#table(
+  'Platform keys of this account',
+  this.#rows(
+    keys.filter((k) => k.kind === 'platform'),
+    now,
+  ),
+)}
 <h2>Create a key</h2>
 <form method="post" action="${this.#base}${KEYS_TAB_ROUTE}">
 <input type="hidden" name="csrf_token" value="${this.#formToken}">
@@ -189,7 +199,13 @@ ${this.#table('Platform keys of this account', this.#rows(keys.filter((k) => k.k
 </form>
 <h2>Legacy keys</h2>
 <p>Legacy keys (models plane and connector proxy) are read-only: they are no longer created, and can be revoked.</p>
-${this.#table('Legacy keys of this account (read-only)', this.#rows(keys.filter((k) => k.kind !== 'platform'), now))}`;
+${this.#table(
+  'Legacy keys of this account (read-only)',
+  this.#rows(
+    keys.filter((k) => k.kind !== 'platform'),
+    now,
+  ),
+)}`;
     }
     const html = `<!doctype html>
 <html lang="en">

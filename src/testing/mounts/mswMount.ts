@@ -43,7 +43,8 @@ function loadMsw(): MswModule {
  * itself (msw's interceptors do not); a dropped connection is `Response.error()`, a network error to fetch.
  */
 export function mswHandlers(handler: RequestHandler, options: MountOptions, overrides: MswHandlerOptions = {}): HttpHandler[] {
-  if (overrides.msw !== undefined && typeof overrides.msw?.http?.all !== 'function') throw new TypeError("msw must be the msw module (import * as msw from 'msw'): its http.all is missing");
+  if (overrides.msw !== undefined && typeof overrides.msw?.http?.all !== 'function')
+    throw new TypeError("msw must be the msw module (import * as msw from 'msw'): its http.all is missing");
   const { http } = overrides.msw ?? loadMsw();
   const url = (overrides.url ?? options.url).replace(/\/+$/, '');
   const mcpUrl = (overrides.mcpUrl ?? options.mcpUrl).replace(/\/+$/, '');

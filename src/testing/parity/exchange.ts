@@ -101,10 +101,17 @@ export async function send(side: ParityEndpoint, request: ParityRequest): Promis
   let response: Response;
   try {
     response = await side.fetch(
-      new Request(url, { method: request.method, headers, body: request.body === undefined ? null : JSON.stringify(request.body), signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }),
+      new Request(url, {
+        method: request.method,
+        headers,
+        body: request.body === undefined ? null : JSON.stringify(request.body),
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      }),
     );
   } catch (err) {
-    throw new UnreachableError(`${side.url} could not be reached: ${(err as Error).message}${(err as { cause?: Error }).cause ? ` (${(err as { cause: Error }).cause.message})` : ''}`);
+    throw new UnreachableError(
+      `${side.url} could not be reached: ${(err as Error).message}${(err as { cause?: Error }).cause ? ` (${(err as { cause: Error }).cause.message})` : ''}`,
+    );
   }
   const contentType = mediaType(response.headers.get('content-type'));
   const text = await readBounded(response);

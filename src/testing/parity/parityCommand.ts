@@ -73,7 +73,7 @@ export async function parityCommand(args: readonly string[], io: CommandIo, make
   if (!isHttpUrl(values.target)) return usage(`--target must be an http or https URL, got ${values.target}`);
   if (values.against !== undefined && !isHttpUrl(values.against)) return usage(`--against must be an http or https URL, got ${values.against}`);
   const apiKey = values['api-key'] ?? process.env.OZ_API_KEY;
-  if (!apiKey) return usage('--api-key KEY (or OZ_API_KEY) is required: the target\'s key');
+  if (!apiKey) return usage("--api-key KEY (or OZ_API_KEY) is required: the target's key");
   const againstKey = values['against-key'] ?? process.env.OZ_MOCK_API_KEY;
   if (values.against !== undefined && !againstKey) return usage('--against-key KEY (or OZ_MOCK_API_KEY) is required with --against');
   const names: ParityNames = {
@@ -85,7 +85,9 @@ export async function parityCommand(args: readonly string[], io: CommandIo, make
   };
   const target: ParityEndpoint = { url: values.target, apiKey, fetch: (r) => fetch(r) };
   const inProcess = values.against === undefined ? makeReference({}) : null;
-  const reference: ParityEndpoint = inProcess ? { url: `${inProcess.url} (oz-mock in process)`, apiKey: inProcess.apiKey, fetch: (r) => inProcess.fetch(r) } : { url: values.against!, apiKey: againstKey!, fetch: (r) => fetch(r) };
+  const reference: ParityEndpoint = inProcess
+    ? { url: `${inProcess.url} (oz-mock in process)`, apiKey: inProcess.apiKey, fetch: (r) => inProcess.fetch(r) }
+    : { url: values.against!, apiKey: againstKey!, fetch: (r) => fetch(r) };
   // The in-process reference answers on its own origin, whatever the URL says.
   const referenceSide: ParityEndpoint = inProcess ? { ...reference, url: inProcess.url } : reference;
   try {

@@ -107,7 +107,10 @@ export async function runParity(options: ParityOptions): Promise<ParityReport> {
     reference: reference.url,
     scenarios,
     summary: { same: count('same'), different: count('different'), skipped: count('skipped') },
-    coverage: SERVER_OPERATIONS.map((op) => ({ operationId: op.id, behaviours: Object.fromEntries(scenarios.filter((s) => s.operationId === op.id).map((s) => [s.behaviour, s.status])) })),
+    coverage: SERVER_OPERATIONS.map((op) => ({
+      operationId: op.id,
+      behaviours: Object.fromEntries(scenarios.filter((s) => s.operationId === op.id).map((s) => [s.behaviour, s.status])),
+    })),
   };
 }
 

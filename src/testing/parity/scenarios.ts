@@ -13,16 +13,7 @@ type Json = Record<string, unknown>;
 
 /** What a scenario compares of an operation. */
 export type Behaviour =
-  | 'success'
-  | 'no-key'
-  | 'unknown-name'
-  | 'missing-field'
-  | 'unknown-format'
-  | `wire:${string}`
-  | 'stream'
-  | 'async'
-  | 'async-wait'
-  | 'replay';
+  'success' | 'no-key' | 'unknown-name' | 'missing-field' | 'unknown-format' | `wire:${string}` | 'stream' | 'async' | 'async-wait' | 'replay';
 
 /** What a scenario needs a side to have: `tool`, `agent`, `workflow`, `company`, `waiting-tool`, `model:<id>`. */
 export type Need = string;
@@ -67,7 +58,6 @@ const UNSETTLED: ReadonlySet<unknown> = new Set(['queued', 'running', 'active'])
 /** How long a changing resource is polled before it is compared by form only. */
 export const SETTLE_MS = 15_000;
 const POLL_MS = 50;
-
 
 function rawOperation(op: OperationInfo): Json {
   return ((OPENAPI_DOCUMENT.paths as Json)[op.path] as Json)[op.method.toLowerCase()] as Json;
@@ -124,14 +114,17 @@ export function toolInputOf(card: unknown): Json {
 
 async function expect2xx(side: SideContext, request: ParityRequest, what: string): Promise<Json> {
   const answer = await send(side.endpoint, request);
-  if (answer.status < 200 || answer.status > 299 || !isPlainObject(answer.value)) throw new SetupError(`${what} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`);
+  if (answer.status < 200 || answer.status > 299 || !isPlainObject(answer.value))
+    throw new SetupError(`${what} answered ${answer.status}${answer.text ? `: ${answer.text.slice(0, 200)}` : ''}`);
   return answer.value;
 }
 
 const opNamed = (id: string) => serverOperationNamed(id)!;
 const pathOf = (op: OperationInfo, values: Readonly<Record<string, string>>) => {
   const template = ROUTE_BY_ID[op.id].path;
-  return fillPathTemplate(template, (n) => (template.slashParams.includes(n) ? values[n]!.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(values[n]!)));
+  return fillPathTemplate(template, (n) =>
+    template.slashParams.includes(n) ? values[n]!.split('/').map(encodeURIComponent).join('/') : encodeURIComponent(values[n]!),
+  );
 };
 
 /** The collection operation that creates what a path parameter names (`POST /v1/schedules` for `ScheduleId`). */
@@ -171,7 +164,11 @@ async function finishedRun(side: SideContext): Promise<string> {
 
 /** A run still going (the waiting tool, asked to wait a minute): its execution id. */
 async function runningRun(side: SideContext): Promise<string> {
-  const pointer = await expect2xx(side, { method: 'POST', path: pathOf(opNamed('executeTool'), { tool: WAITING_TOOL }), body: { ms: 60_000, async: true } }, `executeTool ${WAITING_TOOL} (setup)`);
+  const pointer = await expect2xx(
+    side,
+    { method: 'POST', path: pathOf(opNamed('executeTool'), { tool: WAITING_TOOL }), body: { ms: 60_000, async: true } },
+    `executeTool ${WAITING_TOOL} (setup)`,
+  );
   return String(pointer.execution_id);
 }
 
@@ -190,7 +187,9 @@ function planOf(op: OperationInfo, kind: string): PathPlan | null {
     case 'Agent':
       return { needs: ['agent'], value: async (s) => s.names.agent };
     case 'WorkflowName':
-      return op.method === 'DELETE' ? { needs: ['agent'], value: async (s) => String((await created(creatorOf(op)!, s)).name) } : { needs: ['workflow'], value: async (s) => s.names.workflow };
+      return op.method === 'DELETE'
+        ? { needs: ['agent'], value: async (s) => String((await created(creatorOf(op)!, s)).name) }
+        : { needs: ['workflow'], value: async (s) => s.names.workflow };
     case 'ScheduleId':
     case 'ItemId': {
       const creator = creatorOf(op)!;
@@ -203,7 +202,16 @@ function planOf(op: OperationInfo, kind: string): PathPlan | null {
       return {
         needs: [],
         value: async (s) => {
-          if (op.plane === 'proxy') await s.once('link', async () => void (await expect2xx(s, { method: 'POST', path: pathOf(opNamed('linkConnection'), { provider: PROVIDER }), body: requestExample(opNamed('linkConnection')) }, 'linkConnection (setup)')));
+          if (op.plane === 'proxy')
+            await s.once(
+              'link',
+              async () =>
+                void (await expect2xx(
+                  s,
+                  { method: 'POST', path: pathOf(opNamed('linkConnection'), { provider: PROVIDER }), body: requestExample(opNamed('linkConnection')) },
+                  'linkConnection (setup)',
+                )),
+            );
           return PROVIDER;
         },
       };
@@ -219,11 +227,25 @@ function planOf(op: OperationInfo, kind: string): PathPlan | null {
 }
 
 /** The path parameter kinds whose unknown value answers a 404 of its kind. */
-const NAMED_KINDS: ReadonlySet<string> = new Set(['Campus', 'Tool', 'Agent', 'WorkflowName', 'ScheduleId', 'ExecutionId', 'TraceExecutionId', 'ItemId', 'model']);
+const NAMED_KINDS: ReadonlySet<string> = new Set([
+  'Campus',
+  'Tool',
+  'Agent',
+  'WorkflowName',
+  'ScheduleId',
+  'ExecutionId',
+  'TraceExecutionId',
+  'ItemId',
+  'model',
+]);
 
 /** Every path parameter kind of openapi.json that has no plan (a test holds this empty). */
 export function unplannedParameters(): string[] {
-  return SERVER_OPERATIONS.flatMap((op) => pathParams(op).filter((p) => planOf(op, p.kind) === null).map((p) => `${op.id} {${p.name}} (${p.kind})`));
+  return SERVER_OPERATIONS.flatMap((op) =>
+    pathParams(op)
+      .filter((p) => planOf(op, p.kind) === null)
+      .map((p) => `${op.id} {${p.name}} (${p.kind})`),
+  );
 }
 
 async function settle(side: SideContext, request: ParityRequest, first: ParityAnswer): Promise<Played> {
@@ -299,7 +321,9 @@ export function paritySuite(): Scenario[] {
     const isExecute = '202' in responses(op) && op.body;
     out.push(scenario(op, { behaviour: 'success' }));
     if (op.auth !== 'none') out.push(scenario(op, { behaviour: 'no-key', shape: (r) => ({ ...r, key: false }) }));
-    const named = pathParams(op).filter((p) => NAMED_KINDS.has(p.kind)).at(-1);
+    const named = pathParams(op)
+      .filter((p) => NAMED_KINDS.has(p.kind))
+      .at(-1);
     if (named) out.push(scenario(op, { behaviour: 'unknown-name', unknownParam: named.name }));
     const required = pathParams(op).some((p) => p.kind === 'Tool') ? null : ((schema?.required ?? []) as string[])[0];
     if (op.body && (required !== undefined || pathParams(op).some((p) => p.kind === 'Tool'))) {
@@ -316,8 +340,10 @@ export function paritySuite(): Scenario[] {
       );
     }
     if (op.wire) out.push(scenario(op, { behaviour: 'unknown-format', shape: (r) => ({ ...r, query: { ...r.query, format: 'parity-unknown' } }) }));
-    if (isExecute && op.wire) for (const format of FORMATS) out.push(scenario(op, { behaviour: `wire:${format}`, shape: (r) => ({ ...r, query: { ...r.query, format } }) }));
-    if (op.streaming !== 'none' && op.streaming !== 'always') out.push(scenario(op, { behaviour: 'stream', shape: (r) => ({ ...r, body: { ...(r.body as Json), stream: true } }) }));
+    if (isExecute && op.wire)
+      for (const format of FORMATS) out.push(scenario(op, { behaviour: `wire:${format}`, shape: (r) => ({ ...r, query: { ...r.query, format } }) }));
+    if (op.streaming !== 'none' && op.streaming !== 'always')
+      out.push(scenario(op, { behaviour: 'stream', shape: (r) => ({ ...r, body: { ...(r.body as Json), stream: true } }) }));
     if ('async' in props) out.push(scenario(op, { behaviour: 'async', shape: (r) => ({ ...r, body: { ...(r.body as Json), async: true } }) }));
     if ('async' in props) out.push(scenario(op, { behaviour: 'async-wait', wait: true, shape: (r) => ({ ...r, body: { ...(r.body as Json), async: true } }) }));
     else if ('202' in responses(op) && !op.body) out.push(scenario(op, { behaviour: 'async-wait', wait: true }));
@@ -342,6 +368,9 @@ export function probeOf(need: Need, names: ParityNames): { request: ParityReques
     case 'workflow':
       return { request: { method: 'GET', path: pathOf(opNamed('getWorkflow'), { name: names.workflow }) }, what: `workflow ${names.workflow}` };
     default:
-      return { request: { method: 'GET', path: pathOf(opNamed('listCompanyItems'), { campus: names.company }), query: { building: names.building, limit: '1' } }, what: `company ${names.company} (building ${names.building})` };
+      return {
+        request: { method: 'GET', path: pathOf(opNamed('listCompanyItems'), { campus: names.company }), query: { building: names.building, limit: '1' } },
+        what: `company ${names.company} (building ${names.building})`,
+      };
   }
 }

@@ -23,7 +23,6 @@ export interface CompareOptions {
 type Json = Record<string, unknown>;
 const ABSENT = '(absent)';
 
-
 /** Whether a schema is a closed set of values (`enum`, `const`, or a `oneOf` of consts). */
 function isClosedSet(node: unknown, depth = 0): boolean {
   const s = resolve(node);
@@ -53,7 +52,8 @@ export const NAMED_HEADERS: ReadonlyArray<{ readonly name: string; readonly byVa
   for (const item of Object.values(OPENAPI_DOCUMENT.paths as Json))
     for (const operation of Object.values(item as Json))
       for (const response of Object.values(((operation as Json).responses ?? {}) as Json))
-        for (const [name, header] of Object.entries((resolve(response)?.headers ?? {}) as Json)) out.set(name.toLowerCase(), isClosedSet(resolve(header)?.schema));
+        for (const [name, header] of Object.entries((resolve(response)?.headers ?? {}) as Json))
+          out.set(name.toLowerCase(), isClosedSet(resolve(header)?.schema));
   // A suggested poll interval depends on when a run is polled, not on what the run is.
   for (const timing of ['retry-after', 'retry-after-ms']) out.delete(timing);
   return [...out].map(([name, byValue]) => ({ name, byValue }));
@@ -119,7 +119,8 @@ const SHAPE_ONLY: CompareOptions = { settled: false, list: false };
 export function compareAnswers(reference: ParityAnswer, target: ParityAnswer, options: CompareOptions): Difference[] {
   const out: Difference[] = [];
   if (reference.status !== target.status) out.push({ path: 'status', reference: reference.status, target: target.status });
-  if (reference.contentType !== target.contentType) out.push({ path: 'headers.content-type', reference: reference.contentType || ABSENT, target: target.contentType || ABSENT });
+  if (reference.contentType !== target.contentType)
+    out.push({ path: 'headers.content-type', reference: reference.contentType || ABSENT, target: target.contentType || ABSENT });
   for (const { name, byValue } of NAMED_HEADERS) {
     const r = reference.headers.get(name);
     const t = target.headers.get(name);
@@ -137,6 +138,7 @@ export function compareAnswers(reference: ParityAnswer, target: ParityAnswer, op
   }
   if (reference.contentType !== target.contentType) return out;
   if (reference.value !== undefined || target.value !== undefined) compareValues('$', null, reference.value, target.value, options, false, out);
-  else if ((reference.text === '') !== (target.text === '')) out.push({ path: '$', reference: reference.text === '' ? ABSENT : 'text', target: target.text === '' ? ABSENT : 'text' });
+  else if ((reference.text === '') !== (target.text === ''))
+    out.push({ path: '$', reference: reference.text === '' ? ABSENT : 'text', target: target.text === '' ? ABSENT : 'text' });
   return out;
 }

@@ -35,7 +35,10 @@ export function eventValue(data: string): unknown {
  * within each run, event by event as far as the shorter run goes (a stream of more tokens is no difference). Each
  * pair is named by the target's event index and name (`events[3](token).data`).
  */
-export function eventPairs(reference: readonly ReadEvent[], target: readonly ReadEvent[]): Array<{ readonly at: string; readonly reference: unknown; readonly target: unknown }> {
+export function eventPairs(
+  reference: readonly ReadEvent[],
+  target: readonly ReadEvent[],
+): Array<{ readonly at: string; readonly reference: unknown; readonly target: unknown }> {
   const r = eventRuns(reference);
   const t = eventRuns(target);
   const out: Array<{ at: string; reference: unknown; target: unknown }> = [];

@@ -137,7 +137,8 @@ export interface ResolvedServerOptions {
 
 function journalLimit(value: number | undefined): number {
   if (value === undefined) return 10_000;
-  if (value !== Infinity && !(Number.isInteger(value) && value >= 0)) throw new RangeError(`journalLimit must be a whole number >= 0 or Infinity, got ${String(value)}`);
+  if (value !== Infinity && !(Number.isInteger(value) && value >= 0))
+    throw new RangeError(`journalLimit must be a whole number >= 0 or Infinity, got ${String(value)}`);
   return value;
 }
 

@@ -131,7 +131,13 @@ export function harEntry(exchange: Exchange, secrets: readonly string[]): HarEnt
     headers: requestHeaders,
     queryString: [...query].map(([name, value]) => ({ name, value })),
     ...(exchange.requestBody && exchange.requestBody.size > 0
-      ? { postData: { mimeType: contentType(requestHeaders), text: redactText(exchange.requestBody.text, secrets), ...(cut(exchange.requestBody) ? { comment: cut(exchange.requestBody) } : {}) } }
+      ? {
+          postData: {
+            mimeType: contentType(requestHeaders),
+            text: redactText(exchange.requestBody.text, secrets),
+            ...(cut(exchange.requestBody) ? { comment: cut(exchange.requestBody) } : {}),
+          },
+        }
       : {}),
     headersSize: -1,
     bodySize: exchange.requestBody?.size ?? 0,

@@ -34,7 +34,14 @@ export async function recordCommand(args: readonly string[], io: CommandIo): Pro
   try {
     ({ values } = parseArgs({
       args: [...args],
-      options: { target: { type: 'string' }, out: { type: 'string' }, port: { type: 'string' }, host: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      options: {
+        target: { type: 'string' },
+        out: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -50,7 +57,8 @@ export async function recordCommand(args: readonly string[], io: CommandIo): Pro
     io.exit(2);
   };
   if (values.target === undefined) return usage('--target URL is required (the service to record)');
-  if (!URL.canParse(values.target) || !/^https?:$/.test(new URL(values.target).protocol)) return usage(`--target must be an http or https URL, got ${values.target}`);
+  if (!URL.canParse(values.target) || !/^https?:$/.test(new URL(values.target).protocol))
+    return usage(`--target must be an http or https URL, got ${values.target}`);
   const portText = values.port ?? '4020';
   if (!/^\d+$/.test(portText) || Number(portText) > 65535) return usage('--port must be a port number from 0 to 65535');
   let recorder;
@@ -75,5 +83,8 @@ export async function recordCommand(args: readonly string[], io: CommandIo): Pro
     );
   });
   if (values.json) io.out(`${JSON.stringify({ url: started.url, har: started.harPath, stubs: started.stubsPath })}\n`);
-  else io.out(`oz-mock record: forwarding ${started.url} to ${values.target}\n  OZ_BASE_URL=${started.url}\n  recording to ${started.harPath}\nStop with Ctrl+C.\n`);
+  else
+    io.out(
+      `oz-mock record: forwarding ${started.url} to ${values.target}\n  OZ_BASE_URL=${started.url}\n  recording to ${started.harPath}\nStop with Ctrl+C.\n`,
+    );
 }

@@ -175,7 +175,9 @@ function upstreamFailed(exchange: Exchange, res: ServerResponse, err: NodeJS.Err
     exchange.finish(`the target's answer broke off: ${reason}`);
     return;
   }
-  const body = JSON.stringify({ error: { code: 'upstream_error', message: `oz-mock record: the target ${exchange.recording.target.origin} could not be reached (${reason}).` } });
+  const body = JSON.stringify({
+    error: { code: 'upstream_error', message: `oz-mock record: the target ${exchange.recording.target.origin} could not be reached (${reason}).` },
+  });
   res.writeHead(502, { 'content-type': 'application/json', 'x-error-code': 'upstream_error', 'content-length': Buffer.byteLength(body) });
   res.end(body);
   exchange.finish(`the target could not be reached: ${reason}`);

@@ -72,7 +72,11 @@ function parsedBody(text: string, type: string | null): { value: unknown } | { w
 function streamedAnswer(recorded: readonly RecordedEvent[], comment: string | undefined): Pick<StubDocument['answer'], 'events' | 'cut'> {
   const events = recorded
     .filter((e) => !(e.event === 'message' && e.data === '[DONE]'))
-    .map((e): RecordedStubEvent => ({ ...(e.event === 'message' ? {} : { event: e.event }), data: jsonOrText(e.data), ...(e.delayMs > 0 ? { delayMs: e.delayMs } : {}) }));
+    .map((e): RecordedStubEvent => ({
+      ...(e.event === 'message' ? {} : { event: e.event }),
+      data: jsonOrText(e.data),
+      ...(e.delayMs > 0 ? { delayMs: e.delayMs } : {}),
+    }));
   const cutShort = comment !== undefined && /before (its|the answer's) end|broke off/.test(comment);
   return { events, ...(cutShort ? { cut: { afterEvents: events.length } } : {}) };
 }
@@ -95,7 +99,8 @@ function candidate(entry: HarEntry): Candidate | { why: string } {
   const type = header(response, 'content-type');
   const streamed = mediaType(type) === 'text/event-stream';
   if (streamed && !response._events) return { why: 'a streamed answer whose events were recorded in part only' };
-  if (!streamed && response.content.text !== undefined && response.content.size > new TextEncoder().encode(response.content.text).length) return { why: 'its body was recorded in part only' };
+  if (!streamed && response.content.text !== undefined && response.content.size > new TextEncoder().encode(response.content.text).length)
+    return { why: 'its body was recorded in part only' };
   let body: unknown;
   const asItCame = !streamed && response.content.text !== undefined && type !== null && AS_IT_CAME.has(mediaType(type));
   if (!streamed && !asItCame && response.content.text !== undefined && response.content.text !== '') {
@@ -112,7 +117,13 @@ function candidate(entry: HarEntry): Candidate | { why: string } {
     ...(Object.keys(matched.path).length ? { path: matched.path } : {}),
     ...(Object.keys(query).length ? { query } : {}),
   };
-  const answered = streamed ? streamedAnswer(response._events!, entry.comment) : asItCame ? { text: response.content.text!, contentType: type! } : body !== undefined ? { body } : {};
+  const answered = streamed
+    ? streamedAnswer(response._events!, entry.comment)
+    : asItCame
+      ? { text: response.content.text!, contentType: type! }
+      : body !== undefined
+        ? { body }
+        : {};
   const stub: StubDocument = {
     operationId,
     match,
@@ -145,7 +156,13 @@ export function stubsFromHar(har: Har): { stubs: StubDocument[]; entries: number
     .sort((a, b) => a.weight - b.weight)
     .flatMap(({ stubs: recorded }) => {
       const last = recorded[recorded.length - 1]!;
-      return [last, ...recorded.slice(0, -1).reverse().map((s) => ({ stub: { ...s.stub, times: 1 }, entry: s.entry }))];
+      return [
+        last,
+        ...recorded
+          .slice(0, -1)
+          .reverse()
+          .map((s) => ({ stub: { ...s.stub, times: 1 }, entry: s.entry })),
+      ];
     });
   return { stubs: ordered.map((s) => s.stub), entries: ordered.map((s) => s.entry), leftOut };
 }

@@ -76,7 +76,12 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 }
 
 /** Stops listening, ends the exchanges under way (recorded as cut), writes `stubs.json` from the HAR. */
-async function stopRecording(recording: Recording, server: http.Server, sockets: ReadonlySet<Socket>, { harPath, stubsPath }: { harPath: string; stubsPath: string }): Promise<RecordingSummary> {
+async function stopRecording(
+  recording: Recording,
+  server: http.Server,
+  sockets: ReadonlySet<Socket>,
+  { harPath, stubsPath }: { harPath: string; stubsPath: string },
+): Promise<RecordingSummary> {
   const closed = new Promise<void>((r) => server.close(() => r()));
   const pending = [...recording.underWay];
   for (const exchange of pending) exchange.stop();

@@ -156,7 +156,15 @@ export class ItemWalker {
   }
 
   /** `building`: the item's building as looked up in this same step, or `null` to look it up again (after an await). */
-  #advance(item: ItemRecord, stepId: string, index: number, count: number, nextStep: string | undefined, output: string, building: BuildingRecord | null): void {
+  #advance(
+    item: ItemRecord,
+    stepId: string,
+    index: number,
+    count: number,
+    nextStep: string | undefined,
+    output: string,
+    building: BuildingRecord | null,
+  ): void {
     if (item.status !== 'active' || item.step !== stepId) return;
     this.#charge(item);
     item.last_output = output;

@@ -62,9 +62,7 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
 /** Fills `{input}` and `{inputs.name}` into a task's string fields. */
 function fillTemplate(value: unknown, input: string, inputs: Readonly<Record<string, unknown>>): unknown {
   if (typeof value !== 'string') return value;
-  return value.replace(/\{(input|inputs\.[A-Za-z0-9_-]+)\}/g, (_, name: string) =>
-    name === 'input' ? input : String(inputs[name.slice(7)] ?? ''),
-  );
+  return value.replace(/\{(input|inputs\.[A-Za-z0-9_-]+)\}/g, (_, name: string) => (name === 'input' ? input : String(inputs[name.slice(7)] ?? '')));
 }
 
 /** The longest poll interval an unfinished execution suggests: what it always suggested before (`Retry-After: 1`). */
@@ -211,7 +209,15 @@ export class Runner {
     // A sync run is created running: its indexes hold it there already.
     if (!wasRunning) this.#parts.store.executionChanged(record);
     // The root span's id follows from the execution's (one random id less per run).
-    record.spans.push({ id: `spn_root_${record.id}`, parent_id: null, name: `${record.kind} ${record.target}`, status: 'running', started_at: now, ended_at: null, attributes: { kind: record.kind, target: record.target } });
+    record.spans.push({
+      id: `spn_root_${record.id}`,
+      parent_id: null,
+      name: `${record.kind} ${record.target}`,
+      status: 'running',
+      started_at: now,
+      ended_at: null,
+      attributes: { kind: record.kind, target: record.target },
+    });
   }
 
   #span(parent: string | null, name: string, now: number, attributes: Record<string, unknown>): SpanRecord {

@@ -90,7 +90,18 @@ export class Scheduler {
       const run = scheduleRun(store, s);
       runner.runInBackground(newExecution(runner, s.account, run, null), run.plan);
     } catch (err) {
-      runner.failUnstarted(runner.create({ account: s.account, kind: s.target.kind, target: s.target.name, input: s.input, taskId: newId('tsk'), followupAgent: null, status: 'queued' }), err);
+      runner.failUnstarted(
+        runner.create({
+          account: s.account,
+          kind: s.target.kind,
+          target: s.target.name,
+          input: s.input,
+          taskId: newId('tsk'),
+          followupAgent: null,
+          status: 'queued',
+        }),
+        err,
+      );
     }
     // The next occurrence after the one that fired: an `advance` over several occurrences fires each once.
     const cron = parseCron(s.cron);

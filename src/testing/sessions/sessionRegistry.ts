@@ -69,7 +69,12 @@ export class SessionRegistry implements SessionDirectory {
   create(options: OzSessionOptions = {}): OzSession {
     checkOptions(options);
     if (this.#live.size >= this.max) {
-      throw new OzMockError(429, 'rate_limited', `${this.max} sessions are live, the most this server keeps (--max-sessions): end one first (session.close(), DELETE /_oz/sessions/{id}).`, { retryAfter: 1 });
+      throw new OzMockError(
+        429,
+        'rate_limited',
+        `${this.max} sessions are live, the most this server keeps (--max-sessions): end one first (session.close(), DELETE /_oz/sessions/{id}).`,
+        { retryAfter: 1 },
+      );
     }
     const start = this.baseline();
     const demoId = this.demoKey === null ? undefined : start.data.keyByHash.get(hashKey(this.demoKey));

@@ -139,7 +139,9 @@ function cardCheck(name: string, schema: Record<string, unknown>): SchemaCheck {
 export function toCatalogAgent(def: AgentDefinition): CatalogAgent {
   const required = [...(def.required ?? ['user_request'])];
   const inputSchema = cardSchema(
-    def.inputSchema ? { type: 'object', ...def.inputSchema } : { type: 'object', properties: { user_request: { type: 'string', description: 'What to ask the agent.' } } },
+    def.inputSchema
+      ? { type: 'object', ...def.inputSchema }
+      : { type: 'object', properties: { user_request: { type: 'string', description: 'What to ask the agent.' } } },
     required,
   );
   return {

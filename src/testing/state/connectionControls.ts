@@ -44,7 +44,8 @@ export function connectionControls(store: () => Store): OzConnectionControls {
   return {
     link(account, provider, options = {}) {
       requireAccount(store(), account);
-      if (typeof provider !== 'string' || !PROVIDER.test(provider)) throw invalidParams('provider must be a provider name (letters, digits, _ . and -, at most 100).', ['provider']);
+      if (typeof provider !== 'string' || !PROVIDER.test(provider))
+        throw invalidParams('provider must be a provider name (letters, digits, _ . and -, at most 100).', ['provider']);
       if (options.method !== undefined && !METHODS.includes(options.method)) throw invalidParams(`method must be one of: ${METHODS.join(', ')}.`);
       if (options.status !== undefined && !STATUSES.includes(options.status)) throw invalidParams(`status must be one of: ${STATUSES.join(', ')}.`);
       const record = store().linkConnection(account, provider, options.method, options.status);

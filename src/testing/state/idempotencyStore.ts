@@ -12,8 +12,7 @@ export const DEFAULT_IDEMPOTENCY_MAX_ENTRIES = 10_000;
  * execution the answer belonged to, sent again as `X-Execution-Id`).
  */
 export type KeptAnswer = (
-  | { readonly kind: 'payload'; readonly status: number; readonly payload: Payload }
-  | { readonly kind: 'json'; readonly status: number; readonly value: unknown }
+  { readonly kind: 'payload'; readonly status: number; readonly payload: Payload } | { readonly kind: 'json'; readonly status: number; readonly value: unknown }
 ) & { readonly executionId?: string | null };
 
 /** What one (account, trace id) stands for: a request being served, or its kept 2xx answer. */

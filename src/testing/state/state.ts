@@ -241,18 +241,19 @@ function byName(a: string, b: string): number {
   return a.localeCompare(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-const executionNames = new IndexNames(
-  (account, status, kind) => [executionIndex(account), executionIndex(account, status), executionIndex(account, undefined, kind), executionIndex(account, status, kind)],
-);
+const executionNames = new IndexNames((account, status, kind) => [
+  executionIndex(account),
+  executionIndex(account, status),
+  executionIndex(account, undefined, kind),
+  executionIndex(account, status, kind),
+]);
 
-const itemNames = new IndexNames(
-  (account, campus, building, status) => [
-    itemIndex(account!, campus!),
-    itemIndex(account!, campus!, building),
-    itemIndex(account!, campus!, undefined, status),
-    itemIndex(account!, campus!, building, status),
-  ],
-);
+const itemNames = new IndexNames((account, campus, building, status) => [
+  itemIndex(account!, campus!),
+  itemIndex(account!, campus!, building),
+  itemIndex(account!, campus!, undefined, status),
+  itemIndex(account!, campus!, building, status),
+]);
 
 /** An empty data set. */
 export function emptyData(): ServerData {

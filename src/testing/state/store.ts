@@ -4,7 +4,20 @@ import { stepKey, toCatalogAgent, toCatalogTool, type AgentDefinition, type Cata
 import type { ServerClock } from '../time/clock.js';
 import { newId } from '../support/ids.js';
 import { RetentionQueue, type RetentionLimits } from './retention.js';
-import { isFinished, isItemFinished, type AccountRecord, type BuildingRecord, type CompanyRecord, type ConnectionRecord, type ExecutionRecord, type ItemRecord, type KeyKind, type ServerData, type Tier, type WorkflowRecord } from './state.js';
+import {
+  isFinished,
+  isItemFinished,
+  type AccountRecord,
+  type BuildingRecord,
+  type CompanyRecord,
+  type ConnectionRecord,
+  type ExecutionRecord,
+  type ItemRecord,
+  type KeyKind,
+  type ServerData,
+  type Tier,
+  type WorkflowRecord,
+} from './state.js';
 import type { WorkflowTask } from '../../generated/types.js';
 import { isoTime } from '../support/isoTime.js';
 
@@ -269,7 +282,12 @@ export class Store {
   }
 
   /** Links (or re-links) an account connection. */
-  linkConnection(account: string, provider: string, method: ConnectionRecord['method'] = 'oauth', status: ConnectionRecord['status'] = 'linked'): ConnectionRecord {
+  linkConnection(
+    account: string,
+    provider: string,
+    method: ConnectionRecord['method'] = 'oauth',
+    status: ConnectionRecord['status'] = 'linked',
+  ): ConnectionRecord {
     const record: ConnectionRecord = { provider, method, status, url: `https://dashboard.${IN_PROCESS_DOMAIN}/connections/${encodeURIComponent(provider)}` };
     this.account(account).connections.set(provider, record);
     return record;

@@ -59,7 +59,13 @@ export async function removeStaleTemporaries(path: string): Promise<string[]> {
     if (pid === undefined || processAlive(Number(pid))) continue;
     const stale = join(folder, entry);
     // A file that cannot be removed (a read-only folder) stays: the start goes on.
-    if (await rm(stale, { force: true }).then(() => true, () => false)) removed.push(stale);
+    if (
+      await rm(stale, { force: true }).then(
+        () => true,
+        () => false,
+      )
+    )
+      removed.push(stale);
   }
   return removed;
 }

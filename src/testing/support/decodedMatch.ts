@@ -12,7 +12,7 @@ export function replaceDecoded(text: string, pattern: RegExp, replacement: strin
   // The decoded text, and where in `text` each of its characters starts (one more entry: the end).
   let decoded = '';
   const starts: number[] = [];
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     starts.push(i);
     ESCAPE.lastIndex = i;
     const escape = ESCAPE.exec(text);

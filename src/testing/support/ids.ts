@@ -10,7 +10,7 @@ const CODES = Array.from({ length: 248 }, (_, i) => ALPHABET.charCodeAt(i % 62))
 
 /** Fills `codes` from index `from` on with random characters of [A-Za-z0-9] (their codes). */
 function fillRandom(codes: number[], from: number): void {
-  for (let i = from; i < codes.length; ) {
+  for (let i = from; i < codes.length;) {
     if (offset >= pool.length) {
       randomFillSync(pool);
       offset = 0;

@@ -153,7 +153,12 @@ export class IndexedMap<R, K = number> implements Map<string, R> {
 
   /** A page of one index: up to `limit` records after the position `after`, in the index's order or reversed. */
   page(index: string, after: K | undefined, limit: number, descending: boolean): R[] {
-    return this.#indexes.get(index)?.page(after, limit, descending).map((id) => this.#entries.get(id)!.record) ?? [];
+    return (
+      this.#indexes
+        .get(index)
+        ?.page(after, limit, descending)
+        .map((id) => this.#entries.get(id)!.record) ?? []
+    );
   }
 
   /** The record at a position of an index (by name in an index ordered by name), if any. */

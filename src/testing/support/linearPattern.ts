@@ -29,9 +29,23 @@ type Node =
 
 const isDigit: CharTest = (c) => c >= 48 && c <= 57;
 const isWord: CharTest = (c) => isDigit(c) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-const isSpace: CharTest = (c) => (c >= 9 && c <= 13) || c === 32 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+const isSpace: CharTest = (c) =>
+  (c >= 9 && c <= 13) ||
+  c === 32 ||
+  c === 0xa0 ||
+  c === 0x1680 ||
+  (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 ||
+  c === 0x2029 ||
+  c === 0x202f ||
+  c === 0x205f ||
+  c === 0x3000 ||
+  c === 0xfeff;
 const isLineEnd: CharTest = (c) => c === 10 || c === 13 || c === 0x2028 || c === 0x2029;
-const not = (t: CharTest): CharTest => (c) => !t(c);
+const not =
+  (t: CharTest): CharTest =>
+  (c) =>
+    !t(c);
 
 class Parser {
   #at = 0;
@@ -94,7 +108,8 @@ class Parser {
     if (c === '\\') return this.#escape(false);
     if (c === '(') {
       if (this.source.startsWith('?:', this.#at)) this.#at += 2;
-      else if (this.source.startsWith('?<', this.#at) && /^\?<[A-Za-z_$][\w$]*>/.test(this.source.slice(this.#at))) this.#at = this.source.indexOf('>', this.#at) + 1;
+      else if (this.source.startsWith('?<', this.#at) && /^\?<[A-Za-z_$][\w$]*>/.test(this.source.slice(this.#at)))
+        this.#at = this.source.indexOf('>', this.#at) + 1;
       else if (this.#peek() === '?') throw new PatternError('lookarounds ((?=, (?!, (?<=, (?<!) are not supported');
       const inner = this.#alternation();
       if (this.source[this.#at++] !== ')') throw new PatternError('unterminated group');

@@ -18,8 +18,7 @@ export type Surface = 'api' | 'mcp';
  * (over HTTP). The server reads it when a step needs it (`wire/bodyText.ts`), never by calling back into the mount.
  */
 export type RequestBody =
-  | { readonly kind: 'web'; readonly stream: ReadableStream<Uint8Array> | null }
-  | { readonly kind: 'node'; readonly incoming: IncomingMessage };
+  { readonly kind: 'web'; readonly stream: ReadableStream<Uint8Array> | null } | { readonly kind: 'node'; readonly incoming: IncomingMessage };
 
 /**
  * What a mount hands the server of a request: its headers, read each mount's cheapest way (over HTTP straight

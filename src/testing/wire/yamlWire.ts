@@ -37,7 +37,8 @@ const MARKDOWN_FIELDS: ReadonlySet<string> = new Set(['content']);
 // PyYAML): C0 controls but tab and LF, CR (it would fold into LF), DEL, C1 controls (NEL among them), the line and
 // paragraph separators (1.1 line breaks), U+FEFF, U+FFFE, U+FFFF and lone surrogates. js-yaml escapes them all in a
 // double-quoted scalar instead.
-const NOT_BLOCKABLE = /[\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_BLOCKABLE =
+  /[\r\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 // A line of only spaces or tabs: readers disagree whether its white space is content (the yaml package drops it).
 const BLANK_LINE_WITH_SPACES = /(?:^|\n)[ \t]+(?:\n|$)/;

@@ -25,7 +25,16 @@ let ozMock;
 async function bundle(program, platform, format, minify) {
   const esbuild = createRequire(join(dir, 'package.json'))('esbuild');
   const outfile = join(dir, 'out', `${program.replace('.js', '')}.${platform}${minify ? '.min' : ''}.${FORMATS[format]}`);
-  const result = await esbuild.build({ entryPoints: [join(dir, program)], bundle: true, platform, format, minify, outfile, metafile: true, logLevel: 'silent' });
+  const result = await esbuild.build({
+    entryPoints: [join(dir, program)],
+    bundle: true,
+    platform,
+    format,
+    minify,
+    outfile,
+    metafile: true,
+    logLevel: 'silent',
+  });
   const warnings = await esbuild.formatMessages(result.warnings, { kind: 'warning' });
   assert(warnings.length === 0, `esbuild warned:\n${warnings.join('\n')}`);
   if (platform !== 'node') {

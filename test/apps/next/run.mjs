@@ -43,7 +43,9 @@ function edgeFiles(page) {
 /** Source maps' sources (sectioned maps included), with their contents. */
 function mapSources(file) {
   const map = JSON.parse(readFileSync(file, 'utf8'));
-  return (map.sections?.map((section) => section.map) ?? [map]).flatMap((m) => m.sources.map((source, i) => ({ source, content: m.sourcesContent?.[i] ?? '' })));
+  return (map.sections?.map((section) => section.map) ?? [map]).flatMap((m) =>
+    m.sources.map((source, i) => ({ source, content: m.sourcesContent?.[i] ?? '' })),
+  );
 }
 
 /** What an Edge function's output loads: built-ins named by its code and its maps' sources, oz-sdk's sources' own. */
@@ -68,7 +70,10 @@ function checkEdgeOutput() {
   const baseline = edgeReferences('/edge-baseline/route');
   const oz = edgeReferences('/edge/route');
   const extra = [...oz.code].filter((name) => !baseline.code.has(name));
-  assert(extra.length === 0, `the Edge route loads Node built-ins Next's own Edge code does not (${[...baseline.code].join(', ') || 'none'}): ${extra.join(', ')}`);
+  assert(
+    extra.length === 0,
+    `the Edge route loads Node built-ins Next's own Edge code does not (${[...baseline.code].join(', ') || 'none'}): ${extra.join(', ')}`,
+  );
   assert(oz.ozSources.size === 0, `oz-sdk's sources in the Edge output import Node built-ins: ${[...oz.ozSources].join('; ')}`);
   assert(oz.stubs === 0, `the Edge output holds ${oz.stubs} stub(s) of an unsupported Edge import`);
 }
@@ -76,7 +81,11 @@ function checkEdgeOutput() {
 /** `next start` on a free port with the client's env; answers the two routes' JSON, then stops the server. */
 async function startAndFetch() {
   const port = await freePort();
-  const { cmd, args, env } = next(['start', '--port', String(port), '--hostname', '127.0.0.1'], { ...buildEnv, OZ_BASE_URL: ozMock.url, OZ_API_KEY: ozMock.apiKey });
+  const { cmd, args, env } = next(['start', '--port', String(port), '--hostname', '127.0.0.1'], {
+    ...buildEnv,
+    OZ_BASE_URL: ozMock.url,
+    OZ_API_KEY: ozMock.apiKey,
+  });
   // Its own process group: the server and anything it spawns stop together.
   const server = spawn(cmd, args, { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let log = '';
@@ -96,7 +105,10 @@ async function startAndFetch() {
 async function waitForServer(url, server, log) {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline && server.exitCode === null) {
-    const ok = await fetch(url).then((response) => response.ok, () => false);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -120,7 +132,10 @@ function checkAnswer(runtime, body) {
     tableClasses: { own: true, sibling: false },
   };
   const { mcpTools, ...rest } = body;
-  assert(JSON.stringify(rest) === JSON.stringify(expected) && mcpTools > 0, `/${runtime} answered ${JSON.stringify(body)}, expected ${JSON.stringify(expected)} and some MCP tools`);
+  assert(
+    JSON.stringify(rest) === JSON.stringify(expected) && mcpTools > 0,
+    `/${runtime} answered ${JSON.stringify(body)}, expected ${JSON.stringify(expected)} and some MCP tools`,
+  );
 }
 
 await runChecks(

@@ -11,8 +11,14 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'oz-pack-'));
 try {
   if (!existsSync(join(root, 'dist/index.js'))) execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
-  const name = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop();
-  execFileSync(process.execPath, [fileURLToPath(new URL('./run.mjs', import.meta.url))], { stdio: 'inherit', env: { ...process.env, OZ_TARBALL: join(dir, name) } });
+  const name = execFileSync('npm', ['pack', '--silent', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .pop();
+  execFileSync(process.execPath, [fileURLToPath(new URL('./run.mjs', import.meta.url))], {
+    stdio: 'inherit',
+    env: { ...process.env, OZ_TARBALL: join(dir, name) },
+  });
 } catch {
   process.exitCode = 1;
 } finally {

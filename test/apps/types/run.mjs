@@ -78,10 +78,14 @@ const RESOLUTIONS = [
 const applies = (ts, resolution) => !(ts === '7' && resolution.moduleResolution === 'node10');
 
 function install(dir) {
-  if (!existsSync(join(here, 'node_modules/typescript-7'))) execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: here, stdio: 'inherit' });
+  if (!existsSync(join(here, 'node_modules/typescript-7')))
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: here, stdio: 'inherit' });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'oz-types-consumer', private: true, version: '0.0.0' }));
   // No msw: an optional peer of oz-sdk/testing, whose declarations must type-check without it.
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@types/node@20.19.43'], { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, '@types/node@20.19.43'], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
 }
 
 function project(dir, ts, resolution, dom) {
@@ -136,25 +140,35 @@ try {
   for (const [file, source] of Object.entries(FILES)) writeFileSync(join(dir, file), source);
   const cells = COMPILERS.flatMap((ts) => RESOLUTIONS.flatMap((resolution) => [false, true].map((dom) => ({ ts, resolution, dom }))));
   const results = await twoAtATime(
-    cells.map((cell) => () => (applies(cell.ts, cell.resolution) ? typeCheck(dir, cell.ts, project(dir, cell.ts, cell.resolution, cell.dom)) : Promise.resolve(undefined))),
+    cells.map(
+      (cell) => () =>
+        applies(cell.ts, cell.resolution) ? typeCheck(dir, cell.ts, project(dir, cell.ts, cell.resolution, cell.dom)) : Promise.resolve(undefined),
+    ),
   );
   const cell = (ts, resolution, dom) => results[cells.findIndex((c) => c.ts === ts && c.resolution === resolution && c.dom === dom)];
   for (const [i, result] of results.entries()) {
-    if (result && !result.ok) console.error(`\n--- TypeScript ${cells[i].ts}, ${cells[i].resolution.name}, ${cells[i].dom ? 'DOM' : 'no DOM'}:\n${result.output}`);
+    if (result && !result.ok)
+      console.error(`\n--- TypeScript ${cells[i].ts}, ${cells[i].resolution.name}, ${cells[i].dom ? 'DOM' : 'no DOM'}:\n${result.output}`);
   }
   const mark = (result) => (result === undefined ? 'n/a' : result.ok ? 'ok' : 'FAIL');
   const rows = COMPILERS.map((ts) => {
-    const version = execFileSync(process.execPath, [join(here, `node_modules/typescript-${ts}/bin/tsc`), '--version'], { encoding: 'utf8' }).trim().replace('Version ', '');
+    const version = execFileSync(process.execPath, [join(here, `node_modules/typescript-${ts}/bin/tsc`), '--version'], { encoding: 'utf8' })
+      .trim()
+      .replace('Version ', '');
     return [version, ...RESOLUTIONS.map((r) => `${mark(cell(ts, r, false))} / ${mark(cell(ts, r, true))}`)];
   });
   const header = ['TypeScript', ...RESOLUTIONS.map((r) => r.name)];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (row) => `| ${row.map((v, i) => v.padEnd(widths[i])).join(' | ')} |`;
-  console.log(`\ntypes: each cell is "no DOM / DOM" (lib es2023 / es2023 + dom), strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, verbatimModuleSyntax, skipLibCheck false`);
+  console.log(
+    `\ntypes: each cell is "no DOM / DOM" (lib es2023 / es2023 + dom), strict, exactOptionalPropertyTypes, noUncheckedIndexedAccess, verbatimModuleSyntax, skipLibCheck false`,
+  );
   console.log([line(header), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n'));
   const checked = results.filter(Boolean);
   const failed = checked.filter((r) => !r.ok).length;
-  console.log(`${checked.length} type-checks, ${failed} failed, ${((performance.now() - started) / 1000).toFixed(1)} s (${checked.reduce((s, r) => s + r.seconds, 0).toFixed(1)} s of compiler time, two at a time)`);
+  console.log(
+    `${checked.length} type-checks, ${failed} failed, ${((performance.now() - started) / 1000).toFixed(1)} s (${checked.reduce((s, r) => s + r.seconds, 0).toFixed(1)} s of compiler time, two at a time)`,
+  );
   process.exitCode = failed === 0 ? 0 : 1;
 } finally {
   rmSync(dir, { recursive: true, force: true });

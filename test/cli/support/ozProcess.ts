@@ -36,7 +36,10 @@ function cleanEnv(extra: Record<string, string | undefined>): NodeJS.ProcessEnv 
 /** Starts the built oz-mock with these flags and reads its JSON line. */
 export async function startMock(args: string[] = []): Promise<MockServer> {
   const bins = await builtBins();
-  const child = spawn(process.execPath, [join(bins, 'testing/cli.js'), '--port', '0', '--json', '--admin-token', ADMIN_TOKEN, ...args], { env: cleanEnv({}), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(bins, 'testing/cli.js'), '--port', '0', '--json', '--admin-token', ADMIN_TOKEN, ...args], {
+    env: cleanEnv({}),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -8,7 +8,10 @@ import { builtBins } from './builtCli.js';
  */
 export async function ozInTerminal(args: string[], env: Record<string, string>): Promise<{ code: number; screen: string }> {
   const bin = join(await builtBins(), 'cli/oz.js');
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !name.startsWith('OZ_') && value !== undefined)) as Record<string, string>;
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name, value]) => !name.startsWith('OZ_') && value !== undefined)) as Record<
+    string,
+    string
+  >;
   const terminal = spawn(process.execPath, [bin, ...args], { cols: 200, rows: 20, env: { ...base, ...env } });
   let screen = '';
   terminal.onData((data) => (screen += data));

@@ -15,7 +15,7 @@ export function embeddedServerCases(): void {
     expect(typeof document).toBe('object');
   });
 
-  it("calls the embedded server through its fetch without dangerouslyAllowBrowser", async () => {
+  it('calls the embedded server through its fetch without dangerouslyAllowBrowser', async () => {
     const server = createOzServer();
     try {
       const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, logLevel: 'off' });

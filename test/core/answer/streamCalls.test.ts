@@ -79,7 +79,13 @@ describe('stream calls through the transport', () => {
   }, 4000);
 
   it('a chat stream gives the OpenAI chunks until [DONE]', async () => {
-    const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'oz-chat', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] };
+    const chunk = {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'oz-chat',
+      choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }],
+    };
     server.answer({ headers: { 'content-type': 'text/event-stream' }, body: `data: ${JSON.stringify(chunk)}\n\ndata: [DONE]\n\n` });
     const stream = await fastClient(server).chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'hi' }], stream: true });
     const chunks = [];
@@ -89,10 +95,20 @@ describe('stream calls through the transport', () => {
     expect(server.requests[0]!.headers['x-trace-id']).toMatch(/^exe_[A-Za-z0-9]{32}$/);
   });
 
-  it('a chat stream cut after its first chunk is not retried: the loop ends with the stream\'s error, one request', async () => {
-    const chunk = { id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'oz-chat', choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }] };
+  it("a chat stream cut after its first chunk is not retried: the loop ends with the stream's error, one request", async () => {
+    const chunk = {
+      id: 'c1',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'oz-chat',
+      choices: [{ index: 0, delta: { content: 'hi' }, finish_reason: null }],
+    };
     server.answer(
-      { headers: { 'content-type': 'text/event-stream' }, parts: [{ data: `data: ${JSON.stringify(chunk)}\n\n` }, { delayMs: 20, data: 'data: {"id"' }], cutAfterParts: true },
+      {
+        headers: { 'content-type': 'text/event-stream' },
+        parts: [{ data: `data: ${JSON.stringify(chunk)}\n\n` }, { delayMs: 20, data: 'data: {"id"' }],
+        cutAfterParts: true,
+      },
       { headers: { 'content-type': 'text/event-stream' }, body: 'data: [DONE]\n\n' },
     );
     const stream = await fastClient(server).chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'hi' }], stream: true });
@@ -109,11 +125,26 @@ describe('stream calls through the transport', () => {
 });
 
 describe('metered calls (chat completions, embeddings) are safe to retry', () => {
-  const completion = { id: 'chatcmpl_1', object: 'chat.completion', created: 1, model: 'oz-chat', choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }] };
-  const embedding = { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1] }], model: 'oz-embed', usage: { prompt_tokens: 1, total_tokens: 1 } };
+  const completion = {
+    id: 'chatcmpl_1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'oz-chat',
+    choices: [{ index: 0, message: { role: 'assistant', content: 'hi' }, finish_reason: 'stop' }],
+  };
+  const embedding = {
+    object: 'list',
+    data: [{ object: 'embedding', index: 0, embedding: [0.1] }],
+    model: 'oz-embed',
+    usage: { prompt_tokens: 1, total_tokens: 1 },
+  };
 
   it.each([
-    ['chat.completions.create', (oz: ReturnType<typeof fastClient>) => oz.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'hi' }] }), completion],
+    [
+      'chat.completions.create',
+      (oz: ReturnType<typeof fastClient>) => oz.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'hi' }] }),
+      completion,
+    ],
     ['embeddings.create', (oz: ReturnType<typeof fastClient>) => oz.embeddings.create({ model: 'oz-embed', input: 'x' }), embedding],
   ] as const)('%s sends an x-trace-id, the same one on the retry of a lost answer', async (_, call, body) => {
     server.answer({ destroy: true }, { body });

@@ -143,9 +143,11 @@ describe('an attempt keeps its timeout, even when its fetch ignores the signal',
     const stream = await client().agents.execute({ agent: 'writer', user_request: 'hi', stream: true }, { idleTimeout: Infinity });
     expect(inits[0]!.signal!.aborted).toBe(false);
     const seen: ExecuteStreamEvent[] = [];
-    const reading = watch((async () => {
-      for await (const event of stream) seen.push(event);
-    })());
+    const reading = watch(
+      (async () => {
+        for await (const event of stream) seen.push(event);
+      })(),
+    );
     push.enqueue(encoder.encode(`event: token\ndata: {"delta":"a"}\n\n`));
     await vi.advanceTimersByTimeAsync(2 * TEN_MINUTES);
     await settle();
@@ -163,7 +165,9 @@ describe('an attempt keeps its timeout, even when its fetch ignores the signal',
     const chunks = [bytes.subarray(0, 5), bytes.subarray(5, 29), bytes.subarray(29)];
     globalFetch(() =>
       Promise.resolve(
-        new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }), { headers: { 'content-type': 'application/json' } }),
+        new Response(new ReadableStream({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }), {
+          headers: { 'content-type': 'application/json' },
+        }),
       ),
     );
     expect(await client().tools.execute('echo', body)).toEqual(envelope('héllo ✓'));
@@ -172,13 +176,16 @@ describe('an attempt keeps its timeout, even when its fetch ignores the signal',
 
 describe('an attempt with a signal', () => {
   it('times out while the body is read (headers came in time) with OzTimeoutError, and retries', async () => {
-    server.answer({ headers: { 'content-type': 'application/json' }, parts: [{ data: '{"ok":' }, { delayMs: 2000, data: 'true}' }] }, { body: envelope('done') });
+    server.answer(
+      { headers: { 'content-type': 'application/json' }, parts: [{ data: '{"ok":' }, { delayMs: 2000, data: 'true}' }] },
+      { body: envelope('done') },
+    );
     const result = await fastClient(server, { maxRetries: 1 }).tools.execute('echo', body, { timeout: 150 });
     expect(result).toEqual(envelope('done'));
     expect(server.requests).toHaveLength(2);
   });
 
-  it("cuts the body of a fetch of your own at the deadline, even when the fetch ignores its signal", async () => {
+  it('cuts the body of a fetch of your own at the deadline, even when the fetch ignores its signal', async () => {
     const stalled = stalledBody('{"ok":');
     const fetch = () => Promise.resolve(new Response(stalled.stream, { headers: { 'content-type': 'application/json' } }));
     const error = await rejectionOf(client({ fetch }).tools.execute('echo', body, { timeout: 50 }));
@@ -200,11 +207,17 @@ describe('an attempt with a signal', () => {
   });
 
   it("a stream cut while read without a caller's signal fails as a cut connection", async () => {
-    server.answer({ headers: { 'content-type': 'text/event-stream' }, parts: [{ data: 'event: token\ndata: {"delta":"a"}\n\n' }, { delayMs: 20, data: 'event: tok' }], cutAfterParts: true });
+    server.answer({
+      headers: { 'content-type': 'text/event-stream' },
+      parts: [{ data: 'event: token\ndata: {"delta":"a"}\n\n' }, { delayMs: 20, data: 'event: tok' }],
+      cutAfterParts: true,
+    });
     const stream = await fastClient(server).agents.execute({ agent: 'writer', user_request: 'hi', stream: true });
-    const error = await rejectionOf((async () => {
-      for await (const _ of stream);
-    })());
+    const error = await rejectionOf(
+      (async () => {
+        for await (const _ of stream);
+      })(),
+    );
     expect(error).toBeInstanceOf(OzConnectionError);
   });
 });

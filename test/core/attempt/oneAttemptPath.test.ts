@@ -35,7 +35,9 @@ const PATHS = [
     (seen: Seen[]): Partial<ClientOptions> => {
       const runtimeFetch = globalThis.fetch;
       // Only this file's server: a call another file left running in the worker is not this test's.
-      vi.stubGlobal('fetch', (input: string, init: RequestInit) => (String(input).startsWith(listener.url) ? watched(seen, init, runtimeFetch(input, init)) : runtimeFetch(input, init)));
+      vi.stubGlobal('fetch', (input: string, init: RequestInit) =>
+        String(input).startsWith(listener.url) ? watched(seen, init, runtimeFetch(input, init)) : runtimeFetch(input, init),
+      );
       return { baseURL: listener.url };
     },
   ],
@@ -91,7 +93,7 @@ describe.each(PATHS)('one attempt path: %s', (_, through) => {
     expect(seen[0]!.init.signal!.reason).toBe(reason);
   });
 
-  it('the timeout aborts the fetch\'s signal with OzTimeoutError and the attempt is retried', async () => {
+  it("the timeout aborts the fetch's signal with OzTimeoutError and the attempt is retried", async () => {
     // Scoped to this test's body: a request of an earlier test still in flight cannot take the fault.
     server.faults.add({ operationId: 'executeTool', type: 'delay', ms: 60_000, times: 1, body: { text: 'timeout then retry' } });
     const seen: Seen[] = [];

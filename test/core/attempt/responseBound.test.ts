@@ -82,7 +82,6 @@ beforeEach(() => {
   written = 0;
 });
 
-
 // A loopback server in a child process: GET /v1/tools/echo answers a small tool; POST .../execute a JSON document of
 // `bytes` bytes generated as the socket drains; GET /report what it wrote.
 const GENERATING_SERVER = `
@@ -127,7 +126,8 @@ function heldMemory(): number {
   return heapUsed + arrayBuffers;
 }
 
-const client = (options: Partial<ClientOptions> = {}) => new Oz({ baseURL, apiKey: KEY, logLevel: 'off', maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 1 }, ...options });
+const client = (options: Partial<ClientOptions> = {}) =>
+  new Oz({ baseURL, apiKey: KEY, logLevel: 'off', maxRetries: 2, retry: { initialDelayMs: 1, maxDelayMs: 1 }, ...options });
 const json = (value: unknown): Plan => ({ status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify(value)) });
 const envelope = (content: string) => ({ ok: true, content, execution_id: 'exe_1', request_id: 'req_1' });
 
@@ -212,7 +212,11 @@ describe('an answer past maxResponseBytes', () => {
   });
 
   it('an error answer (a 500 that would be retried) is bounded too, and not retried', async () => {
-    plan = { status: 500, contentType: 'application/json', body: Buffer.from(JSON.stringify({ error: { code: 'internal_error', message: 'x'.repeat(5000) } })) };
+    plan = {
+      status: 500,
+      contentType: 'application/json',
+      body: Buffer.from(JSON.stringify({ error: { code: 'internal_error', message: 'x'.repeat(5000) } })),
+    };
     await tooLarge(client({ maxResponseBytes: 1000 }).tools.get('echo'), 1000);
     expect(requests).toBe(1);
   });
@@ -261,7 +265,9 @@ describe('errorFromResponse', () => {
         controller.enqueue(chunk);
       },
     });
-    const error = await errorFromResponse(new Response(body, { status: 500, statusText: 'Internal Server Error', headers: { 'content-type': 'application/json' } }));
+    const error = await errorFromResponse(
+      new Response(body, { status: 500, statusText: 'Internal Server Error', headers: { 'content-type': 'application/json' } }),
+    );
     expect(error.status).toBe(500);
     expect(error.message).toContain('Internal Server Error');
     expect(pulled).toBeLessThan(70);

@@ -22,7 +22,11 @@ describe("the SDK's own errors", () => {
       [new OzAbortError('m'), 'OzAbortError', 'abort_error'],
       [new OzRedirectError('m', 302, undefined), 'OzRedirectError', 'redirect_error'],
       [new OzResponseTooLargeError(1, 2), 'OzResponseTooLargeError', 'response_too_large'],
-      [new OzResponseValidationError({ operationId: 'o', path: '$', value: 1, requestId: undefined, problem: 'p' }), 'OzResponseValidationError', 'response_validation_error'],
+      [
+        new OzResponseValidationError({ operationId: 'o', path: '$', value: 1, requestId: undefined, problem: 'p' }),
+        'OzResponseValidationError',
+        'response_validation_error',
+      ],
       [new OzMiddlewareError('m', 0), 'OzMiddlewareError', undefined],
     ];
     for (const [error, name, code] of made) {
@@ -66,7 +70,9 @@ describe("the SDK's own errors", () => {
     const validation = new OzResponseValidationError({ ...fields, requestId: 'req_1' }, { cause });
     expect(validation).toMatchObject({ operationId: 'whoami', path: '$.name', value: 3, requestId: 'req_1', cause });
     expect(validation.message).toBe('whoami: the answer does not match openapi.json at $.name: must be string (request req_1).');
-    expect(new OzResponseValidationError({ ...fields, requestId: undefined }).message).toBe('whoami: the answer does not match openapi.json at $.name: must be string.');
+    expect(new OzResponseValidationError({ ...fields, requestId: undefined }).message).toBe(
+      'whoami: the answer does not match openapi.json at $.name: must be string.',
+    );
   });
 });
 
@@ -94,7 +100,13 @@ describe('OzAPIError', () => {
     const body = { code: 'connection_required', message: 'm', missing: ['a'], contract: 'c', hint: 'h', connect };
     const error = new OzAPIError(424, new Headers(), body);
     expect(error).toMatchObject({ error: body, missing: ['a'], contract: 'c', hint: 'h', connect });
-    expect(new OzAPIError(424, new Headers(), undefined)).toMatchObject({ error: undefined, missing: undefined, contract: undefined, hint: undefined, connect: undefined });
+    expect(new OzAPIError(424, new Headers(), undefined)).toMatchObject({
+      error: undefined,
+      missing: undefined,
+      contract: undefined,
+      hint: undefined,
+      connect: undefined,
+    });
   });
 });
 
@@ -107,7 +119,10 @@ describe('statusForCode and apiErrorFor', () => {
   });
 
   it('405 and 413 with an unknown code are their status classes', () => {
-    for (const [status, Class] of [[405, Http405Error], [413, Http413Error]] as const) {
+    for (const [status, Class] of [
+      [405, Http405Error],
+      [413, Http413Error],
+    ] as const) {
       const error = apiErrorFor(status, new Headers(), { code: 'brand_new_code', message: 'm' });
       expect(Object.getPrototypeOf(error)).toBe(Class.prototype);
       expect(error.name).toBe(Class.name);

@@ -254,7 +254,10 @@ describe('apiErrorFor and errorFromResponse', () => {
 
   it('errorFromResponse reads a text body with its missing line', async () => {
     const e = await errorFromResponse(
-      new Response('invalid_params: Missing fields.\nmissing: a, b\n', { status: 422, headers: { 'content-type': 'text/plain', 'x-error-code': 'invalid_params' } }),
+      new Response('invalid_params: Missing fields.\nmissing: a, b\n', {
+        status: 422,
+        headers: { 'content-type': 'text/plain', 'x-error-code': 'invalid_params' },
+      }),
     );
     expect(e).toMatchObject({ code: 'invalid_params', missing: ['a', 'b'], message: '422 invalid_params: Missing fields.' });
   });

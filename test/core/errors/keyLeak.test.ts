@@ -38,7 +38,8 @@ describe('the key never leaks', () => {
     server.fallback = (request): ScriptedAnswer => {
       const seen = `${String(request.headers.authorization ?? '')} ${String(request.headers['x-api-key'] ?? '')}`;
       if (request.path.endsWith('/ok')) return { headers: { 'x-request-id': 'req_ok' }, body: envelope('fine') };
-      if (request.query.get('format') === 'text') return { status: 401, headers: { 'content-type': 'text/plain', 'x-error-code': 'unauthorized' }, body: `unauthorized: bad key ${seen}\n` };
+      if (request.query.get('format') === 'text')
+        return { status: 401, headers: { 'content-type': 'text/plain', 'x-error-code': 'unauthorized' }, body: `unauthorized: bad key ${seen}\n` };
       return { status: 401, headers: { 'x-error-code': 'unauthorized' }, body: { error: { code: 'unauthorized', message: `bad key ${seen}`, hint: seen } } };
     };
     await client.tools.get('ok');
@@ -50,7 +51,10 @@ describe('the key never leaks', () => {
     errors.push(await rejectionOf(new Oz({ baseURL: server.url, apiKey: LEGACY, logger, logLevel: 'debug' }).tools.get('echo')));
 
     // Retries, then an error status; a reset connection; a timeout; an abort; a usage error.
-    server.answer({ status: 500, headers: { 'x-error-code': 'internal_error', 'retry-after': '0' } }, { status: 500, headers: { 'x-error-code': 'internal_error', 'retry-after': '0' } });
+    server.answer(
+      { status: 500, headers: { 'x-error-code': 'internal_error', 'retry-after': '0' } },
+      { status: 500, headers: { 'x-error-code': 'internal_error', 'retry-after': '0' } },
+    );
     errors.push(await rejectionOf(client.tools.get('echo')));
     server.answer({ destroy: true });
     errors.push(await rejectionOf(client.withOptions({ maxRetries: 0 }).tools.get('echo')));

@@ -128,8 +128,10 @@ describe('what a wait accepts from the record route', () => {
     ['42', 'the number 42'],
   ];
   const json = (text: string): ScriptedAnswer => ({ headers: { 'content-type': 'application/json' }, body: text });
-  const pointerService = (record: string) => (request: RecordedRequest): ScriptedAnswer =>
-    request.method === 'POST' ? { status: 202, body: { workflow_id: null, execution_id: 'exe_p', task_id: null, status: 'queued' } } : json(record);
+  const pointerService =
+    (record: string) =>
+    (request: RecordedRequest): ScriptedAnswer =>
+      request.method === 'POST' ? { status: 202, body: { workflow_id: null, execution_id: 'exe_p', task_id: null, status: 'queued' } } : json(record);
 
   it.each(NOT_RECORDS)('executions.wait() on %s rejects with an OzError naming it, after one poll', async (text, named) => {
     server.fallback = () => json(text);
@@ -161,11 +163,15 @@ describe('what a wait accepts from the record route', () => {
     ['a status that is not a string', { status: 7 }],
   ])('%s keeps polling until the run succeeds, then resolves with its content', async (_, odd) => {
     server.answer({ body: odd }, { body: odd }, { body: record('exe_o', 'succeeded') });
-    await expect(waitingClient().executions.wait('exe_o', { interval: 1 })).resolves.toMatchObject({ ok: true, content: 'first run result', execution_id: 'exe_o' });
+    await expect(waitingClient().executions.wait('exe_o', { interval: 1 })).resolves.toMatchObject({
+      ok: true,
+      content: 'first run result',
+      execution_id: 'exe_o',
+    });
     expect(server.requests).toHaveLength(3);
   });
 
-  it('an empty object forever ends with the wait\'s own timeout (OzWaitTimeoutError), never { ok: true }', async () => {
+  it("an empty object forever ends with the wait's own timeout (OzWaitTimeoutError), never { ok: true }", async () => {
     server.fallback = () => ({ body: {} });
     const error = await rejectionOf(waitingClient().executions.wait('exe_e', { interval: 1, maxInterval: 5, timeout: 200 }));
     expect(error).toBeInstanceOf(OzWaitTimeoutError);
@@ -188,13 +194,14 @@ describe('what a wait accepts from the record route', () => {
     expect(await rejectionOf(waitingClient().executions.wait('exe_c', { interval: 1 }))).toBeInstanceOf(ExecutionCancelledError);
   });
 
-  it.each([['a string', 'boom'], ['an array', []], ['an object without a code', { message: 'x' }]])(
-    'failed with an error that is %s rejects with InternalError, not a TypeError',
-    async (_, error) => {
-      server.answer({ body: { ...record('exe_f', 'failed'), error } });
-      expect(await rejectionOf(waitingClient().executions.wait('exe_f', { interval: 1 }))).toBeInstanceOf(InternalError);
-    },
-  );
+  it.each([
+    ['a string', 'boom'],
+    ['an array', []],
+    ['an object without a code', { message: 'x' }],
+  ])('failed with an error that is %s rejects with InternalError, not a TypeError', async (_, error) => {
+    server.answer({ body: { ...record('exe_f', 'failed'), error } });
+    expect(await rejectionOf(waitingClient().executions.wait('exe_f', { interval: 1 }))).toBeInstanceOf(InternalError);
+  });
 
   it('a lost answer whose record reads null is an OzError naming it (parsed and async calls)', async () => {
     const service = lostAnswerService(0, {});

@@ -86,7 +86,8 @@ describe('middleware against the scripted server', () => {
   });
 
   it('observes a stream through a clone, leaving the caller every event', async () => {
-    const events = 'event: token\ndata: {"delta":"a"}\n\nevent: token\ndata: {"delta":"b"}\n\nevent: result\ndata: {"ok":true,"content":"ab","execution_id":"exe_1","request_id":"req_1"}\n\n';
+    const events =
+      'event: token\ndata: {"delta":"a"}\n\nevent: token\ndata: {"delta":"b"}\n\nevent: result\ndata: {"ok":true,"content":"ab","execution_id":"exe_1","request_id":"req_1"}\n\n';
     scripted.answer({ headers: { 'content-type': 'text/event-stream' }, parts: [{ data: events.slice(0, 30) }, { delayMs: 20, data: events.slice(30) }] });
     let observed: Promise<string> | undefined;
     const observer: Middleware = async (request, next) => {
@@ -170,7 +171,8 @@ describe('middleware against the scripted server', () => {
     scripted.fallback = (request): ScriptedAnswer => {
       const trace = String(request.headers['x-trace-id']);
       if (request.method === 'POST') {
-        if (runs.has(trace)) return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'used' } } };
+        if (runs.has(trace))
+          return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'used' } } };
         runs.add(trace);
         return { destroy: true };
       }
@@ -188,7 +190,7 @@ describe('middleware against the scripted server', () => {
     expect(seen[0]!.url).toContain(`${scripted.url}/v1/executions/exe_waited`);
   });
 
-  it('oz.raw.use() takes the same middleware, run inside the client\'s on every attempt; eject() removes it', async () => {
+  it("oz.raw.use() takes the same middleware, run inside the client's on every attempt; eject() removes it", async () => {
     scripted.answer(internal, { body: { status: 'ok' } }, { body: { status: 'ok' } });
     const order: string[] = [];
     const oz = client({ middleware: [(request, next, context) => (order.push(`client ${context.attempt}`), next(request))] });
@@ -223,7 +225,12 @@ describe('middleware against the embedded server', () => {
     const { seen, middleware } = recorder();
     expect((await oz({ middleware: [middleware] }).tools.execute('echo', { text: 'again' })).content).toBe('again');
     expect(seen.map((s) => s.context.attempt)).toEqual([0, 1, 2]);
-    expect(server.journal.filter('executeTool').slice(-3).map((e) => [e.status, e.headers['x-oz-retry-count']])).toEqual([
+    expect(
+      server.journal
+        .filter('executeTool')
+        .slice(-3)
+        .map((e) => [e.status, e.headers['x-oz-retry-count']]),
+    ).toEqual([
       [500, '0'],
       [500, '1'],
       [200, '2'],
@@ -242,7 +249,12 @@ describe('middleware against the embedded server', () => {
     const pointer = await client.agents.execute({ agent: 'writer', user_request: 'later', async: true });
     await client.executions.wait(pointer, { interval: 1 });
     expect(seen[0]!.context.operationId).toBe('executeAgent');
-    expect(seen.slice(1).map((s) => s.context.operationId).every((op) => op === 'getExecution') && seen.length > 1).toBe(true);
+    expect(
+      seen
+        .slice(1)
+        .map((s) => s.context.operationId)
+        .every((op) => op === 'getExecution') && seen.length > 1,
+    ).toBe(true);
   });
 
   it('runs for the MCP client and oz.raw, and a thrown error is typed there too', async () => {
@@ -256,7 +268,12 @@ describe('middleware against the embedded server', () => {
   });
 
   it('an error answer a middleware gives is the typed error of its code', async () => {
-    const client = oz({ maxRetries: 0, middleware: [async () => Response.json({ error: { code: 'internal_error', message: 'mw' } }, { status: 500, headers: { 'x-error-code': 'internal_error' } })] });
+    const client = oz({
+      maxRetries: 0,
+      middleware: [
+        async () => Response.json({ error: { code: 'internal_error', message: 'mw' } }, { status: 500, headers: { 'x-error-code': 'internal_error' } }),
+      ],
+    });
     expect(await rejectionOf(client.tools.get('echo'))).toBeInstanceOf(InternalError);
   });
 });

@@ -39,7 +39,7 @@ describe('query values', () => {
     expect(error.message).not.toContain('source');
   });
 
-  it('the same through generated parameters and the client\'s defaultQuery', async () => {
+  it("the same through generated parameters and the client's defaultQuery", async () => {
     const fromParams = await usageErrorOf(client().tools.list({ limit: { a: 1 } as never }));
     expect(fromParams.message).toMatch(/^The query parameter "limit" \(from the operation's parameters\) is an object/);
     const withDefaults = new Oz({ baseURL: server.url, apiKey: KEY, defaultQuery: { region: Symbol('eu') as never } });
@@ -62,13 +62,32 @@ describe('a body JSON cannot write', () => {
     ['a BigInt', { text: 'x', params: { n: [1, 2n] } }, 'body.params.n[1] is a BigInt (send it as a string or a number)'],
     [
       'a getter that throws',
-      { text: 'x', params: Object.defineProperty({}, 'secret', { enumerable: true, get: () => { throw new Error('vault locked'); } }) },
+      {
+        text: 'x',
+        params: Object.defineProperty({}, 'secret', {
+          enumerable: true,
+          get: () => {
+            throw new Error('vault locked');
+          },
+        }),
+      },
       'the getter of body.params.secret threw: vault locked',
     ],
-    ['a toJSON() that throws', { text: 'x', when: { toJSON: () => { throw new Error('no time'); } } }, 'body.when.toJSON() threw: no time'],
+    [
+      'a toJSON() that throws',
+      {
+        text: 'x',
+        when: {
+          toJSON: () => {
+            throw new Error('no time');
+          },
+        },
+      },
+      'body.when.toJSON() threw: no time',
+    ],
   ];
 
-  it.each(cases)('%s: OzUsageError saying what and where, JSON\'s own error as its cause, nothing sent', async (_, body, problem) => {
+  it.each(cases)("%s: OzUsageError saying what and where, JSON's own error as its cause, nothing sent", async (_, body, problem) => {
     const error = await usageErrorOf(client().tools.execute('echo', body as never));
     expect(error.message).toBe(`The body of executeTool cannot be written as JSON: ${problem}. Nothing was sent.`);
     expect(error.cause).toBeInstanceOf(Error);

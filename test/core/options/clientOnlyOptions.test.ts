@@ -32,7 +32,8 @@ describe("a client's option given per call", () => {
     expect(server.requests.map((r) => r.headers['x-api-key'])).toEqual([other, other]);
     expect(warningsOf(logger)).toEqual(
       ['apiKey', 'baseURL', 'authHeader', 'fetch', 'logLevel'].map(
-        (name) => `options.${name} on a call is deprecated: it belongs to a client. Make one with oz.withOptions({ ${name} }) and call through it (this call still used it).`,
+        (name) =>
+          `options.${name} on a call is deprecated: it belongs to a client. Make one with oz.withOptions({ ${name} }) and call through it (this call still used it).`,
       ),
     );
     // Another client warns again: once per client.
@@ -52,7 +53,11 @@ describe("a client's option given per call", () => {
   it('is not warned of for the options a call keeps', async () => {
     const logger = recordingLogger();
     const client = fastClient(server, { logger, logLevel: 'warn' });
-    await client.tools.execute('echo', { text: 'x' }, { timeout: 5_000, maxRetries: 1, headers: { 'x-team': 'a' }, validate: 'off', fetchOptions: { keepalive: false }, retry: { initialDelayMs: 1 } });
+    await client.tools.execute(
+      'echo',
+      { text: 'x' },
+      { timeout: 5_000, maxRetries: 1, headers: { 'x-team': 'a' }, validate: 'off', fetchOptions: { keepalive: false }, retry: { initialDelayMs: 1 } },
+    );
     expect(warningsOf(logger)).toEqual([]);
   });
 });

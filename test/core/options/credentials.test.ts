@@ -62,7 +62,12 @@ describe('a key provider against the scripted server', () => {
     const cases: [ClientOptions['apiKey'], string][] = [
       [() => 42 as never, 'The apiKey function gave number; it must give the key (ozk_...) as a non-empty string.'],
       [async () => '', 'The apiKey function gave an empty string; it must give the key (ozk_...) as a non-empty string.'],
-      [() => { throw new Error('vault sealed'); }, 'The apiKey function failed: vault sealed'],
+      [
+        () => {
+          throw new Error('vault sealed');
+        },
+        'The apiKey function failed: vault sealed',
+      ],
       [() => Promise.reject(new Error('vault unreachable')), 'The apiKey function failed: vault unreachable'],
     ];
     for (const [apiKey, message] of cases) {
@@ -127,7 +132,12 @@ describe('key rotation with one client and a provider, against the embedded serv
     await server.clock.advance(2 * 60_000 + 1); // the key cache lets go of the old key
     await call('after');
     expect(results).toEqual(['before', 'created', 'revoked', 'after']);
-    expect(server.journal.filter('executeTool').slice(-4).map((e) => e.status)).toEqual([200, 200, 200, 200]);
+    expect(
+      server.journal
+        .filter('executeTool')
+        .slice(-4)
+        .map((e) => e.status),
+    ).toEqual([200, 200, 200, 200]);
   });
 
   it('a call sent with the old key while it was revoked is retried with the new one: the 401 loses nothing', async () => {

@@ -7,13 +7,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { OzCore, toolsGet, type OzCoreOptions } from '../../../src/funcs/index.js';
 import { Oz, OzUsageError, type ClientOptions, type RequestOptions } from '../../../src/index.js';
 import { checkOption } from '../../../src/core/options/checkOptions.js';
-import {
-  OPTION_TABLE,
-  type CallOptionName,
-  type ClientOptionName,
-  type OptionName,
-  type OptionRow,
-} from '../../../src/core/options/optionTable.js';
+import { OPTION_TABLE, type CallOptionName, type ClientOptionName, type OptionName, type OptionRow } from '../../../src/core/options/optionTable.js';
 import { KEY, recordingLogger, rejectionOf } from '../support/clients.js';
 
 const BASE = 'http://127.0.0.1:9';
@@ -67,13 +61,23 @@ function wrongValues(row: OptionRow): [string, unknown][] {
     case 'signal':
       return [number, string, fn, object, none];
     case 'logger':
-      return [number, string, none, ['an object without debug', { error() {}, warn() {}, info() {} }], ['an object of strings', { error: 'x', warn: 'x', info: 'x', debug: 'x' }]];
+      return [
+        number,
+        string,
+        none,
+        ['an object without debug', { error() {}, warn() {}, info() {} }],
+        ['an object of strings', { error: 'x', warn: 'x', info: 'x', debug: 'x' }],
+      ];
   }
 }
 
 /** Numbers outside a range: below it, at an excluded bound, a fraction where whole ones are due, past its top, Infinity, NaN. */
 function outOfRange(range: NonNullable<OptionRow['range']>): [string, unknown][] {
-  const out: [string, unknown][] = [['below the least', range.min - 1], ['NaN', Number.NaN], ['-Infinity', -Infinity]];
+  const out: [string, unknown][] = [
+    ['below the least', range.min - 1],
+    ['NaN', Number.NaN],
+    ['-Infinity', -Infinity],
+  ];
   if (range.above) out.push(['the excluded bound', range.min]);
   if (range.whole) out.push(['a fraction', range.min + 0.5]);
   if (range.max !== undefined) out.push(['past the greatest', range.max + 1]);
@@ -117,7 +121,13 @@ function cases(rows: [OptionName, OptionRow][]): [string, string, OptionName, un
     const own = [...wrongValues(row), ...(REFUSED_STRINGS[name] ?? []).map((value): [string, unknown] => [`the string ${JSON.stringify(value)}`, value])];
     const whole = own.map(([what, value]): [string, string, OptionName, unknown, string] => [name, what, name, value, name]);
     const fields = Object.entries(row.fields ?? {}).flatMap(([field, inner]) =>
-      wrongValues(inner).map(([what, value]): [string, string, OptionName, unknown, string] => [`${name}.${field}`, what, name, { [field]: value }, `${name}.${field}`]),
+      wrongValues(inner).map(([what, value]): [string, string, OptionName, unknown, string] => [
+        `${name}.${field}`,
+        what,
+        name,
+        { [field]: value },
+        `${name}.${field}`,
+      ]),
     );
     return [...whole, ...fields];
   });
@@ -146,7 +156,11 @@ describe('the option table', () => {
     expectTypeOf<CallOptionName>().toEqualTypeOf<keyof RequestOptions>();
     expectTypeOf<Exclude<ClientOptionName, 'mcpURL'>>().toEqualTypeOf<keyof OzCoreOptions>();
     // Every string a row refines has refused examples here.
-    expect(ROWS.filter(([, row]) => row.refine !== undefined).map(([name]) => name).sort()).toEqual(Object.keys(REFUSED_STRINGS).sort());
+    expect(
+      ROWS.filter(([, row]) => row.refine !== undefined)
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual(Object.keys(REFUSED_STRINGS).sort());
   });
 
   it('says what the option takes and what came', () => {
@@ -155,7 +169,9 @@ describe('the option table', () => {
     expect(message({ authHeader: 'basic' as never })).toBe("authHeader must be one of 'bearer' or 'x-api-key', not \"basic\".");
     expect(message({ logLevel: 'loud' as never })).toBe("logLevel must be one of 'off', 'error', 'warn', 'info' or 'debug', not \"loud\".");
     expect(message({ fetch: 'nope' as never })).toBe('fetch must be a Fetch-API function (input, init) => Promise<Response>, not string ("nope").');
-    expect(message({ logger: 5 as never })).toBe('logger must be a logger: an object with the functions error, warn, info and debug (console is one), not number (5).');
+    expect(message({ logger: 5 as never })).toBe(
+      'logger must be a logger: an object with the functions error, warn, info and debug (console is one), not number (5).',
+    );
     expect(message({ maxRetries: '3' as never })).toBe('maxRetries must be a whole number >= 0, not string ("3").');
     expect(message({ timeout: -1 })).toBe('timeout must be a number of milliseconds > 0, not -1.');
     expect(message({ defaultHeaders: [] as never })).toBe('defaultHeaders must be an object of header names to values, not an array.');
@@ -183,14 +199,29 @@ describe('the option table', () => {
 });
 
 describe.each(cases(atClient))('%s given %s, at a client', (_, __, name, value, label) => {
-  it('new Oz(): OzUsageError naming it', () => expectRefused(thrownBy(() => new Oz({ ...base, [name]: value })), label));
-  it('withOptions(): OzUsageError naming it', () => expectRefused(thrownBy(() => new Oz(base).withOptions({ [name]: value })), label));
-  if (name !== 'mcpURL') it('OzCore: OzUsageError naming it', () => expectRefused(thrownBy(() => new OzCore({ ...base, [name]: value })), label));
+  it('new Oz(): OzUsageError naming it', () =>
+    expectRefused(
+      thrownBy(() => new Oz({ ...base, [name]: value })),
+      label,
+    ));
+  it('withOptions(): OzUsageError naming it', () =>
+    expectRefused(
+      thrownBy(() => new Oz(base).withOptions({ [name]: value })),
+      label,
+    ));
+  if (name !== 'mcpURL')
+    it('OzCore: OzUsageError naming it', () =>
+      expectRefused(
+        thrownBy(() => new OzCore({ ...base, [name]: value })),
+        label,
+      ));
 });
 
 describe.each(cases(perCall))('%s given %s, per call', (_, __, name, value, label) => {
-  it('a resource method: OzUsageError naming it, nothing sent', async () => expectRefused(await rejectionOf(new Oz(base).tools.get('echo', { [name]: value })), label));
-  it('a standalone function: OzUsageError naming it, nothing sent', async () => expectRefused(await rejectionOf(toolsGet(new OzCore(base), 'echo', { [name]: value })), label));
+  it('a resource method: OzUsageError naming it, nothing sent', async () =>
+    expectRefused(await rejectionOf(new Oz(base).tools.get('echo', { [name]: value })), label));
+  it('a standalone function: OzUsageError naming it, nothing sent', async () =>
+    expectRefused(await rejectionOf(toolsGet(new OzCore(base), 'echo', { [name]: value })), label));
 });
 
 describe.each(atClient.flatMap(([name, row]) => validValues(name, row).map((value) => [name, value] as const)))('%s given %o, at a client', (name, value) => {

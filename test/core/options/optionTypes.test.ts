@@ -59,9 +59,7 @@ describe('option types', () => {
 
   it('accepts `stream: boolean` and answers either kind', () => {
     type R = ReturnType<typeof calls>;
-    expectTypeOf<Awaited<R['agentMaybeStream']>>().toEqualTypeOf<
-      Stream<ExecuteStreamEvent> | ExecutionResult | Waitable<AsyncPointer, WaitError>
-    >();
+    expectTypeOf<Awaited<R['agentMaybeStream']>>().toEqualTypeOf<Stream<ExecuteStreamEvent> | ExecutionResult | Waitable<AsyncPointer, WaitError>>();
     expectTypeOf<Awaited<R['agentMaybeStreamShared']>>().toEqualTypeOf<
       Stream<ExecuteStreamEvent> | ExecutionResult | string | Waitable<AsyncPointer, WaitError>
     >();

@@ -134,7 +134,11 @@ describe('a lost answer (409 duplicate_execution_id on a retry)', () => {
     const service = onceService({
       finished: (id) =>
         record(id, 'failed', {
-          error: { code: 'connection_required', message: 'Link crm first.', connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' } },
+          error: {
+            code: 'connection_required',
+            message: 'Link crm first.',
+            connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' },
+          },
         }),
     });
     server.fallback = service.answer;
@@ -153,7 +157,9 @@ describe('a lost answer (409 duplicate_execution_id on a retry)', () => {
 
   it('gives up waiting after one attempt timeout with OzTimeoutError naming the execution', async () => {
     server.fallback = onceService({ pending: 1_000_000 }).answer;
-    const error = await rejectionOf(fastClient(server, { pollIntervalMs: 40 }).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_slow', timeout: 150 }));
+    const error = await rejectionOf(
+      fastClient(server, { pollIntervalMs: 40 }).tools.execute('echo', { text: 'x' }, { idempotencyKey: 'exe_slow', timeout: 150 }),
+    );
     expect(error).toBeInstanceOf(OzTimeoutError);
     expect((error as Error).message).toContain('exe_slow');
   });

@@ -28,22 +28,31 @@ describe('no credential header reaches another origin on a redirect', () => {
     expect(authHeader === 'bearer' ? sent.authorization : sent['x-api-key']).toBe(authHeader === 'bearer' ? `Bearer ${KEY}` : KEY);
   });
 
-  it.each(['bearer', 'x-api-key'] as const)('with a middleware in the chain (authHeader %s): the same rule, nothing sent to the other origin', async (authHeader) => {
-    service.answer({ status: 307, headers: { location: `${other.url}/v1/tools/echo/execute` } });
-    const seen: number[] = [];
-    const oz = new Oz({
-      baseURL: service.url,
-      apiKey: KEY,
-      authHeader,
-      logLevel: 'off',
-      middleware: [async (request, next) => { const response = await next(request); seen.push(response.status); return response; }],
-    });
-    const error = await rejectionOf(oz.tools.execute('echo', { text: 'secret body' }));
-    expect(error).toBeInstanceOf(OzRedirectError);
-    expect(other.requests).toEqual([]);
-    expect(service.requests).toHaveLength(1);
-    expect(seen).toEqual([]);
-  });
+  it.each(['bearer', 'x-api-key'] as const)(
+    'with a middleware in the chain (authHeader %s): the same rule, nothing sent to the other origin',
+    async (authHeader) => {
+      service.answer({ status: 307, headers: { location: `${other.url}/v1/tools/echo/execute` } });
+      const seen: number[] = [];
+      const oz = new Oz({
+        baseURL: service.url,
+        apiKey: KEY,
+        authHeader,
+        logLevel: 'off',
+        middleware: [
+          async (request, next) => {
+            const response = await next(request);
+            seen.push(response.status);
+            return response;
+          },
+        ],
+      });
+      const error = await rejectionOf(oz.tools.execute('echo', { text: 'secret body' }));
+      expect(error).toBeInstanceOf(OzRedirectError);
+      expect(other.requests).toEqual([]);
+      expect(service.requests).toHaveLength(1);
+      expect(seen).toEqual([]);
+    },
+  );
 
   it('a same-origin 307 with a middleware in the chain is followed with the key and the body', async () => {
     service.answer({ status: 307, headers: { location: '/v1/tools/echo/execute?moved=1' } }, { body: result });
@@ -73,7 +82,13 @@ describe('no credential header reaches another origin on a redirect', () => {
       service.answer({ status, headers: { location: `${service.url}/v1/executions/exe_1` } }, { body: result });
       await client('bearer').tools.execute('echo', { text: 'hi' });
       const [, second] = service.requests;
-      expect([second!.method, second!.url, second!.body, second!.headers.authorization, second!.headers['content-type']]).toEqual(['GET', '/v1/executions/exe_1', '', `Bearer ${KEY}`, undefined]);
+      expect([second!.method, second!.url, second!.body, second!.headers.authorization, second!.headers['content-type']]).toEqual([
+        'GET',
+        '/v1/executions/exe_1',
+        '',
+        `Bearer ${KEY}`,
+        undefined,
+      ]);
     }
   });
 

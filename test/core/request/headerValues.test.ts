@@ -80,7 +80,12 @@ describe('header names are case-insensitive, values as fetch keeps them', () => 
 
   it('leading and trailing spaces and tabs of a value are dropped, as fetch drops them (the trace id a middleware sees too)', async () => {
     const seen: (string | undefined)[] = [];
-    const middleware = [(request: Request, next: (request: Request) => Promise<Response>, context: { traceId: string | undefined }) => (seen.push(context.traceId), next(request))];
+    const middleware = [
+      (request: Request, next: (request: Request) => Promise<Response>, context: { traceId: string | undefined }) => (
+        seen.push(context.traceId),
+        next(request)
+      ),
+    ];
     await client({ defaultHeaders: { 'x-team': ' \tsdk team\t ' }, middleware }).tools.execute('echo', { text: 'hi' }, { idempotencyKey: '  k-2 ' });
     expect(server.requests[0]!.headers).toMatchObject({ 'x-team': 'sdk team', 'x-trace-id': 'k-2' });
     expect(seen).toEqual(['k-2']);
@@ -89,7 +94,10 @@ describe('header names are case-insensitive, values as fetch keeps them', () => 
 
 describe('what a fetch is handed as headers', () => {
   afterEach(() => vi.unstubAllGlobals());
-  const answer = () => Promise.resolve(new Response(JSON.stringify({ ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1' }), { headers: { 'content-type': 'application/json' } }));
+  const answer = () =>
+    Promise.resolve(
+      new Response(JSON.stringify({ ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1' }), { headers: { 'content-type': 'application/json' } }),
+    );
 
   const plainHeaders = (init: RequestInit) => {
     const headers = init.headers as Record<string, string>;

@@ -31,8 +31,12 @@ describe('"." and ".." path segments are the usage error, before any request', (
   );
 
   it('dots inside a segment, and a query string with dots, still go out', async () => {
-    await client().proxy.get('crm', 'files/a..b/.hidden/v1.2?next=../x').catch(() => undefined);
-    await client().tools.get('my.tool').catch(() => undefined);
+    await client()
+      .proxy.get('crm', 'files/a..b/.hidden/v1.2?next=../x')
+      .catch(() => undefined);
+    await client()
+      .tools.get('my.tool')
+      .catch(() => undefined);
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/proxy/crm/files/a..b/.hidden/v1.2?next=../x', '/v1/tools/my.tool']);
   });
 
@@ -53,7 +57,9 @@ describe('"." and ".." path segments are the usage error, before any request', (
 describe('a lone surrogate in a path parameter is the usage error, not a URIError', () => {
   const LONE = ['\ud800', '\udc00', 'a\ud800b', 'tool\udfff'];
   const cases = operationCalls().flatMap((op) =>
-    op.pathParams.flatMap((param) => LONE.map((value) => ({ op, param: param.name, value, label: `${op.clientMethod} ${param.name}=${JSON.stringify(value)}` }))),
+    op.pathParams.flatMap((param) =>
+      LONE.map((value) => ({ op, param: param.name, value, label: `${op.clientMethod} ${param.name}=${JSON.stringify(value)}` })),
+    ),
   );
   it.each(cases)('$label', async ({ op, param, value }) => {
     const values = op.sample();
@@ -72,7 +78,9 @@ describe('a lone surrogate in a path parameter is the usage error, not a URIErro
   });
 
   it('a whole surrogate pair (an emoji) is a well-formed parameter and goes out encoded', async () => {
-    await client().tools.get('tool😀').catch(() => undefined);
+    await client()
+      .tools.get('tool😀')
+      .catch(() => undefined);
     expect(server.requests.map((r) => r.url)).toEqual(['/v1/tools/tool%F0%9F%98%80']);
   });
 });

@@ -41,7 +41,13 @@ describe('auto-paging', () => {
     server.fallback = pagedService(5);
     const first = await client().agents.list({ limit: 2 });
     expect(first).toBeInstanceOf(Page);
-    expect(first).toEqual({ data: [{ name: 'item0', description: 'x' }, { name: 'item1', description: 'x' }], next_cursor: 'c2' });
+    expect(first).toEqual({
+      data: [
+        { name: 'item0', description: 'x' },
+        { name: 'item1', description: 'x' },
+      ],
+      next_cursor: 'c2',
+    });
     expect(JSON.parse(JSON.stringify(first))).toEqual({ data: first.data, next_cursor: 'c2' });
     expect(first.hasNextPage()).toBe(true);
     expect(first.nextPageParams()).toEqual({ cursor: 'c2' });
@@ -177,13 +183,16 @@ describe('an empty page ends the walk, whatever its next_cursor says', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it.each([[{}, 'an empty object'], [[], 'an array (0 items)'], [null, 'null'], [{ data: 'x', next_cursor: null }, 'an object with keys data, next_cursor'], ['page', 'the string "page"']])(
-    'a 200 whose body is not a page (%j) is an OzError naming what came',
-    async (body, named) => {
-      server.answer({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
-      const error = await rejectionOf(client().tools.list());
-      expect(error).toBeInstanceOf(OzError);
-      expect((error as Error).message).toBe(`The answer of a list call is not a page (\`data\`, \`next_cursor\`): it is ${named}.`);
-    },
-  );
+  it.each([
+    [{}, 'an empty object'],
+    [[], 'an array (0 items)'],
+    [null, 'null'],
+    [{ data: 'x', next_cursor: null }, 'an object with keys data, next_cursor'],
+    ['page', 'the string "page"'],
+  ])('a 200 whose body is not a page (%j) is an OzError naming what came', async (body, named) => {
+    server.answer({ body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    const error = await rejectionOf(client().tools.list());
+    expect(error).toBeInstanceOf(OzError);
+    expect((error as Error).message).toBe(`The answer of a list call is not a page (\`data\`, \`next_cursor\`): it is ${named}.`);
+  });
 });

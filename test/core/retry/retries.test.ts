@@ -56,7 +56,11 @@ describe('retries', () => {
     [502, 'upstream_error', UpstreamError],
     [429, 'rate_limited', RateLimitedError],
   ])('gives up after maxRetries on %i and throws its typed error', async (status, code, Class) => {
-    server.answer(errorAnswer(status, code, { 'retry-after': '0' }), errorAnswer(status, code, { 'retry-after': '0' }), errorAnswer(status, code, { 'retry-after': '0' }));
+    server.answer(
+      errorAnswer(status, code, { 'retry-after': '0' }),
+      errorAnswer(status, code, { 'retry-after': '0' }),
+      errorAnswer(status, code, { 'retry-after': '0' }),
+    );
     const error = await rejectionOf(fastClient(server).tools.execute('echo', body));
     expect(error).toBeInstanceOf(Class);
     expect(server.requests).toHaveLength(3);

@@ -15,7 +15,15 @@ const failure = (status: number, code: string, headers: Record<string, string> =
 
 function logged(options: ClientOptions = {}) {
   const logger = recordingLogger();
-  const oz = new Oz({ baseURL: scripted.url, apiKey: KEY, logger, logLevel: 'info', maxRetries: 2, retry: { initialDelayMs: 4, maxDelayMs: 100, jitter: 0 }, ...options });
+  const oz = new Oz({
+    baseURL: scripted.url,
+    apiKey: KEY,
+    logger,
+    logLevel: 'info',
+    maxRetries: 2,
+    retry: { initialDelayMs: 4, maxDelayMs: 100, jitter: 0 },
+    ...options,
+  });
   const lines = (level: string) => logger.lines.filter((l) => l.level === level).map((l) => l.message);
   return { oz, lines };
 }

@@ -74,7 +74,9 @@ describe('retry options against the scripted server', () => {
   it('shouldRetry(error, attempt) forces a retry of a 409, vetoes one of a 500, or keeps the default with undefined', async () => {
     const asked: [string, number][] = [];
     scripted.answer(failure(409, 'approval_required'), { body: envelope('approved') });
-    const forcing = client({ retry: { shouldRetry: (error, attempt) => (asked.push([error.name, attempt]), error instanceof ApprovalRequiredError || undefined) } });
+    const forcing = client({
+      retry: { shouldRetry: (error, attempt) => (asked.push([error.name, attempt]), error instanceof ApprovalRequiredError || undefined) },
+    });
     expect((await forcing.agents.execute({ agent: 'approver', user_request: 'x' })).content).toBe('approved');
     expect(asked).toEqual([['ApprovalRequiredError', 0]]);
 
@@ -108,12 +110,20 @@ describe('retry options against the scripted server', () => {
   it('an onRetry that throws is logged and ignored', async () => {
     scripted.answer(failure(500, 'internal_error'), { body: envelope('fine') });
     const logger = recordingLogger();
-    const oz = client({ logger, logLevel: 'warn', retry: { onRetry: () => { throw new Error('observer bug'); } } });
+    const oz = client({
+      logger,
+      logLevel: 'warn',
+      retry: {
+        onRetry: () => {
+          throw new Error('observer bug');
+        },
+      },
+    });
     expect((await oz.tools.execute('echo', { text: 'x' })).content).toBe('fine');
     expect(logger.lines.some((l) => l.level === 'warn' && l.message.includes('retry.onRetry threw (ignored): observer bug'))).toBe(true);
   });
 
-  it('maxRetryAfterMs bounds the Retry-After waited; a call sets single fields over the client\'s', async () => {
+  it("maxRetryAfterMs bounds the Retry-After waited; a call sets single fields over the client's", async () => {
     scripted.answer(failure(429, 'rate_limited', { 'retry-after': '2' }), { body: envelope('not reached') });
     const infos: RetryInfo[] = [];
     const oz = client({ retry: { maxRetryAfterMs: 1000, onRetry: (info) => void infos.push(info) } });
@@ -127,10 +137,12 @@ describe('retry options against the scripted server', () => {
     expect(infos.map((i) => i.delayMs)).toEqual([20]);
   });
 
-  it('withOptions({ retry }) sets single fields over the client\'s', async () => {
+  it("withOptions({ retry }) sets single fields over the client's", async () => {
     scripted.fallback = () => failure(500, 'internal_error');
     const infos: RetryInfo[] = [];
-    const oz = client({ maxRetries: 1, retry: { jitter: 0, initialDelayMs: 3, maxDelayMs: 100, onRetry: (info) => void infos.push(info) } }).withOptions({ retry: { initialDelayMs: 7 } });
+    const oz = client({ maxRetries: 1, retry: { jitter: 0, initialDelayMs: 3, maxDelayMs: 100, onRetry: (info) => void infos.push(info) } }).withOptions({
+      retry: { initialDelayMs: 7 },
+    });
     await rejectionOf(oz.tools.get('echo'));
     expect(infos.map((i) => i.delayMs)).toEqual([7]);
   });
@@ -147,7 +159,9 @@ describe('retry options against the scripted server', () => {
     expect(given({ initialDelayMs: -1 })).toEqual(new OzUsageError('retry.initialDelayMs must be a number of milliseconds >= 0, not -1.'));
     expect(given({ maxDelayMs: Number.NaN })).toEqual(new OzUsageError('retry.maxDelayMs must be a number of milliseconds >= 0 (or Infinity), not NaN.'));
     expect((given({ jitter: 2 }) as Error).message).toMatch(/^retry\.jitter must be a number from 0 to 1/);
-    expect(given({ shouldRetry: true as never })).toEqual(new OzUsageError('retry.shouldRetry must be a function (error, attempt) => boolean | undefined, not boolean (true).'));
+    expect(given({ shouldRetry: true as never })).toEqual(
+      new OzUsageError('retry.shouldRetry must be a function (error, attempt) => boolean | undefined, not boolean (true).'),
+    );
     expect(given({ onRetry: 'log' as never })).toEqual(new OzUsageError('retry.onRetry must be a function (info) => void, not string ("log").'));
     const onCall = await rejectionOf(client().tools.execute('echo', { text: 'x' }, { retry: { maxRetryAfterMs: -5 } }));
     expect(onCall).toEqual(new OzUsageError('retry.maxRetryAfterMs must be a number of milliseconds >= 0 (or Infinity), not -5.'));
@@ -156,7 +170,15 @@ describe('retry options against the scripted server', () => {
 
   it('a shouldRetry that throws or answers a non-boolean fails the call with OzUsageError', async () => {
     scripted.fallback = () => failure(500, 'internal_error');
-    const thrown = await rejectionOf(client({ retry: { shouldRetry: () => { throw new Error('bug'); } } }).tools.get('echo'));
+    const thrown = await rejectionOf(
+      client({
+        retry: {
+          shouldRetry: () => {
+            throw new Error('bug');
+          },
+        },
+      }).tools.get('echo'),
+    );
     expect(thrown).toBeInstanceOf(OzUsageError);
     expect((thrown as Error).message).toBe('retry.shouldRetry threw: bug');
     const odd = await rejectionOf(client({ retry: { shouldRetry: (() => 'yes') as never } }).tools.get('echo'));
@@ -190,7 +212,8 @@ describe('retry options against the embedded server', () => {
     headers.set('x-should-retry', value);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
-  const oz = (options: ClientOptions) => new Oz({ baseURL: server.url, apiKey: server.apiKey, logLevel: 'off', retry: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
+  const oz = (options: ClientOptions) =>
+    new Oz({ baseURL: server.url, apiKey: server.apiKey, logLevel: 'off', retry: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
 
   it('x-should-retry: false stops the retry of a 500: the journal has one request', async () => {
     server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', retryAfter: 0, times: 1 });
@@ -205,9 +228,17 @@ describe('retry options against the embedded server', () => {
   it('shouldRetry forces a retry of a 422, onRetry sees the attempts, and every attempt carries x-oz-retry-count', async () => {
     server.faults.add({ operationId: 'executeTool', type: 'error', status: 422, code: 'invalid_params', times: 1 });
     const attempts: number[] = [];
-    const forced = oz({ fetch: server.fetch, retry: { shouldRetry: (error) => error instanceof InvalidParamsError, onRetry: ({ attempt }) => void attempts.push(attempt) } });
+    const forced = oz({
+      fetch: server.fetch,
+      retry: { shouldRetry: (error) => error instanceof InvalidParamsError, onRetry: ({ attempt }) => void attempts.push(attempt) },
+    });
     expect((await forced.tools.execute('echo', { text: 'forced' })).content).toBe('forced');
     expect(attempts).toEqual([0]);
-    expect(server.journal.filter('executeTool').slice(-2).map((e) => e.headers['x-oz-retry-count'])).toEqual(['0', '1']);
+    expect(
+      server.journal
+        .filter('executeTool')
+        .slice(-2)
+        .map((e) => e.headers['x-oz-retry-count']),
+    ).toEqual(['0', '1']);
   });
 });

@@ -51,9 +51,11 @@ describe('retry policy', () => {
 });
 
 describe('wantsRetry', () => {
-  const answer = (status: number, shouldRetry?: string) => new Response(null, { status, headers: shouldRetry === undefined ? {} : { 'x-should-retry': shouldRetry } });
+  const answer = (status: number, shouldRetry?: string) =>
+    new Response(null, { status, headers: shouldRetry === undefined ? {} : { 'x-should-retry': shouldRetry } });
   const apiError = (status: number) => new OzAPIError(status, new Headers(), undefined);
-  const retried = (status: number, shouldRetry?: string, policy: RetryPolicy = DEFAULT_RETRY_POLICY) => wantsRetry(policy, apiError(status), 1, answer(status, shouldRetry));
+  const retried = (status: number, shouldRetry?: string, policy: RetryPolicy = DEFAULT_RETRY_POLICY) =>
+    wantsRetry(policy, apiError(status), 1, answer(status, shouldRetry));
 
   it('has the defaults: 0.5 s doubling to 8 s, 25 % jitter, Retry-After up to 60 s, no shouldRetry', () => {
     expect(DEFAULT_BACKOFF).toEqual({ initialMs: 500, maxMs: 8_000 });
@@ -89,7 +91,10 @@ describe('wantsRetry', () => {
     const error = apiError(409);
     expect(wantsRetry(policy, error, 2, answer(409, 'true'))).toBe(true);
     expect(wantsRetry(policy, apiError(503), 3, answer(503))).toBe(false);
-    expect(seen).toEqual([[error, 2, false], [expect.any(OzAPIError), 3, true]]);
+    expect(seen).toEqual([
+      [error, 2, false],
+      [expect.any(OzAPIError), 3, true],
+    ]);
   });
 
   it('never retries an abort or an answer past maxResponseBytes, whatever shouldRetry says', () => {

@@ -64,7 +64,8 @@ describe(`${CALLS} concurrent calls on one signal`, () => {
 
   it('waiting to retry and asking a key provider, on the same signal: no warning, no listener left', async () => {
     // Each call's own first attempt fails once (a fault per body: a shared count could fail one call three times).
-    for (let i = 0; i < CALLS; i++) server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', body: { text: `again ${i}` } });
+    for (let i = 0; i < CALLS; i++)
+      server.faults.add({ operationId: 'executeTool', type: 'error', status: 500, code: 'internal_error', body: { text: `again ${i}` } });
     const signal = new AbortController().signal;
     const oz = client({ apiKey: async () => server.apiKey });
     const results = await Promise.all(Array.from({ length: CALLS }, (_, i) => oz.tools.execute('echo', { text: `again ${i}` }, { signal })));

@@ -84,7 +84,20 @@ describe('OpenTelemetry spans (a tracer provider registered)', () => {
         if (posts === 1) return { destroy: true };
         return { status: 409, headers: { 'x-error-code': 'duplicate_execution_id' }, body: { error: { code: 'duplicate_execution_id', message: 'used' } } };
       }
-      const record = { id: 'exe_lost', kind: 'tool', target: 'echo', status: 'succeeded', content: 'hi', error: null, workflow_id: null, task_id: null, cost_usd: 0, created_at: 'x', updated_at: 'x', finished_at: 'x' };
+      const record = {
+        id: 'exe_lost',
+        kind: 'tool',
+        target: 'echo',
+        status: 'succeeded',
+        content: 'hi',
+        error: null,
+        workflow_id: null,
+        task_id: null,
+        cost_usd: 0,
+        created_at: 'x',
+        updated_at: 'x',
+        finished_at: 'x',
+      };
       return { headers: { 'x-request-id': 'req_rec' }, body: record };
     };
     const result = await fastClient(server).tools.execute('echo', { text: 'hi' }, { idempotencyKey: 'exe_lost' });
@@ -113,9 +126,11 @@ describe('OpenTelemetry spans (a tracer provider registered)', () => {
     server.answer({ headers: sse, parts: [{ data: token('a') }, { delayMs: 30, data: token('b') }], cutAfterParts: true });
     const stream = await fastClient(server).agents.execute({ agent: 'writer', user_request: 'hi', stream: true });
     expect(exporter.getFinishedSpans()).toHaveLength(0);
-    const error = await rejectionOf((async () => {
-      for await (const event of stream) void event;
-    })());
+    const error = await rejectionOf(
+      (async () => {
+        for await (const event of stream) void event;
+      })(),
+    );
     expect(error).toBeInstanceOf(OzStreamInterruptedError);
     const [span] = exporter.getFinishedSpans();
     expect(span!.name).toBe('executeAgent');
@@ -162,7 +177,9 @@ describe('without a registered tracer provider', () => {
 
   it('the sources import nothing of @opentelemetry (the API is found through its global registration)', () => {
     const files = readdirSync(new URL('../../../src', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const importing = files.filter((f) => /from '@opentelemetry|import\('@opentelemetry/.test(readFileSync(new URL(`../../../src/${f}`, import.meta.url), 'utf8')));
+    const importing = files.filter((f) =>
+      /from '@opentelemetry|import\('@opentelemetry/.test(readFileSync(new URL(`../../../src/${f}`, import.meta.url), 'utf8')),
+    );
     expect(files.length).toBeGreaterThan(20);
     expect(importing).toEqual([]);
   });

@@ -44,13 +44,24 @@ describe.each<Mount>(['in process', 'over HTTP'])('streams, waits and pages agai
     expect(deltas.join('')).toBe(draft('three small words'));
     expect(deltas.length).toBeGreaterThan(3);
     expect(stream.executionId).toMatch(/^exe_/);
-    expect(await stream.finalResult()).toEqual({ ok: true, content: draft('three small words'), execution_id: stream.executionId, request_id: stream.requestId });
+    expect(await stream.finalResult()).toEqual({
+      ok: true,
+      content: draft('three small words'),
+      execution_id: stream.executionId,
+      request_id: stream.requestId,
+    });
   });
 
   it('a workflow stream: step events around each task, tokens, then the result', async () => {
     const { oz } = await setUp(mount);
     const stream = await oz.workflows.executeStream({
-      workflow: { name: 'pair', tasks: [{ id: 'a', type: 'task', agent: 'writer' }, { id: 'b', type: 'task', agent: 'writer', user_request: 'ok' }] },
+      workflow: {
+        name: 'pair',
+        tasks: [
+          { id: 'a', type: 'task', agent: 'writer' },
+          { id: 'b', type: 'task', agent: 'writer', user_request: 'ok' },
+        ],
+      },
       input: 'go',
     });
     const events = await collect(stream);

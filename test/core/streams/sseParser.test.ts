@@ -60,7 +60,11 @@ function parse(pieces: readonly string[]): { events: Dispatched[]; comments: str
 }
 
 /** `whole` cut at offsets anywhere in it (fast-check's numbers brought into range). */
-const cutAt = <T extends string | Uint8Array>(whole: T, cuts: readonly number[]): T[] => splitAt(whole, cuts.map((c) => c % (whole.length + 1)));
+const cutAt = <T extends string | Uint8Array>(whole: T, cuts: readonly number[]): T[] =>
+  splitAt(
+    whole,
+    cuts.map((c) => c % (whole.length + 1)),
+  );
 
 /** The events an {@link SseReader} reads from these byte chunks, to the end of the body. */
 async function readAll(chunks: readonly Uint8Array[]): Promise<SseEvent[]> {
@@ -137,12 +141,16 @@ describe('SseParser against the SSE spec', () => {
     fc.assert(
       // A CR ending the text completes its line, but eventsource-parser waits to see whether an LF follows: a
       // last line (a comment) lets it decide.
-      fc.property(streamText.map((text) => `${text}:\n`), cuts, (text, at) => {
-        const theirs: { event: string; data: string }[] = [];
-        const parser = createParser({ onEvent: (message) => theirs.push({ event: message.event ?? 'message', data: message.data }) });
-        for (const piece of cutAt(text, at)) parser.feed(piece);
-        expect(parse(cutAt(text, at)).events.map(({ event, data }) => ({ event, data }))).toEqual(theirs);
-      }),
+      fc.property(
+        streamText.map((text) => `${text}:\n`),
+        cuts,
+        (text, at) => {
+          const theirs: { event: string; data: string }[] = [];
+          const parser = createParser({ onEvent: (message) => theirs.push({ event: message.event ?? 'message', data: message.data }) });
+          for (const piece of cutAt(text, at)) parser.feed(piece);
+          expect(parse(cutAt(text, at)).events.map(({ event, data }) => ({ event, data }))).toEqual(theirs);
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -303,7 +303,15 @@ describe('Stream helpers', () => {
 
 describe('Stream of a chat completion', () => {
   it('yields OpenAI chunks until [DONE], and gives the text of choices[0].delta.content', async () => {
-    const { stream, cancelled } = chat([chunkEvent(null), chunkEvent('Hi'), ': ping\n\n', chunkEvent(' there'), chunkEvent(null, 'stop'), DONE, chunkEvent('never')]);
+    const { stream, cancelled } = chat([
+      chunkEvent(null),
+      chunkEvent('Hi'),
+      ': ping\n\n',
+      chunkEvent(' there'),
+      chunkEvent(null, 'stop'),
+      DONE,
+      chunkEvent('never'),
+    ]);
     const chunks = await collect(stream);
     expect(chunks).toEqual([chunk(null), chunk('Hi'), chunk(' there'), chunk(null, 'stop')]);
     await cancelled;

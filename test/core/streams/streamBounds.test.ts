@@ -20,7 +20,8 @@ beforeAll(async () => {
 afterAll(() => scripted.close());
 beforeEach(() => scripted.reset());
 
-const clientOf = (options: ConstructorParameters<typeof Oz>[0] = {}) => new Oz({ baseURL: scripted.url, apiKey: KEY, logLevel: 'off', maxRetries: 0, ...options });
+const clientOf = (options: ConstructorParameters<typeof Oz>[0] = {}) =>
+  new Oz({ baseURL: scripted.url, apiKey: KEY, logLevel: 'off', maxRetries: 0, ...options });
 const agentStream = (client: Oz, options: Parameters<Oz['agents']['execute']>[1] = {}) =>
   client.agents.execute({ agent: 'writer', user_request: 'hi', stream: true }, options);
 
@@ -99,7 +100,10 @@ describe('a bound on one event of a stream (maxEventBytes)', () => {
 });
 
 describe('an overall deadline for a stream (streamTimeout)', () => {
-  const lively = () => ({ headers: SSE_HEADERS, parts: [{ data: token('so far') }, ...Array.from({ length: 200 }, () => ({ delayMs: 10, data: token('.') }))] });
+  const lively = () => ({
+    headers: SSE_HEADERS,
+    parts: [{ data: token('so far') }, ...Array.from({ length: 200 }, () => ({ delayMs: 10, data: token('.') }))],
+  });
 
   it('a lively stream that does not end in time: OzStreamTimeoutError with the text so far', async () => {
     scripted.answer(lively());

@@ -14,7 +14,7 @@ const events = () =>
 const transport = () => new Transport({ baseURL: 'https://oz.example', apiKey: KEY, ...TRANSPORT_PARTS, logLevel: 'off', fetch: async () => events() });
 
 describe("a stream call's reader", () => {
-  it('is the operation\'s own: a streaming operation of the generated table answers a Stream', async () => {
+  it("is the operation's own: a streaming operation of the generated table answers a Stream", async () => {
     expect(typeof OPERATIONS.executeWorkflowStream.streamAnswer).toBe('function');
     expect('streamAnswer' in OPERATIONS.executeTool).toBe(false);
     const stream = await transport().stream<AsyncIterable<{ event: string }>>(OPERATIONS.executeWorkflowStream, { body: { tasks: [] } });
@@ -25,7 +25,9 @@ describe("a stream call's reader", () => {
 
   it('is missing from an operation that does not stream: an OzError naming the operation', async () => {
     const notStreaming: Operation = { ...OPERATIONS.executeTool, streaming: 'always' };
-    const error = await transport().stream(notStreaming, { path: { tool: 'echo' }, body: {} }).catch((caught: unknown) => caught);
+    const error = await transport()
+      .stream(notStreaming, { path: { tool: 'echo' }, body: {} })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OzError);
     expect((error as Error).message).toBe('executeTool answers no event stream: its operation has no stream reader.');
   });

@@ -51,20 +51,28 @@ describe('a stream left early', () => {
     await server.close();
   });
 
-  it('aborted between two reads: no timer is left, the process exits by itself, and OzAbortError names the run', async () => {
-    const { code, killed, report } = await run(listener.url, server.apiKey, 'abort');
-    expect(killed).toBe(false);
-    expect(code).toBe(0);
-    expect(report.resources).not.toContain('Timeout');
-    expect(report.aborted).toBe(true);
-    expect(report.streamExecutionId).toMatch(/./);
-    expect(report.executionId).toBe(report.streamExecutionId);
-  }, OUTER_KILL_MS + 10_000);
+  it(
+    'aborted between two reads: no timer is left, the process exits by itself, and OzAbortError names the run',
+    async () => {
+      const { code, killed, report } = await run(listener.url, server.apiKey, 'abort');
+      expect(killed).toBe(false);
+      expect(code).toBe(0);
+      expect(report.resources).not.toContain('Timeout');
+      expect(report.aborted).toBe(true);
+      expect(report.streamExecutionId).toMatch(/./);
+      expect(report.executionId).toBe(report.streamExecutionId);
+    },
+    OUTER_KILL_MS + 10_000,
+  );
 
-  it('broken out of its loop: no timer is left and the process exits by itself', async () => {
-    const { code, killed, report } = await run(listener.url, server.apiKey, 'break');
-    expect(killed).toBe(false);
-    expect(code).toBe(0);
-    expect(report.resources).not.toContain('Timeout');
-  }, OUTER_KILL_MS + 10_000);
+  it(
+    'broken out of its loop: no timer is left and the process exits by itself',
+    async () => {
+      const { code, killed, report } = await run(listener.url, server.apiKey, 'break');
+      expect(killed).toBe(false);
+      expect(code).toBe(0);
+      expect(report.resources).not.toContain('Timeout');
+    },
+    OUTER_KILL_MS + 10_000,
+  );
 });

@@ -87,7 +87,11 @@ describe('streams over a real connection (scripted server)', () => {
   });
 
   it('a cut stream throws OzStreamInterruptedError with the execution id and text so far, and is not retried', async () => {
-    scripted.answer({ headers: SSE_HEADERS, parts: [{ data: token('Hel') }, { delayMs: 5, data: token('lo') }, { delayMs: 5, data: 'event: tok' }], cutAfterParts: true });
+    scripted.answer({
+      headers: SSE_HEADERS,
+      parts: [{ data: token('Hel') }, { delayMs: 5, data: token('lo') }, { delayMs: 5, data: 'event: tok' }],
+      cutAfterParts: true,
+    });
     const stream = await agentStream(clientOf(scripted.url));
     const deltas: string[] = [];
     const error = await rejectionOf(

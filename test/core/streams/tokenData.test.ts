@@ -28,10 +28,17 @@ describe("a token event's plain data, read without JSON.parse", () => {
   it('is never a different answer than JSON.parse, for any data at all', () => {
     const near = fc.string({ unit: fc.constantFrom('{', '}', '"', '\\', 'd', 'e', 'l', 't', 'a', ':', ' ', '\n', '\u0001', 'é') });
     fc.assert(
-      fc.property(fc.oneof(near, near.map((s) => `{"delta":"${s}`), near.map((s) => `{"delta":"${s}"}`)), (data) => {
-        const plain = plainTokenData(data);
-        if (plain !== undefined) expect(plain).toStrictEqual(tryJson(data));
-      }),
+      fc.property(
+        fc.oneof(
+          near,
+          near.map((s) => `{"delta":"${s}`),
+          near.map((s) => `{"delta":"${s}"}`),
+        ),
+        (data) => {
+          const plain = plainTokenData(data);
+          if (plain !== undefined) expect(plain).toStrictEqual(tryJson(data));
+        },
+      ),
       { numRuns: 2000 },
     );
   });

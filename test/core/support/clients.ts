@@ -24,14 +24,25 @@ export const KEY = 'ozk_TestKey0123456789abcdefghijklmnop';
  */
 export function fastClient(server: ScriptedServer, config: Partial<TransportConfig> = {}): OzResources {
   return new OzResources(
-    new Transport({ baseURL: server.url, apiKey: KEY, ...TRANSPORT_PARTS, logLevel: 'off', backoff: { initialMs: 2, maxMs: 10 }, pollIntervalMs: 5, ...config }),
+    new Transport({
+      baseURL: server.url,
+      apiKey: KEY,
+      ...TRANSPORT_PARTS,
+      logLevel: 'off',
+      backoff: { initialMs: 2, maxMs: 10 },
+      pollIntervalMs: 5,
+      ...config,
+    }),
   );
 }
 
 /** A logger that keeps every line (message and arguments) it is given. */
 export function recordingLogger(): Logger & { lines: { level: string; message: string; rest: unknown[] }[] } {
   const lines: { level: string; message: string; rest: unknown[] }[] = [];
-  const at = (level: string) => (message: string, ...rest: unknown[]) => void lines.push({ level, message, rest });
+  const at =
+    (level: string) =>
+    (message: string, ...rest: unknown[]) =>
+      void lines.push({ level, message, rest });
   return { lines, error: at('error'), warn: at('warn'), info: at('info'), debug: at('debug') };
 }
 

@@ -10,7 +10,6 @@ import { ScriptedServer } from '../support/scriptedServer.js';
 const server = ScriptedServer.forSuite(() => ({ body: { name: 'echo', description: 'x', data: [], next_cursor: null } }));
 const warnings = (log: ReturnType<typeof recordingLogger>) => log.lines.filter((l) => l.level === 'warn').map((l) => l.message);
 
-
 /** A transport over the scripted server, as the generated methods use it, with operations the test marks deprecated. */
 function transportWith(log: ReturnType<typeof recordingLogger>): Transport {
   return new Transport({ baseURL: server.url, apiKey: KEY, ...TRANSPORT_PARTS, logger: log, maxRetries: 0 });
@@ -27,13 +26,20 @@ describe('deprecation: one warning per process, through the client logger', () =
     await transport.request(deprecated, { path: { tool: 'echo' } });
     await transportWith(log).request(deprecated, { path: { tool: 'echo' } });
     await transport.request(OPERATIONS.getTool, { path: { tool: 'echo' } });
-    expect(warnings(log)).toEqual(['[oz] getToolOld (GET /v1/tools/{tool}) is deprecated in the API\'s description and may be removed.']);
+    expect(warnings(log)).toEqual(["[oz] getToolOld (GET /v1/tools/{tool}) is deprecated in the API's description and may be removed."]);
   });
 
   it('a deprecated parameter: a warning only once a call sends it', async () => {
     const log = recordingLogger();
     const transport = transportWith(log);
-    const op: Operation = { ...OPERATIONS.listTools, id: 'listToolsOldLimit', deprecatedParams: [{ name: 'limit', in: 'query' }, { name: 'x-old', in: 'header' }] };
+    const op: Operation = {
+      ...OPERATIONS.listTools,
+      id: 'listToolsOldLimit',
+      deprecatedParams: [
+        { name: 'limit', in: 'query' },
+        { name: 'x-old', in: 'header' },
+      ],
+    };
     await listPages(transport, op, { query: {} });
     expect(warnings(log)).toEqual([]);
     await listPages(transport, op, { query: { limit: 5 } });

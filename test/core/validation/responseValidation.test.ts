@@ -38,7 +38,10 @@ describe('validate: strict', () => {
   });
 
   it('checks the yaml wire, and a truncated YAML body is a typed error with the path', async () => {
-    server.answer({ headers: { ...answered, 'content-type': 'text/yaml' }, body: 'name: echo\ndescription: Echoes.\ninput_schema: {}\nrequired: [text]\nconnection: 7\n' });
+    server.answer({
+      headers: { ...answered, 'content-type': 'text/yaml' },
+      body: 'name: echo\ndescription: Echoes.\ninput_schema: {}\nrequired: [text]\nconnection: 7\n',
+    });
     expect(await rejectionOf(client({ validate: 'strict' }).tools.get('echo', { format: 'yaml' }))).toMatchObject({ path: '$.connection', value: 7 });
     server.answer({ headers: { ...answered, 'content-type': 'text/yaml' }, body: 'name: echo\ndescription: Echoes.\ninput_sch' });
     const truncated = await rejectionOf(client({ validate: 'strict' }).tools.get('echo', { format: 'yaml' }));
@@ -95,7 +98,7 @@ describe('validate: strict', () => {
     expect(response).toBeUndefined();
   });
 
-  it('answers every operation\'s wrong shape with the typed error', async () => {
+  it("answers every operation's wrong shape with the typed error", async () => {
     const transport = new Transport({
       baseURL: server.url,
       apiKey: KEY,
@@ -128,7 +131,11 @@ describe('validate: warn', () => {
   it('logs the first mismatch of each operation once and passes the data through', async () => {
     const logger = recordingLogger();
     const oz = client({ validate: 'warn', logger, logLevel: 'warn' });
-    server.answer({ headers: answered, body: { ...tool, name: 5 } }, { headers: answered, body: { ...tool, name: 6 } }, { headers: answered, body: { data: 'no', next_cursor: null } });
+    server.answer(
+      { headers: answered, body: { ...tool, name: 5 } },
+      { headers: answered, body: { ...tool, name: 6 } },
+      { headers: answered, body: { data: 'no', next_cursor: null } },
+    );
     expect(await oz.tools.get('echo')).toMatchObject({ name: 5 });
     expect(await oz.tools.get('echo')).toMatchObject({ name: 6 });
     // A list answer whose `data` is no list is logged, then cannot be a page: the OzError naming what came.

@@ -73,7 +73,17 @@ async function holdConnections(port: number, n: number, ms: number, slow: boolea
 
 /** Runs the hostile client until `done()` says the honest clients finished. */
 export async function runHostileClient(server: OzServer, listener: OzListener, done: () => boolean): Promise<HostileFigures> {
-  const figures: HostileFigures = { oversizeBodies: 0, yamlBombs: 0, slowConnections: 0, idleConnections: 0, foreignHosts: 0, badPatterns: 0, unexpected: 0, unexpectedAnswers: [], rssMaxMiB: 0 };
+  const figures: HostileFigures = {
+    oversizeBodies: 0,
+    yamlBombs: 0,
+    slowConnections: 0,
+    idleConnections: 0,
+    foreignHosts: 0,
+    badPatterns: 0,
+    unexpected: 0,
+    unexpectedAnswers: [],
+    rssMaxMiB: 0,
+  };
   const port = listener.port;
   const key = { authorization: `Bearer ${server.apiKey}` };
   const admin = { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' };
@@ -88,11 +98,23 @@ export async function runHostileClient(server: OzServer, listener: OzListener, d
       switch (round % 6) {
         case 0:
           // 12 MiB streamed with a key: 413 past 10 MiB, the connection closed.
-          expect(await streamed(port, `POST /v1/tools/echo/execute HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${server.apiKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, 12 * 1048576), 413, 'oversize body');
+          expect(
+            await streamed(
+              port,
+              `POST /v1/tools/echo/execute HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nauthorization: Bearer ${server.apiKey}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+              12 * 1048576,
+            ),
+            413,
+            'oversize body',
+          );
           figures.oversizeBodies++;
           break;
         case 1: {
-          const res = await fetch(`${listener.url}/v1/workflows/execute`, { method: 'POST', headers: { ...key, 'content-type': 'application/yaml' }, body: `tasks: []\ninput:\n  ${BOMB}\n` });
+          const res = await fetch(`${listener.url}/v1/workflows/execute`, {
+            method: 'POST',
+            headers: { ...key, 'content-type': 'application/yaml' },
+            body: `tasks: []\ninput:\n  ${BOMB}\n`,
+          });
           await res.arrayBuffer();
           expect(res.status, 400, 'YAML bomb');
           figures.yamlBombs++;
@@ -112,7 +134,11 @@ export async function runHostileClient(server: OzServer, listener: OzListener, d
           figures.foreignHosts++;
           break;
         case 5: {
-          const added = await fetch(`${listener.url}/_oz/faults`, { method: 'POST', headers: admin, body: JSON.stringify({ type: 'drop', pathPattern: '^/v1/tools/hostile(a+)+$' }) });
+          const added = await fetch(`${listener.url}/_oz/faults`, {
+            method: 'POST',
+            headers: admin,
+            body: JSON.stringify({ type: 'drop', pathPattern: '^/v1/tools/hostile(a+)+$' }),
+          });
           const { id } = (await added.json()) as { id: string };
           expect(added.status, 201, 'bad pattern added');
           const probe = await fetch(`${listener.url}/v1/tools/hostile${'a'.repeat(40)}!`, { headers: key });

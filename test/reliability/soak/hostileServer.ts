@@ -93,7 +93,12 @@ export async function runHostileServer(done: () => boolean): Promise<HostileServ
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const oz = new Oz({ baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: 'ozk_HostileServer0123456789abcdefgh', maxResponseBytes: BOUND, logLevel: 'off' });
+  const oz = new Oz({
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    apiKey: 'ozk_HostileServer0123456789abcdefgh',
+    maxResponseBytes: BOUND,
+    logLevel: 'off',
+  });
   const unexpected = (what: string) => {
     figures.unexpected++;
     if (figures.unexpectedOutcomes.length < 10) figures.unexpectedOutcomes.push(what);

@@ -31,6 +31,13 @@ const figures = await runSoak({
 const { problems, ...shown } = figures;
 console.log(JSON.stringify(shown, null, 2));
 for (const p of problems.slice(0, 30)) console.log(`problem: ${p}`);
-const bad = figures.lost + figures.doubled + figures.untypedErrors + figures.violations + figures.mismatched + (figures.hostile?.unexpected ?? 0) + (figures.hostileServer?.unexpected ?? 0);
+const bad =
+  figures.lost +
+  figures.doubled +
+  figures.untypedErrors +
+  figures.violations +
+  figures.mismatched +
+  (figures.hostile?.unexpected ?? 0) +
+  (figures.hostileServer?.unexpected ?? 0);
 console.log(bad === 0 ? 'soak: OK (lost 0, doubled 0)' : 'soak: FAILED');
 process.exitCode = bad === 0 ? 0 : 1;

@@ -198,7 +198,12 @@ async function prepare(setup: Oz, kind: Kind, traceId: string, slug: string): Pr
       await setup.workflows.create({ name: slug, tasks: [{ id: 'a', type: 'task', agent: 'writer' }] }, { idempotencyKey: `setup-${traceId}` });
       return slug;
     case 'scheduleDelete':
-      return (await setup.schedules.create({ name: slug, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, enabled: false }, { idempotencyKey: `setup-${traceId}` })).id;
+      return (
+        await setup.schedules.create(
+          { name: slug, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, enabled: false },
+          { idempotencyKey: `setup-${traceId}` },
+        )
+      ).id;
     case 'cancel':
       // Long enough for the cancel (and its retries) to find it running; short, since idle() waits for it to end.
       return (await setup.tools.execute('slow', { ms: 5_000, async: true }, { idempotencyKey: `setup-${traceId}` })).execution_id;
@@ -250,7 +255,10 @@ async function oneCall(
       return { content: r.title, itemId: r.id };
     }
     case 'schedule': {
-      const r = await client.schedules.create({ name: marker, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: marker }, enabled: false }, options);
+      const r = await client.schedules.create(
+        { name: marker, cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: marker }, enabled: false },
+        options,
+      );
       return { content: r.name };
     }
     case 'workflowCreate': {
@@ -425,7 +433,8 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
     for (const e of server.journal.entries) {
       const trace = e.headers['x-trace-id'];
       if (e.replayed) replays++;
-      if (trace !== undefined && e.method !== 'GET' && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300) runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
+      if (trace !== undefined && e.method !== 'GET' && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300)
+        runsByTrace.set(trace, (runsByTrace.get(trace) ?? 0) + 1);
     }
 
     let lost = 0;
@@ -467,7 +476,7 @@ export async function runSoak(options: SoakOptions = {}): Promise<SoakFigures> {
               mismatched++;
               problems.push(`${r.traceId} ${r.kind}: the retry answered ${JSON.stringify(again.content)}, not ${JSON.stringify(expected)}`);
             }
-            if ((runsAfter(server, r.traceId)) !== 1) {
+            if (runsAfter(server, r.traceId) !== 1) {
               doubled++;
               problems.push(`${r.traceId} ${r.kind}: the retry with the same key wrote again`);
             }
@@ -583,5 +592,6 @@ function slugOf(r: CallRecord): string {
 
 /** Handler runs of a trace id so far (2xx answers that were not replays). */
 function runsAfter(server: OzServer, traceId: string): number {
-  return server.journal.entries.filter((e) => e.headers['x-trace-id'] === traceId && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300).length;
+  return server.journal.entries.filter((e) => e.headers['x-trace-id'] === traceId && !e.replayed && e.status !== null && e.status >= 200 && e.status < 300)
+    .length;
 }

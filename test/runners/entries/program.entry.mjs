@@ -7,8 +7,9 @@ import * as testing from 'oz-sdk/testing';
 import { closeEnvironment, FEATURES, openEnvironment, runFeature } from './features.mjs';
 
 const env = openEnvironment({ sdk, testing, funcs, mcp, mswNode });
-for (const feature of FEATURES) await runFeature(feature, env).catch((error) => {
-  console.error(`${feature.name}:`, error);
-  process.exitCode = 1;
-});
+for (const feature of FEATURES)
+  await runFeature(feature, env).catch((error) => {
+    console.error(`${feature.name}:`, error);
+    process.exitCode = 1;
+  });
 await closeEnvironment(env);

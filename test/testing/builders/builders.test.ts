@@ -47,7 +47,7 @@ function resourceBuilders(set: OzBuilders): Array<[string, () => unknown]> {
 const builderName = (schema: string): string => doc.components.schemas[schema]['x-oz-builder'] ?? schema[0]!.toLowerCase() + schema.slice(1);
 
 describe('one builder per resource schema', () => {
-  it('every schema the API answers (a list\'s element for a list) has a builder, named as the contract says', () => {
+  it("every schema the API answers (a list's element for a list) has a builder, named as the contract says", () => {
     const schemas = answeredSchemas();
     expect(schemas).toEqual(expect.arrayContaining(['AsyncPointer', 'Execution', 'ExecutionResult', 'Item', 'Schedule', 'Tool', 'Agent', 'Trace', 'Workflow']));
     const names = resourceBuilders(build).map(([name]) => name);
@@ -123,7 +123,7 @@ describe('determinism', () => {
 });
 
 describe('error and page', () => {
-  it('error(code) is the envelope with the code\'s description and the fields it carries; fields override', () => {
+  it("error(code) is the envelope with the code's description and the fields it carries; fields override", () => {
     const e = build.error('invalid_params', { missing: ['title'] });
     expect(e.error).toMatchObject({ code: 'invalid_params', missing: ['title'], message: expect.stringContaining('failed validation') });
     expect(build.error('connection_required').error.connect).toMatchObject({ provider: expect.any(String), link: expect.any(String) });
@@ -132,7 +132,7 @@ describe('error and page', () => {
     expect(() => build.error('invalid_params', { missing: 'title' as never })).toThrow(/\$\.error\.missing/);
   });
 
-  it('page(items, nextCursor) is a list route\'s answer; bad arguments throw', () => {
+  it("page(items, nextCursor) is a list route's answer; bad arguments throw", () => {
     expect(build.page([1, 2])).toEqual({ data: [1, 2], next_cursor: null });
     expect(build.page([], 'c_1')).toEqual({ data: [], next_cursor: 'c_1' });
     expect(() => build.page('x' as never)).toThrow(TypeError);
@@ -155,7 +155,11 @@ describe('built values as answers', () => {
     const mock = connectOzMock({ url: listener.url, adminToken: server.adminToken! });
     const set = createBuilders({ seed: 5 });
     const execution = set.execution({ status: 'succeeded', content: 'done', finished_at: '2026-11-21T12:00:01.000Z' });
-    await mock.stubs.add({ operationId: 'getExecution', match: { path: { id: execution.id } }, answer: { status: 200, body: execution, headers: { 'x-execution-id': execution.id } } });
+    await mock.stubs.add({
+      operationId: 'getExecution',
+      match: { path: { id: execution.id } },
+      answer: { status: 200, body: execution, headers: { 'x-execution-id': execution.id } },
+    });
     await mock.stubs.add({ operationId: 'getExecution', match: { path: { id: 'exe_gone' } }, answer: { status: 404, body: set.error('execution_not_found') } });
     const oz = new Oz({ apiKey: server.apiKey, baseURL: listener.url, maxRetries: 0 });
     expect(await oz.executions.get(execution.id)).toEqual(execution);

@@ -57,7 +57,9 @@ describe('one run, four readings', () => {
     expect(model.rows).toContainEqual({ operationId: 'getTool', response: '404 tool_not_found', count: 2, by: 'handler 1, stub 1', state: 'covered' });
     expect(model.rows).toContainEqual({ operationId: 'getAgent', response: '418', count: 1, by: 'stub 1', state: 'undeclared' });
     expect(model.rows).toContainEqual({ operationId: 'executeTool', response: '424 credential_required', count: 0, by: '–', state: 'missed' });
-    expect(model.summary).toBe(`7 of ${expected.summary.declared} declared responses of the 7 operations called were covered (${(Math.round(expected.summary.share * 1000) / 10).toFixed(1)} %).`);
+    expect(model.summary).toBe(
+      `7 of ${expected.summary.declared} declared responses of the 7 operations called were covered (${(Math.round(expected.summary.share * 1000) / 10).toFixed(1)} %).`,
+    );
     expect(model.notCalled).toContain('createCompanyItem');
   });
 
@@ -119,8 +121,11 @@ describe('oz-mock --min-coverage', () => {
   it('exits 1 below it, naming every missed response; 0 at or above it', async () => {
     const [below, above] = await Promise.all([gateRun(['--min-coverage', '0.5']), gateRun(['--min-coverage', '0.1'])]);
     expect(below.code).toBe(1);
-    expect(below.output).toContain('oz-mock: --min-coverage 0.5: Coverage 1 of 9 declared responses of the operations called (11.1 %) is below the minimum 50 %. Missed:\n');
-    for (const missed of ['listTools 401 unauthorized', 'listTools 404', 'listTools 429 rate_limited', 'listTools 504 timeout']) expect(below.output).toContain(`\n  ${missed}\n`);
+    expect(below.output).toContain(
+      'oz-mock: --min-coverage 0.5: Coverage 1 of 9 declared responses of the operations called (11.1 %) is below the minimum 50 %. Missed:\n',
+    );
+    for (const missed of ['listTools 401 unauthorized', 'listTools 404', 'listTools 429 rate_limited', 'listTools 504 timeout'])
+      expect(below.output).toContain(`\n  ${missed}\n`);
     expect(above.code).toBe(0);
     expect(above.output).not.toContain('Missed');
   });

@@ -23,12 +23,22 @@ type KeyName = 'apiKey' | 'modelsKey' | 'proxyKey' | 'adminToken';
 type Source = 'flag' | 'file' | 'env';
 const NAMES: readonly KeyName[] = ['apiKey', 'modelsKey', 'proxyKey', 'adminToken'];
 const FLAG: Readonly<Record<KeyName, string>> = { apiKey: '--api-key', modelsKey: '--models-key', proxyKey: '--proxy-key', adminToken: '--admin-token' };
-const ENV: Readonly<Record<KeyName, string>> = { apiKey: 'OZ_MOCK_API_KEY', modelsKey: 'OZ_MOCK_MODELS_KEY', proxyKey: 'OZ_MOCK_PROXY_KEY', adminToken: 'OZ_MOCK_ADMIN_TOKEN' };
+const ENV: Readonly<Record<KeyName, string>> = {
+  apiKey: 'OZ_MOCK_API_KEY',
+  modelsKey: 'OZ_MOCK_MODELS_KEY',
+  proxyKey: 'OZ_MOCK_PROXY_KEY',
+  adminToken: 'OZ_MOCK_ADMIN_TOKEN',
+};
 /** Every variable unset in the child, whatever this shell holds; a case sets its own. */
 const NO_ENV: Readonly<Record<string, string>> = Object.fromEntries(Object.values(ENV).map((name) => [name, '']));
 
 /** 32 letters or digits, new each run: a value no other process on the machine holds by chance. */
-const random = () => randomBytes(32).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(32, '0').slice(0, 32);
+const random = () =>
+  randomBytes(32)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .padEnd(32, '0')
+    .slice(0, 32);
 
 /** A value of the key's shape, telling the source it was given by. */
 function value(name: KeyName, source: Source): string {
@@ -143,14 +153,57 @@ describe('a bad key source stops the start: exit 2, the flag (or variable) and t
   const cases: ReadonlyArray<readonly [string, () => { args: string[]; env?: Record<string, string>; message: string }]> = [
     ['an unreadable file', () => ({ args: ['--api-key-file', missing], message: `oz-mock: --api-key-file: cannot read ${missing} (ENOENT)` })],
     ['a directory', () => ({ args: ['--proxy-key-file', dir], message: `oz-mock: --proxy-key-file: cannot read ${dir} (EISDIR)` })],
-    ['an empty file', () => { const path = file('\n'); return { args: ['--models-key-file', path], message: `oz-mock: --models-key-file: ${path} is empty (the value goes on its first line)` }; }],
-    ['a flag with its file', () => ({ args: ['--admin-token', value('adminToken', 'flag'), '--admin-token-file', file(`${value('adminToken', 'file')}\n`)], message: 'oz-mock: --admin-token and --admin-token-file exclude each other: give the value one way' })],
-    ['--no-admin with --admin-token-file', () => ({ args: ['--no-admin', '--admin-token-file', file(`${value('adminToken', 'file')}\n`)], message: 'oz-mock: --no-admin and --admin-token-file exclude each other' })],
-    ['a bad api key from a file', () => { const path = file(`${bad}\n`); return { args: ['--api-key-file', path], message: `oz-mock: --api-key-file ${path}: its first line must be ozk_ followed by 32 letters or digits` }; }],
-    ['a models key of the proxy plane from a file', () => { const path = file('sk-prx-wrongPlane\n'); return { args: ['--models-key-file', path], message: `oz-mock: --models-key-file ${path}: its first line must start with sk-mdl-` }; }],
-    ['a bad api key from the environment', () => ({ args: [], env: { OZ_MOCK_API_KEY: bad }, message: 'oz-mock: OZ_MOCK_API_KEY must be ozk_ followed by 32 letters or digits' })],
-    ['a bad proxy key from the environment', () => ({ args: [], env: { OZ_MOCK_PROXY_KEY: 'sk-mdl-wrongPlane' }, message: 'oz-mock: OZ_MOCK_PROXY_KEY must start with sk-prx-' })],
-    ['a bad admin token from the environment', () => ({ args: [], env: { OZ_MOCK_ADMIN_TOKEN: 'ozadm_short' }, message: 'oz-mock: OZ_MOCK_ADMIN_TOKEN must be ozadm_ followed by 32 letters or digits' })],
+    [
+      'an empty file',
+      () => {
+        const path = file('\n');
+        return { args: ['--models-key-file', path], message: `oz-mock: --models-key-file: ${path} is empty (the value goes on its first line)` };
+      },
+    ],
+    [
+      'a flag with its file',
+      () => ({
+        args: ['--admin-token', value('adminToken', 'flag'), '--admin-token-file', file(`${value('adminToken', 'file')}\n`)],
+        message: 'oz-mock: --admin-token and --admin-token-file exclude each other: give the value one way',
+      }),
+    ],
+    [
+      '--no-admin with --admin-token-file',
+      () => ({
+        args: ['--no-admin', '--admin-token-file', file(`${value('adminToken', 'file')}\n`)],
+        message: 'oz-mock: --no-admin and --admin-token-file exclude each other',
+      }),
+    ],
+    [
+      'a bad api key from a file',
+      () => {
+        const path = file(`${bad}\n`);
+        return { args: ['--api-key-file', path], message: `oz-mock: --api-key-file ${path}: its first line must be ozk_ followed by 32 letters or digits` };
+      },
+    ],
+    [
+      'a models key of the proxy plane from a file',
+      () => {
+        const path = file('sk-prx-wrongPlane\n');
+        return { args: ['--models-key-file', path], message: `oz-mock: --models-key-file ${path}: its first line must start with sk-mdl-` };
+      },
+    ],
+    [
+      'a bad api key from the environment',
+      () => ({ args: [], env: { OZ_MOCK_API_KEY: bad }, message: 'oz-mock: OZ_MOCK_API_KEY must be ozk_ followed by 32 letters or digits' }),
+    ],
+    [
+      'a bad proxy key from the environment',
+      () => ({ args: [], env: { OZ_MOCK_PROXY_KEY: 'sk-mdl-wrongPlane' }, message: 'oz-mock: OZ_MOCK_PROXY_KEY must start with sk-prx-' }),
+    ],
+    [
+      'a bad admin token from the environment',
+      () => ({
+        args: [],
+        env: { OZ_MOCK_ADMIN_TOKEN: 'ozadm_short' },
+        message: 'oz-mock: OZ_MOCK_ADMIN_TOKEN must be ozadm_ followed by 32 letters or digits',
+      }),
+    ],
   ];
   // One case each: every case starts a process of its own.
   it.each(cases)('%s', async (_, make) => {

@@ -18,8 +18,23 @@ describe('DECLARED_RESPONSES', () => {
 
   it("has an operation's own error codes under their statuses, and the codes its rules add", () => {
     expect(names('executeTool')).toEqual([
-      '200 -', '202 -', '400 invalid_format', '400 invalid_json', '401 unauthorized', '404 tool_not_found', '408 request_timeout', '409 approval_required', '409 duplicate_execution_id', '409 reset',
-      '413 payload_too_large', '422 invalid_params', '424 connection_required', '424 credential_required', '429 rate_limited', '500 internal_error', '504 timeout',
+      '200 -',
+      '202 -',
+      '400 invalid_format',
+      '400 invalid_json',
+      '401 unauthorized',
+      '404 tool_not_found',
+      '408 request_timeout',
+      '409 approval_required',
+      '409 duplicate_execution_id',
+      '409 reset',
+      '413 payload_too_large',
+      '422 invalid_params',
+      '424 connection_required',
+      '424 credential_required',
+      '429 rate_limited',
+      '500 internal_error',
+      '504 timeout',
     ]);
   });
 

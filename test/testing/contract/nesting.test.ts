@@ -67,7 +67,9 @@ describe('a request body nested deeper than 128 levels', () => {
 
   it('an MCP message too', async () => {
     server = createTestServer();
-    const res = await callJson(server, 'POST', '/v1/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: nested(200) } } });
+    const res = await callJson(server, 'POST', '/v1/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: nested(200) } },
+    });
     expectTooDeep(res.status, res.body, 'The request body');
   });
 });
@@ -95,7 +97,9 @@ describe('a control-plane document nested deeper than 128 levels', () => {
     const deep = { ...doc, schedules: [{ ...(doc.schedules[0] ?? {}), input: nested(300) }] };
     const res = await callJson(server, 'PUT', '/_oz/state', { key: TOKEN, body: deep });
     expect(res.status).toBe(400);
-    expect((res.body as unknown as ErrorBody).error.message).toBe('The state document is nested deeper than 136 levels of objects and arrays; at most 136 are accepted.');
+    expect((res.body as unknown as ErrorBody).error.message).toBe(
+      'The state document is nested deeper than 136 levels of objects and arrays; at most 136 are accepted.',
+    );
     expect(server.exportState().schedules).toEqual(doc.schedules);
   });
 

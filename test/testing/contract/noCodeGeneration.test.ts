@@ -24,17 +24,32 @@ describe('the embedded server on a runtime without new Function', () => {
     forbidCodeGeneration();
     const testing = await freshTesting();
     const server = testing.createOzServer();
-    server.addTool({ name: 'sum', inputSchema: { properties: { a: { type: 'number' }, b: { type: 'number' } } }, required: ['a', 'b'], handler: (input) => JSON.stringify(input) });
+    server.addTool({
+      name: 'sum',
+      inputSchema: { properties: { a: { type: 'number' }, b: { type: 'number' } } },
+      required: ['a', 'b'],
+      handler: (input) => JSON.stringify(input),
+    });
     const oz = new Oz({ baseURL: server.url, apiKey: server.apiKey, fetch: server.fetch, maxRetries: 0 });
     try {
       // A generated body validator (openapi.json's ItemCreateRequest) and a generated parameter validator.
       const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
-      const created = await server.fetch(new Request(`${server.url}/v1/companies/acme/items`, { method: 'POST', headers, body: JSON.stringify({ building: 'hq', title: 'T' }) }));
+      const created = await server.fetch(
+        new Request(`${server.url}/v1/companies/acme/items`, { method: 'POST', headers, body: JSON.stringify({ building: 'hq', title: 'T' }) }),
+      );
       expect(created.status).toBe(201);
-      const badBody = await server.fetch(new Request(`${server.url}/v1/companies/acme/items`, { method: 'POST', headers, body: JSON.stringify({ building: 'hq', title: 'T', kind: 'epic' }) }));
-      expect([badBody.status, ((await badBody.json()) as { error: { message: string } }).error.message]).toEqual([422, 'kind must be one of: feature, bugfix, docs, research, content, task.']);
+      const badBody = await server.fetch(
+        new Request(`${server.url}/v1/companies/acme/items`, { method: 'POST', headers, body: JSON.stringify({ building: 'hq', title: 'T', kind: 'epic' }) }),
+      );
+      expect([badBody.status, ((await badBody.json()) as { error: { message: string } }).error.message]).toEqual([
+        422,
+        'kind must be one of: feature, bugfix, docs, research, content, task.',
+      ]);
       const badQuery = await server.fetch(new Request(`${server.url}/v1/tools?limit=ten`, { headers }));
-      expect([badQuery.status, ((await badQuery.json()) as { error: { message: string } }).error.message]).toEqual([422, 'limit must be an integer from 1 to 100, in decimal digits.']);
+      expect([badQuery.status, ((await badQuery.json()) as { error: { message: string } }).error.message]).toEqual([
+        422,
+        'limit must be an integer from 1 to 100, in decimal digits.',
+      ]);
       // An interpreted card schema (addTool's input schema).
       const missing = await oz.tools.execute('sum', { a: 1 }).catch((e: unknown) => e);
       expect(missing).toBeInstanceOf(InvalidParamsError);

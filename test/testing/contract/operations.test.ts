@@ -38,7 +38,9 @@ describe('every operation of openapi.json', () => {
     await ok('POST', '/v1/workflows/mine/execute', { input: 'x' });
     await (await ok('POST', '/v1/workflows/mine/execute-stream', { input: 'x' })).text();
     await ok('DELETE', '/v1/workflows/mine');
-    const schedule = await callJson<{ id: string }>(server, 'POST', '/v1/schedules', { body: { name: 's', cron: '0 0 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' } } });
+    const schedule = await callJson<{ id: string }>(server, 'POST', '/v1/schedules', {
+      body: { name: 's', cron: '0 0 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' } },
+    });
     await ok('GET', '/v1/schedules');
     await ok('GET', `/v1/schedules/${schedule.body.id}`);
     await ok('POST', `/v1/schedules/${schedule.body.id}/run`);
@@ -55,7 +57,8 @@ describe('every operation of openapi.json', () => {
     await ok('GET', '/v1/companies/acme/items');
     await ok('GET', `/v1/companies/acme/items/${item.body.id}`);
     await ok('POST', '/v1/mcp', { jsonrpc: '2.0', id: 1, method: 'ping' });
-    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) await ok(method, '/v1/proxy/crm/a/b', method === 'GET' || method === 'DELETE' ? undefined : { x: 1 });
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'])
+      await ok(method, '/v1/proxy/crm/a/b', method === 'GET' || method === 'DELETE' ? undefined : { x: 1 });
     await server.idle();
     const served = [...new Set(server.journal.entries.map((e) => e.operationId).filter((id): id is string => id !== null))].sort();
     expect(ALL_OPERATIONS).toHaveLength(42);
@@ -71,7 +74,9 @@ describe("the server's operation table", () => {
     expect(serverTable.map((op) => op.id).sort()).toEqual(Object.keys(generated).sort());
     for (const { body, replay, ...descriptor } of serverTable) {
       expect(descriptor).toEqual(generated[descriptor.id as keyof typeof generated]);
-      const raw = (openapi.paths as Record<string, Record<string, { requestBody?: unknown; 'x-oz-replay'?: boolean }>>)[descriptor.path]![descriptor.method.toLowerCase()]!;
+      const raw = (openapi.paths as Record<string, Record<string, { requestBody?: unknown; 'x-oz-replay'?: boolean }>>)[descriptor.path]![
+        descriptor.method.toLowerCase()
+      ]!;
       expect(body, descriptor.id).toBe(raw.requestBody !== undefined);
       expect(replay, descriptor.id).toBe(raw['x-oz-replay'] === true);
     }

@@ -5,7 +5,8 @@ import { NotEnabledError, Oz } from '../../../src/index.js';
 import { testServersForSuite } from '../../support/ozServer.js';
 
 const servers = testServersForSuite();
-const codes = (openapi as unknown as { components: { schemas: { ErrorCode: { oneOf: Array<{ const: string; 'x-oz-permanent'?: boolean }> } } } }).components.schemas.ErrorCode.oneOf;
+const codes = (openapi as unknown as { components: { schemas: { ErrorCode: { oneOf: Array<{ const: string; 'x-oz-permanent'?: boolean }> } } } }).components
+  .schemas.ErrorCode.oneOf;
 
 describe('permanent errors', () => {
   it('openapi.json marks not_enabled permanent, and no code the client retries for a passing reason', () => {
@@ -15,7 +16,10 @@ describe('permanent errors', () => {
   it('503 not_enabled answers x-should-retry: false and is not retried (one request, at once)', async () => {
     const server = servers.create();
     const oz = new Oz({ apiKey: server.keys.otherApiKey, baseURL: server.url, fetch: server.fetch });
-    const error = await oz.companies.items.list('globex').then(() => undefined, (err: unknown) => err);
+    const error = await oz.companies.items.list('globex').then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(error).toBeInstanceOf(NotEnabledError);
     expect(server.journal.count('listCompanyItems')).toBe(1);
     const raw = await server.fetch(`${server.url}/v1/companies/globex/items`, { headers: { authorization: `Bearer ${server.keys.otherApiKey}` } });
@@ -23,7 +27,7 @@ describe('permanent errors', () => {
     expect(raw.headers.get('x-should-retry')).toBe('false');
   });
 
-  it('a transient error (a fault\'s 500 internal_error) carries no such header and is retried', async () => {
+  it("a transient error (a fault's 500 internal_error) carries no such header and is retried", async () => {
     const server = servers.create();
     server.faults.add({ operationId: 'listTools', type: 'error', status: 500, code: 'internal_error', retryAfter: 0 });
     const oz = new Oz({ apiKey: server.apiKey, baseURL: server.url, fetch: server.fetch });

@@ -13,7 +13,13 @@ const getItem = () => call(server, 'GET', '/v1/companies/acme/items/itm_x');
 
 describe('the Retry-After of a scripted 429 or 503', () => {
   it('is 1 second when a 429 or 503 names none, the given one otherwise, none for other statuses', () => {
-    expect([scriptedRetryAfter(429, undefined), scriptedRetryAfter(503, undefined), scriptedRetryAfter(429, 0), scriptedRetryAfter(500, undefined), scriptedRetryAfter(502, 7)]).toEqual([1, 1, 0, undefined, 7]);
+    expect([
+      scriptedRetryAfter(429, undefined),
+      scriptedRetryAfter(503, undefined),
+      scriptedRetryAfter(429, 0),
+      scriptedRetryAfter(500, undefined),
+      scriptedRetryAfter(502, 7),
+    ]).toEqual([1, 1, 0, undefined, 7]);
     expect(withScriptedRetryAfter(503, {})).toEqual({ 'retry-after': '1' });
     expect(withScriptedRetryAfter(429, { 'Retry-After': '9' })).toEqual({ 'Retry-After': '9' });
     expect(withScriptedRetryAfter(500, {})).toEqual({});
@@ -42,7 +48,11 @@ describe('the Retry-After of a scripted 429 or 503', () => {
     server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 503, body: { error: { code: 'not_enabled', message: 'Not here.' } } }, times: 1 });
     const first = await getItem();
     expect([first.status, first.headers.get('retry-after')]).toEqual([503, '1']);
-    server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 429, body: { error: { code: 'rate_limited', message: 'Slow.' } }, headers: { 'Retry-After': '30' } }, times: 1 });
+    server.stubs.add({
+      operationId: 'getCompanyItem',
+      answer: { status: 429, body: { error: { code: 'rate_limited', message: 'Slow.' } }, headers: { 'Retry-After': '30' } },
+      times: 1,
+    });
     expect((await getItem()).headers.get('retry-after')).toBe('30');
   });
 });

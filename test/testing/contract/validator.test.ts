@@ -10,7 +10,28 @@ function event(operationId: string | null, response: Response, route: ResponseEv
     surface: 'api',
     request,
     response,
-    journal: { requestId: 'req_1', operationId, mount: 'fetch', surface: 'api', method: 'GET', path: '/x', query: '', headers: Object.fromEntries(request.headers), body: null, bodyLength: null, bodyTruncated: false, account: null, status: response.status, executionId: null, fault: null, chaos: null, replayed: false, proxied: null, answeredBy: null, at: 0 },
+    journal: {
+      requestId: 'req_1',
+      operationId,
+      mount: 'fetch',
+      surface: 'api',
+      method: 'GET',
+      path: '/x',
+      query: '',
+      headers: Object.fromEntries(request.headers),
+      body: null,
+      bodyLength: null,
+      bodyTruncated: false,
+      account: null,
+      status: response.status,
+      executionId: null,
+      fault: null,
+      chaos: null,
+      replayed: false,
+      proxied: null,
+      answeredBy: null,
+      at: 0,
+    },
   };
 }
 
@@ -51,7 +72,8 @@ describe('the response validator of the test suite (test/support/ozServer.ts)', 
   });
 
   it('takes a chat stream ended by one error envelope (no [DONE]); flags a chunk after it and a bad envelope', async () => {
-    const chunk = '{"id":"c","object":"chat.completion.chunk","created":1,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null,"logprobs":null}]}';
+    const chunk =
+      '{"id":"c","object":"chat.completion.chunk","created":1,"model":"oz-chat","choices":[{"index":0,"delta":{"content":"a"},"finish_reason":null,"logprobs":null}]}';
     const sse = (body: string) => new Response(body, { headers: { ...keyed, 'content-type': 'text/event-stream' } });
     const ended = `data: ${chunk}\n\nevent: error\ndata: {"error":{"code":"reset","message":"m"}}\n\n`;
     expect(await checkResponse(event('createChatCompletion', sse(ended)))).toEqual([]);

@@ -35,7 +35,11 @@ async function control(method: string, path: string, body?: unknown): Promise<{ 
 }
 
 const echo = (key = server.apiKey) =>
-  fetch(`${listener.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"text":"x"}' });
+  fetch(`${listener.url}/v1/tools/echo/execute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: '{"text":"x"}',
+  });
 
 describe('/_oz/chaos over real HTTP', () => {
   it('PUT sets the rules (the same faults as in process for the same seed and requests), GET reads them, DELETE clears them', async () => {
@@ -63,7 +67,10 @@ describe('/_oz/chaos over real HTTP', () => {
   });
 
   it("the journal over HTTP carries each entry's chaos", async () => {
-    await control('PUT', '/chaos', { seed: 1, rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'error', code: 'internal_error', retryAfter: 0 } }] });
+    await control('PUT', '/chaos', {
+      seed: 1,
+      rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'error', code: 'internal_error', retryAfter: 0 } }],
+    });
     expect((await echo()).status).toBe(500);
     await fetch(`${listener.url}/v1/tools`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     const { body } = await control('GET', '/journal');
@@ -75,8 +82,14 @@ describe('/_oz/chaos over real HTTP', () => {
   it.each([
     [{ seed: 1, rules: [{ probability: 2, fault: { type: 'drop' } }] }, 'rules[0].probability must be a number from 0 to 1.'],
     [{ seed: 'x', rules: [] }, 'seed must be an integer.'],
-    [{ seed: 1, rules: [{ probability: 1, fault: { type: 'delay', lognormal: { median: 1, sigma: 1 } } }] }, 'rules[0].fault.lognormal.max must be a number of ms >= 0.'],
-    [{ seed: 1, rules: [{ match: { operationId: 'nope' }, probability: 1, fault: { type: 'drop' } }] }, 'rules[0].match.operationId names no operation of openapi.json: nope.'],
+    [
+      { seed: 1, rules: [{ probability: 1, fault: { type: 'delay', lognormal: { median: 1, sigma: 1 } } }] },
+      'rules[0].fault.lognormal.max must be a number of ms >= 0.',
+    ],
+    [
+      { seed: 1, rules: [{ match: { operationId: 'nope' }, probability: 1, fault: { type: 'drop' } }] },
+      'rules[0].match.operationId names no operation of openapi.json: nope.',
+    ],
   ])('a bad document answers 422 naming the field, and the server goes on: %j', async (doc, message) => {
     const kept = { seed: 3, rules: [{ probability: 0, fault: { type: 'lose' } }] };
     await control('PUT', '/chaos', kept);
@@ -90,11 +103,26 @@ describe('/_oz/chaos over real HTTP', () => {
   it('dribble over a socket: a buffered answer and an event stream arrive whole, in pieces', async () => {
     const headers = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
     const plain = await (await fetch(`${listener.url}/v1/tools`, { headers })).text();
-    const stream = () => fetch(`${listener.url}/v1/execute`, { method: 'POST', headers: { ...headers, 'x-trace-id': `t-${Math.random()}` }, body: JSON.stringify({ agent: 'writer', user_request: 'drip', stream: true }) });
-    const events = (text: string) => text.split('\n\n').filter((block) => block.startsWith('event:')).map((block) => block.split('\n')[0]);
+    const stream = () =>
+      fetch(`${listener.url}/v1/execute`, {
+        method: 'POST',
+        headers: { ...headers, 'x-trace-id': `t-${Math.random()}` },
+        body: JSON.stringify({ agent: 'writer', user_request: 'drip', stream: true }),
+      });
+    const events = (text: string) =>
+      text
+        .split('\n\n')
+        .filter((block) => block.startsWith('event:'))
+        .map((block) => block.split('\n')[0]);
     const plainEvents = events(await (await stream()).text());
     expect(plainEvents.length).toBeGreaterThan(2);
-    await control('PUT', '/chaos', { seed: 1, rules: [{ match: { method: 'GET', path: '/v1/tools' }, probability: 1, fault: { type: 'dribble', ms: 30 } }, { match: { operationId: 'executeAgent' }, probability: 1, fault: { type: 'dribble', ms: 30 } }] });
+    await control('PUT', '/chaos', {
+      seed: 1,
+      rules: [
+        { match: { method: 'GET', path: '/v1/tools' }, probability: 1, fault: { type: 'dribble', ms: 30 } },
+        { match: { operationId: 'executeAgent' }, probability: 1, fault: { type: 'dribble', ms: 30 } },
+      ],
+    });
     const dribbled = await fetch(`${listener.url}/v1/tools`, { headers });
     expect(dribbled.status).toBe(200);
     expect(await dribbled.text()).toBe(plain);
@@ -125,20 +153,28 @@ describe('/_oz/chaos over real HTTP', () => {
   it('connectOzMock: chaos.set, get and clear, a RegExp path sent as its pathPattern', async () => {
     const mock = connectOzMock({ url: listener.url, adminToken: TOKEN });
     await mock.chaos.set({ seed: 5, rules: [{ match: { path: /^\/v1\/tools\/echo\// }, probability: 1, fault: { type: 'error', code: 'internal_error' } }] });
-    expect(await mock.chaos.get()).toEqual({ seed: 5, rules: [{ match: { pathPattern: '^\\/v1\\/tools\\/echo\\/' }, probability: 1, fault: { type: 'error', code: 'internal_error' } }] });
+    expect(await mock.chaos.get()).toEqual({
+      seed: 5,
+      rules: [{ match: { pathPattern: '^\\/v1\\/tools\\/echo\\/' }, probability: 1, fault: { type: 'error', code: 'internal_error' } }],
+    });
     expect((await echo()).status).toBe(500);
     await mock.chaos.clear();
     expect(await mock.chaos.get()).toBeNull();
-    await expect(mock.chaos.set({ seed: 5, rules: [{ probability: -1, fault: { type: 'drop' } }] })).rejects.toThrow(/rules\[0\]\.probability must be a number from 0 to 1/);
+    await expect(mock.chaos.set({ seed: 5, rules: [{ probability: -1, fault: { type: 'drop' } }] })).rejects.toThrow(
+      /rules\[0\]\.probability must be a number from 0 to 1/,
+    );
   });
 });
 
 describe('the MCP tools set_chaos, get_chaos, clear_chaos', () => {
   it('set, read and clear the rules; a bad document is a tool error naming the field', async () => {
     const client = new Client({ name: 'oz-mock-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${listener.url}/_oz/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${listener.url}/_oz/mcp`), { requestInit: { headers: { authorization: `Bearer ${TOKEN}` } } }),
+    );
     try {
-      const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Record<string, unknown> };
+      const call = async (name: string, args: Record<string, unknown> = {}) =>
+        (await client.callTool({ name, arguments: args })) as CallToolResult & { structuredContent?: Record<string, unknown> };
       const doc = { seed: 9, rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'lose' } }] };
       expect((await call('set_chaos', doc)).structuredContent).toEqual({ chaos: doc });
       expect(server.chaos.get()).toEqual(doc);

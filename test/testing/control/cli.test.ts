@@ -29,7 +29,37 @@ describe('oz-mock --help', () => {
   it('lists every flag', async () => {
     const m = failing(['--help']);
     expect(await m.exit).toEqual({ code: 0, signal: null });
-    for (const flag of ['--port', '--mcp-port', '--host', '--api-key', '--models-key', '--proxy-key', '--seed', '--fixtures', '--state', '--clock-start', '--frozen-clock', '--rate-limit', '--step-ms', '--token-ms', '--poll-ms', '--admin-token', '--no-admin', '--json', '--log', '--help', '--api-key-file', '--models-key-file', '--proxy-key-file', '--admin-token-file', 'OZ_MOCK_API_KEY', 'OZ_MOCK_MODELS_KEY', 'OZ_MOCK_PROXY_KEY', 'OZ_MOCK_ADMIN_TOKEN', 'process listings (ps)']) {
+    for (const flag of [
+      '--port',
+      '--mcp-port',
+      '--host',
+      '--api-key',
+      '--models-key',
+      '--proxy-key',
+      '--seed',
+      '--fixtures',
+      '--state',
+      '--clock-start',
+      '--frozen-clock',
+      '--rate-limit',
+      '--step-ms',
+      '--token-ms',
+      '--poll-ms',
+      '--admin-token',
+      '--no-admin',
+      '--json',
+      '--log',
+      '--help',
+      '--api-key-file',
+      '--models-key-file',
+      '--proxy-key-file',
+      '--admin-token-file',
+      'OZ_MOCK_API_KEY',
+      'OZ_MOCK_MODELS_KEY',
+      'OZ_MOCK_PROXY_KEY',
+      'OZ_MOCK_ADMIN_TOKEN',
+      'process listings (ps)',
+    ]) {
       expect(m.output()).toContain(flag);
     }
   });
@@ -120,7 +150,11 @@ describe('the state file', () => {
     expect(readdirSync(dir).filter((f) => f.startsWith('state.json'))).toEqual(['state.json']);
 
     const again = await start(['--state', file]);
-    const res = await fetch(`${again.line.url}/v1/tools/late/execute?format=text`, { method: 'POST', headers: { authorization: 'Bearer ozk_PersistedPersistedPersisted12345', 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${again.line.url}/v1/tools/late/execute?format=text`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer ozk_PersistedPersistedPersisted12345', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await res.text()).toBe('late answer');
   });
 });
@@ -128,7 +162,9 @@ describe('the state file', () => {
 describe('the clock, the rate limit, the timing and the admin token', () => {
   it('--clock-start with --frozen-clock; --rate-limit; --poll-ms; the admin token from the environment', async () => {
     const token = 'ozadm_EnvEnvEnvEnvEnvEnvEnvEnvEnvEnvEn';
-    const { line } = await start(['--frozen-clock', '--clock-start', '2030-01-02T03:04:05Z', '--rate-limit', '2', '--poll-ms', '2500'], { OZ_MOCK_ADMIN_TOKEN: token });
+    const { line } = await start(['--frozen-clock', '--clock-start', '2030-01-02T03:04:05Z', '--rate-limit', '2', '--poll-ms', '2500'], {
+      OZ_MOCK_ADMIN_TOKEN: token,
+    });
     // Given, so not printed: the line names the source.
     expect(line.adminToken).toBeNull();
     expect(line.keySources.adminToken).toBe('env');
@@ -173,4 +209,3 @@ describe('the clock, the rate limit, the timing and the admin token', () => {
     expect(text.output()).toContain('no accounts or keys: add them with --fixtures FILE or POST /_oz/fixtures');
   });
 });
-

@@ -69,7 +69,11 @@ describe('POST /_oz/mcp', () => {
     expect((await call(client, 'verify_journal', { operationId: 'listTools', status: 503, times: 1 })).structuredContent).toEqual({ ok: true, count: 1 });
     expect((await call(client, 'advance_clock', { ms: 60_000 })).structuredContent).toMatchObject({ now: '2026-11-28T10:01:00.000Z', frozen: true });
     expect((await call(client, 'load_fixtures', { tools: [{ name: 'shout', answer: '{{text}}!' }] })).structuredContent).toMatchObject({ tools: 1 });
-    const stub = await call(client, 'add_stub', { operationId: 'getTool', match: { path: { tool: 'echo' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'gone' } } } });
+    const stub = await call(client, 'add_stub', {
+      operationId: 'getTool',
+      match: { path: { tool: 'echo' } },
+      answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'gone' } } },
+    });
     expect((await call(client, 'list_stubs')).structuredContent!.data.map((s: { id: string }) => s.id)).toEqual([stub.structuredContent!.id]);
     expect((await call(client, 'remove_stub', { id: stub.structuredContent!.id })).structuredContent).toEqual({ ok: true });
     expect(server.stubs.list()).toEqual([]);
@@ -83,8 +87,12 @@ describe('POST /_oz/mcp', () => {
     expect(bad.isError).toBe(true);
     expect(bad.structuredContent).toBeUndefined();
     expect(textJson(bad)).toEqual({ error: { status: 422, code: 'invalid_params', message: 'operationId names no operation of openapi.json: nope.' } });
-    expect(textJson(await call(client, 'remove_fault', { id: 'flt_nope' }))).toEqual({ error: { status: 404, code: 'fault_not_found', message: 'No pending fault flt_nope.' } });
-    expect(textJson(await call(client, 'remove_fault', {}))).toEqual({ error: { status: 422, code: 'invalid_params', message: 'id is required (a string).', missing: ['id'] } });
+    expect(textJson(await call(client, 'remove_fault', { id: 'flt_nope' }))).toEqual({
+      error: { status: 404, code: 'fault_not_found', message: 'No pending fault flt_nope.' },
+    });
+    expect(textJson(await call(client, 'remove_fault', {}))).toEqual({
+      error: { status: 422, code: 'invalid_params', message: 'id is required (a string).', missing: ['id'] },
+    });
     const failed = textJson(await call(client, 'verify_journal', { operationId: 'getTool' }));
     expect(failed.error).toMatchObject({ status: 422, code: 'verification_failed', count: 0, nearMisses: [] });
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool no_such_tool/);
@@ -92,7 +100,12 @@ describe('POST /_oz/mcp', () => {
 
   it('server_info answers the URLs', async () => {
     const info = await call(await connect(), 'server_info');
-    expect(info.structuredContent).toEqual({ url: listener.url, controlPlaneUrl: `${listener.url}/_oz/`, controlPlaneOpenapi: `${listener.url}/_oz/openapi.json`, controlMcpUrl: `${listener.url}/_oz/mcp` });
+    expect(info.structuredContent).toEqual({
+      url: listener.url,
+      controlPlaneUrl: `${listener.url}/_oz/`,
+      controlPlaneOpenapi: `${listener.url}/_oz/openapi.json`,
+      controlMcpUrl: `${listener.url}/_oz/mcp`,
+    });
   });
 
   it('works in process too (server.fetch, no socket)', async () => {
@@ -108,7 +121,11 @@ describe('POST /_oz/mcp', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_fault', arguments: { type: 'drop' } } }),
       });
-    const refused: Array<Record<string, string>> = [{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWr' }, { authorization: `Bearer ${server.apiKey}` }];
+    const refused: Array<Record<string, string>> = [
+      {},
+      { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWr' },
+      { authorization: `Bearer ${server.apiKey}` },
+    ];
     for (const headers of refused) {
       const res = await post(headers);
       expect(res.status).toBe(401);
@@ -125,7 +142,11 @@ describe('POST /_oz/mcp', () => {
   it('is stateless JSON-RPC over POST: GET is 405, a bad message a JSON-RPC error', async () => {
     const get = await fetch(`${listener.url}/_oz/mcp`, { headers: { authorization: `Bearer ${TOKEN}`, accept: 'text/event-stream' } });
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']);
-    const bad = await fetch(`${listener.url}/_oz/mcp`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"nope":' });
+    const bad = await fetch(`${listener.url}/_oz/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"nope":',
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
   });
@@ -164,13 +185,21 @@ describe('POST /_oz/sessions/{id}/mcp', () => {
     const serverJournal = await call(await connect(), 'read_journal');
     expect(serverJournal.structuredContent!.data.map((e: { status: number }) => e.status)).toEqual([200]);
     const info = await call(client, 'server_info');
-    expect(info.structuredContent).toMatchObject({ session: session.id, apiKey: session.apiKey, controlMcpUrl: `${listener.url}/_oz/sessions/${session.id}/mcp` });
+    expect(info.structuredContent).toMatchObject({
+      session: session.id,
+      apiKey: session.apiKey,
+      controlMcpUrl: `${listener.url}/_oz/sessions/${session.id}/mcp`,
+    });
     expect(info.structuredContent!.keys.map((k: { api_key: string }) => k.api_key)).toEqual(session.keys.map((k) => k.apiKey));
     await session.close();
   });
 
   it('is 404 session_not_found for a session that is not live', async () => {
-    const res = await fetch(`${listener.url}/_oz/sessions/ses_gone/mcp`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(`${listener.url}/_oz/sessions/ses_gone/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{}',
+    });
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe('session_not_found');
   });

@@ -40,15 +40,28 @@ describe('the tools of the control plane', () => {
 
   it('take their input schema from the body schema of the document, references resolved', () => {
     const stubFields = schemas.StubSpec!.properties as Record<string, Record<string, unknown>>;
-    expect(tool('add_stub').inputSchema.properties).toEqual({ ...stubFields, answer: schemas.StubAnswer, answers: { ...stubFields.answers, items: schemas.StubAnswer } });
+    expect(tool('add_stub').inputSchema.properties).toEqual({
+      ...stubFields,
+      answer: schemas.StubAnswer,
+      answers: { ...stubFields.answers, items: schemas.StubAnswer },
+    });
     expect(tool('add_stub').inputSchema.required).toEqual(schemas.StubSpec!.required);
     expect(tool('add_fault').inputSchema.properties).toEqual(schemas.FaultSpec!.properties);
-    expect(tool('advance_clock').inputSchema).toMatchObject({ required: ['ms'], additionalProperties: false, properties: { ms: { type: 'integer', minimum: 0 } } });
+    expect(tool('advance_clock').inputSchema).toMatchObject({
+      required: ['ms'],
+      additionalProperties: false,
+      properties: { ms: { type: 'integer', minimum: 0 } },
+    });
     expect(JSON.stringify(controlTools('server').map((t) => [t.inputSchema, t.outputSchema]))).not.toContain('$ref');
   });
 
   it('put path and query parameters beside the body fields, with their descriptions', () => {
-    expect(tool('remove_stub').inputSchema).toEqual({ type: 'object', properties: { id: { type: 'string', description: 'The stub id (stb_...).' } }, required: ['id'], additionalProperties: false });
+    expect(tool('remove_stub').inputSchema).toEqual({
+      type: 'object',
+      properties: { id: { type: 'string', description: 'The stub id (stb_...).' } },
+      required: ['id'],
+      additionalProperties: false,
+    });
     const journal = tool('read_journal').inputSchema;
     expect(Object.keys(journal.properties)).toEqual(['operationId', 'method', 'path', 'status', 'limit', 'account', 'header', 'body', 'format']);
     expect(journal.properties.limit).toEqual({ type: 'integer', minimum: 1, maximum: 10000, description: 'Only the newest N.' });
@@ -67,15 +80,23 @@ describe('the tools of the control plane', () => {
     expect(names).toContain('add_fault');
     expect(names).toContain('list_unused');
     for (const name of ['list_sessions', 'open_session', 'close_session']) expect(names).not.toContain(name);
-    for (const t of controlTools('session')) expect(OPERATIONS.find((o) => o.operation.operationId === t.operationId)!.operation['x-oz-in-sessions']).toBe(true);
+    for (const t of controlTools('session'))
+      expect(OPERATIONS.find((o) => o.operation.operationId === t.operationId)!.operation['x-oz-in-sessions']).toBe(true);
   });
 });
 
 describe('a tool call as a control-plane request', () => {
   it('fills the path, the query and the body', () => {
     expect(controlRequest(tool('remove_fault'), { id: 'flt/1' })).toEqual({ method: 'DELETE', path: '/faults/flt%2F1' });
-    expect(controlRequest(tool('read_journal'), { operationId: 'getTool', limit: 2, body: { text: 'hi' } })).toEqual({ method: 'GET', path: '/journal?operationId=getTool&limit=2&body=%7B%22text%22%3A%22hi%22%7D' });
-    expect(controlRequest(tool('add_fault'), { type: 'drop', operationId: 'getTool' })).toEqual({ method: 'POST', path: '/faults', body: { type: 'drop', operationId: 'getTool' } });
+    expect(controlRequest(tool('read_journal'), { operationId: 'getTool', limit: 2, body: { text: 'hi' } })).toEqual({
+      method: 'GET',
+      path: '/journal?operationId=getTool&limit=2&body=%7B%22text%22%3A%22hi%22%7D',
+    });
+    expect(controlRequest(tool('add_fault'), { type: 'drop', operationId: 'getTool' })).toEqual({
+      method: 'POST',
+      path: '/faults',
+      body: { type: 'drop', operationId: 'getTool' },
+    });
     expect(controlRequest(tool('list_keys'), { account: 'demo' }, '/sessions/ses_1')).toEqual({ method: 'GET', path: '/sessions/ses_1/keys?account=demo' });
     expect(controlRequest(tool('clear_journal'), undefined)).toEqual({ method: 'DELETE', path: '/journal' });
     expect(controlRequest(tool('reset'), { coverage: 'keep' })).toEqual({ method: 'POST', path: '/reset', body: { coverage: 'keep' } });

@@ -29,7 +29,11 @@ async function inProcess(): Promise<Target> {
   return {
     controls,
     api: (method, path, body, key = SHOP_KEY, headers = {}) =>
-      server.fetch(`${server.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      server.fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     sdk: (key) => new Oz({ baseURL: server.url, apiKey: key, fetch: server.fetch, maxRetries: 0, logLevel: 'off' }),
     close: () => server.close(),
   };
@@ -41,7 +45,11 @@ async function remote(): Promise<Target> {
   return {
     controls,
     api: (method, path, body, key = SHOP_KEY, headers = {}) =>
-      fetch(`${line.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      fetch(`${line.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
     sdk: (key) => new Oz({ baseURL: line.url, apiKey: key, maxRetries: 0, logLevel: 'off' }),
     close: () => (mock as SpawnedOzMock).stop(),
   };
@@ -65,7 +73,14 @@ describe.each([
     expect(await gold.json()).toMatchObject({ content: 'Price of gold: 2000 USD' });
     const banned = await t.api('POST', '/v1/tools/quote/execute', { product: 'banned' });
     expect(banned.status).toBe(424);
-    expect((await banned.json()) as unknown).toMatchObject({ error: { code: 'connection_required', message: 'banned needs the supplier connection', connect: { provider: 'supplier', method: 'oauth' }, hint: 'Link the supplier first.' } });
+    expect((await banned.json()) as unknown).toMatchObject({
+      error: {
+        code: 'connection_required',
+        message: 'banned needs the supplier connection',
+        connect: { provider: 'supplier', method: 'oauth' },
+        hint: 'Link the supplier first.',
+      },
+    });
     const missing = await t.api('POST', '/v1/tools/quote/execute', {});
     expect(missing.status).toBe(422);
   });
@@ -74,7 +89,16 @@ describe.each([
     await t.controls.loadFixtures({ tools: [{ name: 'ping', answer: 'pong {{n}}' }] });
     expect(await (await t.api('POST', '/v1/tools/ping/execute?format=text', { n: 1 })).text()).toBe('pong 1');
     const bad = await Promise.resolve()
-      .then(() => t.controls.loadFixtures({ accounts: [{ name: 'fresh' }], tools: [{ name: 'a', answer: 'x' }, { name: 'b', answer: 'y' }, { name: 'c', answer: 42 as unknown as string }] }))
+      .then(() =>
+        t.controls.loadFixtures({
+          accounts: [{ name: 'fresh' }],
+          tools: [
+            { name: 'a', answer: 'x' },
+            { name: 'b', answer: 'y' },
+            { name: 'c', answer: 42 as unknown as string },
+          ],
+        }),
+      )
       .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(OzMockError);
     expect(bad).toMatchObject({ status: 422, code: 'invalid_params' });
@@ -104,7 +128,11 @@ describe.each([
   });
 
   it('lists an unused stub with its near miss (path.tool), and verify() throws naming the closest entry', async () => {
-    await t.controls.stubs.add({ operationId: 'getTool', match: { path: { tool: 'quotes' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'No tool quotes.' } } } });
+    await t.controls.stubs.add({
+      operationId: 'getTool',
+      match: { path: { tool: 'quotes' } },
+      answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'No tool quotes.' } } },
+    });
     await t.api('GET', '/v1/tools/quote');
     const { stubs } = await t.controls.unused();
     expect(stubs[0]!.nearMisses[0]!.differences).toEqual([{ path: 'path.tool', expected: 'quotes', actual: 'quote' }]);
@@ -244,14 +272,19 @@ describe.each([
     expect((await t.controls.keys.list()).length).toBeGreaterThan(listed.length);
 
     await t.controls.keys.revoke(fresh.id);
-    expect((await t.controls.keys.list({ account: 'shop' })).find((k) => k.id === fresh.id)?.revoked_at).toBe(new Date(await t.controls.clock.now()).toISOString());
+    expect((await t.controls.keys.list({ account: 'shop' })).find((k) => k.id === fresh.id)?.revoked_at).toBe(
+      new Date(await t.controls.clock.now()).toISOString(),
+    );
     await t.controls.clock.advance(120_001);
     await expect(t.sdk(fresh.apiKey).tools.list()).rejects.toBeInstanceOf(UnauthorizedError);
     expect((await t.sdk(added.apiKey).tools.list()).data.length).toBeGreaterThan(0);
   });
 
   it('refuses bad key controls with typed errors: an unknown account (422), a malformed apiKey (422), an unknown key id (404)', async () => {
-    const failure = (work: () => unknown) => Promise.resolve().then(work).catch((e: unknown) => e);
+    const failure = (work: () => unknown) =>
+      Promise.resolve()
+        .then(work)
+        .catch((e: unknown) => e);
     const noAccount = await failure(() => t.controls.keys.add({ account: 'nobody' }));
     expect(noAccount).toBeInstanceOf(OzMockError);
     expect(noAccount).toMatchObject({ status: 422, code: 'invalid_params', message: 'account names no account: nobody.' });
@@ -275,7 +308,12 @@ describe.each([
     const blocked = await t.api('POST', '/v1/tools/inventory/execute', { sku: 'a1' });
     expect(blocked.status).toBe(424);
     expect(((await blocked.json()) as { error: { code: string } }).error.code).toBe('connection_required');
-    expect(await t.controls.connections.link('shop', 'warehouse', { method: 'api_key' })).toEqual({ account: 'shop', provider: 'warehouse', method: 'api_key', status: 'linked' });
+    expect(await t.controls.connections.link('shop', 'warehouse', { method: 'api_key' })).toEqual({
+      account: 'shop',
+      provider: 'warehouse',
+      method: 'api_key',
+      status: 'linked',
+    });
     expect((await t.api('POST', '/v1/tools/inventory/execute', { sku: 'a1' })).status).toBe(200);
     await t.controls.connections.link('shop', 'supplier', { status: 'pending' });
     expect((await t.controls.connections.list()).filter((c) => c.account === 'shop').map((c) => [c.provider, c.status])).toEqual([
@@ -285,9 +323,20 @@ describe.each([
   });
 
   it('refuses bad connection controls with typed errors: an unknown account or method (422), a connection that is not there (404)', async () => {
-    const failure = (work: () => unknown) => Promise.resolve().then(work).catch((e: unknown) => e);
-    expect(await failure(() => t.controls.connections.link('nobody', 'crm'))).toMatchObject({ status: 422, code: 'invalid_params', message: 'account names no account: nobody.' });
-    expect(await failure(() => t.controls.connections.link('shop', 'crm', { method: 'pigeon' as 'oauth' }))).toMatchObject({ status: 422, code: 'invalid_params', message: 'method must be one of: oauth, api_key, wallet.' });
+    const failure = (work: () => unknown) =>
+      Promise.resolve()
+        .then(work)
+        .catch((e: unknown) => e);
+    expect(await failure(() => t.controls.connections.link('nobody', 'crm'))).toMatchObject({
+      status: 422,
+      code: 'invalid_params',
+      message: 'account names no account: nobody.',
+    });
+    expect(await failure(() => t.controls.connections.link('shop', 'crm', { method: 'pigeon' as 'oauth' }))).toMatchObject({
+      status: 422,
+      code: 'invalid_params',
+      message: 'method must be one of: oauth, api_key, wallet.',
+    });
     expect(await failure(() => t.controls.connections.link('shop', 'bad provider'))).toMatchObject({ status: 422, code: 'invalid_params' });
     expect(await failure(() => t.controls.connections.list({ account: 'nobody' }))).toMatchObject({ status: 422, code: 'invalid_params' });
     const missing = await failure(() => t.controls.connections.unlink('shop', 'crm'));
@@ -322,7 +371,12 @@ describe.each([
   });
 
   it('answers a stub, lists it with its hits, and clears it', async () => {
-    await t.controls.stubs.add({ operationId: 'getTool', match: { path: { tool: 'quote' } }, answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'Stubbed away.' } } }, times: 2 });
+    await t.controls.stubs.add({
+      operationId: 'getTool',
+      match: { path: { tool: 'quote' } },
+      answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'Stubbed away.' } } },
+      times: 2,
+    });
     const stubbed = await t.api('GET', '/v1/tools/quote');
     expect(stubbed.status).toBe(404);
     expect(await stubbed.json()).toMatchObject({ error: { code: 'tool_not_found', message: 'Stubbed away.' } });
@@ -337,7 +391,9 @@ describe.each([
     await t.controls.faults.add({ operationId: 'executeAgent', type: 'cut', afterEvents: 2 });
     await t.controls.faults.add({ operationId: 'getTool', type: 'error', status: 500, code: 'internal_error' });
     let text: string | null = null;
-    const pending = t.api('POST', '/v1/execute', { agent: 'clerk', user_request: 'hi', stream: true }).then(async (res) => (text = await res.text().catch(() => 'cut')));
+    const pending = t
+      .api('POST', '/v1/execute', { agent: 'clerk', user_request: 'hi', stream: true })
+      .then(async (res) => (text = await res.text().catch(() => 'cut')));
     while (text === null) await Promise.race([pending, t.controls.clock.advance(5).then(() => new Promise((r) => setTimeout(r, 5)))]);
     expect((await t.controls.journal.last('executeAgent'))?.fault).toBe('cut');
     const { faults } = await t.controls.unused();

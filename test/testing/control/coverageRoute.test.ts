@@ -19,7 +19,11 @@ afterAll(() => server.close());
 beforeEach(() => server.reset());
 
 async function control(method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(`${url}/_oz${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const res = await fetch(`${url}/_oz${path}`, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -27,7 +31,8 @@ async function listTools(apiKey = server.apiKey): Promise<void> {
   expect((await fetch(`${url}/v1/tools`, { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(200);
 }
 
-const listToolsCount = (report: OzCoverageReport) => report.operations.find((o) => o.operationId === 'listTools')!.responses.find((r) => r.status === 200)!.count;
+const listToolsCount = (report: OzCoverageReport) =>
+  report.operations.find((o) => o.operationId === 'listTools')!.responses.find((r) => r.status === 200)!.count;
 
 describe('GET /_oz/coverage', () => {
   it("answers the server's report, and under /_oz/sessions/{id}/ the session's", async () => {
@@ -44,7 +49,10 @@ describe('GET /_oz/coverage', () => {
   });
 
   it('refuses a query parameter (422) and a request without the admin token (401)', async () => {
-    expect(await control('GET', '/coverage?format=html')).toMatchObject({ status: 422, json: { error: { code: 'invalid_params', message: 'format is not a parameter here (none are: the form follows Accept).' } } });
+    expect(await control('GET', '/coverage?format=html')).toMatchObject({
+      status: 422,
+      json: { error: { code: 'invalid_params', message: 'format is not a parameter here (none are: the form follows Accept).' } },
+    });
     expect((await fetch(`${url}/_oz/coverage`)).status).toBe(401);
   });
 });
@@ -60,8 +68,14 @@ describe('POST /_oz/reset', () => {
 
   it('refuses a bad coverage value or an unknown field with 422 naming it, and resets nothing', async () => {
     await listTools();
-    expect(await control('POST', '/reset', { coverage: 'forget' })).toMatchObject({ status: 422, json: { error: { code: 'invalid_params', message: 'reset(): coverage must be "keep" or "clear", not "forget".' } } });
-    expect(await control('POST', '/reset', { journal: 'keep' })).toMatchObject({ status: 422, json: { error: { code: 'invalid_params', message: 'journal is not a field here (known: coverage).' } } });
+    expect(await control('POST', '/reset', { coverage: 'forget' })).toMatchObject({
+      status: 422,
+      json: { error: { code: 'invalid_params', message: 'reset(): coverage must be "keep" or "clear", not "forget".' } },
+    });
+    expect(await control('POST', '/reset', { journal: 'keep' })).toMatchObject({
+      status: 422,
+      json: { error: { code: 'invalid_params', message: 'journal is not a field here (known: coverage).' } },
+    });
     expect(listToolsCount(server.coverage())).toBe(1);
   });
 });
@@ -89,7 +103,9 @@ describe('connectOzMock', () => {
     expect(await mock.coverage()).toEqual(server.coverage());
     await mock.reset({ coverage: 'keep' });
     expect(listToolsCount(await mock.coverage())).toBe(1);
-    expect(() => expectCoverage(mock.coverage() as never, { require: ['listTools 200'] })).toThrow(new TypeError('expectCoverage() takes a report, not a promise of one: await it first (expectCoverage(await mock.coverage(), ...))'));
+    expect(() => expectCoverage(mock.coverage() as never, { require: ['listTools 200'] })).toThrow(
+      new TypeError('expectCoverage() takes a report, not a promise of one: await it first (expectCoverage(await mock.coverage(), ...))'),
+    );
     expect(() => expectCoverage(server, { require: ['listTools 200'] })).not.toThrow();
     const report = await mock.coverage();
     expect(() => expectCoverage(report, { require: ['listTools 200', 'getTool 404 tool_not_found'] })).toThrow(OzCoverageError);

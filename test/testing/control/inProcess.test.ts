@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, afterEach, describe, expect, it } from 'vitest';
 import { createOzServer, OzMockError, type OzServer } from '../../../src/testing/index.js';
 
-describe('a user\'s beforeAll seeding survives reset()', () => {
+describe("a user's beforeAll seeding survives reset()", () => {
   const server = createOzServer();
   let key = '';
   beforeAll(() => {
@@ -14,7 +14,8 @@ describe('a user\'s beforeAll seeding survives reset()', () => {
   afterEach(() => server.reset());
   afterAll(() => server.close());
 
-  const call = (path: string, k = key) => server.fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: '{}' });
+  const call = (path: string, k = key) =>
+    server.fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: '{}' });
 
   it('first test: the seeded key and tool work, and a test-local addition is made', async () => {
     expect((await call('/v1/tools/hello/execute')).status).toBe(200);
@@ -23,7 +24,7 @@ describe('a user\'s beforeAll seeding survives reset()', () => {
     expect(server.faults.pending).toHaveLength(1);
   });
 
-  it('second test: the seeding is still there; the first test\'s additions, faults and journal are gone', async () => {
+  it("second test: the seeding is still there; the first test's additions, faults and journal are gone", async () => {
     expect(server.journal.entries).toHaveLength(0);
     expect(server.faults.pending).toHaveLength(0);
     expect(server.exportState().accounts.find((a) => a.name === 'team')?.connections).toEqual([]);
@@ -65,7 +66,11 @@ describe('a function seed', () => {
 
   it('baseline() while work is in flight throws; after idle() it captures', async () => {
     const server = createOzServer({ clock: { frozen: true } });
-    await server.fetch(`${server.url}/v1/tools/slow/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"ms": 1000, "async": true}' });
+    await server.fetch(`${server.url}/v1/tools/slow/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: '{"ms": 1000, "async": true}',
+    });
     expect(() => server.baseline()).toThrow(/work is in flight/);
     await server.idle();
     server.baseline();
@@ -83,7 +88,11 @@ describe('typed controls', () => {
   afterEach(() => server.reset());
   afterAll(() => server.close());
   const post = (path: string, body: unknown, key = server.apiKey) =>
-    server.fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    server.fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   it('an unknown operationId throws at add and in a journal filter', () => {
     // @ts-expect-error: not an operationId of openapi.json
@@ -94,10 +103,25 @@ describe('typed controls', () => {
   });
 
   it('an error fault carries connect, hint, missing and contract, so error.connect.provider is there', async () => {
-    server.faults.add({ operationId: 'executeTool', type: 'error', status: 424, code: 'connection_required', connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' }, hint: 'Link crm.', missing: ['crm'], contract: 'tools.execute' });
+    server.faults.add({
+      operationId: 'executeTool',
+      type: 'error',
+      status: 424,
+      code: 'connection_required',
+      connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' },
+      hint: 'Link crm.',
+      missing: ['crm'],
+      contract: 'tools.execute',
+    });
     const res = await post('/v1/tools/echo/execute', { text: 'x' });
     expect(res.status).toBe(424);
-    expect(((await res.json()) as { error: unknown }).error).toMatchObject({ code: 'connection_required', connect: { provider: 'crm' }, hint: 'Link crm.', missing: ['crm'], contract: 'tools.execute' });
+    expect(((await res.json()) as { error: unknown }).error).toMatchObject({
+      code: 'connection_required',
+      connect: { provider: 'crm' },
+      hint: 'Link crm.',
+      missing: ['crm'],
+      contract: 'tools.execute',
+    });
   });
 
   it('a fault matches a body predicate or an account', async () => {

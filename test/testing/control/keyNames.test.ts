@@ -10,17 +10,25 @@ async function plane(options: OzServerOptions = {}) {
   const server = servers.create(options);
   const listener = await server.listen();
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${listener.url}/_oz${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const res = await fetch(`${listener.url}/_oz${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   const send = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${listener.url}/_oz${path}`, { method, headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${listener.url}/_oz${path}`, {
+      method,
+      headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
   return { server, listener, post, send };
 }
 
-describe('a key\'s value is api_key on the control plane', () => {
+describe("a key's value is api_key on the control plane", () => {
   it('POST /_oz/keys takes api_key (and its old name value) and answers api_key; both at once is 422', async () => {
     const { server, post } = await plane();
     const made = await post('/keys', { account: 'demo', api_key: FIXED });
@@ -51,7 +59,7 @@ describe('a key\'s value is api_key on the control plane', () => {
     await session.close();
   });
 
-  it('a session over HTTP on a server without the demo seed: api_key null, and connectOzMock\'s apiKey throws OzNoDemoKeyError', async () => {
+  it("a session over HTTP on a server without the demo seed: api_key null, and connectOzMock's apiKey throws OzNoDemoKeyError", async () => {
     const { server, listener, post } = await plane({ seed: 'empty', fixtures: { accounts: [{ name: 'shop' }], keys: [{ account: 'shop', value: FIXED }] } });
     expect((await post('/sessions', {})).body).toMatchObject({ api_key: null, keys: [{ account: 'shop', api_key: expect.stringMatching(/^ozk_/) }] });
     const session = await connectOzMock({ url: listener.url, adminToken: server.adminToken! }).session();
@@ -69,11 +77,19 @@ describe("a fixture document's key takes api_key (value is its old name)", () =>
     const overHttp = await post('/fixtures', { keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0002' }] });
     expect(overHttp.status).toBe(200);
     expect((await server.fetch(`${server.url}/v1/tools`, { headers: { authorization: 'Bearer ozk_FixtureFixtureFixtureFixture0002' } })).status).toBe(200);
-    const both = await post('/fixtures', { keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0003', value: 'ozk_FixtureFixtureFixtureFixture0003' }] });
-    expect([both.status, both.body.error.code, both.body.error.message]).toEqual([422, 'invalid_params', expect.stringMatching(/^keys\[0\]\.api_key and its old name value are both given/)]);
+    const both = await post('/fixtures', {
+      keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0003', value: 'ozk_FixtureFixtureFixtureFixture0003' }],
+    });
+    expect([both.status, both.body.error.code, both.body.error.message]).toEqual([
+      422,
+      'invalid_params',
+      expect.stringMatching(/^keys\[0\]\.api_key and its old name value are both given/),
+    ]);
     const bad = await post('/fixtures', { keys: [{ account: 'fx', api_key: 'ozk_short' }] });
     expect([bad.status, bad.body.error.message]).toEqual([422, expect.stringMatching(/^keys\[0\]\.api_key /)]);
-    expect(() => server.loadFixtures({ keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0001' }] })).toThrow(/keys\[0\]\.api_key is in use already/);
+    expect(() => server.loadFixtures({ keys: [{ account: 'fx', api_key: 'ozk_FixtureFixtureFixtureFixture0001' }] })).toThrow(
+      /keys\[0\]\.api_key is in use already/,
+    );
   });
 });
 

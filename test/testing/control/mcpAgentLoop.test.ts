@@ -19,7 +19,9 @@ beforeAll(async () => {
   server = createOzServer();
   listener = await server.listen();
   agent = new Client({ name: 'scripted-agent', version: '1.0.0' });
-  await agent.connect(new StreamableHTTPClientTransport(new URL(`${listener.url}/_oz/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.adminToken}` } } }));
+  await agent.connect(
+    new StreamableHTTPClientTransport(new URL(`${listener.url}/_oz/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.adminToken}` } } }),
+  );
 });
 afterAll(async () => {
   await agent.close();

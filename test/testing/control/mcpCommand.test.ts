@@ -24,11 +24,19 @@ afterEach(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The documented MCP client configuration: `npx oz-mock mcp ...`. */
-const CONFIG = JSON.parse(readFileSync(join(ROOT, 'examples/fixtures/mcp-servers.json'), 'utf8')) as { mcpServers: { 'oz-mock': { command: string; args: string[] } } };
+const CONFIG = JSON.parse(readFileSync(join(ROOT, 'examples/fixtures/mcp-servers.json'), 'utf8')) as {
+  mcpServers: { 'oz-mock': { command: string; args: string[] } };
+};
 
 /** The official client on `oz-mock mcp <args>` (node on the source, as the config's `npx oz-mock` runs the bin). */
 async function spawnMcp(args: readonly string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; pid: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/testing/cli.ts', ...args], cwd: ROOT, stderr: 'pipe', env: { ...(process.env as Record<string, string>), OZ_MOCK_ADMIN_TOKEN: '', ...env } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', 'src/testing/cli.ts', ...args],
+    cwd: ROOT,
+    stderr: 'pipe',
+    env: { ...(process.env as Record<string, string>), OZ_MOCK_ADMIN_TOKEN: '', ...env },
+  });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'oz-mock-stdio-test', version: '1.0.0' });
@@ -36,7 +44,8 @@ async function spawnMcp(args: readonly string[], env: Record<string, string> = {
   return { client, stderr: () => stderr, pid: transport.pid! };
 }
 
-const structured = async (client: Client, name: string, args: Record<string, unknown> = {}) => ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent as Record<string, any>;
+const structured = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+  ((await client.callTool({ name, arguments: args })) as CallToolResult).structuredContent as Record<string, any>;
 
 function gone(pid: number): boolean {
   try {
@@ -55,7 +64,13 @@ describe('oz-mock mcp [flags]', () => {
     // The config's flags, on a free port; --log's lines must not reach stdout (the client would fail to parse them).
     const { client, stderr, pid } = await spawnMcp([...args.slice(1), '--port', '0', '--state', state, '--log']);
     const info = await structured(client, 'server_info');
-    expect(info).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: expect.stringMatching(/^ozk_/), adminToken: expect.stringMatching(/^ozadm_/), mcpUrl: expect.stringMatching(/^http:/), controlMcpUrl: `${info.url}/_oz/mcp` });
+    expect(info).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      apiKey: expect.stringMatching(/^ozk_/),
+      adminToken: expect.stringMatching(/^ozadm_/),
+      mcpUrl: expect.stringMatching(/^http:/),
+      controlMcpUrl: `${info.url}/_oz/mcp`,
+    });
     for (const field of ['url', 'apiKey', 'adminToken', 'mcpUrl', 'dashboardUrl']) expect(client.getInstructions()).toContain(`${field}: ${info[field]}`);
     expect((await structured(client, 'get_clock')).frozen).toBe(true);
     expect((await fetch(`${info.url}/v1/tools`, { headers: { authorization: `Bearer ${info.apiKey}` } })).status).toBe(200);
@@ -93,7 +108,7 @@ describe('oz-mock mcp with its keys given', () => {
 });
 
 describe('oz-mock mcp --attach URL --admin-token T', () => {
-  it("serves the MCP of an oz-mock already running: its tools act on that server, which runs on after stdin ends", async () => {
+  it('serves the MCP of an oz-mock already running: its tools act on that server, which runs on after stdin ends', async () => {
     const server = createOzServer({ adminToken: TOKEN });
     const listener = await server.listen();
     try {
@@ -133,11 +148,17 @@ describe('oz-mock mcp refuses to start (exit 2, the reason on stderr, nothing on
     try {
       expect(await refused(['--attach', listener.url])).toContain('oz-mock mcp: --attach needs the admin token');
       expect(await refused(['--attach', 'ftp://host', '--admin-token', TOKEN])).toContain('oz-mock mcp: --attach must be the http(s) URL of a running oz-mock');
-      expect(await refused(['--attach', listener.url, '--admin-token', TOKEN, '--port', '0'])).toContain("Unknown option '--port' (with --attach, only --admin-token is an option)");
-      expect(await refused(['--attach', listener.url, '--admin-token', 'ozadm_WrongWrongWrongWrongWrongWrongWr'])).toContain(`oz-mock mcp: the control plane of ${listener.url} did not answer: Wrong admin token.`);
+      expect(await refused(['--attach', listener.url, '--admin-token', TOKEN, '--port', '0'])).toContain(
+        "Unknown option '--port' (with --attach, only --admin-token is an option)",
+      );
+      expect(await refused(['--attach', listener.url, '--admin-token', 'ozadm_WrongWrongWrongWrongWrongWrongWr'])).toContain(
+        `oz-mock mcp: the control plane of ${listener.url} did not answer: Wrong admin token.`,
+      );
       const { port } = new URL(listener.url);
       await listener.close();
-      expect(await refused(['--attach', `http://127.0.0.1:${port}`], { OZ_MOCK_ADMIN_TOKEN: TOKEN })).toContain(`the control plane of http://127.0.0.1:${port} did not answer`);
+      expect(await refused(['--attach', `http://127.0.0.1:${port}`], { OZ_MOCK_ADMIN_TOKEN: TOKEN })).toContain(
+        `the control plane of http://127.0.0.1:${port} did not answer`,
+      );
     } finally {
       await server.close();
     }
@@ -149,6 +170,7 @@ describe('oz-mock mcp --help', () => {
     const m = spawnOzMock(['mcp', '--help']);
     running.push(m);
     expect(await m.exit).toEqual({ code: 0, signal: null });
-    for (const text of ['--attach <url>', '--admin-token <t>', 'stdout carries the MCP protocol alone', 'server_info', 'list_unused', 'add_stub']) expect(m.output()).toContain(text);
+    for (const text of ['--attach <url>', '--admin-token <t>', 'stdout carries the MCP protocol alone', 'server_info', 'list_unused', 'add_stub'])
+      expect(m.output()).toContain(text);
   });
 });

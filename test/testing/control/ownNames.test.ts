@@ -30,11 +30,13 @@ describe('request names are own properties only', () => {
 
   it('PATCH /_oz/items/{id}: a prototype name is not an item field (422 naming it)', async () => {
     server = createOzServer({ adminToken: TOKEN });
-    const item = await (await server.fetch(`${server.url}/v1/companies/acme/items`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ title: 't', body: 'b', building: 'lab' }),
-    })).json() as { id: string };
+    const item = (await (
+      await server.fetch(`${server.url}/v1/companies/acme/items`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 't', body: 'b', building: 'lab' }),
+      })
+    ).json()) as { id: string };
     for (const name of PROTOTYPE_NAMES) {
       const r = await oz('PATCH', `/items/${item.id}`, `{"${name}": 1}`);
       expect([name, r.status, r.body.error?.code]).toEqual([name, 422, 'invalid_params']);
@@ -45,7 +47,12 @@ describe('request names are own properties only', () => {
   it('POST /_oz/fixtures: a key kind named like a prototype member is 422 naming keys[0].kind, not a crash', async () => {
     server = createOzServer({ adminToken: TOKEN });
     for (const name of PROTOTYPE_NAMES) {
-      const r = await oz('POST', '/fixtures', `keys:\n  - account: demo\n    kind: ${name}\n    value: ozk_abcdefghijklmnopqrstuvwxyz012345\n`, 'application/yaml');
+      const r = await oz(
+        'POST',
+        '/fixtures',
+        `keys:\n  - account: demo\n    kind: ${name}\n    value: ozk_abcdefghijklmnopqrstuvwxyz012345\n`,
+        'application/yaml',
+      );
       expect([name, r.status, r.body.error?.code]).toEqual([name, 422, 'invalid_params']);
       expect(r.body.error?.message).toContain('keys[0].kind must be one of: platform, models, proxy');
     }
@@ -53,7 +60,15 @@ describe('request names are own properties only', () => {
 
   it('a declared tool template or case naming a prototype member finds nothing in the input', async () => {
     server = createOzServer({ adminToken: TOKEN });
-    const fixture = { tools: [{ name: 'shout', answer: '[{{constructor}}][{{text.toString}}][{{__proto__}}]', cases: [{ when: { toString: null }, answer: 'matched a prototype member' }] }] };
+    const fixture = {
+      tools: [
+        {
+          name: 'shout',
+          answer: '[{{constructor}}][{{text.toString}}][{{__proto__}}]',
+          cases: [{ when: { toString: null }, answer: 'matched a prototype member' }],
+        },
+      ],
+    };
     expect((await oz('POST', '/fixtures', JSON.stringify(fixture))).status).toBe(200);
     const res = await server.fetch(`${server.url}/v1/tools/shout/execute`, {
       method: 'POST',
@@ -62,5 +77,4 @@ describe('request names are own properties only', () => {
     });
     expect(((await res.json()) as { content: string }).content).toBe('[][][]');
   });
-
 });

@@ -12,12 +12,24 @@ let mock: SpawnedOzMock | undefined;
 afterAll(() => mock?.stop());
 
 it('a Python script (standard library only) drives oz-mock through its control plane', async () => {
-  const started = await startOzMock(['--fixtures', join(ROOT, 'test/testing/fixtures/control/shop.yaml'), '--frozen-clock', '--clock-start', '2026-11-22T09:30:00Z']);
+  const started = await startOzMock([
+    '--fixtures',
+    join(ROOT, 'test/testing/fixtures/control/shop.yaml'),
+    '--frozen-clock',
+    '--clock-start',
+    '2026-11-22T09:30:00Z',
+  ]);
   mock = started.mock;
   const script = join(ROOT, 'test/testing/control/python/drive_oz_mock.py');
   const result = await new Promise<{ code: number; out: string }>((resolve) => {
-    execFile('python3', [script], { env: { ...process.env, OZ_BASE_URL: started.line.url, OZ_MOCK_ADMIN_TOKEN: started.line.adminToken!, SHOP_KEY: 'ozk_ShopShopShopShopShopShopShop0001' }, timeout: 60_000 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
+    execFile(
+      'python3',
+      [script],
+      {
+        env: { ...process.env, OZ_BASE_URL: started.line.url, OZ_MOCK_ADMIN_TOKEN: started.line.adminToken!, SHOP_KEY: 'ozk_ShopShopShopShopShopShopShop0001' },
+        timeout: 60_000,
+      },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, out: stdout + stderr }),
     );
   });
   expect(result.out).toContain('python: all checks passed');

@@ -27,20 +27,31 @@ async function oz(method: string, path: string, body?: unknown, headers: Record<
 }
 
 function api(method: string, path: string, body?: unknown, key = server.apiKey) {
-  return fetch(`${listener.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return fetch(`${listener.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 describe('security of the control plane', () => {
   it('answers 401 without the admin token, with a wrong one, or with a platform key, and changes nothing', async () => {
     const before = server.exportState();
-    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }, { authorization: 'Basic abc' }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      {},
+      { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' },
+      { authorization: `Bearer ${server.apiKey}` },
+      { authorization: 'Basic abc' },
+    ]) {
       const r = await oz('POST', '/fixtures', { accounts: [{ name: 'intruder' }] }, headers);
       expect(r.status).toBe(401);
       expect(r.body.error.code).toBe('unauthorized');
       expect(r.headers.get('x-error-code')).toBe('unauthorized');
       expect(r.text).not.toContain(TOKEN);
     }
-    expect((await oz('POST', '/reset', undefined, { authorization: `Bearer ${server.apiKey}` })).body.error.message).toMatch(/API keys never open the control plane/);
+    expect((await oz('POST', '/reset', undefined, { authorization: `Bearer ${server.apiKey}` })).body.error.message).toMatch(
+      /API keys never open the control plane/,
+    );
     expect({ ...server.exportState(), saved_at: '' }).toEqual({ ...before, saved_at: '' });
   });
 
@@ -68,7 +79,10 @@ describe('security of the control plane', () => {
     const r = await oz('GET', '/clock', undefined, { authorization: `Bearer ${TOKEN}`, origin: 'https://evil.example' });
     expect(r.status).toBe(200);
     expect(r.headers.get('access-control-allow-origin')).toBeNull();
-    const preflight = await fetch(`${listener.url}/_oz/reset`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${listener.url}/_oz/reset`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     expect(preflight.status).toBe(401);
   });
@@ -125,14 +139,28 @@ describe('every route over HTTP', () => {
   });
 
   it('POST /_oz/fixtures: JSON and YAML; 422 names the path and adds nothing; 400 for unreadable text', async () => {
-    const yaml = await fetch(`${listener.url}/_oz/fixtures`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/yaml' }, body: 'tools:\n  - name: hello\n    answer: "hi {{who}}"\n' });
+    const yaml = await fetch(`${listener.url}/_oz/fixtures`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/yaml' },
+      body: 'tools:\n  - name: hello\n    answer: "hi {{who}}"\n',
+    });
     expect(await yaml.json()).toMatchObject({ tools: 1 });
     expect(await (await api('POST', '/v1/tools/hello/execute?format=text', { who: 'yaml' })).text()).toBe('hi yaml');
-    const bad = await oz('POST', '/fixtures', { accounts: [{ name: 'x1' }], tools: [{ name: 'ok', answer: 'a' }, { name: 'ok2', answer: 'b' }, { name: 'bad', answer: ['not text'] }] });
+    const bad = await oz('POST', '/fixtures', {
+      accounts: [{ name: 'x1' }],
+      tools: [
+        { name: 'ok', answer: 'a' },
+        { name: 'ok2', answer: 'b' },
+        { name: 'bad', answer: ['not text'] },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error).toMatchObject({ code: 'invalid_params', param: 'tools[2].answer' });
     expect(server.exportState().accounts.map((a) => a.name)).not.toContain('x1');
-    const refs = await oz('POST', '/fixtures', { keys: [{ account: 'ghost' }], schedules: [{ account: 'demo', name: 's', cron: 'nope', target: { kind: 'tool', name: 'echo' } }] });
+    const refs = await oz('POST', '/fixtures', {
+      keys: [{ account: 'ghost' }],
+      schedules: [{ account: 'demo', name: 's', cron: 'nope', target: { kind: 'tool', name: 'echo' } }],
+    });
     expect(refs.body.error.problems.map((p: { path: string }) => p.path)).toEqual(['keys[0].account', 'schedules[0].cron']);
     expect((await oz('POST', '/fixtures', '{"tools": [')).body.error.code).toBe('invalid_json');
     expect((await oz('POST', '/fixtures', '[1, 2]')).body.error.message).toMatch(/must be an object/);
@@ -169,14 +197,30 @@ describe('every route over HTTP', () => {
   });
 
   it('POST, GET, DELETE /_oz/faults and DELETE /_oz/faults/{id}; bad faults answer 422', async () => {
-    const created = await oz('POST', '/faults', { operationId: 'createCompanyItem', type: 'error', status: 424, code: 'connection_required', connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' }, hint: 'link it', missing: ['x'], contract: 'c1', times: 2 });
+    const created = await oz('POST', '/faults', {
+      operationId: 'createCompanyItem',
+      type: 'error',
+      status: 424,
+      code: 'connection_required',
+      connect: { provider: 'crm', method: 'oauth', link: 'POST /v1/connections/crm/link' },
+      hint: 'link it',
+      missing: ['x'],
+      contract: 'c1',
+      times: 2,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ id: expect.stringMatching(/^flt_/), remaining: 2 });
     await oz('POST', '/faults', { pathPattern: '^/v1/tools$', type: 'delay', ms: 5 });
     expect((await oz('GET', '/faults')).body.data).toHaveLength(2);
     const faulted = await api('POST', '/v1/companies/acme/items', { building: 'lab', title: 't' });
     expect(faulted.status).toBe(424);
-    expect(((await faulted.json()) as { error: Record<string, unknown> }).error).toMatchObject({ code: 'connection_required', connect: { provider: 'crm' }, hint: 'link it', missing: ['x'], contract: 'c1' });
+    expect(((await faulted.json()) as { error: Record<string, unknown> }).error).toMatchObject({
+      code: 'connection_required',
+      connect: { provider: 'crm' },
+      hint: 'link it',
+      missing: ['x'],
+      contract: 'c1',
+    });
     expect((await oz('GET', '/faults')).body.data[0].remaining).toBe(1);
     expect((await oz('DELETE', `/faults/${created.body.id}`)).status).toBe(200);
     expect((await oz('DELETE', `/faults/${created.body.id}`)).body.error.code).toBe('fault_not_found');
@@ -239,8 +283,16 @@ describe('every route over HTTP', () => {
     expect((await oz('POST', '/idle', {})).body).toEqual({ ok: true });
     expect(server.getExecution(pointer.execution_id)?.status).toBe('succeeded');
     const running = createOzServer({ adminToken: TOKEN });
-    void running.fetch(`${running.url}/v1/tools/slow/execute`, { method: 'POST', headers: { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' }, body: '{"ms": 60000}' });
-    const timeout = await running.fetch(`${running.url}/_oz/idle`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: '{"timeout_ms": 30}' });
+    void running.fetch(`${running.url}/v1/tools/slow/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${running.apiKey}`, 'content-type': 'application/json' },
+      body: '{"ms": 60000}',
+    });
+    const timeout = await running.fetch(`${running.url}/_oz/idle`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}` },
+      body: '{"timeout_ms": 30}',
+    });
     expect(timeout.status).toBe(504);
     expect(((await timeout.json()) as { error: { code: string } }).error.code).toBe('timeout');
     await running.close();
@@ -253,7 +305,15 @@ describe('every route over HTTP', () => {
     await api('POST', '/v1/tools/echo/execute', {});
     const all = (await oz('GET', '/journal')).body.data;
     expect(all.map((e: { operationId: string }) => e.operationId)).toEqual(['listTools', 'executeTool', 'executeTool']);
-    expect(all[1]).toMatchObject({ method: 'POST', path: '/v1/tools/echo/execute', body: '{"text":"one"}', status: 200, executionId: expect.stringMatching(/^exe_/), fault: null, time: expect.stringMatching(/^2026-11-22T/) });
+    expect(all[1]).toMatchObject({
+      method: 'POST',
+      path: '/v1/tools/echo/execute',
+      body: '{"text":"one"}',
+      status: 200,
+      executionId: expect.stringMatching(/^exe_/),
+      fault: null,
+      time: expect.stringMatching(/^2026-11-22T/),
+    });
     expect((await oz('GET', '/journal?operationId=executeTool&status=422')).body.data).toHaveLength(1);
     expect((await oz('GET', '/journal?method=get&path=/v1/tools')).body.data).toHaveLength(1);
     expect((await oz('GET', '/journal?limit=1')).body.data[0].status).toBe(422);
@@ -284,11 +344,19 @@ describe('every route over HTTP', () => {
     const item = (await (await api('POST', '/v1/companies/acme/items', { building: 'lab', title: 'node work' })).json()) as { id: string };
     expect((await oz('POST', `/items/${item.id}/pause`)).body).toMatchObject({ id: item.id, paused: 1 });
     expect((await oz('POST', `/items/${item.id}/resume`)).body).toMatchObject({ paused: 0 });
-    expect((await oz('PATCH', `/items/${item.id}`, { step: 'done', status: 'done', last_output: 'shipped' })).body).toMatchObject({ step: 'done', status: 'done', last_output: 'shipped' });
+    expect((await oz('PATCH', `/items/${item.id}`, { step: 'done', status: 'done', last_output: 'shipped' })).body).toMatchObject({
+      step: 'done',
+      status: 'done',
+      last_output: 'shipped',
+    });
     expect((await oz('PATCH', `/items/${item.id}`, { status: 'exploded' })).status).toBe(422);
     expect((await oz('PATCH', `/items/${item.id}`, { title: 'no' })).status).toBe(422);
     expect(server.items.get(item.id)?.status).toBe('done');
-    expect((await oz('POST', `/items/${item.id}/park`, { reason: 'waiting for legal' })).body).toMatchObject({ step: 'parked', status: 'parked', parked_reason: 'waiting for legal' });
+    expect((await oz('POST', `/items/${item.id}/park`, { reason: 'waiting for legal' })).body).toMatchObject({
+      step: 'parked',
+      status: 'parked',
+      parked_reason: 'waiting for legal',
+    });
     expect((await oz('POST', `/items/${item.id}/park`, {})).body.error.missing).toEqual(['reason']);
     for (const path of ['/items/itm_nope/park', '/items/itm_nope/pause', '/items/itm_nope/resume']) {
       expect((await oz('POST', path, { reason: 'r' })).body.error.code).toBe('item_not_found');
@@ -300,7 +368,9 @@ describe('every route over HTTP', () => {
     expect((await oz('POST', '/dashboard/sign-in-as', { account: 'other', key_expiry_days: 30, key_name: 'from ci' })).body).toEqual({ ok: true });
     const authorize = await fetch(`${listener.dashboardUrl}/api/cli/authorize?port=9999&state=s`, { redirect: 'manual' });
     const code = new URL(authorize.headers.get('location')!).searchParams.get('code')!;
-    const token = (await (await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })).json()) as { tier: string; name: string };
+    const token = (await (
+      await fetch(`${listener.dashboardUrl}/api/cli/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) })
+    ).json()) as { tier: string; name: string };
     expect(token).toMatchObject({ tier: 'free', name: 'from ci' });
     expect((await oz('POST', '/dashboard/sign-in-as', { account: null })).status).toBe(200);
     expect((await oz('POST', '/dashboard/sign-in-as', { account: 'ghost' })).status).toBe(422);

@@ -66,7 +66,11 @@ export interface StartLine {
 }
 
 /** Starts `oz-mock --port 0 --json ...` and reads its start line. */
-export async function startOzMock(args: readonly string[], env: Record<string, string> = {}, launcher: OzMockLauncher = FROM_SOURCE): Promise<{ mock: SpawnedOzMock; line: StartLine }> {
+export async function startOzMock(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  launcher: OzMockLauncher = FROM_SOURCE,
+): Promise<{ mock: SpawnedOzMock; line: StartLine }> {
   const mock = spawnOzMock(['--port', '0', '--json', ...args], env, launcher);
   const [json] = await waitForOutput(mock, /^\{.*\}$/m);
   return { mock, line: JSON.parse(json) as StartLine };

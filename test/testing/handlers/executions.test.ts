@@ -59,7 +59,12 @@ describe('async runs and polling', () => {
     server = createTestServer({ clock: { frozen: true } });
     const started = await callJson<AsyncPointer>(server, 'POST', '/v1/tools/slow/execute', { body: { ms: 100, async: true } });
     expect(started.status).toBe(202);
-    expect(started.body).toEqual({ workflow_id: null, execution_id: expect.stringMatching(/^exe_/), task_id: expect.stringMatching(/^tsk_/), status: 'queued' });
+    expect(started.body).toEqual({
+      workflow_id: null,
+      execution_id: expect.stringMatching(/^exe_/),
+      task_id: expect.stringMatching(/^tsk_/),
+      status: 'queued',
+    });
     expect(started.headers.get('x-execution-id')).toBe(started.body.execution_id);
     const poll = () => callJson<Execution>(server, 'GET', `/v1/executions/${started.body.execution_id}`);
     const queued = await poll();
@@ -132,7 +137,9 @@ describe('async runs and polling', () => {
     const all = await callJson<ExecutionList>(server, 'GET', '/v1/executions');
     expect(all.body.data).toHaveLength(3);
     expect(all.body.data[2]!.id).toBe(a.body.execution_id);
-    expect((await callJson<ExecutionList>(server, 'GET', '/v1/executions?kind=agent&status=succeeded')).body.data.map((e) => e.id)).toEqual([b.body.execution_id]);
+    expect((await callJson<ExecutionList>(server, 'GET', '/v1/executions?kind=agent&status=succeeded')).body.data.map((e) => e.id)).toEqual([
+      b.body.execution_id,
+    ]);
     expect((await callJson<ExecutionList>(server, 'GET', '/v1/executions?status=failed')).body.data).toHaveLength(1);
     expect((await call(server, 'GET', '/v1/executions?status=lost')).status).toBe(422);
     expect((await call(server, 'GET', '/v1/executions?kind=robot')).status).toBe(422);
@@ -147,7 +154,9 @@ describe('follow-up', () => {
     expect(follow.status).toBe(200);
     expect(follow.body.content).toBe('Here is a draft for: shorter');
     expect(follow.body.execution_id).not.toBe(first.body.execution_id);
-    const asyncFollow = await callJson<AsyncPointer>(server, 'POST', `/v1/executions/${first.body.execution_id}/followup`, { body: { user_request: 'again', async: true } });
+    const asyncFollow = await callJson<AsyncPointer>(server, 'POST', `/v1/executions/${first.body.execution_id}/followup`, {
+      body: { user_request: 'again', async: true },
+    });
     expect(asyncFollow.status).toBe(202);
     await server.idle();
   });
@@ -155,7 +164,9 @@ describe('follow-up', () => {
   it('answers 422 without user_request, for a tool run or an unfinished run; 404 for an unknown one', async () => {
     server = createTestServer({ clock: { frozen: true } });
     const tool = await callJson<ExecutionResult>(server, 'POST', '/v1/tools/echo/execute', { body: { text: 'x' } });
-    expect((await callJson<ErrorBody>(server, 'POST', `/v1/executions/${tool.body.execution_id}/followup`, { body: {} })).body.error.missing).toEqual(['user_request']);
+    expect((await callJson<ErrorBody>(server, 'POST', `/v1/executions/${tool.body.execution_id}/followup`, { body: {} })).body.error.missing).toEqual([
+      'user_request',
+    ]);
     expect((await call(server, 'POST', `/v1/executions/${tool.body.execution_id}/followup`, { body: { user_request: 'x' } })).status).toBe(422);
     const pending = await callJson<AsyncPointer>(server, 'POST', '/v1/execute', { body: { agent: 'writer', user_request: 'x', async: true } });
     expect((await call(server, 'POST', `/v1/executions/${pending.body.execution_id}/followup`, { body: { user_request: 'y' } })).status).toBe(422);

@@ -25,9 +25,25 @@ describe('POST /v1/companies/{campus}/items', () => {
     expect(headers.get('content-type')).toBe('application/json');
     expect(body).toEqual({
       id: expect.stringMatching(/^itm_[A-Za-z0-9]{24}$/),
-      campus: 'acme', building: 'hq', title: 'Ship it', body: '', kind: 'task', source: 'api', priority: 0, tier: null,
-      step: 'intake', attempt: 0, status: 'active', parked_reason: null, paused: 0, steer: null, last_output: null,
-      cost_usd: 0, parent_item_id: null, created_at: '2026-11-21T12:00:00.000Z', updated_at: '2026-11-21T12:00:00.000Z',
+      campus: 'acme',
+      building: 'hq',
+      title: 'Ship it',
+      body: '',
+      kind: 'task',
+      source: 'api',
+      priority: 0,
+      tier: null,
+      step: 'intake',
+      attempt: 0,
+      status: 'active',
+      parked_reason: null,
+      paused: 0,
+      steer: null,
+      last_output: null,
+      cost_usd: 0,
+      parent_item_id: null,
+      created_at: '2026-11-21T12:00:00.000Z',
+      updated_at: '2026-11-21T12:00:00.000Z',
     });
   });
 
@@ -74,7 +90,10 @@ describe('POST /v1/companies/{campus}/items', () => {
       ['tier', { building: 'hq', title: 'T', tier: emoji(33) }],
     ] as const) {
       const res = await create(body);
-      expect([res.status, res.body.error.message], field).toEqual([422, expect.stringMatching(new RegExp(`^${field} must be a string of (1 to 300|at most 65536|at most 32) characters( or null)?\\.$`))]);
+      expect([res.status, res.body.error.message], field).toEqual([
+        422,
+        expect.stringMatching(new RegExp(`^${field} must be a string of (1 to 300|at most 65536|at most 32) characters( or null)?\\.$`)),
+      ]);
     }
     expect(await itemCount()).toBe(2);
   });
@@ -170,7 +189,11 @@ describe('POST /v1/companies/{campus}/items', () => {
 
   it('answers 401 for X-API-Key (bearer only) and for a legacy key', async () => {
     server = createTestServer();
-    const viaHeader = await call(server, 'POST', '/v1/companies/acme/items', { body: { building: 'hq', title: 'T' }, key: null, headers: { 'x-api-key': server.apiKey } });
+    const viaHeader = await call(server, 'POST', '/v1/companies/acme/items', {
+      body: { building: 'hq', title: 'T' },
+      key: null,
+      headers: { 'x-api-key': server.apiKey },
+    });
     expect(viaHeader.status).toBe(401);
     const legacy = await create({ building: 'hq', title: 'T' }, { key: server.keys.modelsKey });
     expect(legacy.status).toBe(401);

@@ -13,15 +13,29 @@ let listener: OzListener | undefined;
 interface RpcAnswer {
   jsonrpc: string;
   id: string | number | null;
-  result?: Record<string, unknown> & { content?: Array<{ type: string; text: string }>; structuredContent?: Record<string, unknown>; isError?: boolean; tools?: Array<{ name: string }> };
+  result?: Record<string, unknown> & {
+    content?: Array<{ type: string; text: string }>;
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    tools?: Array<{ name: string }>;
+  };
   error?: { code: number; message: string; data?: unknown };
 }
 
 let nextId = 1;
-async function rpc(method: string, params?: unknown, options: { url?: string; key?: string; headers?: Record<string, string> } = {}): Promise<{ res: Response; body: RpcAnswer }> {
+async function rpc(
+  method: string,
+  params?: unknown,
+  options: { url?: string; key?: string; headers?: Record<string, string> } = {},
+): Promise<{ res: Response; body: RpcAnswer }> {
   const res = await server.fetch(options.url ?? `${server.url}/v1/mcp`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${options.key ?? server.apiKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers },
+    headers: {
+      authorization: `Bearer ${options.key ?? server.apiKey}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...options.headers,
+    },
     body: JSON.stringify({ jsonrpc: '2.0', id: nextId++, method, ...(params === undefined ? {} : { params }) }),
   });
   return { res, body: res.status === 200 && res.headers.get('content-type') === 'application/json' ? ((await res.json()) as RpcAnswer) : ({} as RpcAnswer) };
@@ -51,16 +65,26 @@ describe('the MCP server (in process)', () => {
   it('answers -32601 for an unknown method and -32600 for a message that is not JSON-RPC', async () => {
     server = servers.create();
     expect((await rpc('resources/list')).body.error).toMatchObject({ code: -32601 });
-    const res = await server.fetch(`${server.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ id: 1, method: 'ping' }) });
+    const res = await server.fetch(`${server.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 1, method: 'ping' }),
+    });
     expect(((await res.json()) as RpcAnswer).error).toMatchObject({ code: -32600 });
-    const bad = await server.fetch(`${server.url}/v1/mcp`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"jsonrpc":' });
+    const bad = await server.fetch(`${server.url}/v1/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: '{"jsonrpc":',
+    });
     expect([bad.status, bad.headers.get('x-error-code')]).toEqual([400, 'invalid_json']);
   });
 
   it('svc_whoami answers markdown by default, and JSON text plus structuredContent with format: json', async () => {
     server = servers.create();
     const md = await rpc('tools/call', { name: 'svc_whoami', arguments: {} });
-    expect(md.body.result!.content![0]!.text).toMatch(/^# whoami\n\n- user: demo\n- auth_type: platform_key\n- tier: pro\n- key_label: demo key\n- rate_limit: \d+ of 100000 left/);
+    expect(md.body.result!.content![0]!.text).toMatch(
+      /^# whoami\n\n- user: demo\n- auth_type: platform_key\n- tier: pro\n- key_label: demo key\n- rate_limit: \d+ of 100000 left/,
+    );
     expect(md.body.result!.structuredContent).toBeUndefined();
     const json = await rpc('tools/call', { name: 'svc_whoami', arguments: { format: 'json' } });
     const who = json.body.result!.structuredContent!;
@@ -173,7 +197,8 @@ describe('MCP protocol details (contract: "MCP server, protocol details")', () =
 
   it('initialize answers the client’s version when supported (2025-06-18, 2025-11-25), else the newest', async () => {
     server = servers.create();
-    const init = async (protocolVersion: unknown) => (await rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } })).body.result!.protocolVersion;
+    const init = async (protocolVersion: unknown) =>
+      (await rpc('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 't', version: '1' } })).body.result!.protocolVersion;
     expect(await init('2025-06-18')).toBe('2025-06-18');
     expect(await init('2025-11-25')).toBe('2025-11-25');
     for (const other of ['2025-03-26', '2024-11-05', '1999-01-01', 7]) expect(await init(other)).toBe('2025-11-25');
@@ -184,14 +209,20 @@ describe('MCP protocol details (contract: "MCP server, protocol details")', () =
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     const bad = await post(ping, { 'mcp-protocol-version': '1999-01-01' });
     expect([bad.status, bad.headers.get('x-error-code')]).toEqual([400, 'unsupported_protocol_version']);
-    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe('MCP-Protocol-Version 1999-01-01 is not supported: this server speaks 2025-06-18 and 2025-11-25.');
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe(
+      'MCP-Protocol-Version 1999-01-01 is not supported: this server speaks 2025-06-18 and 2025-11-25.',
+    );
     for (const version of ['2025-06-18', '2025-11-25']) expect((await post(ping, { 'mcp-protocol-version': version })).status).toBe(200);
     expect((await post(ping)).status).toBe(200);
   });
 
   it('answers a response sent by the client, like a notification, with 202 and no body', async () => {
     server = servers.create();
-    for (const message of [{ jsonrpc: '2.0', id: 1, result: {} }, { jsonrpc: '2.0', id: 'x', error: { code: -1, message: 'no' } }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} }]) {
+    for (const message of [
+      { jsonrpc: '2.0', id: 1, result: {} },
+      { jsonrpc: '2.0', id: 'x', error: { code: -1, message: 'no' } },
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: {} },
+    ]) {
       const res = await post(JSON.stringify(message));
       expect([res.status, await res.text(), res.headers.get('content-type')], JSON.stringify(message)).toEqual([202, '', null]);
     }
@@ -199,7 +230,13 @@ describe('MCP protocol details (contract: "MCP server, protocol details")', () =
 
   it('answers a batch with JSON-RPC -32600 saying batches are not supported', async () => {
     server = servers.create();
-    const res = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]), { accept: 'application/json' });
+    const res = await post(
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ]),
+      { accept: 'application/json' },
+    );
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
       jsonrpc: '2.0',
@@ -211,7 +248,9 @@ describe('MCP protocol details (contract: "MCP server, protocol details")', () =
   it('answers -32600 for a null id or an id that is neither a string nor a number, and never runs the method', async () => {
     server = servers.create();
     for (const id of [null, true, { a: 1 }]) {
-      const res = await post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'writer', arguments: { user_request: 'x' } } }), { accept: 'application/json' });
+      const res = await post(JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'writer', arguments: { user_request: 'x' } } }), {
+        accept: 'application/json',
+      });
       const body = (await res.json()) as RpcAnswer;
       expect([res.status, body.id, body.error?.code], JSON.stringify(id)).toEqual([200, null, -32600]);
     }
@@ -223,7 +262,11 @@ describe('MCP protocol details (contract: "MCP server, protocol details")', () =
     const typed = await rpc('tools/call', { name: 'writer', arguments: { user_request: 5 } });
     expect(typed.body.error).toEqual({ code: -32602, message: 'params.arguments.user_request must be a string.' });
     const missing = await rpc('tools/call', { name: 'svc_followup', arguments: { user_request: 'x' } });
-    expect(missing.body.error).toEqual({ code: -32602, message: 'Missing required field: params.arguments.execution_id.', data: { missing: ['execution_id'] } });
+    expect(missing.body.error).toEqual({
+      code: -32602,
+      message: 'Missing required field: params.arguments.execution_id.',
+      data: { missing: ['execution_id'] },
+    });
     const format = await rpc('tools/call', { name: 'svc_whoami', arguments: { format: 'xml' } });
     expect(format.body.error).toEqual({ code: -32602, message: 'params.arguments.format must be one of: markdown, json.' });
     const noName = await rpc('tools/call', { arguments: {} });
@@ -233,11 +276,22 @@ describe('MCP protocol details (contract: "MCP server, protocol details")', () =
 });
 
 /** One request over a raw socket, with a Host header of the test's choosing (fetch does not let one set it). */
-function rawPost(url: string, host: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+function rawPost(
+  url: string,
+  host: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        headers: { host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
@@ -284,7 +338,9 @@ describe('DNS-rebinding protection on loopback listeners', () => {
   it('does not apply to a listener bound to a non-loopback address', async () => {
     server = servers.create();
     listener = await server.listen({ host: '0.0.0.0' });
-    const res = await rawPost(`http://127.0.0.1:${new URL(listener.mcpUrl).port}/v1`, 'oz.internal.example:443', ping, { authorization: `Bearer ${server.apiKey}` });
+    const res = await rawPost(`http://127.0.0.1:${new URL(listener.mcpUrl).port}/v1`, 'oz.internal.example:443', ping, {
+      authorization: `Bearer ${server.apiKey}`,
+    });
     expect(res.status).toBe(200);
   });
 });

@@ -17,16 +17,30 @@ describe('the models plane (in process)', () => {
     server = servers.create();
     const res = await callJson<{ object: string; data: Array<{ id: string; object: string; owned_by: string }> }>(server, 'GET', '/v1/models');
     expect(res.body.object).toBe('list');
-    expect(res.body.data.map((m) => [m.id, m.object, m.owned_by])).toEqual([['oz-chat', 'model', 'oz'], ['oz-embed', 'model', 'oz']]);
+    expect(res.body.data.map((m) => [m.id, m.object, m.owned_by])).toEqual([
+      ['oz-chat', 'model', 'oz'],
+      ['oz-embed', 'model', 'oz'],
+    ]);
   });
 
   it('answers chat completions deterministically, with usage, and meters them on the wallet', async () => {
     server = servers.create();
-    const body = { model: 'oz-chat', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi there' }] };
+    const body = {
+      model: 'oz-chat',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi there' },
+      ],
+    };
     const a = await chat(body);
     const b = await chat(body);
     expect(a.status).toBe(200);
-    expect(a.body.choices[0]).toEqual({ index: 0, message: { role: 'assistant', content: 'Hello from oz-chat. You said: hi there', refusal: null }, finish_reason: 'stop', logprobs: null });
+    expect(a.body.choices[0]).toEqual({
+      index: 0,
+      message: { role: 'assistant', content: 'Hello from oz-chat. You said: hi there', refusal: null },
+      finish_reason: 'stop',
+      logprobs: null,
+    });
     expect(a.body.usage).toEqual({ prompt_tokens: 4, completion_tokens: 7, total_tokens: 11 });
     expect(b.body.choices[0]!.message.content).toBe(a.body.choices[0]!.message.content);
     expect(server.wallet('demo').spent_usd).toBeCloseTo(2 * 11 * 0.000002, 9);
@@ -40,11 +54,20 @@ describe('the models plane (in process)', () => {
 
   it('streams chat.completion.chunk events, then usage when asked, then data: [DONE]', async () => {
     server = servers.create();
-    const res = await call(server, 'POST', '/v1/chat/completions', { body: { model: 'oz-chat', messages: [{ role: 'user', content: 'yo' }], stream: true, stream_options: { include_usage: true } } });
+    const res = await call(server, 'POST', '/v1/chat/completions', {
+      body: { model: 'oz-chat', messages: [{ role: 'user', content: 'yo' }], stream: true, stream_options: { include_usage: true } },
+    });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const { events } = await readEvents(res);
     expect(events[events.length - 1]!.data).toBe('[DONE]');
-    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data) as { object: string; choices: Array<{ delta: { content?: string; role?: string }; finish_reason: string | null }>; usage?: unknown });
+    const chunks = events.slice(0, -1).map(
+      (e) =>
+        JSON.parse(e.data) as {
+          object: string;
+          choices: Array<{ delta: { content?: string; role?: string }; finish_reason: string | null }>;
+          usage?: unknown;
+        },
+    );
     expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
     expect(chunks[0]!.choices[0]!.delta).toEqual({ role: 'assistant', content: '' });
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Hello from oz-chat. You said: yo');
@@ -59,7 +82,9 @@ describe('the models plane (in process)', () => {
     expect(a).toHaveLength(16);
     expect(Math.hypot(...a!)).toBeCloseTo(1, 5);
     expect(a).not.toEqual(b);
-    const again = await callJson<EmbeddingResponse>(server, 'POST', '/v1/embeddings', { body: { model: 'oz-embed', input: 'alpha', encoding_format: 'base64', dimensions: 4 } });
+    const again = await callJson<EmbeddingResponse>(server, 'POST', '/v1/embeddings', {
+      body: { model: 'oz-embed', input: 'alpha', encoding_format: 'base64', dimensions: 4 },
+    });
     const decoded = Array.from(new Float32Array(Uint8Array.from(Buffer.from(again.body.data[0]!.embedding as string, 'base64')).buffer));
     expect(decoded).toHaveLength(4);
     expect(res.body.usage).toEqual({ prompt_tokens: 2, total_tokens: 2 });
@@ -68,7 +93,10 @@ describe('the models plane (in process)', () => {
   it('answers OpenAI-style errors with type and param: unknown model 404, bad fields 422, bad JSON 400', async () => {
     server = servers.create();
     const unknown = await chat({ model: 'gpt-9', messages: [{ role: 'user', content: 'x' }] });
-    expect([unknown.status, unknown.body.error]).toEqual([404, { code: 'model_not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' }]);
+    expect([unknown.status, unknown.body.error]).toEqual([
+      404,
+      { code: 'model_not_found', message: 'The model gpt-9 does not exist.', param: 'model', type: 'invalid_request_error' },
+    ]);
     const noMessages = await chat({ model: 'oz-chat', messages: [] });
     expect([noMessages.status, noMessages.body.error.param, noMessages.body.error.type]).toEqual([422, 'messages', 'invalid_request_error']);
     expect((await chat({ model: 'oz-embed', messages: [{ role: 'user', content: 'x' }] })).status).toBe(422);
@@ -90,7 +118,10 @@ describe('the models plane (in process)', () => {
     expect((await call(server, 'GET', '/v1/models', { key: server.keys.proxyKey })).status).toBe(401);
     const viaHeader = await callJson<ErrorBody>(server, 'GET', '/v1/models', { key: null, headers: { 'x-api-key': server.apiKey } });
     expect([viaHeader.status, viaHeader.body.error.type, viaHeader.headers.get('x-error-code')]).toEqual([401, 'authentication_error', 'unauthorized']);
-    const both = await call(server, 'POST', '/v1/embeddings', { body: { model: 'oz-embed', input: 'x' }, headers: { authorization: `Bearer ${server.apiKey}`, 'x-api-key': server.apiKey } });
+    const both = await call(server, 'POST', '/v1/embeddings', {
+      body: { model: 'oz-embed', input: 'x' },
+      headers: { authorization: `Bearer ${server.apiKey}`, 'x-api-key': server.apiKey },
+    });
     expect(both.status).toBe(401);
   });
 });
@@ -123,7 +154,12 @@ describe('the official openai client over real HTTP', () => {
     server = servers.create();
     const legacy = await client({ apiKey: server.keys.modelsKey });
     expect((await legacy.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'x' }] })).object).toBe('chat.completion');
-    const viaHeader = new OpenAI({ apiKey: 'unused', baseURL: `${listener!.url}/v1`, maxRetries: 0, defaultHeaders: { Authorization: null, 'X-API-Key': server.apiKey } });
+    const viaHeader = new OpenAI({
+      apiKey: 'unused',
+      baseURL: `${listener!.url}/v1`,
+      maxRetries: 0,
+      defaultHeaders: { Authorization: null, 'X-API-Key': server.apiKey },
+    });
     const err = await viaHeader.models.list().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OpenAI.AuthenticationError);
     expect((err as InstanceType<typeof OpenAI.AuthenticationError>).status).toBe(401);
@@ -150,6 +186,8 @@ describe('the official openai client over real HTTP', () => {
   it('works in process with fetch: server.fetch', async () => {
     server = servers.create();
     const openai = new OpenAI({ apiKey: server.apiKey, baseURL: `${server.url}/v1`, fetch: server.fetch, maxRetries: 0 });
-    expect((await openai.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'here' }] })).choices[0]!.message.content).toContain('here');
+    expect((await openai.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'here' }] })).choices[0]!.message.content).toContain(
+      'here',
+    );
   });
 });

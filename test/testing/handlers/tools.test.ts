@@ -120,8 +120,18 @@ describe('tools', () => {
 
   it('fails the run with the handler’s OzMockError or 500 internal_error, naming the execution', async () => {
     server = createTestServer();
-    server.addTool({ name: 'picky', handler: () => { throw new OzMockError(409, 'approval_required', 'Not yet.'); } });
-    server.addTool({ name: 'broken', handler: () => { throw new Error('boom'); } });
+    server.addTool({
+      name: 'picky',
+      handler: () => {
+        throw new OzMockError(409, 'approval_required', 'Not yet.');
+      },
+    });
+    server.addTool({
+      name: 'broken',
+      handler: () => {
+        throw new Error('boom');
+      },
+    });
     const picky = await execute('picky', {});
     expect(picky.status).toBe(409);
     expect(picky.body.error.execution_id).toBe(picky.headers.get('x-execution-id'));

@@ -7,7 +7,13 @@ import { call, callJson, type ErrorBody } from '../support/serverCall.js';
 let server: OzServer;
 afterEach(() => server?.close());
 
-const inline = { name: 'one-two', tasks: [{ id: 'one', type: 'task', agent: 'writer' }, { id: 'two', type: 'task', agent: 'writer', user_request: 'Polish: {input}' }] };
+const inline = {
+  name: 'one-two',
+  tasks: [
+    { id: 'one', type: 'task', agent: 'writer' },
+    { id: 'two', type: 'task', agent: 'writer', user_request: 'Polish: {input}' },
+  ],
+};
 
 describe('inline workflows', () => {
   it('runs {workflow, input} and chains each task’s output into the next {input}', async () => {
@@ -20,7 +26,9 @@ describe('inline workflows', () => {
 
   it('accepts the workflow itself at the top level, and removes format, input and inputs before the engine', async () => {
     server = createTestServer();
-    const res = await callJson<ExecutionResult>(server, 'POST', '/v1/workflows/execute', { body: { ...inline, input: 'x', inputs: { tone: 'dry' }, format: 'json' } });
+    const res = await callJson<ExecutionResult>(server, 'POST', '/v1/workflows/execute', {
+      body: { ...inline, input: 'x', inputs: { tone: 'dry' }, format: 'json' },
+    });
     expect(res.status).toBe(200);
     const unknown = await callJson<ErrorBody>(server, 'POST', '/v1/workflows/execute', { body: { ...inline, colour: 'blue' } });
     expect([unknown.status, unknown.body.error.message]).toEqual([422, 'Unknown field: colour.']);
@@ -52,7 +60,16 @@ describe('inline workflows', () => {
     ['a task without agent', { name: 'w', tasks: [{ id: 'a', type: 'task' }] }],
     ['an unknown agent', { name: 'w', tasks: [{ id: 'a', type: 'task', agent: 'ghost' }] }],
     ['a task type other than task', { name: 'w', tasks: [{ id: 'a', type: 'loop', agent: 'writer' }] }],
-    ['twice the same task id', { name: 'w', tasks: [{ id: 'a', type: 'task', agent: 'writer' }, { id: 'a', type: 'task', agent: 'writer' }] }],
+    [
+      'twice the same task id',
+      {
+        name: 'w',
+        tasks: [
+          { id: 'a', type: 'task', agent: 'writer' },
+          { id: 'a', type: 'task', agent: 'writer' },
+        ],
+      },
+    ],
     ['no name', { tasks: [{ id: 'a', type: 'task', agent: 'writer' }] }],
   ])('answers 422 invalid_params for %s and writes no execution', async (_n, workflow) => {
     server = createTestServer();
@@ -63,7 +80,9 @@ describe('inline workflows', () => {
 
   it('fails the run with the task agent’s error', async () => {
     server = createTestServer();
-    const res = await callJson<ErrorBody>(server, 'POST', '/v1/workflows/execute', { body: { name: 'gate', tasks: [{ id: 'ok', type: 'task', agent: 'approver' }], input: 'x' } });
+    const res = await callJson<ErrorBody>(server, 'POST', '/v1/workflows/execute', {
+      body: { name: 'gate', tasks: [{ id: 'ok', type: 'task', agent: 'approver' }], input: 'x' },
+    });
     expect([res.status, res.body.error.code]).toEqual([409, 'approval_required']);
   });
 });

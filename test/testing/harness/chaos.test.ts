@@ -39,10 +39,18 @@ describe('chaos in process (server.fetch)', () => {
     server.chaos.set({ seed: 1, rules: [{ match: { operationId: 'executeTool' }, probability: 0, fault: { type: 'error', code: 'internal_error' } }] });
     for (let i = 0; i < 30; i++) expect((await echo()).status).toBe(200);
     expect(fired().every((c) => c === null)).toBe(true);
-    server.chaos.set({ seed: 1, rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'error', code: 'internal_error', retryAfter: 0 } }] });
+    server.chaos.set({
+      seed: 1,
+      rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'error', code: 'internal_error', retryAfter: 0 } }],
+    });
     for (let i = 0; i < 30; i++) expect((await echo()).status).toBe(500);
     expect((await call(server, 'GET', '/v1/tools')).status).toBe(200);
-    expect(server.journal.filter('executeTool').slice(-30).every((e) => e.fault === 'error' && e.chaos?.rule === 0)).toBe(true);
+    expect(
+      server.journal
+        .filter('executeTool')
+        .slice(-30)
+        .every((e) => e.fault === 'error' && e.chaos?.rule === 0),
+    ).toBe(true);
   });
 
   it("journal: a fired rule's index and its draw (under the probability); null when no rule fired", async () => {
@@ -100,7 +108,10 @@ describe('chaos in process (server.fetch)', () => {
       server.chaos.set(doc);
       return (await send()).status === 500;
     };
-    const rule = (match: NonNullable<ChaosDocument['rules'][number]['match']>): ChaosDocument => ({ seed: 1, rules: [{ match, probability: 1, fault: { type: 'error', code: 'internal_error' } }] });
+    const rule = (match: NonNullable<ChaosDocument['rules'][number]['match']>): ChaosDocument => ({
+      seed: 1,
+      rules: [{ match, probability: 1, fault: { type: 'error', code: 'internal_error' } }],
+    });
     expect(await fires(rule({ path: '/v1/tools' }), () => call(server, 'GET', '/v1/tools'))).toBe(true);
     expect(await fires(rule({ path: '/v1/tools' }), () => call(server, 'GET', '/v1/tools/echo'))).toBe(false);
     expect(await fires(rule({ pathPattern: '^/v1/tools/[a-z]+$' }), () => call(server, 'GET', '/v1/tools/echo'))).toBe(true);
@@ -117,7 +128,10 @@ describe('chaos in process (server.fetch)', () => {
 describe('what a chaos error answers', () => {
   it('"declared": one of the retryable errors the operation declares, drawn from the generator, with its status', async () => {
     server = createTestServer();
-    server.chaos.set({ seed: 11, rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'error', code: 'declared', retryAfter: 0 } }] });
+    server.chaos.set({
+      seed: 11,
+      rules: [{ match: { operationId: 'executeTool' }, probability: 1, fault: { type: 'error', code: 'declared', retryAfter: 0 } }],
+    });
     const declared = retryableDeclaredErrors('executeTool');
     expect(declared.map((e) => e.code).sort()).toEqual(['internal_error', 'rate_limited', 'request_timeout', 'timeout']);
     const seen = new Set<string>();
@@ -132,9 +146,9 @@ describe('what a chaos error answers', () => {
 
   it('"declared" with a status draws among that status; none declared for a named operation is a TypeError', () => {
     server = createTestServer();
-    expect(() => server.chaos.set({ seed: 1, rules: [{ match: { operationId: 'getHealth' }, probability: 1, fault: { type: 'error', code: 'declared', status: 500 } }] })).toThrow(
-      new TypeError('rules[0].fault.code: getHealth declares no retryable error of status 500'),
-    );
+    expect(() =>
+      server.chaos.set({ seed: 1, rules: [{ match: { operationId: 'getHealth' }, probability: 1, fault: { type: 'error', code: 'declared', status: 500 } }] }),
+    ).toThrow(new TypeError('rules[0].fault.code: getHealth declares no retryable error of status 500'));
   });
 
   it('never a permanent code: 503 not_enabled is declared by createCompanyItem but not drawn', () => {
@@ -151,9 +165,15 @@ describe('what a chaos error answers', () => {
     };
     expect(await one({ type: 'error', code: 'rate_limited' })).toEqual([429, 'rate_limited', '1']);
     expect(await one({ type: 'error', code: 'rate_limited', retryAfter: 3 })).toEqual([429, 'rate_limited', '3']);
-    expect(await one({ type: 'error', code: 'not_enabled' }, () => call(server, 'POST', '/v1/companies/acme/items', { body: { building: 'hq', title: 'T' } }))).toEqual([503, 'not_enabled', '1']);
+    expect(
+      await one({ type: 'error', code: 'not_enabled' }, () => call(server, 'POST', '/v1/companies/acme/items', { body: { building: 'hq', title: 'T' } })),
+    ).toEqual([503, 'not_enabled', '1']);
     expect(await one({ type: 'error', code: 'internal_error' })).toEqual([500, 'internal_error', null]);
-    expect(await one({ type: 'error', code: 'upstream_error', status: 503 }, () => call(server, 'GET', '/v1/companies/acme/items'))).toEqual([503, 'upstream_error', '1']);
+    expect(await one({ type: 'error', code: 'upstream_error', status: 503 }, () => call(server, 'GET', '/v1/companies/acme/items'))).toEqual([
+      503,
+      'upstream_error',
+      '1',
+    ]);
   });
 });
 
@@ -225,7 +245,10 @@ describe('set, get, clear, reset, sessions', () => {
   });
 
   it('reset() clears the rules; those of the chaos option are set again, their generator back at the seed', async () => {
-    const doc: ChaosDocument = { seed: 4, rules: [{ match: { operationId: 'executeTool' }, probability: 0.5, fault: { type: 'error', code: 'internal_error', retryAfter: 0 } }] };
+    const doc: ChaosDocument = {
+      seed: 4,
+      rules: [{ match: { operationId: 'executeTool' }, probability: 0.5, fault: { type: 'error', code: 'internal_error', retryAfter: 0 } }],
+    };
     server = createTestServer({ chaos: doc });
     const statuses = async () => {
       const out: number[] = [];
@@ -256,7 +279,11 @@ describe('set, get, clear, reset, sessions', () => {
     const session = server.session();
     session.chaos.set({ seed: 1, rules: [{ probability: 1, fault: { type: 'error', code: 'internal_error' } }] });
     expect((await echo()).status).toBe(200);
-    const inSession = await session.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${session.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"s"}' });
+    const inSession = await session.fetch(`${server.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${session.apiKey}`, 'content-type': 'application/json' },
+      body: '{"text":"s"}',
+    });
     expect(inSession.status).toBe(500);
     expect(server.chaos.get()).toBeNull();
     expect(session.journal.last('executeTool')?.chaos).toMatchObject({ rule: 0 });
@@ -305,7 +332,16 @@ describe('a bad chaos document: a TypeError naming the field, and nothing change
     [rule({ match: { pathPattern: '(' } }), 'rules[0].match.pathPattern is not a regular expression'],
     [rule({ match: { account: 1 } }), 'rules[0].match.account must be a string'],
     [rule({ match: { body: 'x' } }), 'rules[0].match.body must be an object of fields'],
-    [{ seed: 1, rules: [{ probability: 0.5, fault: { type: 'drop' } }, { probability: 2, fault: { type: 'drop' } }] }, 'rules[1].probability must be a number from 0 to 1'],
+    [
+      {
+        seed: 1,
+        rules: [
+          { probability: 0.5, fault: { type: 'drop' } },
+          { probability: 2, fault: { type: 'drop' } },
+        ],
+      },
+      'rules[1].probability must be a number from 0 to 1',
+    ],
   ];
 
   it.each(cases)('%j: %s', async (doc, message) => {

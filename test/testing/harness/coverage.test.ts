@@ -25,7 +25,13 @@ function responsesOf(report: OzCoverageReport, operationId: string): readonly Co
 function got(report: OzCoverageReport, operationId: string): string[] {
   return responsesOf(report, operationId)
     .filter((r) => r.count > 0)
-    .map((r) => `${r.status} ${r.code ?? '-'}${r.streamed ? ' streamed' : ''} x${r.count} ${Object.entries(r.by).filter(([, n]) => n > 0).map(([k, n]) => `${k}:${n}`).join(',')}${r.declared ? '' : ' undeclared'}`);
+    .map(
+      (r) =>
+        `${r.status} ${r.code ?? '-'}${r.streamed ? ' streamed' : ''} x${r.count} ${Object.entries(r.by)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${k}:${n}`)
+          .join(',')}${r.declared ? '' : ' undeclared'}`,
+    );
 }
 
 const calls = (report: OzCoverageReport, operationId: string) => report.operations.find((o) => o.operationId === operationId)!.calls;
@@ -36,7 +42,9 @@ describe('server.coverage()', () => {
     expect(report.operations.map((o) => o.operationId)).toEqual([...DECLARED_RESPONSES.keys()]);
     for (const o of report.operations) {
       expect(o.calls).toBe(0);
-      expect(o.responses).toEqual(DECLARED_RESPONSES.get(o.operationId)!.map((r) => ({ ...r, count: 0, by: { handler: 0, stub: 0, fault: 0, chaos: 0 }, declared: true })));
+      expect(o.responses).toEqual(
+        DECLARED_RESPONSES.get(o.operationId)!.map((r) => ({ ...r, count: 0, by: { handler: 0, stub: 0, fault: 0, chaos: 0 }, declared: true })),
+      );
     }
     expect(report.summary).toEqual({ declared: 0, covered: 0, share: 0 });
   });
@@ -68,7 +76,7 @@ describe('server.coverage()', () => {
     expect(report.summary).toEqual({ declared, covered: 7, share: 7 / declared });
   });
 
-  it('is the documented JSON Schema (the control plane\'s Coverage)', async () => {
+  it("is the documented JSON Schema (the control plane's Coverage)", async () => {
     fresh();
     await sendRun(target(server));
     const validate = new Ajv2020({ strict: false }).compile(COVERAGE_SCHEMA);
@@ -76,7 +84,7 @@ describe('server.coverage()', () => {
     expect(validate({ operations: [], summary: { declared: 1, covered: 0, share: 2 } })).toBe(false);
   });
 
-  it('counts the answer of a cut or lost answer as the fault\'s, and a delay as the server\'s', async () => {
+  it("counts the answer of a cut or lost answer as the fault's, and a delay as the server's", async () => {
     fresh();
     server.faults.add({ operationId: 'listTools', type: 'lose', times: 1 });
     await server.fetch(`${server.url}/v1/tools`, { headers: { authorization: `Bearer ${server.apiKey}` } }).catch(() => null);

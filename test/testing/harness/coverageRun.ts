@@ -14,7 +14,11 @@ export interface RunTarget {
 }
 
 async function control(t: RunTarget, method: string, path: string, body: unknown): Promise<void> {
-  const res = await t.fetch(`${t.url}/_oz${path}`, { method, headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await t.fetch(`${t.url}/_oz${path}`, {
+    method,
+    headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} /_oz${path}: ${res.status} ${await res.text()}`);
 }
 
@@ -40,7 +44,11 @@ export async function sendRun(t: RunTarget): Promise<number[]> {
   statuses.push(await api(t, 'GET', '/v1/agents', undefined, { authorization: 'Bearer ozk_00000000000000000000000000000000' }));
   await control(t, 'POST', '/faults', { operationId: 'listTools', type: 'error', status: 429, code: 'rate_limited', times: 1 });
   statuses.push(await api(t, 'GET', '/v1/tools'));
-  await control(t, 'POST', '/stubs', { operationId: 'getTool', answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'gone' } } }, times: 1 });
+  await control(t, 'POST', '/stubs', {
+    operationId: 'getTool',
+    answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'gone' } } },
+    times: 1,
+  });
   statuses.push(await api(t, 'GET', '/v1/tools/echo'));
   await control(t, 'POST', '/stubs', { operationId: 'getAgent', answer: { status: 418, body: { teapot: true } }, unchecked: true, times: 1 });
   statuses.push(await api(t, 'GET', '/v1/agents/writer'));

@@ -46,7 +46,14 @@ describe('fault injection (in process)', () => {
 
   it('error on the companies plane: 502 upstream_error and 503 not_enabled, on the negotiated wire', async () => {
     server = createTestServer();
-    server.faults.add({ path: '/v1/companies/acme/items', method: 'POST', type: 'error', status: 502, code: 'upstream_error', message: 'The company service is unavailable; retry.' });
+    server.faults.add({
+      path: '/v1/companies/acme/items',
+      method: 'POST',
+      type: 'error',
+      status: 502,
+      code: 'upstream_error',
+      message: 'The company service is unavailable; retry.',
+    });
     const res = await call(server, 'POST', '/v1/companies/acme/items?format=text', { body: { building: 'hq', title: 'T' } });
     expect(res.status).toBe(502);
     expect(await res.text()).toBe('upstream_error: The company service is unavailable; retry.\n');
@@ -148,7 +155,17 @@ describe('the journal', () => {
     await call(server, 'GET', '/v1/tools?limit=2');
     await call(server, 'GET', '/nowhere', { key: null });
     const entry = server.journal.last('executeTool')!;
-    expect(entry).toMatchObject({ operationId: 'executeTool', method: 'POST', path: '/v1/tools/echo/execute', query: '', body: '{"text":"logged"}', status: 200, mount: 'fetch', surface: 'api', fault: null });
+    expect(entry).toMatchObject({
+      operationId: 'executeTool',
+      method: 'POST',
+      path: '/v1/tools/echo/execute',
+      query: '',
+      body: '{"text":"logged"}',
+      status: 200,
+      mount: 'fetch',
+      surface: 'api',
+      fault: null,
+    });
     expect(entry.executionId).toMatch(/^exe_/);
     expect(entry.headers['authorization']).toBe(`Bearer ${server.apiKey}`);
     expect(server.journal.last('listTools')).toMatchObject({ query: 'limit=2', body: null });

@@ -6,7 +6,11 @@ import { createOzServer } from '../../../src/testing/server.js';
 describe('journal as HAR', () => {
   it('lists each request with its operation and status, credentials reading <redacted> and no key anywhere', async () => {
     const server = createOzServer();
-    await server.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"hi"}' });
+    await server.fetch(`${server.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: '{"text":"hi"}',
+    });
     await server.fetch(`${server.url}/v1/tools`, { headers: { 'x-api-key': server.apiKey } });
     const har = server.journal.toHAR();
     expect(har.log.version).toBe('1.2');

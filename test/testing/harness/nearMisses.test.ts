@@ -7,12 +7,18 @@ import { testServersForSuite } from '../../support/ozServer.js';
 const servers = testServersForSuite();
 
 const getItem = (server: OzServer, id: string, baseURL = server.url) =>
-  new Oz({ apiKey: server.apiKey, baseURL, ...(baseURL === server.url ? { fetch: server.fetch } : {}), maxRetries: 0 }).companies.items.get('acme', id).catch(() => undefined);
+  new Oz({ apiKey: server.apiKey, baseURL, ...(baseURL === server.url ? { fetch: server.fetch } : {}), maxRetries: 0 }).companies.items
+    .get('acme', id)
+    .catch(() => undefined);
 
 describe('near misses of a stub that never fired', () => {
   it('in process: a stub on path.id itm_x hit with itm_y names path.id', async () => {
     const server = servers.create();
-    server.stubs.add({ operationId: 'getCompanyItem', match: { path: { id: 'itm_x' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } } });
+    server.stubs.add({
+      operationId: 'getCompanyItem',
+      match: { path: { id: 'itm_x' } },
+      answer: { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } },
+    });
     await getItem(server, 'itm_y');
     const [stub] = server.unused().stubs;
     expect(stub!.nearMisses).toHaveLength(1);
@@ -24,7 +30,11 @@ describe('near misses of a stub that never fired', () => {
     const server = servers.create();
     const listener = await server.listen();
     const mock = connectOzMock({ url: listener.url, adminToken: server.adminToken! });
-    await mock.stubs.add({ operationId: 'getCompanyItem', match: { path: { id: 'itm_x' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } } });
+    await mock.stubs.add({
+      operationId: 'getCompanyItem',
+      match: { path: { id: 'itm_x' } },
+      answer: { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } },
+    });
     await getItem(server, 'itm_y', listener.url);
     const unused = await mock.unused();
     expect(unused.stubs[0]!.nearMisses[0]!.differences).toEqual([{ path: 'path.id', expected: 'itm_x', actual: 'itm_y' }]);
@@ -32,8 +42,13 @@ describe('near misses of a stub that never fired', () => {
 
   it('lists at most three, closest first, and none from another operation', async () => {
     const server = servers.create();
-    server.stubs.add({ operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_x' }, account: 'demo' }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } } });
-    const call = (campus: string, id: string) => server.fetch(`${server.url}/v1/companies/${campus}/items/${id}`, { headers: { authorization: `Bearer ${server.apiKey}` } });
+    server.stubs.add({
+      operationId: 'getCompanyItem',
+      match: { path: { campus: 'acme', id: 'itm_x' }, account: 'demo' },
+      answer: { status: 404, body: { error: { code: 'item_not_found', message: 'gone' } } },
+    });
+    const call = (campus: string, id: string) =>
+      server.fetch(`${server.url}/v1/companies/${campus}/items/${id}`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     await call('globex', 'itm_a');
     await call('globex', 'itm_b');
     await call('acme', 'itm_c');
@@ -99,7 +114,11 @@ describe('journal.verify', () => {
     expect(failed).toBeInstanceOf(OzVerificationError);
     expect((failed as OzVerificationError).nearMisses[0]!.differences).toEqual([{ path: 'status', expected: 200, actual: 404 }]);
     expect((failed as OzVerificationError).message).toContain('status expected 200, got 404');
-    const raw = await fetch(`${listener.url}/_oz/journal/verify`, { method: 'POST', headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ operationId: 'getCompanyItem', times: 3 }) });
+    const raw = await fetch(`${listener.url}/_oz/journal/verify`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ operationId: 'getCompanyItem', times: 3 }),
+    });
     expect(raw.status).toBe(422);
     expect(((await raw.json()) as { error: Record<string, unknown> }).error).toMatchObject({ code: 'verification_failed', count: 1, times: 3 });
     await expect(mock.journal.verify({ operationId: 'noSuchOperation' as never })).rejects.toBeInstanceOf(OzMockError);

@@ -90,7 +90,7 @@ describe('the embedded server’s dashboard routes', () => {
     await expectError(await server.fetch(`${server.dashboardUrl}/api/cli/token`), 404, 'not_found');
     await expectError(await server.fetch(`${server.dashboardUrl}/billing`), 404, 'not_found');
     await expectError(await server.fetch(`${server.dashboardUrl}/keys`, { method: 'DELETE' }), 404, 'not_found');
-    expect(server.journal.count()).toBe(0);;
+    expect(server.journal.count()).toBe(0);
     const onMcp = await server.fetch(`${new URL(server.mcpUrl).origin}/dashboard/api/cli/authorize?port=5000&state=a`, { redirect: 'manual' });
     expect(onMcp.status).toBe(404);
     expect(onMcp.headers.get('x-error-code')).toBe('not_found');

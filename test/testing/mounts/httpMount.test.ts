@@ -50,7 +50,9 @@ describe('listen(): real sockets on 127.0.0.1', () => {
     server = servers.create();
     listener = await server.listen();
     const seen: { status: number; code: string | null; body: string }[] = [];
-    server.onResponse((e) => void e.response.text().then((body) => seen.push({ status: e.response.status, code: e.response.headers.get('x-error-code'), body })));
+    server.onResponse(
+      (e) => void e.response.text().then((body) => seen.push({ status: e.response.status, code: e.response.headers.get('x-error-code'), body })),
+    );
     const post = (text: string) =>
       fetch(`${listener!.url}/v1/tools/echo/execute`, {
         method: 'POST',

@@ -30,7 +30,10 @@ function collect(res: IncomingMessage): { text: () => string; ended: Promise<voi
   res.setEncoding('utf8');
   res.on('data', (chunk: string) => chunks.push(chunk));
   const ended = new Promise<void>((resolve, reject) => {
-    res.once('end', resolve).once('error', reject).once('aborted', () => reject(new Error('aborted')));
+    res
+      .once('end', resolve)
+      .once('error', reject)
+      .once('aborted', () => reject(new Error('aborted')));
   });
   return { text: () => chunks.join(''), ended };
 }
@@ -140,7 +143,9 @@ describe('event streams over HTTP', () => {
       const body = collect(res);
       await body.ended;
       const { events } = parse(body.text());
-      expect(events.filter((e) => e.event === 'token').map((e) => (JSON.parse(e.data) as { delta: string }).delta)).toEqual(Array.from({ length: 200 }, (_, i) => `t${i} `));
+      expect(events.filter((e) => e.event === 'token').map((e) => (JSON.parse(e.data) as { delta: string }).delta)).toEqual(
+        Array.from({ length: 200 }, (_, i) => `t${i} `),
+      );
       expect(events.at(-1)!.event).toBe('result');
       expect(write.mock.calls.length).toBeGreaterThan(0);
       expect(write.mock.calls.length).toBeLessThan(10);

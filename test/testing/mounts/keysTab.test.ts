@@ -18,7 +18,11 @@ const page = async () => (await server.fetch(`${server.dashboardUrl}/keys`)).tex
 const formToken = (html: string) => /name="csrf_token" value="([A-Za-z0-9]+)"/.exec(html)![1]!;
 
 function post(path: string, form: Record<string, string>, headers: Record<string, string> = { origin: ORIGIN() }): Promise<Response> {
-  return server.fetch(`${server.dashboardUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form).toString() });
+  return server.fetch(`${server.dashboardUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
 }
 
 const api = (key: string) => server.fetch(`${server.url}/v1/tools`, { headers: { authorization: `Bearer ${key}` } });
@@ -98,12 +102,22 @@ describe('the keys tab', () => {
     await expectError(await post('/keys', form, { origin: 'null' }), 403, 'forbidden_origin');
     await expectError(await post('/keys', { name: 'forged', expires_in_days: '30' }), 403, 'forbidden_origin');
     await expectError(await post('/keys', { ...form, csrf_token: 'A'.repeat(32) }), 403, 'forbidden_origin');
-    await expectError(await server.fetch(`${server.dashboardUrl}/keys`, { method: 'POST', headers: { origin: ORIGIN(), 'content-type': 'text/plain' }, body: new URLSearchParams(form).toString() }), 403, 'forbidden_origin');
+    await expectError(
+      await server.fetch(`${server.dashboardUrl}/keys`, {
+        method: 'POST',
+        headers: { origin: ORIGIN(), 'content-type': 'text/plain' },
+        body: new URLSearchParams(form).toString(),
+      }),
+      403,
+      'forbidden_origin',
+    );
     const id = server.exportState().keys[0]!.id;
     await expectError(await post(`/keys/${id}/revoke`, { csrf_token }, { origin: 'https://evil.example' }), 403, 'forbidden_origin');
     expect(keyCount()).toBe(before);
     expect(server.exportState().keys.every((k) => k.revoked_at === null)).toBe(true);
-    expect((await server.fetch(`${server.dashboardUrl}/keys`, { headers: { origin: 'https://evil.example' } })).headers.get('access-control-allow-origin')).toBeNull();
+    expect(
+      (await server.fetch(`${server.dashboardUrl}/keys`, { headers: { origin: 'https://evil.example' } })).headers.get('access-control-allow-origin'),
+    ).toBeNull();
   });
 
   it('checks the form: a name of 1 to 100 characters and an offered expiry (400 invalid_request)', async () => {
@@ -134,7 +148,11 @@ describe('the keys tab', () => {
   it('bounds the form body (413 payload_too_large) and answers 404 for other routes under /keys', async () => {
     const small = createTestServer({ maxBodyBytes: 1024 });
     const csrf = formToken(await (await small.fetch(`${small.dashboardUrl}/keys`)).text());
-    const res = await small.fetch(`${small.dashboardUrl}/keys`, { method: 'POST', headers: { origin: new URL(small.url).origin, 'content-type': 'application/x-www-form-urlencoded' }, body: `csrf_token=${csrf}&name=${'x'.repeat(2000)}` });
+    const res = await small.fetch(`${small.dashboardUrl}/keys`, {
+      method: 'POST',
+      headers: { origin: new URL(small.url).origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `csrf_token=${csrf}&name=${'x'.repeat(2000)}`,
+    });
     await expectError(res, 413, 'payload_too_large');
     await small.close();
     await expectError(await server.fetch(`${server.dashboardUrl}/keys/abc`), 404, 'not_found');

@@ -32,13 +32,21 @@ describe('the msw mount (setupServer(...server.handlers()))', () => {
   });
 
   it('serves the MCP server at mcpUrl', async () => {
-    const res = await fetch(server.mcpUrl, { method: 'POST', headers: { ...auth(), accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const res = await fetch(server.mcpUrl, {
+      method: 'POST',
+      headers: { ...auth(), accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(((await res.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(5);
     expect(server.journal.last('mcpRequest')).toMatchObject({ mount: 'msw', surface: 'mcp' });
   });
 
   it('streams events as a plain ReadableStream body', async () => {
-    const res = await fetch(`${server.url}/v1/execute`, { method: 'POST', headers: auth(), body: JSON.stringify({ agent: 'writer', user_request: 'msw stream', stream: true }) });
+    const res = await fetch(`${server.url}/v1/execute`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ agent: 'writer', user_request: 'msw stream', stream: true }),
+    });
     const { events } = await readEvents(res);
     expect(events[events.length - 1]!.event).toBe('result');
     expect(events.filter((e) => e.event === 'token').length).toBe(7);
@@ -67,7 +75,12 @@ describe('the msw mount (setupServer(...server.handlers()))', () => {
 
   it('aborting before the answer rejects the fetch', async () => {
     const controller = new AbortController();
-    const pending = fetch(`${server.url}/v1/tools/slow/execute`, { method: 'POST', headers: auth(), body: JSON.stringify({ ms: 60_000 }), signal: controller.signal });
+    const pending = fetch(`${server.url}/v1/tools/slow/execute`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ ms: 60_000 }),
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 5);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     await server.clock.advance(60_000);
@@ -76,9 +89,15 @@ describe('the msw mount (setupServer(...server.handlers()))', () => {
 
   it('a drop fault is a network error; a cut ends a stream with an error', async () => {
     server.faults.add({ operationId: 'executeTool', type: 'drop' });
-    await expect(fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: auth(), body: JSON.stringify({ text: 'x' }) })).rejects.toThrow(TypeError);
+    await expect(fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: auth(), body: JSON.stringify({ text: 'x' }) })).rejects.toThrow(
+      TypeError,
+    );
     server.faults.add({ operationId: 'executeAgent', type: 'cut', afterEvents: 2 });
-    const res = await fetch(`${server.url}/v1/execute`, { method: 'POST', headers: auth(), body: JSON.stringify({ agent: 'writer', user_request: 'a b c d', stream: true }) });
+    const res = await fetch(`${server.url}/v1/execute`, {
+      method: 'POST',
+      headers: auth(),
+      body: JSON.stringify({ agent: 'writer', user_request: 'a b c d', stream: true }),
+    });
     const { events, error } = await readEvents(res);
     expect(events).toHaveLength(2);
     expect(error).toBeInstanceOf(TypeError);

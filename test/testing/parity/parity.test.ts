@@ -28,7 +28,22 @@ describe('the parity suite', () => {
     const suite = paritySuite();
     expect(new Set(suite.map((s) => s.id)).size).toBe(suite.length);
     const behaviours = new Set(suite.map((s) => s.behaviour));
-    for (const b of ['success', 'no-key', 'unknown-name', 'missing-field', 'unknown-format', 'wire:json', 'wire:yaml', 'wire:markdown', 'wire:text', 'stream', 'async', 'async-wait', 'replay']) expect(behaviours).toContain(b);
+    for (const b of [
+      'success',
+      'no-key',
+      'unknown-name',
+      'missing-field',
+      'unknown-format',
+      'wire:json',
+      'wire:yaml',
+      'wire:markdown',
+      'wire:text',
+      'stream',
+      'async',
+      'async-wait',
+      'replay',
+    ])
+      expect(behaviours).toContain(b);
   });
 });
 
@@ -57,11 +72,20 @@ describe('oz-mock parity against oz-mock processes', () => {
 
   it('names each difference of an oz-mock made to differ by operationId, status and JSON path, and takes a delay for no difference', async () => {
     const control = (path: string, body: unknown) =>
-      fetch(`${line.url}/_oz${path}`, { method: 'POST', headers: { authorization: `Bearer ${line.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => {
+      fetch(`${line.url}/_oz${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${line.adminToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => {
         expect(r.status).toBe(201);
       });
     const card = (await (await fetch(`${line.url}/v1/tools/echo`, { headers: { authorization: `Bearer ${line.apiKey}` } })).json()) as Record<string, unknown>;
-    await control('/stubs', { operationId: 'getTool', match: { path: { tool: 'echo' } }, answer: { status: 200, body: { ...card, name: 42 } }, unchecked: true });
+    await control('/stubs', {
+      operationId: 'getTool',
+      match: { path: { tool: 'echo' } },
+      answer: { status: 200, body: { ...card, name: 42 } },
+      unchecked: true,
+    });
     await control('/stubs', { operationId: 'getSchedule', answer: { status: 404, body: { error: { code: 'not_found', message: 'No such schedule.' } } } });
     await control('/faults', { type: 'delay', ms: 20, operationId: 'listTools', times: 1000 });
 

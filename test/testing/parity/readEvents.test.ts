@@ -41,7 +41,9 @@ const LINE_ENDS = [
 // Every standard case with each line end, and a leading BOM on some of them: [name, bytes, events].
 const TABLE = [
   ...STANDARD.flatMap(([what, text, events]) => LINE_ENDS.map(([end, sep]) => [`${what} (${end})`, text.replaceAll('\n', sep), events] as const)),
-  ...STANDARD.slice(0, 4).flatMap(([what, text, events]) => LINE_ENDS.map(([end, sep]) => [`${what} after a BOM (${end})`, `\uFEFF${text.replaceAll('\n', sep)}`, events] as const)),
+  ...STANDARD.slice(0, 4).flatMap(([what, text, events]) =>
+    LINE_ENDS.map(([end, sep]) => [`${what} after a BOM (${end})`, `\uFEFF${text.replaceAll('\n', sep)}`, events] as const),
+  ),
   ['mixed line ends', 'event: a\rdata: 1\r\n\ndata: 2\n\r', [m('1', 'a'), m('2')]] as const,
 ];
 

@@ -4,14 +4,29 @@ import type { ParityAnswer } from '../../../src/testing/parity/exchange.js';
 import { compareAnswers, eventSequence, formOf, VALUE_PROPERTIES } from '../../../src/testing/parity/shapeDiff.js';
 
 function answer(status: number, value: unknown, headers: Record<string, string> = {}): ParityAnswer {
-  return { status, headers: new Headers({ 'content-type': 'application/json', 'x-request-id': 'req_1', ...headers }), contentType: 'application/json', text: JSON.stringify(value), value, events: null };
+  return {
+    status,
+    headers: new Headers({ 'content-type': 'application/json', 'x-request-id': 'req_1', ...headers }),
+    contentType: 'application/json',
+    text: JSON.stringify(value),
+    value,
+    events: null,
+  };
 }
 const settled = { settled: true, list: false };
 
 describe('compareAnswers', () => {
   it('compares ids, timestamps and request ids by form, enum values by value', () => {
-    const ref = answer(200, { id: 'exe_aaaaaaaaaaaa', created_at: '2026-11-26T10:00:00.000Z', status: 'succeeded', content: 'x' }, { 'x-request-id': 'req_aaaaaaaa' });
-    const same = answer(200, { id: 'exe_bbbbbbbbbbbb', created_at: '2025-01-01T00:00:00Z', status: 'succeeded', content: 'a longer text' }, { 'x-request-id': 'req_bbbbbbbb' });
+    const ref = answer(
+      200,
+      { id: 'exe_aaaaaaaaaaaa', created_at: '2026-11-26T10:00:00.000Z', status: 'succeeded', content: 'x' },
+      { 'x-request-id': 'req_aaaaaaaa' },
+    );
+    const same = answer(
+      200,
+      { id: 'exe_bbbbbbbbbbbb', created_at: '2025-01-01T00:00:00Z', status: 'succeeded', content: 'a longer text' },
+      { 'x-request-id': 'req_bbbbbbbb' },
+    );
     expect(compareAnswers(ref, same, settled)).toEqual([]);
     const other = answer(200, { id: 'itm_bbbbbbbbbbbb', created_at: 'yesterday', status: 'failed', content: 7 });
     expect(compareAnswers(ref, other, settled)).toEqual([
@@ -52,14 +67,30 @@ describe('compareAnswers', () => {
       value: undefined,
       events: names.map((event, i) => ({ event, data: i === names.length - 1 ? JSON.stringify(last) : '{"delta":"a"}' })),
     });
-    expect(eventSequence([{ event: 'token', data: '' }, { event: 'token', data: '' }, { event: 'result', data: '' }, { event: 'message', data: '[DONE]' }])).toBe('token result [DONE]');
+    expect(
+      eventSequence([
+        { event: 'token', data: '' },
+        { event: 'token', data: '' },
+        { event: 'result', data: '' },
+        { event: 'message', data: '[DONE]' },
+      ]),
+    ).toBe('token result [DONE]');
     expect(compareAnswers(stream(['token', 'token', 'result'], { ok: true }), stream(['token', 'result'], { ok: true }), settled)).toEqual([]);
-    expect(compareAnswers(stream(['token', 'result'], { ok: true }), stream(['result', 'token'], { ok: true }), settled)).toEqual([{ path: 'events', reference: 'token result', target: 'result token' }]);
+    expect(compareAnswers(stream(['token', 'result'], { ok: true }), stream(['result', 'token'], { ok: true }), settled)).toEqual([
+      { path: 'events', reference: 'token result', target: 'result token' },
+    ]);
   });
 
   it('reads the closed sets of values from openapi.json', () => {
     for (const name of ['status', 'kind', 'code', 'object']) expect(VALUE_PROPERTIES).toContain(name);
     expect(VALUE_PROPERTIES).not.toContain('content');
-    expect([formOf('exe_abcdefgh12'), formOf('2026-11-26T10:00:00Z'), formOf('plain'), formOf(null), formOf([]), formOf(1)]).toEqual(['id exe_', 'timestamp', 'string', 'null', 'array', 'number']);
+    expect([formOf('exe_abcdefgh12'), formOf('2026-11-26T10:00:00Z'), formOf('plain'), formOf(null), formOf([]), formOf(1)]).toEqual([
+      'id exe_',
+      'timestamp',
+      'string',
+      'null',
+      'array',
+      'number',
+    ]);
   });
 });

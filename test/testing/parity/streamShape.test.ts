@@ -6,7 +6,14 @@ import { eventRuns } from '../../../src/testing/parity/streamShape.js';
 
 /** A stream answer whose events are read from SSE text by the client's parser, as `send` reads them. */
 function streamOf(text: string): ParityAnswer {
-  return { status: 200, headers: new Headers({ 'content-type': 'text/event-stream' }), contentType: 'text/event-stream', text, value: undefined, events: readEvents(text) };
+  return {
+    status: 200,
+    headers: new Headers({ 'content-type': 'text/event-stream' }),
+    contentType: 'text/event-stream',
+    text,
+    value: undefined,
+    events: readEvents(text),
+  };
 }
 
 const sse = (events: ReadonlyArray<[string, unknown]>) => events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join('');
@@ -14,14 +21,37 @@ const options = { settled: true, list: false };
 
 describe('streams compared by shape', () => {
   it('finds no difference between streams whose values differ but whose shapes do not', () => {
-    const reference = streamOf(sse([['token', { delta: 'Hel' }], ['token', { delta: 'lo' }], ['result', { status: 'succeeded', content: 'Hello', tokens: 2 }]]));
-    const target = streamOf(sse([['token', { delta: 'Bye' }], ['result', { status: 'failed', content: 'Bye', tokens: 9 }]]));
+    const reference = streamOf(
+      sse([
+        ['token', { delta: 'Hel' }],
+        ['token', { delta: 'lo' }],
+        ['result', { status: 'succeeded', content: 'Hello', tokens: 2 }],
+      ]),
+    );
+    const target = streamOf(
+      sse([
+        ['token', { delta: 'Bye' }],
+        ['result', { status: 'failed', content: 'Bye', tokens: 9 }],
+      ]),
+    );
     expect(compareAnswers(reference, target, options)).toEqual([]);
   });
 
   it('names a difference of shape by event index and path', () => {
-    const reference = streamOf(sse([['token', { delta: 'a' }], ['token', { delta: 'b' }], ['result', { content: 'ab', usage: { tokens: 2 } }]]));
-    const target = streamOf(sse([['token', { delta: 'a' }], ['token', { delta: 7 }], ['result', { content: 'ab', usage: {} }]]));
+    const reference = streamOf(
+      sse([
+        ['token', { delta: 'a' }],
+        ['token', { delta: 'b' }],
+        ['result', { content: 'ab', usage: { tokens: 2 } }],
+      ]),
+    );
+    const target = streamOf(
+      sse([
+        ['token', { delta: 'a' }],
+        ['token', { delta: 7 }],
+        ['result', { content: 'ab', usage: {} }],
+      ]),
+    );
     expect(compareAnswers(reference, target, options)).toEqual([
       { path: 'events[1](token).data.delta', reference: 'b', target: 7 },
       { path: 'events[2](result).data.usage.tokens', reference: 2, target: '(absent)' },
@@ -29,8 +59,18 @@ describe('streams compared by shape', () => {
   });
 
   it('reports another order of names as one difference and compares no data then', () => {
-    const reference = streamOf(sse([['token', { delta: 'a' }], ['result', { content: 'a' }]]));
-    const target = streamOf(sse([['result', { other: 1 }], ['token', { delta: 'a' }]]));
+    const reference = streamOf(
+      sse([
+        ['token', { delta: 'a' }],
+        ['result', { content: 'a' }],
+      ]),
+    );
+    const target = streamOf(
+      sse([
+        ['result', { other: 1 }],
+        ['token', { delta: 'a' }],
+      ]),
+    );
     expect(compareAnswers(reference, target, options)).toEqual([{ path: 'events', reference: 'token result', target: 'result token' }]);
   });
 
@@ -43,6 +83,8 @@ describe('streams compared by shape', () => {
       ['[DONE]', 1],
     ]);
     expect(compareAnswers(reference, target, options)).toEqual([]);
-    expect(compareAnswers(reference, streamOf(`${chunk(null)}data: [DONE]\n\n`), options)).toEqual([{ path: 'events[0](message).data.choices[0].delta.content', reference: 'a', target: null }]);
+    expect(compareAnswers(reference, streamOf(`${chunk(null)}data: [DONE]\n\n`), options)).toEqual([
+      { path: 'events[0](message).data.choices[0].delta.content', reference: 'a', target: null },
+    ]);
   });
 });

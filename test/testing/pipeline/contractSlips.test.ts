@@ -18,7 +18,12 @@ afterEach(async () => {
 });
 
 describe('POST /v1/mcp checks x-trace-id like every other write', () => {
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
 
   it('an empty, 256-character or spaced trace id answers 422 invalid_params, on /v1/mcp and the MCP URL', async () => {
     server = createTestServer();
@@ -45,7 +50,10 @@ describe('POST /v1/mcp checks x-trace-id like every other write', () => {
 
 /** Every GET route of openapi.json with an integer query parameter, with its path parameters filled for the demo seed. */
 function integerQueryRoutes(): Array<{ path: string; name: string }> {
-  const doc = openapi as unknown as { paths: Record<string, Record<string, { parameters?: Array<{ $ref?: string; in?: string; name?: string; schema?: { type?: string } }> }>>; components: { parameters: Record<string, { in: string; name: string; schema?: { type?: string } }> } };
+  const doc = openapi as unknown as {
+    paths: Record<string, Record<string, { parameters?: Array<{ $ref?: string; in?: string; name?: string; schema?: { type?: string } }> }>>;
+    components: { parameters: Record<string, { in: string; name: string; schema?: { type?: string } }> };
+  };
   const demo: Record<string, string> = { campus: 'acme' };
   const out: Array<{ path: string; name: string }> = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -112,7 +120,10 @@ describe('idempotent replays compare the parsed body', () => {
   it('the same content in another key order, or as YAML, replays; a real difference answers 409', async () => {
     server = createTestServer();
     const post = (text: string, contentType = 'application/json') =>
-      call(server, 'POST', '/v1/companies/acme/items', { body: text, headers: { 'x-trace-id': 'same-item', 'content-type': contentType, accept: 'application/json' } });
+      call(server, 'POST', '/v1/companies/acme/items', {
+        body: text,
+        headers: { 'x-trace-id': 'same-item', 'content-type': contentType, accept: 'application/json' },
+      });
     const first = await post(JSON.stringify(body));
     expect(first.status).toBe(201);
     const id = ((await first.json()) as { id: string }).id;
@@ -130,15 +141,22 @@ describe('idempotent replays compare the parsed body', () => {
 describe('integers outside the safe range answer 422 naming the field', () => {
   it('"priority": 9007199254740993 is refused, not stored as 9007199254740992', async () => {
     server = createTestServer();
-    const res = await callJson<ErrorBody>(server, 'POST', '/v1/companies/acme/items', { body: '{"building":"lab","title":"t","body":"b","priority":9007199254740993}' });
+    const res = await callJson<ErrorBody>(server, 'POST', '/v1/companies/acme/items', {
+      body: '{"building":"lab","title":"t","body":"b","priority":9007199254740993}',
+    });
     expect([res.status, res.body.error.code]).toEqual([422, 'invalid_params']);
     expect(res.body.error.message).toBe('priority must be a number JavaScript holds exactly: integers from -9007199254740991 to 9007199254740991.');
     const nested = await callJson<ErrorBody>(server, 'POST', '/v1/tools/sum/execute', { body: '{"params":{"a":1,"b":-1e300}}' });
     expect([nested.status, nested.body.error.message]).toEqual([422, expect.stringMatching(/^params\.b must be a number JavaScript holds exactly/)]);
-    const asYaml = await callJson<ErrorBody>(server, 'POST', '/v1/companies/acme/items', { body: 'building: lab\ntitle: t\nbody: b\npriority: 12345678901234567890\n', headers: { 'content-type': 'application/yaml', accept: 'application/json' } });
+    const asYaml = await callJson<ErrorBody>(server, 'POST', '/v1/companies/acme/items', {
+      body: 'building: lab\ntitle: t\nbody: b\npriority: 12345678901234567890\n',
+      headers: { 'content-type': 'application/yaml', accept: 'application/json' },
+    });
     expect([asYaml.status, asYaml.body.error.message]).toEqual([422, expect.stringMatching(/^priority must be/)]);
     // the largest exact integer, and long digit runs inside strings, pass
-    const ok = await callJson<{ priority: number }>(server, 'POST', '/v1/companies/acme/items', { body: '{"building":"lab","title":"12345678901234567890","body":"1e5","priority":9007199254740991}' });
+    const ok = await callJson<{ priority: number }>(server, 'POST', '/v1/companies/acme/items', {
+      body: '{"building":"lab","title":"12345678901234567890","body":"1e5","priority":9007199254740991}',
+    });
     expect([ok.status, ok.body.priority]).toEqual([201, 9007199254740991]);
     const float = await callJson<{ content: string }>(server, 'POST', '/v1/tools/sum/execute', { body: '{"a":1.5e-3,"b":2.5}' });
     expect(float.status).toBe(200);

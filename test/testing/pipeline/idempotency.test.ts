@@ -56,7 +56,10 @@ describe('x-trace-id on writes that are not runs (the embedded server)', () => {
     const otherBody = await callJson<ErrorBody>(server, 'POST', '/v1/companies/acme/items', { body: itemBody('second'), headers: { 'x-trace-id': 'trace-b' } });
     expect([otherBody.status, otherBody.headers.get('x-error-code'), otherBody.body.error.code]).toEqual([409, 'idempotency_conflict', 'idempotency_conflict']);
     expect(otherBody.body.error.message).toContain('trace-b');
-    const otherPath = await call(server, 'POST', '/v1/schedules', { body: { name: 'n', cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' } }, headers: { 'x-trace-id': 'trace-b' } });
+    const otherPath = await call(server, 'POST', '/v1/schedules', {
+      body: { name: 'n', cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' } },
+      headers: { 'x-trace-id': 'trace-b' },
+    });
     expect([otherPath.status, otherPath.headers.get('x-error-code')]).toEqual([409, 'idempotency_conflict']);
     const otherMethod = await call(server, 'DELETE', '/v1/workflows/draft-and-review', { headers: { 'x-trace-id': 'trace-b' } });
     expect(otherMethod.status).toBe(409);

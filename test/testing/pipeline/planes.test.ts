@@ -11,11 +11,24 @@ describe('schedules', () => {
   it('creates with next_run_at from the cron and time zone, lists, gets and deletes', async () => {
     server = createTestServer({ clock: { start: '2026-11-21T12:00:30.000Z', frozen: true } });
     const created = await callJson<Schedule>(server, 'POST', '/v1/schedules', {
-      body: { name: 'weekday digest', cron: '0 9 * * mon-fri', timezone: 'Europe/Berlin', target: { kind: 'agent', name: 'writer' }, input: { user_request: 'digest' } },
+      body: {
+        name: 'weekday digest',
+        cron: '0 9 * * mon-fri',
+        timezone: 'Europe/Berlin',
+        target: { kind: 'agent', name: 'writer' },
+        input: { user_request: 'digest' },
+      },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^sch_/), enabled: true, next_run_at: '2026-11-23T08:00:00.000Z', created_at: '2026-11-21T12:00:30.000Z' });
-    const off = await callJson<Schedule>(server, 'POST', '/v1/schedules', { body: { name: 'off', cron: '* * * * *', target: { kind: 'tool', name: 'echo' }, enabled: false } });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^sch_/),
+      enabled: true,
+      next_run_at: '2026-11-23T08:00:00.000Z',
+      created_at: '2026-11-21T12:00:30.000Z',
+    });
+    const off = await callJson<Schedule>(server, 'POST', '/v1/schedules', {
+      body: { name: 'off', cron: '* * * * *', target: { kind: 'tool', name: 'echo' }, enabled: false },
+    });
     expect(off.body).toMatchObject({ timezone: 'UTC', next_run_at: null, input: {} });
     expect((await callJson<ScheduleList>(server, 'GET', '/v1/schedules')).body.data).toHaveLength(2);
     expect((await callJson<Schedule>(server, 'GET', `/v1/schedules/${off.body.id}`)).body.name).toBe('off');
@@ -55,7 +68,9 @@ describe('schedules', () => {
 
   it('answers 424 when the scheduled tool needs a connection', async () => {
     server = createTestServer();
-    const s = await callJson<Schedule>(server, 'POST', '/v1/schedules', { body: { name: 'crm', cron: '0 * * * *', target: { kind: 'tool', name: 'crm_lookup' }, input: { query: 'x' } } });
+    const s = await callJson<Schedule>(server, 'POST', '/v1/schedules', {
+      body: { name: 'crm', cron: '0 * * * *', target: { kind: 'tool', name: 'crm_lookup' }, input: { query: 'x' } },
+    });
     const res = await callJson<ErrorBody>(server, 'POST', `/v1/schedules/${s.body.id}/run`);
     expect([res.status, res.body.error.code]).toEqual([424, 'connection_required']);
   });
@@ -65,7 +80,15 @@ describe('discovery', () => {
   it('ranks agents, tools and workflows best match first, by kind, with scores from 0 to 1', async () => {
     server = createTestServer();
     const all = await callJson<DiscoveryList>(server, 'GET', '/v1/discovery');
-    expect(all.body.data.map((r) => `${r.kind}:${r.name}`)).toEqual(['agent:approver', 'agent:writer', 'tool:crm_lookup', 'tool:echo', 'tool:slow', 'tool:sum', 'workflow:draft-and-review']);
+    expect(all.body.data.map((r) => `${r.kind}:${r.name}`)).toEqual([
+      'agent:approver',
+      'agent:writer',
+      'tool:crm_lookup',
+      'tool:echo',
+      'tool:slow',
+      'tool:sum',
+      'workflow:draft-and-review',
+    ]);
     const draft = await callJson<DiscoveryList>(server, 'GET', '/v1/discovery?q=draft');
     expect(draft.body.data[0]).toMatchObject({ kind: 'workflow', name: 'draft-and-review', score: 1 });
     expect(draft.body.data.map((r) => r.name)).toContain('writer');

@@ -25,7 +25,12 @@ describe('routing by the generated route table', () => {
       const tool = await call(server, 'GET', '/v1/tools/%65cho');
       expect(tool.status).toBe(200);
       expect(server.journal.last('getTool')).toMatchObject({ path: '/v1/tools/%65cho', status: 200 });
-      for (const [method, path] of [['HEAD', '/v1/tools'], ['GET', '/v1/tools/'], ['GET', '/v1/nothing'], ['DELETE', '/v1/tools']] as const) {
+      for (const [method, path] of [
+        ['HEAD', '/v1/tools'],
+        ['GET', '/v1/tools/'],
+        ['GET', '/v1/nothing'],
+        ['DELETE', '/v1/tools'],
+      ] as const) {
         const res = await call(server, method, path);
         expect([res.status, res.headers.get('x-error-code')], `${method} ${path}`).toEqual([404, 'not_found']);
       }

@@ -32,7 +32,10 @@ const BAD: ReadonlyArray<readonly [string, Record<string, string>, string]> = [
 describe('stub headers', () => {
   it.each(BAD)('%s: 422 over HTTP and in process, nothing armed', async (_name, headers, message) => {
     server = createTestServer({ adminToken: TOKEN });
-    const stub = { operationId: 'listTools' as const, answer: { status: 200 as const, body: { object: 'list', data: [], has_more: false, next_cursor: null }, headers } };
+    const stub = {
+      operationId: 'listTools' as const,
+      answer: { status: 200 as const, body: { object: 'list', data: [], has_more: false, next_cursor: null }, headers },
+    };
     const res = await callJson<ErrorBody>(server, 'POST', '/_oz/stubs', { key: TOKEN, body: stub });
     expect(res.status).toBe(422);
     expect(res.body.error.code).toBe('invalid_params');

@@ -19,7 +19,14 @@ describe('resolveServerOptions', () => {
   });
 
   it("keeps what is given, the rate limit's window renamed as the store reads it, the URLs without a trailing slash", () => {
-    const resolved = resolveServerOptions({ seed: 'empty', url: 'http://127.0.0.1:4010/', mcpUrl: 'http://127.0.0.1:4011/v1//', rateLimit: { limit: 5, windowMs: 1000 }, timing: { stepMs: 0 }, maxSessions: 0 });
+    const resolved = resolveServerOptions({
+      seed: 'empty',
+      url: 'http://127.0.0.1:4010/',
+      mcpUrl: 'http://127.0.0.1:4011/v1//',
+      rateLimit: { limit: 5, windowMs: 1000 },
+      timing: { stepMs: 0 },
+      maxSessions: 0,
+    });
     expect(resolved.seed).toBe('empty');
     expect(resolved.url).toBe('http://127.0.0.1:4010');
     expect(resolved.mcpUrl).toBe('http://127.0.0.1:4011/v1');

@@ -33,7 +33,8 @@ async function calls(oz: Oz) {
   const workflowEvents: unknown[] = [];
   for await (const event of await oz.workflows.executeStoredStream('draft-and-review', { input: 'a note' })) workflowEvents.push(event);
   const chatChunks: unknown[] = [];
-  for await (const chunk of await oz.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'Say hello.' }], stream: true })) chatChunks.push(chunk);
+  for await (const chunk of await oz.chat.completions.create({ model: 'oz-chat', messages: [{ role: 'user', content: 'Say hello.' }], stream: true }))
+    chatChunks.push(chunk);
   const pointer = await oz.agents.execute({ agent: 'writer', user_request: 'a report', async: true });
   const done = await oz.executions.wait(pointer.execution_id, { timeout: 20_000 });
   const gotItem = await oz.companies.items.get('acme', item.id);
@@ -76,7 +77,9 @@ describe('oz-mock record, then oz-mock --stubs', () => {
     await expect.poll(() => readHar().log.entries.at(-1)?._operationId).toBe('getCompanyItem');
     const during = readHar();
     expect(during.log.version).toBe('1.2');
-    expect(during.log.entries.map((e) => e._operationId)).toEqual(expect.arrayContaining(['createCompanyItem', 'executeTool', 'getTool', 'executeAgent', 'getExecution', 'getCompanyItem']));
+    expect(during.log.entries.map((e) => e._operationId)).toEqual(
+      expect.arrayContaining(['createCompanyItem', 'executeTool', 'getTool', 'executeAgent', 'getExecution', 'getCompanyItem']),
+    );
     const auth = during.log.entries[0]!.request.headers.find((h) => h.name.toLowerCase() === 'authorization');
     expect(auth?.value).toBe('<redacted>');
 

@@ -44,7 +44,11 @@ describe('startRecorder', () => {
       void rest.then(() => res.end('event: result\ndata: {"ok":true}\n\n'));
     });
     const r = await recorder(url);
-    const response = await fetch(`${r.url}/v1/execute?x=1`, { method: 'POST', headers: { 'x-api-key': 'ozk_SecretSecretSecretSecretSecret01', 'content-type': 'application/json' }, body: '{"agent":"writer","stream":true}' });
+    const response = await fetch(`${r.url}/v1/execute?x=1`, {
+      method: 'POST',
+      headers: { 'x-api-key': 'ozk_SecretSecretSecretSecretSecret01', 'content-type': 'application/json' },
+      body: '{"agent":"writer","stream":true}',
+    });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -63,8 +67,22 @@ describe('startRecorder', () => {
       ['result', '{"ok":true}'],
     ]);
     expect(entry!.response._events![1]!.delayMs).toBeGreaterThanOrEqual(0);
-    const [stub] = JSON.parse(readFileSync(r.stubsPath, 'utf8')) as Array<{ operationId: string; match: unknown; answer: { status: number; events: Array<{ event: string; data: unknown }> } }>;
-    expect(stub).toMatchObject({ operationId: 'executeAgent', match: { query: { x: '1' } }, answer: { status: 200, events: [{ event: 'token', data: { delta: 'one' } }, { event: 'result', data: { ok: true } }] } });
+    const [stub] = JSON.parse(readFileSync(r.stubsPath, 'utf8')) as Array<{
+      operationId: string;
+      match: unknown;
+      answer: { status: number; events: Array<{ event: string; data: unknown }> };
+    }>;
+    expect(stub).toMatchObject({
+      operationId: 'executeAgent',
+      match: { query: { x: '1' } },
+      answer: {
+        status: 200,
+        events: [
+          { event: 'token', data: { delta: 'one' } },
+          { event: 'result', data: { ok: true } },
+        ],
+      },
+    });
     expect(entry!._operationId).toBe('executeAgent');
     expect(entry!.request.headers.find((h) => h.name === 'x-api-key')?.value).toBe('<redacted>');
     expect(entry!.request.queryString).toEqual([{ name: 'x', value: '1' }]);

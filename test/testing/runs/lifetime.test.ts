@@ -156,7 +156,10 @@ describe('reset(), restore() and importState() end the streams in flight', () =>
   it('a run of the old state never writes into the new one, even one holding the same id', async () => {
     const server = servers.create({ clock: { frozen: true } });
     const before = server.wallet('demo');
-    const res = await call(server, 'POST', '/v1/execute', { body: { agent: 'writer', user_request: 'x', async: true }, headers: { 'x-trace-id': 'trace-old-world' } });
+    const res = await call(server, 'POST', '/v1/execute', {
+      body: { agent: 'writer', user_request: 'x', async: true },
+      headers: { 'x-trace-id': 'trace-old-world' },
+    });
     expect(res.status).toBe(202);
     const doc = server.exportState();
     server.reset();
@@ -179,7 +182,7 @@ describe('over HTTP', () => {
     const server = servers.create({ timing: { tokenMs: 20 } });
     const listener = await server.listen();
     const admin = { authorization: `Bearer ${server.adminToken!}` };
-    const session = await (await fetch(`${listener.url}/_oz/sessions`, { method: 'POST', headers: admin })).json() as { id: string; api_key: string };
+    const session = (await (await fetch(`${listener.url}/_oz/sessions`, { method: 'POST', headers: admin })).json()) as { id: string; api_key: string };
     const open = (key: string) =>
       fetch(`${listener.url}/v1/execute`, {
         method: 'POST',

@@ -6,10 +6,14 @@ import { testServersForSuite } from '../../support/ozServer.js';
 const servers = testServersForSuite();
 
 describe('the suggested poll interval', () => {
-  it('on a frozen clock is the SDK\'s floor', async () => {
+  it("on a frozen clock is the SDK's floor", async () => {
     const server = servers.create({ clock: { frozen: true } });
     const auth = { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' };
-    const started = await server.fetch(`${server.url}/v1/tools/slow/execute`, { method: 'POST', headers: auth, body: JSON.stringify({ ms: 1000, async: true }) });
+    const started = await server.fetch(`${server.url}/v1/tools/slow/execute`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ ms: 1000, async: true }),
+    });
     const { execution_id: id } = (await started.json()) as { execution_id: string };
     const record = await server.fetch(`${server.url}/v1/executions/${id}`, { headers: auth });
     expect((await record.json()) as { status: string }).toMatchObject({ status: expect.stringMatching(/queued|running/) });

@@ -36,7 +36,11 @@ describe('importState() takes up the runs in flight', () => {
     const after = frozenServer();
     after.importState(doc);
     await after.idle();
-    expect(await clientOf(after).executions.wait(pointer.execution_id)).toMatchObject({ ok: true, content: 'Here is a draft for: later', execution_id: pointer.execution_id });
+    expect(await clientOf(after).executions.wait(pointer.execution_id)).toMatchObject({
+      ok: true,
+      content: 'Here is a draft for: later',
+      execution_id: pointer.execution_id,
+    });
     expect(after.getExecution(pointer.execution_id)).toMatchObject({ status: 'succeeded', task_id: pointer.task_id, cost_usd: 0.001 });
     expect(after.wallet('demo').spent_usd).toBeCloseTo(doc.accounts.find((a) => a.name === 'demo')!.wallet.spent_micros / 1e6 + 0.001, 6);
   });
@@ -44,7 +48,15 @@ describe('importState() takes up the runs in flight', () => {
   it('a running inline workflow starts again from its first task, with the tasks its record holds', async () => {
     const before = frozenServer();
     const started = await callJson(before, 'POST', '/v1/workflows/execute', {
-      body: { name: 'two', async: true, input: 'topic', tasks: [{ id: 'a', type: 'task', agent: 'writer' }, { id: 'b', type: 'task', agent: 'writer', user_request: 'Review: {input}' }] },
+      body: {
+        name: 'two',
+        async: true,
+        input: 'topic',
+        tasks: [
+          { id: 'a', type: 'task', agent: 'writer' },
+          { id: 'b', type: 'task', agent: 'writer', user_request: 'Review: {input}' },
+        ],
+      },
     });
     const id = (started.body as { execution_id: string }).execution_id;
     // One step: the run begins (its first task waits for the next step).
@@ -71,7 +83,9 @@ describe('importState() takes up the runs in flight', () => {
 
   it('a run whose tasks are gone fails with invalid_params, and wait() throws its class', async () => {
     const before = frozenServer();
-    const started = await callJson(before, 'POST', '/v1/workflows/execute', { body: { name: 'lost', async: true, tasks: [{ id: 'a', type: 'task', agent: 'writer' }] } });
+    const started = await callJson(before, 'POST', '/v1/workflows/execute', {
+      body: { name: 'lost', async: true, tasks: [{ id: 'a', type: 'task', agent: 'writer' }] },
+    });
     const id = (started.body as { execution_id: string }).execution_id;
     const doc = before.exportState();
     await before.close();
@@ -80,7 +94,10 @@ describe('importState() takes up the runs in flight', () => {
 
     const after = frozenServer();
     after.importState(edited);
-    expect(after.getExecution(id)).toMatchObject({ status: 'failed', error: { code: 'invalid_params', message: `Execution ${id} of workflow lost holds no tasks to run again.` } });
+    expect(after.getExecution(id)).toMatchObject({
+      status: 'failed',
+      error: { code: 'invalid_params', message: `Execution ${id} of workflow lost holds no tasks to run again.` },
+    });
     await expect(clientOf(after).executions.wait(id)).rejects.toBeInstanceOf(InvalidParamsError);
   });
 
@@ -112,12 +129,20 @@ describe('oz-mock --state FILE', () => {
     // Steps of 10 minutes: the run is still queued when the process stops.
     const first = await startOzMock(['--state', file, '--api-key', apiKey, '--step-ms', '600000']);
     started.push(first.mock);
-    const pointer = await new Oz({ apiKey, baseURL: first.line.url, logLevel: 'off' }).agents.execute({ agent: 'writer', user_request: 'after a restart', async: true });
+    const pointer = await new Oz({ apiKey, baseURL: first.line.url, logLevel: 'off' }).agents.execute({
+      agent: 'writer',
+      user_request: 'after a restart',
+      async: true,
+    });
     expect(await first.mock.stop()).toEqual({ code: 0, signal: null });
 
     const second = await startOzMock(['--state', file, '--api-key', apiKey, '--step-ms', '5']);
     started.push(second.mock);
     const oz = new Oz({ apiKey, baseURL: second.line.url, logLevel: 'off' });
-    expect(await oz.executions.wait(pointer.execution_id, { timeout: 10_000 })).toMatchObject({ ok: true, content: 'Here is a draft for: after a restart', execution_id: pointer.execution_id });
+    expect(await oz.executions.wait(pointer.execution_id, { timeout: 10_000 })).toMatchObject({
+      ok: true,
+      content: 'Here is a draft for: after a restart',
+      execution_id: pointer.execution_id,
+    });
   });
 });

@@ -34,7 +34,12 @@ const SHAPES: Readonly<Record<string, RegExp | Readonly<Record<string, string>>>
 let started: SpawnedOzMock;
 let line: Record<string, unknown>;
 beforeAll(async () => {
-  started = spawnOzMock(['--port', '0', '--mcp-port', '0', '--json', '--max-sessions', '1'], { OZ_MOCK_API_KEY: '', OZ_MOCK_MODELS_KEY: '', OZ_MOCK_PROXY_KEY: '', OZ_MOCK_ADMIN_TOKEN: '' });
+  started = spawnOzMock(['--port', '0', '--mcp-port', '0', '--json', '--max-sessions', '1'], {
+    OZ_MOCK_API_KEY: '',
+    OZ_MOCK_MODELS_KEY: '',
+    OZ_MOCK_PROXY_KEY: '',
+    OZ_MOCK_ADMIN_TOKEN: '',
+  });
   line = JSON.parse((await waitForOutput(started, /^\{.*\}$/m, 60_000))[0]) as Record<string, unknown>;
 }, 90_000);
 afterAll(() => started.stop());
@@ -49,7 +54,7 @@ describe('oz-mock --json', () => {
     }
   });
 
-  it('consoleUrl opens the console with the line\'s own admin token', async () => {
+  it("consoleUrl opens the console with the line's own admin token", async () => {
     const consoleUrl = new URL(line.consoleUrl as string);
     expect(consoleUrl.hash).toBe(`#token=${line.adminToken as string}`);
     const page = await fetch(consoleUrl.href.replace(/#.*/, ''));

@@ -18,7 +18,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function execute(base: string, fetcher: typeof fetch, body: unknown, path = '/v1/execute') {
-  return fetcher(`${base}${path}`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return fetcher(`${base}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe.each([
@@ -38,7 +42,12 @@ describe.each([
 
   it("streams a workflow's steps without waiting for the clock", async () => {
     const { events } = await readEvents(await execute(base(), fetcher(), { input: 'x' }, '/v1/workflows/draft-and-review/execute-stream'));
-    expect(events.filter((e) => e.event === 'step').map((e) => (JSON.parse(e.data) as { status: string }).status)).toEqual(['started', 'succeeded', 'started', 'succeeded']);
+    expect(events.filter((e) => e.event === 'step').map((e) => (JSON.parse(e.data) as { status: string }).status)).toEqual([
+      'started',
+      'succeeded',
+      'started',
+      'succeeded',
+    ]);
     expect(events.at(-1)?.event).toBe('result');
   });
 

@@ -24,12 +24,16 @@ function nestedRun(name: string, env: Record<string, string>): Report {
   const outputFile = join(dir, `${name}.json`);
   // The nested run is a run of its own: none of this run's worker variables.
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'TEST'));
-  const run = spawnSync(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/testing/sessions/parallel/vitest.config.ts', '--reporter=json', `--outputFile=${outputFile}`], {
-    cwd: root,
-    env: { ...clean, ...env },
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['node_modules/vitest/vitest.mjs', 'run', '--config', 'test/testing/sessions/parallel/vitest.config.ts', '--reporter=json', `--outputFile=${outputFile}`],
+    {
+      cwd: root,
+      env: { ...clean, ...env },
+      encoding: 'utf8',
+      timeout: 240_000,
+    },
+  );
   let report: Report;
   try {
     report = JSON.parse(readFileSync(outputFile, 'utf8')) as Report;

@@ -13,7 +13,11 @@ function get(server: OzServer, path: string, key: string) {
 }
 
 function post(server: OzServer, path: string, key: string, body: unknown) {
-  return server.fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return server.fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 }
 
 describe('server.session() in process', () => {
@@ -65,7 +69,8 @@ describe('server.session() in process', () => {
     await post(server, '/v1/companies/acme/items', b.apiKey, { building: 'lab', title: 'b' });
     await post(server, '/v1/companies/acme/items', server.apiKey, { building: 'lab', title: 'default' });
     a.reset();
-    const titles = async (key: string) => ((await (await get(server, '/v1/companies/acme/items?building=lab', key)).json()) as { data: { title: string }[] }).data.map((i) => i.title);
+    const titles = async (key: string) =>
+      ((await (await get(server, '/v1/companies/acme/items?building=lab', key)).json()) as { data: { title: string }[] }).data.map((i) => i.title);
     expect(await titles(a.apiKey)).toEqual([]);
     expect(await titles(b.apiKey)).toEqual(['b']);
     expect(await titles(server.apiKey)).toEqual(['default']);
@@ -76,7 +81,10 @@ describe('server.session() in process', () => {
     const server = createOzServer({ seed: (s) => s.addAccount({ name: 'initech', tier: 'pro' }) });
     server.loadFixtures({ tools: [{ name: 'shout', answer: '{{text}}!' }] });
     server.baseline();
-    const session = server.session({ fixtures: { tools: [{ name: 'whisper', answer: '{{text}}...' }] }, clock: { start: '2030-01-01T00:00:00Z', frozen: true } });
+    const session = server.session({
+      fixtures: { tools: [{ name: 'whisper', answer: '{{text}}...' }] },
+      clock: { start: '2030-01-01T00:00:00Z', frozen: true },
+    });
     expect(session.clock.iso()).toBe('2030-01-01T00:00:00.000Z');
     for (const tool of ['shout', 'whisper']) expect((await post(server, `/v1/tools/${tool}/execute`, session.apiKey, { text: 'hi' })).status).toBe(200);
     expect((await post(server, '/v1/tools/whisper/execute', server.apiKey, { text: 'hi' })).status).toBe(404);
@@ -108,7 +116,10 @@ describe('server.session() in process', () => {
   });
 
   it('with seed empty a session has no demo key: reading apiKey throws OzNoDemoKeyError naming the session, keys still lists its keys', async () => {
-    const server = createOzServer({ seed: 'empty', fixtures: { accounts: [{ name: 'shop' }], keys: [{ account: 'shop', value: 'ozk_ShopShopShopShopShopShopShop0001' }] } });
+    const server = createOzServer({
+      seed: 'empty',
+      fixtures: { accounts: [{ name: 'shop' }], keys: [{ account: 'shop', value: 'ozk_ShopShopShopShopShopShopShop0001' }] },
+    });
     const session = server.session();
     expect(() => session.apiKey).toThrow(OzNoDemoKeyError);
     expect(() => session.apiKey).toThrow(`Session ${session.id} has no demo key`);
@@ -128,7 +139,11 @@ describe('sessions over the control plane', () => {
   afterAll(() => server.close());
 
   async function oz(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${listener.url}/_oz${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${listener.url}/_oz${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, any> };
   }
@@ -194,9 +209,28 @@ describe('sessions over the control plane', () => {
   it('the control plane document lists every session route, derived from the scoped routes', () => {
     const paths = Object.keys(CONTROL_OPENAPI.paths);
     for (const p of ['/_oz/sessions', '/_oz/sessions/{session}', '/_oz/stubs', '/_oz/stubs/{id}', '/_oz/unused']) expect(paths).toContain(p);
-    for (const scoped of ['reset', 'baseline', 'fixtures', 'state', 'faults', 'faults/{id}', 'stubs', 'stubs/{id}', 'clock', 'clock/advance', 'idle', 'journal', 'keys', 'keys/{id}/revoke', 'items/{id}', 'items/{id}/park', 'unused']) {
+    for (const scoped of [
+      'reset',
+      'baseline',
+      'fixtures',
+      'state',
+      'faults',
+      'faults/{id}',
+      'stubs',
+      'stubs/{id}',
+      'clock',
+      'clock/advance',
+      'idle',
+      'journal',
+      'keys',
+      'keys/{id}/revoke',
+      'items/{id}',
+      'items/{id}/park',
+      'unused',
+    ]) {
       expect(paths).toContain(`/_oz/sessions/{session}/${scoped}`);
     }
-    for (const unscoped of ['settings', 'state/save', 'dashboard/sign-in-as', 'openapi.json', 'sessions']) expect(paths).not.toContain(`/_oz/sessions/{session}/${unscoped}`);
+    for (const unscoped of ['settings', 'state/save', 'dashboard/sign-in-as', 'openapi.json', 'sessions'])
+      expect(paths).not.toContain(`/_oz/sessions/{session}/${unscoped}`);
   });
 });

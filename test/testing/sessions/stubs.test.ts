@@ -27,13 +27,19 @@ describe('in process: server.stubs.add', () => {
   it('answers an item of a given state, on every wire, only for the matching path parameter', async () => {
     const real = await anItem();
     const parked = { ...real, id: 'itm_parked', status: 'parked', step: 'parked', parked_reason: 'needs a human' } as const;
-    const stub = server.stubs.add({ operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_parked' } }, answer: { status: 200, body: parked } });
+    const stub = server.stubs.add({
+      operationId: 'getCompanyItem',
+      match: { path: { campus: 'acme', id: 'itm_parked' } },
+      answer: { status: 200, body: parked },
+    });
     expect(await oz.companies.items.get('acme', 'itm_parked')).toMatchObject({ status: 'parked', parked_reason: 'needs a human' });
     expect((await oz.companies.items.get('acme', real.id)).status).toBe(real.status); // another id: the server's own answer
     const yaml = await server.fetch(`${server.url}/v1/companies/acme/items/itm_parked?format=yaml`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     expect(yaml.headers.get('content-type')).toMatch(/yaml/);
     expect(await yaml.text()).toMatch(/parked_reason: needs a human/);
-    const text = await server.fetch(`${server.url}/v1/companies/acme/items/itm_parked`, { headers: { authorization: `Bearer ${server.apiKey}`, accept: 'text/plain' } });
+    const text = await server.fetch(`${server.url}/v1/companies/acme/items/itm_parked`, {
+      headers: { authorization: `Bearer ${server.apiKey}`, accept: 'text/plain' },
+    });
     expect(await text.text()).toMatch(/^status: parked$/m);
     expect(stub.hits).toBe(3);
     expect(stub.remaining).toBeNull();
@@ -41,7 +47,13 @@ describe('in process: server.stubs.add', () => {
 
   it('answers a list page for n calls, then the server answers again', async () => {
     const real = await anItem();
-    const page = { data: [{ ...real, id: 'itm_a' }, { ...real, id: 'itm_b' }], next_cursor: 'cur_next' };
+    const page = {
+      data: [
+        { ...real, id: 'itm_a' },
+        { ...real, id: 'itm_b' },
+      ],
+      next_cursor: 'cur_next',
+    };
     server.stubs.add({ operationId: 'listCompanyItems', match: { query: { building: 'lab' } }, answer: { status: 200, body: page }, times: 2 });
     for (let i = 0; i < 2; i++) {
       const res = await server.fetch(`${server.url}/v1/companies/acme/items?building=lab`, { headers: { authorization: `Bearer ${server.apiKey}` } });
@@ -60,7 +72,16 @@ describe('in process: server.stubs.add', () => {
       respond: (request) => {
         seen.push({ path: request.path, account: request.account, query: request.query });
         if (request.path.id !== 'exe_fake') return undefined;
-        return { status: 200, body: { ...server.getExecution(run.execution_id)!, id: 'exe_fake', status: 'failed', content: null, error: { code: 'upstream_error', message: 'down' } } } as const;
+        return {
+          status: 200,
+          body: {
+            ...server.getExecution(run.execution_id)!,
+            id: 'exe_fake',
+            status: 'failed',
+            content: null,
+            error: { code: 'upstream_error', message: 'down' },
+          },
+        } as const;
       },
     });
     expect(await oz.executions.get('exe_fake')).toMatchObject({ id: 'exe_fake', status: 'failed' });
@@ -75,13 +96,25 @@ describe('in process: server.stubs.add', () => {
   });
 
   it('matches on body subset and account; an error answer carries X-Error-Code and its headers', async () => {
-    server.stubs.add({ operationId: 'executeTool', match: { account: 'demo', body: { text: 'boom' } }, answer: { status: 429, body: { error: { code: 'rate_limited', message: 'slow down' } }, headers: { 'retry-after': '7' } } });
-    const res = await server.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'boom' }) });
+    server.stubs.add({
+      operationId: 'executeTool',
+      match: { account: 'demo', body: { text: 'boom' } },
+      answer: { status: 429, body: { error: { code: 'rate_limited', message: 'slow down' } }, headers: { 'retry-after': '7' } },
+    });
+    const res = await server.fetch(`${server.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'boom' }),
+    });
     expect(res.status).toBe(429);
     expect(res.headers.get('x-error-code')).toBe('rate_limited');
     expect(res.headers.get('retry-after')).toBe('7');
     expect((await oz.tools.execute('echo', { text: 'fine' })).content).toBe('fine');
-    const other = await server.fetch(`${server.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.keys.otherApiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: 'boom' }) });
+    const other = await server.fetch(`${server.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.keys.otherApiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'boom' }),
+    });
     expect(other.status).toBe(200);
   });
 
@@ -103,7 +136,9 @@ describe('in process: server.stubs.add', () => {
     expect(() => server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: {} as never }, times: 0 })).toThrow(/times/);
     expect(server.stubs.list()).toEqual([]);
     server.stubs.add({ operationId: 'getCompanyItem', answer: { status: 200, body: { nonsense: true } }, unchecked: true });
-    expect(await (await server.fetch(`${server.url}/v1/companies/acme/items/x`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()).toEqual({ nonsense: true });
+    expect(await (await server.fetch(`${server.url}/v1/companies/acme/items/x`, { headers: { authorization: `Bearer ${server.apiKey}` } })).json()).toEqual({
+      nonsense: true,
+    });
   });
 
   it('a respond function answering what openapi.json forbids is a 500 naming the field', async () => {
@@ -123,19 +158,32 @@ describe('in process: server.stubs.add', () => {
 
 describe('over HTTP: /_oz/stubs', () => {
   async function ozc(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${listener.url}/_oz${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${listener.url}/_oz${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   }
-  const api = (path: string, headers: Record<string, string> = {}) => fetch(`${listener.url}${path}`, { headers: { authorization: `Bearer ${server.apiKey}`, ...headers } });
+  const api = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${listener.url}${path}`, { headers: { authorization: `Bearer ${server.apiKey}`, ...headers } });
 
   it('stubs an item, a list page and an execution record; lists them with hits; deletes them', async () => {
     const real = await anItem();
     const run = await oz.tools.execute('echo', { text: 'x' });
-    const item = await ozc('POST', '/stubs', { operationId: 'getCompanyItem', match: { path: { id: 'itm_stub' } }, answer: { status: 200, body: { ...real, id: 'itm_stub', status: 'failed' } }, times: 1 });
+    const item = await ozc('POST', '/stubs', {
+      operationId: 'getCompanyItem',
+      match: { path: { id: 'itm_stub' } },
+      answer: { status: 200, body: { ...real, id: 'itm_stub', status: 'failed' } },
+      times: 1,
+    });
     expect(item.status).toBe(201);
     expect(item.body).toMatchObject({ id: expect.stringMatching(/^stb_/), hits: 0, remaining: 1, times: 1 });
     await ozc('POST', '/stubs', { operationId: 'listCompanyItems', answer: { status: 200, body: { data: [], next_cursor: null } } });
-    await ozc('POST', '/stubs', { operationId: 'getExecution', answer: { status: 200, body: { ...server.getExecution(run.execution_id), content: 'stubbed' } } });
+    await ozc('POST', '/stubs', {
+      operationId: 'getExecution',
+      answer: { status: 200, body: { ...server.getExecution(run.execution_id), content: 'stubbed' } },
+    });
 
     expect(((await (await api('/v1/companies/acme/items/itm_stub')).json()) as { status: string }).status).toBe('failed');
     expect((await api('/v1/companies/acme/items/itm_stub')).status).toBe(404); // used up

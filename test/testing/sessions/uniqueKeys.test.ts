@@ -16,7 +16,8 @@ afterEach(async () => {
   server = undefined;
 });
 
-const control = (s: OzServer, method: string, path: string, body?: unknown) => callJson<ErrorBody & Record<string, unknown>>(s, method, `/_oz${path}`, { key: TOKEN, body });
+const control = (s: OzServer, method: string, path: string, body?: unknown) =>
+  callJson<ErrorBody & Record<string, unknown>>(s, method, `/_oz${path}`, { key: TOKEN, body });
 const fixedKeyFixture = { keys: [{ account: 'demo', value: FIXED }] };
 
 describe('key values unique across the server', () => {
@@ -77,7 +78,9 @@ describe('key values unique across the server', () => {
     expect(viaC.body.data.map((w) => w.name)).toContain('from-a');
     // Each key still opens its own world: a write through c is not seen through a.
     await call(server, 'DELETE', '/v1/workflows/from-a', { key: c.apiKey });
-    expect((await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: a.apiKey })).body.data.map((w) => w.name)).toContain('from-a');
+    expect((await callJson<{ data: Array<{ name: string }> }>(server, 'GET', '/v1/workflows', { key: a.apiKey })).body.data.map((w) => w.name)).toContain(
+      'from-a',
+    );
   });
 
   it("the default world importing a session's state (its keys) is refused, naming the key, and keeps its state", async () => {

@@ -14,7 +14,11 @@ afterAll(() => server.close());
 beforeEach(() => server.reset());
 
 async function echo(key: string, text: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${listener.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ text, extra: { deep: [1, 2] } }) });
+  const res = await fetch(`${listener.url}/v1/tools/echo/execute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ text, extra: { deep: [1, 2] } }),
+  });
   await res.text();
 }
 

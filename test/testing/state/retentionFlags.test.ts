@@ -12,7 +12,10 @@ afterEach(() => {
 
 describe('oz-mock retention flags', () => {
   it('--keep-executions bounds the finished executions kept and --journal-limit the journal', async () => {
-    child = spawn(process.execPath, [...CLI, '--port', '0', '--json', '--keep-executions', '2', '--journal-limit', '5'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    child = spawn(process.execPath, [...CLI, '--port', '0', '--json', '--keep-executions', '2', '--journal-limit', '5'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const [line] = (await once(child.stdout!, 'data')) as [Buffer];
     const { url, apiKey } = JSON.parse(line.toString()) as { url: string; apiKey: string };
     const headers = { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' };
@@ -29,9 +32,15 @@ describe('oz-mock retention flags', () => {
   });
 
   it('exits 2 naming the flag for a value that is not a whole number or all', async () => {
-    for (const [flag, value] of [['--keep-executions', '-1'], ['--keep-items', 'many'], ['--journal-limit', '1.5']]) {
+    for (const [flag, value] of [
+      ['--keep-executions', '-1'],
+      ['--keep-items', 'many'],
+      ['--journal-limit', '1.5'],
+    ]) {
       const result = await new Promise<{ code: number | null; stderr: string }>((resolve) => {
-        execFile(process.execPath, [...CLI, `${flag}=${value}`], { cwd: root }, (err, _stdout, stderr) => resolve({ code: err ? (err as { code?: number }).code ?? null : 0, stderr }));
+        execFile(process.execPath, [...CLI, `${flag}=${value}`], { cwd: root }, (err, _stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stderr }),
+        );
       });
       expect([result.code, result.stderr]).toEqual([2, expect.stringContaining(`${flag} must be a whole number >= 0, or all`)]);
     }

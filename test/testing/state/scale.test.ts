@@ -20,7 +20,11 @@ async function allPages(path: string, limit: number, key: 'id' | 'execution_id' 
   let cursor: string | null = null;
   for (;;) {
     const sep = path.includes('?') ? '&' : '?';
-    const page: { body: { data: Array<Record<string, string>>; next_cursor: string | null } } = await callJson(server, 'GET', `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+    const page: { body: { data: Array<Record<string, string>>; next_cursor: string | null } } = await callJson(
+      server,
+      'GET',
+      `${path}${sep}limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     ids.push(...page.body.data.map((r) => r[key]!));
     cursor = page.body.next_cursor;
     if (cursor === null) return ids;
@@ -215,7 +219,8 @@ describe('retention bounds memory', () => {
 
   it('drops the earliest finished items, never active or parked ones, and starts over from restored data', async () => {
     server = createTestServer({ clock: { frozen: true }, retention: { items: 1 } });
-    const create = async (building: string, title: string) => (await callJson<Item>(server, 'POST', '/v1/companies/acme/items', { body: { building, title } })).body.id;
+    const create = async (building: string, title: string) =>
+      (await callJson<Item>(server, 'POST', '/v1/companies/acme/items', { body: { building, title } })).body.id;
     const a = await create('hq', 'a');
     const b = await create('hq', 'b');
     const waiting = await create('lab', 'waits');

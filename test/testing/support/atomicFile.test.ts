@@ -46,7 +46,13 @@ describe('removeStaleTemporaries', () => {
     const removed = await removeStaleTemporaries(join(folder, 'state.json'));
     expect(removed.sort()).toEqual([join(folder, `state.json.${dead}.AbCd1234.tmp`), join(folder, `state.json.${dead}.ZZZZ9999.tmp`)]);
     expect(readdirSync(folder).sort()).toEqual(
-      [`other.json.${dead}.AbCd1234.tmp`, 'state.json', `state.json.${dead}.AbCd1234.tmp.bak`, `state.json.${dead}.short.tmp`, `state.json.${process.pid}.LiveLive.tmp`].sort(),
+      [
+        `other.json.${dead}.AbCd1234.tmp`,
+        'state.json',
+        `state.json.${dead}.AbCd1234.tmp.bak`,
+        `state.json.${dead}.short.tmp`,
+        `state.json.${process.pid}.LiveLive.tmp`,
+      ].sort(),
     );
   });
 

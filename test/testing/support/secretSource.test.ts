@@ -29,9 +29,21 @@ function problem(inputs: Parameters<typeof givenSecret>[1]): string {
 describe('givenSecret', () => {
   it('takes each source alone, naming it', () => {
     const path = file('one.txt', 'from-the-file\n');
-    expect(givenSecret(NAMES, { flag: 'from-the-flag', file: undefined, env: undefined })).toEqual({ value: 'from-the-flag', source: 'flag', origin: '--api-key' });
-    expect(givenSecret(NAMES, { flag: undefined, file: path, env: undefined })).toEqual({ value: 'from-the-file', source: 'file', origin: `--api-key-file ${path}` });
-    expect(givenSecret(NAMES, { flag: undefined, file: undefined, env: 'from-the-env' })).toEqual({ value: 'from-the-env', source: 'env', origin: 'OZ_MOCK_API_KEY' });
+    expect(givenSecret(NAMES, { flag: 'from-the-flag', file: undefined, env: undefined })).toEqual({
+      value: 'from-the-flag',
+      source: 'flag',
+      origin: '--api-key',
+    });
+    expect(givenSecret(NAMES, { flag: undefined, file: path, env: undefined })).toEqual({
+      value: 'from-the-file',
+      source: 'file',
+      origin: `--api-key-file ${path}`,
+    });
+    expect(givenSecret(NAMES, { flag: undefined, file: undefined, env: 'from-the-env' })).toEqual({
+      value: 'from-the-env',
+      source: 'env',
+      origin: 'OZ_MOCK_API_KEY',
+    });
   });
 
   it('answers undefined when nothing was given; an empty variable is unset', () => {

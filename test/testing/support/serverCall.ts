@@ -26,7 +26,12 @@ export function call(server: OzServer, method: string, path: string, options: Ca
 }
 
 /** Sends a request and parses its JSON answer. */
-export async function callJson<T = Record<string, unknown>>(server: OzServer, method: string, path: string, options: CallOptions = {}): Promise<{ status: number; headers: Headers; body: T }> {
+export async function callJson<T = Record<string, unknown>>(
+  server: OzServer,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<{ status: number; headers: Headers; body: T }> {
   const res = await call(server, method, path, options);
   return { status: res.status, headers: res.headers, body: (await res.json()) as T };
 }

@@ -24,7 +24,12 @@ describe('clock.advance runs every timer due in the window, in time order', () =
     });
     clock.timer(10, () => note('b'));
     await clock.advance(50);
-    expect(fired).toEqual([['a', 10], ['b', 10], ['a+5', 15], ['c', 30]]);
+    expect(fired).toEqual([
+      ['a', 10],
+      ['b', 10],
+      ['a+5', 15],
+      ['c', 30],
+    ]);
     expect(clock.now()).toBe(50);
     await clock.advance(60);
     expect(fired.at(-1)).toEqual(['a+100', 110]);
@@ -117,8 +122,12 @@ describe('schedules fire once per occurrence in an advanced window', () => {
 
   it('fires nothing for a window without an occurrence, and a disabled schedule never', async () => {
     server = createTestServer({ clock: { frozen: true, start: START } });
-    await callJson(server, 'POST', '/v1/schedules', { body: { name: 'daily', cron: '0 0 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' } } });
-    await callJson(server, 'POST', '/v1/schedules', { body: { name: 'off', cron: '* * * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' }, enabled: false } });
+    await callJson(server, 'POST', '/v1/schedules', {
+      body: { name: 'daily', cron: '0 0 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' } },
+    });
+    await callJson(server, 'POST', '/v1/schedules', {
+      body: { name: 'off', cron: '* * * * *', target: { kind: 'tool', name: 'echo' }, input: { text: 'x' }, enabled: false },
+    });
     await server.clock.advance(HOUR);
     await server.idle();
     expect((await callJson<ExecutionList>(server, 'GET', '/v1/executions')).body.data).toEqual([]);
@@ -155,7 +164,7 @@ describe('polling headers from the server timing', () => {
     expect([running.headers.get('retry-after-ms'), running.headers.get('retry-after')]).toEqual(['1000', '1']);
   });
 
-  it('suggests one step on a frozen clock, where only advance() moves time, never less than the SDK\'s 50 ms floor', async () => {
+  it("suggests one step on a frozen clock, where only advance() moves time, never less than the SDK's 50 ms floor", async () => {
     server = createTestServer({ clock: { frozen: true }, timing: { stepMs: 25 } });
     const started = await callJson<AsyncPointer>(server, 'POST', '/v1/tools/slow/execute', { body: { ms: 60_000, async: true } });
     expect((await poll(started.body.execution_id)).headers.get('retry-after-ms')).toBe('50');

@@ -12,7 +12,10 @@ function readerOf(body: RequestBody, headers: Record<string, string> = {}): Requ
 
 /** Node's request as far as the reader uses it: a readable of `chunks`, `complete` once it ended. */
 function nodeBody(chunks: readonly string[], complete: boolean): RequestBody {
-  const stream = Readable.from(chunks.map((c) => Buffer.from(c)), { objectMode: false }) as Readable & { complete: boolean };
+  const stream = Readable.from(
+    chunks.map((c) => Buffer.from(c)),
+    { objectMode: false },
+  ) as Readable & { complete: boolean };
   stream.complete = complete;
   return { kind: 'node', incoming: stream as unknown as IncomingMessage };
 }
@@ -25,7 +28,7 @@ describe('readBodyText', () => {
     expect(await readBodyText(readerOf({ kind: 'web', stream: null }), 100)).toBe('');
   });
 
-  it("refuses a body whose Content-Length is over the bound before reading a byte, on either kind", async () => {
+  it('refuses a body whose Content-Length is over the bound before reading a byte, on either kind', async () => {
     let pulled = false;
     const stream = new ReadableStream<Uint8Array>({ pull: () => void (pulled = true) }, { highWaterMark: 0 });
     await expect(readBodyText(readerOf({ kind: 'web', stream }, { 'content-length': '11' }), 10)).rejects.toMatchObject(tooLarge);
@@ -38,7 +41,7 @@ describe('readBodyText', () => {
     await expect(readBodyText(readerOf(nodeBody(['12345', '67890', 'x'], false)), 10)).rejects.toMatchObject(tooLarge);
   });
 
-  it("reads a complete request from its buffer, and refuses one over the bound", async () => {
+  it('reads a complete request from its buffer, and refuses one over the bound', async () => {
     const buffered = (chunks: string[]) => {
       const body = nodeBody([], true);
       const queue = chunks.map((c) => Buffer.from(c));

@@ -53,7 +53,11 @@ describe('SseStream', () => {
     await producing;
     expect(largest).toBeLessThan(SSE_BUFFER_LIMIT + 1100);
     expect(sink.ended).toEqual({ cut: false });
-    const ids = sink.writes.join('').split('\n\n').filter(Boolean).map((event) => Number(/data: (\d+):/.exec(event)![1]));
+    const ids = sink.writes
+      .join('')
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => Number(/data: (\d+):/.exec(event)![1]));
     expect(ids).toEqual(Array.from({ length: 1000 }, (_, i) => i));
   });
 

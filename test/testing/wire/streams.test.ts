@@ -34,7 +34,10 @@ describe('execute streams', () => {
 
   it('ignores the wire choice: format and Accept do not apply to a stream', async () => {
     server = createTestServer();
-    const res = await call(server, 'POST', '/v1/execute?format=nonsense', { body: { agent: 'writer', user_request: 'x', stream: true, format: 'yaml' }, headers: { accept: 'text/markdown' } });
+    const res = await call(server, 'POST', '/v1/execute?format=nonsense', {
+      body: { agent: 'writer', user_request: 'x', stream: true, format: 'yaml' },
+      headers: { accept: 'text/markdown' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     await readEvents(res);
@@ -50,10 +53,21 @@ describe('execute streams', () => {
   it('streams an inline workflow with step events around each task', async () => {
     server = createTestServer();
     const res = await call(server, 'POST', '/v1/workflows/execute-stream', {
-      body: { workflow: { name: 'pair', tasks: [{ id: 'a', type: 'task', agent: 'writer' }, { id: 'b', type: 'task', agent: 'writer', user_request: 'ok' }] }, input: 'go' },
+      body: {
+        workflow: {
+          name: 'pair',
+          tasks: [
+            { id: 'a', type: 'task', agent: 'writer' },
+            { id: 'b', type: 'task', agent: 'writer', user_request: 'ok' },
+          ],
+        },
+        input: 'go',
+      },
     });
     const { events } = await readEvents(res);
-    const shape = events.filter((e) => e.event !== 'token').map((e) => (e.event === 'step' ? `${JSON.parse(e.data).task_id}:${JSON.parse(e.data).status}` : e.event));
+    const shape = events
+      .filter((e) => e.event !== 'token')
+      .map((e) => (e.event === 'step' ? `${JSON.parse(e.data).task_id}:${JSON.parse(e.data).status}` : e.event));
     expect(shape).toEqual(['a:started', 'a:succeeded', 'b:started', 'b:succeeded', 'result']);
     expect(JSON.parse(events[events.length - 1]!.data).content).toBe('Here is a draft for: ok');
   });
@@ -70,7 +84,13 @@ describe('execute streams', () => {
 
   it('sends : ping comments during a quiet stream', async () => {
     server = createTestServer({ timing: { pingMs: 5 } });
-    server.addAgent({ name: 'pondering', handler: async (_input, ctx) => { await ctx.sleep(30); return 'done'; } });
+    server.addAgent({
+      name: 'pondering',
+      handler: async (_input, ctx) => {
+        await ctx.sleep(30);
+        return 'done';
+      },
+    });
     const { comments, events } = await readEvents(await call(server, 'POST', '/v1/execute', { body: { agent: 'pondering', user_request: 'x', stream: true } }));
     expect(comments.filter((c) => c.trim() === 'ping').length).toBeGreaterThan(0);
     expect(events[events.length - 1]!.event).toBe('result');

@@ -104,7 +104,7 @@ describe('wire selection (spec: body format or ?format=, then Accept, then Conte
   it('keeps YAML timestamps as strings (JSON schema)', async () => {
     server = createTestServer();
     const { text } = await echo({ body: 'text: 2026-11-21', headers: { 'content-type': 'text/yaml' } });
-    expect(text).toContain("content: |-\n  2026-11-21\n");
+    expect(text).toContain('content: |-\n  2026-11-21\n');
   });
 
   it('renders the result on each wire as the brief says', async () => {
@@ -126,7 +126,9 @@ describe('wire selection (spec: body format or ?format=, then Accept, then Conte
     server = createTestServer();
     const { res, text } = await echo({ body: 'format: yaml', headers: { 'content-type': 'text/yaml' } });
     expect(res.status).toBe(422);
-    expect(yaml.load(text, { schema: yaml.JSON_SCHEMA })).toEqual({ error: { code: 'invalid_params', message: 'Missing required field: text.', missing: ['text'] } });
+    expect(yaml.load(text, { schema: yaml.JSON_SCHEMA })).toEqual({
+      error: { code: 'invalid_params', message: 'Missing required field: text.', missing: ['text'] },
+    });
   });
 
   it('renders records on markdown as YAML lines and on text as key: value lines', async () => {

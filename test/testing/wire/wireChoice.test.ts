@@ -2,7 +2,16 @@
 // essence, the YAML Content-Types and the order of the three rules. wire.test.ts walks the same rules through a
 // server; here each reading of a header a client may send has its own case.
 import { describe, expect, it } from 'vitest';
-import { isWire, isYamlType, mediaType, negotiateWire, preferredAcceptType, WIRE_CONTENT_TYPES, wireFromAccept, wireFromContentType } from '../../../src/testing/wire/wire.js';
+import {
+  isWire,
+  isYamlType,
+  mediaType,
+  negotiateWire,
+  preferredAcceptType,
+  WIRE_CONTENT_TYPES,
+  wireFromAccept,
+  wireFromContentType,
+} from '../../../src/testing/wire/wire.js';
 
 describe('wireFromAccept', () => {
   it.each([
@@ -37,7 +46,7 @@ describe('wireFromAccept', () => {
   });
 
   it('still answers after more than 256 different headers (the cache is emptied, not consulted stale)', () => {
-    for (let i = 0; i < 300; i++) expect(wireFromAccept(`text/plain;q=0.${i % 9 + 1}, x/${i}`)).toBe('text');
+    for (let i = 0; i < 300; i++) expect(wireFromAccept(`text/plain;q=0.${(i % 9) + 1}, x/${i}`)).toBe('text');
     expect(wireFromAccept('text/markdown')).toBe('markdown');
   });
 });

@@ -25,7 +25,14 @@ describe('the YAML wire quotes every scalar a YAML 1.1 reader would retype', () 
     const run = await callJson<{ execution_id: string }>(server, 'POST', '/v1/tools/echo/execute', { body: { text: '2026-11-23' } });
     await call(server, 'POST', '/v1/companies/acme/items', { body: { building: 'lab', title: 'yes', body: '0755' } });
     await call(server, 'POST', '/v1/schedules', { body: { name: 'on', cron: '0 3 * * *', target: { kind: 'tool', name: 'echo' }, input: { text: '1:30' } } });
-    for (const path of [`/v1/executions/${run.body.execution_id}`, '/v1/executions', '/v1/companies/acme/items', '/v1/schedules', '/v1/workflows', '/v1/traces']) {
+    for (const path of [
+      `/v1/executions/${run.body.execution_id}`,
+      '/v1/executions',
+      '/v1/companies/acme/items',
+      '/v1/schedules',
+      '/v1/workflows',
+      '/v1/traces',
+    ]) {
       const json = await (await call(server, 'GET', path)).json();
       const text = await (await call(server, 'GET', `${path}?format=yaml`)).text();
       const [byJsYaml, byYaml11] = readBoth(text);
@@ -37,7 +44,35 @@ describe('the YAML wire quotes every scalar a YAML 1.1 reader would retype', () 
   });
 
   it('timestamps, dates, yes/no/on/off/y/n, octal, sexagesimal and other retyped scalars come back as the same strings', () => {
-    const retyped = ['2026-11-23T15:06:32.952Z', '2026-11-23', '2026-11-23 15:06:32', 'yes', 'No', 'on', 'OFF', 'y', 'n', 'Y', '0755', '1:30', '1:30.5', '1_000', '0x1F', '0b101', '0o17', '.5', '1.', '1e3', '.inf', '-.Inf', '.NaN', '~', 'Null', '<<', '='];
+    const retyped = [
+      '2026-11-23T15:06:32.952Z',
+      '2026-11-23',
+      '2026-11-23 15:06:32',
+      'yes',
+      'No',
+      'on',
+      'OFF',
+      'y',
+      'n',
+      'Y',
+      '0755',
+      '1:30',
+      '1:30.5',
+      '1_000',
+      '0x1F',
+      '0b101',
+      '0o17',
+      '.5',
+      '1.',
+      '1e3',
+      '.inf',
+      '-.Inf',
+      '.NaN',
+      '~',
+      'Null',
+      '<<',
+      '=',
+    ];
     for (const value of retyped) {
       const text = toYaml({ value, list: [value] });
       for (const read of readBoth(text)) expect(read, `${value} as ${text}`).toEqual({ value, list: [value] });

@@ -45,10 +45,19 @@ const byText = (by: Readonly<Record<string, number>>) =>
 
 /** The model of a report (`{ operations, summary }` as `GET /_oz/coverage` answers it). */
 export function coverageModel(report: unknown): CoverageModel {
-  const { operations = [], summary } = (report ?? {}) as { operations?: readonly ReportOperation[]; summary?: { declared: number; covered: number; share: number } };
+  const { operations = [], summary } = (report ?? {}) as {
+    operations?: readonly ReportOperation[];
+    summary?: { declared: number; covered: number; share: number };
+  };
   const called = operations.filter((o) => o.calls > 0);
   const rows = called.flatMap((o) =>
-    o.responses.map((r): CoverageRow => ({ operationId: o.operationId, response: responseText(r), count: r.count, by: byText(r.by), state: !r.declared ? 'undeclared' : r.count > 0 ? 'covered' : 'missed' })),
+    o.responses.map((r): CoverageRow => ({
+      operationId: o.operationId,
+      response: responseText(r),
+      count: r.count,
+      by: byText(r.by),
+      state: !r.declared ? 'undeclared' : r.count > 0 ? 'covered' : 'missed',
+    })),
   );
   const share = summary ? `${(Math.round(summary.share * 1000) / 10).toFixed(1)} %` : '–';
   return {

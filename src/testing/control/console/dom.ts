@@ -2,7 +2,11 @@
 export type Child = Node | string | number | null | undefined | false;
 
 /** An element with attributes and children; text goes in as text nodes, so nothing the server sends runs as markup. */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Readonly<Record<string, string | boolean>> = {}, ...children: readonly Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Readonly<Record<string, string | boolean>> = {},
+  ...children: readonly Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (value === false) continue;

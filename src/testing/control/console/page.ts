@@ -132,11 +132,15 @@ async function renderSessions(): Promise<Node> {
       {},
       button('Show this session', () => chooseSession(s.id), { 'aria-label': `Show session ${s.id}` }),
       ' ',
-      button('End', async () => {
-        await api!.call('DELETE', api!.serverPath(`/sessions/${encodeURIComponent(s.id)}`));
-        if (api!.session === s.id) await chooseSession(null);
-        else await show('sessions');
-      }, { 'aria-label': `End session ${s.id}` }),
+      button(
+        'End',
+        async () => {
+          await api!.call('DELETE', api!.serverPath(`/sessions/${encodeURIComponent(s.id)}`));
+          if (api!.session === s.id) await chooseSession(null);
+          else await show('sessions');
+        },
+        { 'aria-label': `End session ${s.id}` },
+      ),
     ),
   ]);
   return h(
@@ -184,13 +188,20 @@ const sequenceText = (s: StubView): string => {
 };
 
 async function renderFaults(): Promise<Node> {
-  const [faults, stubs] = await Promise.all([api!.call<{ data: FaultView[] }>('GET', api!.scoped('/faults')), api!.call<{ data: StubView[] }>('GET', api!.scoped('/stubs'))]);
+  const [faults, stubs] = await Promise.all([
+    api!.call<{ data: FaultView[] }>('GET', api!.scoped('/faults')),
+    api!.call<{ data: StubView[] }>('GET', api!.scoped('/stubs')),
+  ]);
   const unused = await api!.call<unknown>('GET', api!.scoped('/unused')).catch(() => null);
   const withdraw = (kind: 'faults' | 'stubs', id: string) =>
-    button('Withdraw', async () => {
-      await api!.call('DELETE', api!.scoped(`/${kind}/${encodeURIComponent(id)}`));
-      await show('faults');
-    }, { 'aria-label': `Withdraw ${id}` });
+    button(
+      'Withdraw',
+      async () => {
+        await api!.call('DELETE', api!.scoped(`/${kind}/${encodeURIComponent(id)}`));
+        await show('faults');
+      },
+      { 'aria-label': `Withdraw ${id}` },
+    );
   return h(
     'div',
     {},
@@ -198,10 +209,21 @@ async function renderFaults(): Promise<Node> {
     table(
       'Armed faults and their hits',
       ['Fault', 'Matches', 'Does', 'Hits', 'Remaining', 'Actions'],
-      faults.data.map((f) => [f.id, f.operationId ?? f.path ?? f.pathPattern ?? 'any request', `${f.type ?? 'error'}${f.status ? ` ${f.status}` : ''}${f.code ? ` ${f.code}` : ''}`, f.hits, f.remaining, withdraw('faults', f.id)]),
+      faults.data.map((f) => [
+        f.id,
+        f.operationId ?? f.path ?? f.pathPattern ?? 'any request',
+        `${f.type ?? 'error'}${f.status ? ` ${f.status}` : ''}${f.code ? ` ${f.code}` : ''}`,
+        f.hits,
+        f.remaining,
+        withdraw('faults', f.id),
+      ]),
     ),
     h('h3', {}, 'Stubs'),
-    table('Armed stubs and their hits', ['Stub', 'Operation', 'Match', 'Next answer', 'Hits', 'Remaining', 'Actions'], stubs.data.map((s) => [s.id, s.operationId, JSON.stringify(s.match), sequenceText(s), s.hits, s.remaining ?? 'every time', withdraw('stubs', s.id)])),
+    table(
+      'Armed stubs and their hits',
+      ['Stub', 'Operation', 'Match', 'Next answer', 'Hits', 'Remaining', 'Actions'],
+      stubs.data.map((s) => [s.id, s.operationId, JSON.stringify(s.match), sequenceText(s), s.hits, s.remaining ?? 'every time', withdraw('stubs', s.id)]),
+    ),
     h('h3', {}, 'Never fired'),
     unused === null ? h('p', {}, 'The server does not report unused faults and stubs.') : unusedContent(unused),
   );
@@ -215,7 +237,15 @@ interface ClockView {
 async function renderClock(): Promise<Node> {
   const clock = await api!.call<ClockView>('GET', api!.scoped('/clock'));
   const amount = h('input', { id: 'advance-ms', type: 'number', min: '0', step: '1', value: '60000', required: true, inputmode: 'numeric' });
-  const form = h('form', { id: 'advance-form' }, h('label', { for: 'advance-ms' }, 'Advance by (milliseconds)'), ' ', amount, ' ', h('button', { type: 'submit' }, 'Advance'));
+  const form = h(
+    'form',
+    { id: 'advance-form' },
+    h('label', { for: 'advance-ms' }, 'Advance by (milliseconds)'),
+    ' ',
+    amount,
+    ' ',
+    h('button', { type: 'submit' }, 'Advance'),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void (async () => {
@@ -227,7 +257,14 @@ async function renderClock(): Promise<Node> {
   return h(
     'div',
     {},
-    h('dl', {}, h('dt', {}, 'Now'), h('dd', { id: 'clock-now' }, clock.now), h('dt', {}, 'Frozen'), h('dd', { id: 'clock-frozen' }, clock.frozen ? 'yes' : 'no')),
+    h(
+      'dl',
+      {},
+      h('dt', {}, 'Now'),
+      h('dd', { id: 'clock-now' }, clock.now),
+      h('dt', {}, 'Frozen'),
+      h('dd', { id: 'clock-frozen' }, clock.frozen ? 'yes' : 'no'),
+    ),
     button(clock.frozen ? 'Let the clock run' : 'Freeze the clock', async () => {
       await api!.call('POST', api!.scoped('/clock'), { frozen: !clock.frozen });
       await show('clock');
@@ -250,7 +287,13 @@ async function renderCoverage(): Promise<Node> {
   );
 }
 
-const RENDER: Readonly<Record<Exclude<ViewId, 'journal'>, () => Promise<Node>>> = { state: renderState, sessions: renderSessions, faults: renderFaults, clock: renderClock, coverage: renderCoverage };
+const RENDER: Readonly<Record<Exclude<ViewId, 'journal'>, () => Promise<Node>>> = {
+  state: renderState,
+  sessions: renderSessions,
+  faults: renderFaults,
+  clock: renderClock,
+  coverage: renderCoverage,
+};
 
 let rendering: Promise<void> = Promise.resolve();
 
@@ -265,7 +308,8 @@ async function show(view: ViewId): Promise<void> {
     try {
       const content = await render();
       // Keyboard focus inside the view stays where it was when the content is the same control (by its label).
-      const focused = document.activeElement instanceof HTMLElement && sectionBody(view).contains(document.activeElement) ? document.activeElement.textContent : null;
+      const focused =
+        document.activeElement instanceof HTMLElement && sectionBody(view).contains(document.activeElement) ? document.activeElement.textContent : null;
       sectionBody(view).replaceChildren(content);
       if (focused !== null) [...sectionBody(view).querySelectorAll<HTMLElement>('button')].find((b) => b.textContent === focused)?.focus();
     } catch (error) {
@@ -307,10 +351,7 @@ function startFeed(): void {
   stopFeed = followFeed(api!, {
     ready: () => {
       // "Live" once the journal is shown: from then on every answered request appears.
-      loadJournal().then(
-        () => say(api!.session === null ? 'Live: the default session.' : `Live: session ${api!.session}.`),
-        failed,
-      );
+      loadJournal().then(() => say(api!.session === null ? 'Live: the default session.' : `Live: session ${api!.session}.`), failed);
     },
     entry: (entry) => {
       arrivedWhileLoading?.push(entry as EntryView);
@@ -351,14 +392,46 @@ async function start(): Promise<void> {
   }
   const sessionLabel = h('label', { for: 'session-select' }, 'Session');
   sessionSelect.addEventListener('change', () => void chooseSession(sessionSelect.value === '' ? null : sessionSelect.value).catch(failed));
-  nav.append(h('ul', {}, ...VIEWS.map((v) => h('li', {}, button(v.title, () => show(v.id).then(() => document.getElementById(`heading-${v.id}`)?.focus()), { 'data-view': v.id, 'aria-controls': `view-${v.id}` })))));
+  nav.append(
+    h(
+      'ul',
+      {},
+      ...VIEWS.map((v) =>
+        h(
+          'li',
+          {},
+          button(v.title, () => show(v.id).then(() => document.getElementById(`heading-${v.id}`)?.focus()), {
+            'data-view': v.id,
+            'aria-controls': `view-${v.id}`,
+          }),
+        ),
+      ),
+    ),
+  );
   const main = h('main', {});
   for (const v of VIEWS) {
-    const section = h('section', { id: `view-${v.id}`, 'aria-labelledby': `heading-${v.id}` }, h('h2', { id: `heading-${v.id}`, tabindex: '-1' }, v.title), h('div', { class: 'body' }, v.id === 'journal' ? journalView() : null));
+    const section = h(
+      'section',
+      { id: `view-${v.id}`, 'aria-labelledby': `heading-${v.id}` },
+      h('h2', { id: `heading-${v.id}`, tabindex: '-1' }, v.title),
+      h('div', { class: 'body' }, v.id === 'journal' ? journalView() : null),
+    );
     sections.set(v.id, section);
     main.append(section);
   }
-  root.append(h('div', { class: 'toolbar' }, sessionLabel, ' ', sessionSelect, ' ', button('Refresh', () => show(current))), nav, main);
+  root.append(
+    h(
+      'div',
+      { class: 'toolbar' },
+      sessionLabel,
+      ' ',
+      sessionSelect,
+      ' ',
+      button('Refresh', () => show(current)),
+    ),
+    nav,
+    main,
+  );
   startFeed();
   await show('journal');
   void api.call<{ data: SessionView[] }>('GET', api.serverPath('/sessions')).then(({ data }) => fillSessionSelect(data), failed);

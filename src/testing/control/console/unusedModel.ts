@@ -15,7 +15,12 @@ interface UnusedThing {
   readonly position?: number | null;
   readonly then?: string | null;
   readonly hits?: number;
-  readonly nearMisses?: ReadonlyArray<{ readonly method?: string; readonly path?: string; readonly requestId?: string; readonly differences?: readonly Difference[] }>;
+  readonly nearMisses?: ReadonlyArray<{
+    readonly method?: string;
+    readonly path?: string;
+    readonly requestId?: string;
+    readonly differences?: readonly Difference[];
+  }>;
 }
 
 /** One line of the list: what never fired, where a sequence stands, and each near miss as text. */
@@ -44,7 +49,8 @@ function lineOf(kind: UnusedLine['kind'], thing: UnusedThing): UnusedLine {
     title: `${kind} ${thing.id} (${thing.operationId ?? 'any operation'}) never fired`,
     sequence: kind === 'stub' ? sequenceOf(thing) : null,
     nearMisses: (thing.nearMisses ?? []).map(
-      (miss) => `${miss.method ?? ''} ${miss.path ?? ''} (${miss.requestId ?? ''}): ${(miss.differences ?? []).map((d) => `${d.path} expected ${shown(d.expected)}, got ${shown(d.actual)}`).join('; ')}`,
+      (miss) =>
+        `${miss.method ?? ''} ${miss.path ?? ''} (${miss.requestId ?? ''}): ${(miss.differences ?? []).map((d) => `${d.path} expected ${shown(d.expected)}, got ${shown(d.actual)}`).join('; ')}`,
     ),
   };
 }

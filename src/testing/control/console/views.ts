@@ -17,7 +17,16 @@ export interface EntryView {
 
 /** One row of the journal's table. */
 export function journalRow(entry: EntryView): HTMLTableRowElement {
-  const cells: Child[] = [entry.time, entry.method, entry.path, entry.status ?? '–', entry.operationId ?? '–', entry.account ?? '–', entry.fault ?? '–', entry.proxied ?? '–'];
+  const cells: Child[] = [
+    entry.time,
+    entry.method,
+    entry.path,
+    entry.status ?? '–',
+    entry.operationId ?? '–',
+    entry.account ?? '–',
+    entry.fault ?? '–',
+    entry.proxied ?? '–',
+  ];
   return h('tr', { 'data-request-id': entry.requestId }, ...cells.map((cell) => h('td', {}, cell)));
 }
 
@@ -26,9 +35,31 @@ export const JOURNAL_HEADINGS = ['Time', 'Method', 'Path', 'Status', 'Operation'
 
 interface StateDocument {
   readonly saved_at: string;
-  readonly accounts: ReadonlyArray<{ name: string; tier: string; companies: ReadonlyArray<{ slug: string; buildings: ReadonlyArray<{ slug: string; kind: string; pipeline: ReadonlyArray<{ id: string }> }> }> }>;
-  readonly keys: ReadonlyArray<{ id: string; account: string; kind: string; name: string; preview: string; created_at: number; expires_at: number | null; revoked_at: number | null }>;
-  readonly items: ReadonlyArray<{ id: string; account: string; campus: string; building: string; title: string; step: string; status: string; attempt: number }>;
+  readonly accounts: ReadonlyArray<{
+    name: string;
+    tier: string;
+    companies: ReadonlyArray<{ slug: string; buildings: ReadonlyArray<{ slug: string; kind: string; pipeline: ReadonlyArray<{ id: string }> }> }>;
+  }>;
+  readonly keys: ReadonlyArray<{
+    id: string;
+    account: string;
+    kind: string;
+    name: string;
+    preview: string;
+    created_at: number;
+    expires_at: number | null;
+    revoked_at: number | null;
+  }>;
+  readonly items: ReadonlyArray<{
+    id: string;
+    account: string;
+    campus: string;
+    building: string;
+    title: string;
+    step: string;
+    status: string;
+    attempt: number;
+  }>;
   readonly executions: ReadonlyArray<{ id: string; account: string; kind: string; target: string; status: string; created_at: number }>;
   readonly schedules: ReadonlyArray<{ id: string; account: string; name: string; cron: string; enabled: boolean; next_run_at: number | null }>;
 }
@@ -75,17 +106,40 @@ export function stateContent(doc: StateDocument): HTMLElement {
     table(
       'Items with the steps they walked',
       ['Item', 'Title', 'Where', 'Status', 'Attempt', 'Walk'],
-      doc.items.map((i) => [i.id, i.title, `${i.campus}/${i.building}`, i.status, i.attempt, itemWalk(i.step, buildings.get(`${i.account}/${i.campus}/${i.building}`))]),
+      doc.items.map((i) => [
+        i.id,
+        i.title,
+        `${i.campus}/${i.building}`,
+        i.status,
+        i.attempt,
+        itemWalk(i.step, buildings.get(`${i.account}/${i.campus}/${i.building}`)),
+      ]),
     ),
     h('h3', {}, 'Executions'),
-    table('Executions and their status', ['Execution', 'Kind', 'Target', 'Status', 'Account', 'Created'], doc.executions.map((e) => [e.id, e.kind, e.target, e.status, e.account, isoOf(e.created_at)])),
+    table(
+      'Executions and their status',
+      ['Execution', 'Kind', 'Target', 'Status', 'Account', 'Created'],
+      doc.executions.map((e) => [e.id, e.kind, e.target, e.status, e.account, isoOf(e.created_at)]),
+    ),
     h('h3', {}, 'Schedules'),
-    table('Schedules', ['Schedule', 'Name', 'Cron', 'Enabled', 'Next run', 'Account'], doc.schedules.map((s) => [s.id, s.name, s.cron, s.enabled ? 'yes' : 'no', isoOf(s.next_run_at), s.account])),
+    table(
+      'Schedules',
+      ['Schedule', 'Name', 'Cron', 'Enabled', 'Next run', 'Account'],
+      doc.schedules.map((s) => [s.id, s.name, s.cron, s.enabled ? 'yes' : 'no', isoOf(s.next_run_at), s.account]),
+    ),
     h('h3', {}, 'Keys'),
     table(
       'Keys (values are never shown: only their last characters)',
       ['Key', 'Name', 'Kind', 'Account', 'Value', 'Expires', 'Revoked'],
-      doc.keys.map((k) => [k.id, k.name, k.kind, k.account, k.preview, k.expires_at === null ? 'never' : isoOf(k.expires_at), k.revoked_at === null ? 'no' : isoOf(k.revoked_at)]),
+      doc.keys.map((k) => [
+        k.id,
+        k.name,
+        k.kind,
+        k.account,
+        k.preview,
+        k.expires_at === null ? 'never' : isoOf(k.expires_at),
+        k.revoked_at === null ? 'no' : isoOf(k.revoked_at),
+      ]),
     ),
   );
 }

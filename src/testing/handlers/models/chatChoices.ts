@@ -65,7 +65,10 @@ export function choicePlans(ask: ChatAsk, body: ChatCompletionRequest, model: st
     // Only tool calls need the seed (their ids). Streamed or not, the same question gets the same answer.
     const { stream: _stream, stream_options: _options, ...asked } = body;
     const seed = JSON.stringify(asked);
-    return Array.from({ length: ask.n }, (_, choice): ChoicePlan => ({ kind: 'tools', calls: made.map((call, i) => ({ id: callId(seed, choice, i), ...call })) }));
+    return Array.from({ length: ask.n }, (_, choice): ChoicePlan => ({
+      kind: 'tools',
+      calls: made.map((call, i) => ({ id: callId(seed, choice, i), ...call })),
+    }));
   }
   const plan = textPlan(scripted?.content ?? defaultContent(ask, body, model), ask);
   return Array.from({ length: ask.n }, () => plan);

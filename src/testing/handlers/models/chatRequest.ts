@@ -52,17 +52,21 @@ function checkMessages(messages: ChatCompletionRequest['messages']): void {
   const calls = new Set<string>();
   messages.forEach((message, i) => {
     const hasCalls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-    if (hasCalls && message.role !== 'assistant') throw invalid(`messages[${i}].tool_calls`, `Only an assistant message has tool_calls (messages[${i}] is ${message.role}).`);
+    if (hasCalls && message.role !== 'assistant')
+      throw invalid(`messages[${i}].tool_calls`, `Only an assistant message has tool_calls (messages[${i}] is ${message.role}).`);
     for (const call of message.tool_calls ?? []) calls.add(call.id);
     if (message.role !== 'tool') return;
-    if (typeof message.tool_call_id !== 'string') throw invalid(`messages[${i}].tool_call_id`, `A tool message needs tool_call_id: the id of the tool call it answers.`);
-    if (!calls.has(message.tool_call_id)) throw invalid(`messages[${i}].tool_call_id`, `messages[${i}] answers tool call ${message.tool_call_id}, which no assistant message before it made.`);
+    if (typeof message.tool_call_id !== 'string')
+      throw invalid(`messages[${i}].tool_call_id`, `A tool message needs tool_call_id: the id of the tool call it answers.`);
+    if (!calls.has(message.tool_call_id))
+      throw invalid(`messages[${i}].tool_call_id`, `messages[${i}] answers tool call ${message.tool_call_id}, which no assistant message before it made.`);
   });
 }
 
 /** Reads and checks what the request asks of its answer (a 422 `invalid_params` names the field). */
 export function chatAsk(b: ChatCompletionRequest): ChatAsk {
-  if (b.stream_options !== undefined && b.stream_options !== null && b.stream !== true) throw invalid('stream_options', 'stream_options is only allowed when stream is true.');
+  if (b.stream_options !== undefined && b.stream_options !== null && b.stream !== true)
+    throw invalid('stream_options', 'stream_options is only allowed when stream is true.');
   if (b.max_tokens != null && b.max_completion_tokens != null && b.max_tokens !== b.max_completion_tokens) {
     throw invalid('max_completion_tokens', 'max_tokens and max_completion_tokens disagree: give one of them.');
   }

@@ -15,7 +15,9 @@ function oversized(node: unknown): string | undefined {
     if (typeof n[key] === 'number' && (n[key] as number) > MAX_SAMPLE_ITEMS) return `${key} ${n[key]} is over ${MAX_SAMPLE_ITEMS}`;
   }
   if (typeof n.minLength === 'number' && n.minLength > MAX_SAMPLE_LENGTH) return `minLength ${n.minLength} is over ${MAX_SAMPLE_LENGTH}`;
-  return Object.values(n).map(oversized).find((m) => m !== undefined);
+  return Object.values(n)
+    .map(oversized)
+    .find((m) => m !== undefined);
 }
 
 /**
@@ -27,7 +29,12 @@ function oversized(node: unknown): string | undefined {
 export function schemaSample(schema: Readonly<Record<string, unknown>>, param: string): unknown {
   const tooLarge = oversized(schema);
   if (tooLarge !== undefined) {
-    throw new OzMockError(422, 'invalid_params', `oz-chat does not build so large a value of the schema at ${param} (${tooLarge}). Script the reply with a stub (answer.reply).`, { param });
+    throw new OzMockError(
+      422,
+      'invalid_params',
+      `oz-chat does not build so large a value of the schema at ${param} (${tooLarge}). Script the reply with a stub (answer.reply).`,
+      { param },
+    );
   }
   let check;
   try {
@@ -39,7 +46,12 @@ export function schemaSample(schema: Readonly<Record<string, unknown>>, param: s
   try {
     value = sample(schema as never, { skipNonRequired: false, skipReadOnly: true, quiet: true }, schema as never);
   } catch (err) {
-    throw new OzMockError(422, 'invalid_params', `oz-chat cannot make a value of the schema at ${param}: ${(err as Error).message}. Script the reply with a stub (answer.reply).`, { param });
+    throw new OzMockError(
+      422,
+      'invalid_params',
+      `oz-chat cannot make a value of the schema at ${param}: ${(err as Error).message}. Script the reply with a stub (answer.reply).`,
+      { param },
+    );
   }
   let problem;
   try {
@@ -48,7 +60,12 @@ export function schemaSample(schema: Readonly<Record<string, unknown>>, param: s
     problem = { message: (err as Error).message };
   }
   if (problem) {
-    throw new OzMockError(422, 'invalid_params', `oz-chat cannot make a value valid against the schema at ${param} (${problem.message}). Script the reply with a stub (answer.reply).`, { param });
+    throw new OzMockError(
+      422,
+      'invalid_params',
+      `oz-chat cannot make a value valid against the schema at ${param} (${problem.message}). Script the reply with a stub (answer.reply).`,
+      { param },
+    );
   }
   return value;
 }

@@ -47,7 +47,9 @@ export function authenticate(ctx: RequestContext, op: OperationInfo, data: Serve
   if (!kind && value.startsWith('ozadm_')) throw unauthorized('The admin token opens only the control plane (/_oz/): send an API key.');
   if (!kind) throw unauthorized('Invalid key.');
   if (kind !== 'platform' && op.plane !== LEGACY_PLANE[kind]) {
-    throw unauthorized(`A legacy ${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} key opens only the ${kind === 'models' ? 'models plane' : 'connector proxy'}; use an ozk_ key.`);
+    throw unauthorized(
+      `A legacy ${kind === 'models' ? 'sk-mdl-' : 'sk-prx-'} key opens only the ${kind === 'models' ? 'models plane' : 'connector proxy'}; use an ozk_ key.`,
+    );
   }
   const key = storedKey(data, value);
   if (!key) throw unauthorized('Invalid key.');

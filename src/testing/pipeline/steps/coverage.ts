@@ -27,6 +27,11 @@ export const coverage: ServerStep<ServerExchange> = async (ctx, next) => {
   }
   if (fault !== null && fault.type !== 'delay' && fault.type !== 'dribble') request.answeredBy = entry.chaos === null ? 'fault' : 'chaos';
   entry.answeredBy = request.answeredBy;
-  counts.record(ctx.op.id, { status: replyStatus(answer), code: answerCode(answer), streamed: request.streamed || answer.kind === 'stream', by: request.answeredBy });
+  counts.record(ctx.op.id, {
+    status: replyStatus(answer),
+    code: answerCode(answer),
+    streamed: request.streamed || answer.kind === 'stream',
+    by: request.answeredBy,
+  });
   return answer;
 };

@@ -23,9 +23,14 @@ export function foreignHost(conn: Connection, hostHeader: string | null): OzMock
   if (!listener || !isLoopbackBind(listener.host)) return null;
   const host = (hostHeader ?? '').toLowerCase();
   if (LOOPBACK_NAMES.some((name) => host === `${name}:${listener.port}` || (listener.port === 80 && host === name))) return null;
-  return new OzMockError(403, 'forbidden_host', `Host ${host || '(none)'} is not allowed: this server on a loopback address answers only 127.0.0.1, localhost or [::1] with port ${listener.port}.`, {
-    hint: 'A request from a page whose name was rebound to a loopback address (DNS rebinding) is refused; call the server by a loopback name.',
-  });
+  return new OzMockError(
+    403,
+    'forbidden_host',
+    `Host ${host || '(none)'} is not allowed: this server on a loopback address answers only 127.0.0.1, localhost or [::1] with port ${listener.port}.`,
+    {
+      hint: 'A request from a page whose name was rebound to a loopback address (DNS rebinding) is refused; call the server by a loopback name.',
+    },
+  );
 }
 
 /**

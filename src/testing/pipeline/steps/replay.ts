@@ -30,13 +30,7 @@ export const replay: ServerStep<ServerExchange> = (ctx, next) => {
  * error, or a request that throws, keeps nothing); a replay answers the kept answer again, with the same status,
  * on the wire negotiated for the replay, with `x-idempotent-replayed: true`.
  */
-export async function serveOnce(
-  ctx: RequestContext,
-  parts: ReplayNeeds,
-  traceId: string,
-  path: string,
-  handle: ServerNext,
-): Promise<RequestOutcome> {
+export async function serveOnce(ctx: RequestContext, parts: ReplayNeeds, traceId: string, path: string, handle: ServerNext): Promise<RequestOutcome> {
   const claim = parts.idempotency.claim(ctx.account.name, traceId, ctx.request.method, requestTarget(ctx, path), bodyIdentity(ctx), parts.clock.now());
   if (claim.kind === 'replay') {
     ctx.replayed = true;

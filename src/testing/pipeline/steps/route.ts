@@ -11,7 +11,8 @@ import { RequestContext } from '../requestContext.js';
 import type { ServerStep } from '../serverStep.js';
 
 /** What the route table made of a request: its operation and parameters, or how it is answered without one. */
-type Routed = { readonly op: OperationInfo; readonly params: Readonly<Record<string, string>> } | { readonly op: null; readonly kind: Exclude<RouteKind, 'operation'> };
+type Routed =
+  { readonly op: OperationInfo; readonly params: Readonly<Record<string, string>> } | { readonly op: null; readonly kind: Exclude<RouteKind, 'operation'> };
 
 const NO_PARAMS: Readonly<Record<string, string>> = Object.freeze({});
 

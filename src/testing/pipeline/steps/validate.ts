@@ -99,7 +99,8 @@ export function validateRequest(ctx: RequestContext, op: OperationInfo): void {
     const values = parameterValues(ctx, p);
     for (const [name, words] of p.integers) {
       const value = values[name];
-      if (value !== undefined && !DECIMAL_INTEGER.test(value)) throw invalidParamsOf(ctx, { message: `${name} must be ${words}, in decimal digits.`, missing: [], field: name });
+      if (value !== undefined && !DECIMAL_INTEGER.test(value))
+        throw invalidParamsOf(ctx, { message: `${name} must be ${words}, in decimal digits.`, missing: [], field: name });
     }
     const problem = p.check(values);
     if (problem) throw invalidParamsOf(ctx, problem);

@@ -16,7 +16,8 @@ export interface ScriptedToolCall {
  * it as it renders its own answers: a completion, or OpenAI's chunks (tool call arguments in deltas) when the
  * request streams; `n`, `stop`, `max_tokens` and `usage` apply to it as to any answer.
  */
-export type ChatReply = { readonly content: string; readonly toolCalls?: undefined } | { readonly toolCalls: readonly ScriptedToolCall[]; readonly content?: undefined };
+export type ChatReply =
+  { readonly content: string; readonly toolCalls?: undefined } | { readonly toolCalls: readonly ScriptedToolCall[]; readonly content?: undefined };
 
 const REPLY_FIELDS = ['content', 'toolCalls'];
 const CALL_FIELDS = ['name', 'arguments'];
@@ -53,12 +54,14 @@ export function checkChatReply(reply: unknown, at: string, op: OperationInfo): a
   if ((reply.content === undefined) === (reply.toolCalls === undefined)) throw new TypeError(`${at}.reply: give content or toolCalls (one of them)`);
   if (reply.content !== undefined && typeof reply.content !== 'string') throw new TypeError(`${at}.reply.content must be a string`);
   if (reply.toolCalls === undefined) return;
-  if (!Array.isArray(reply.toolCalls) || reply.toolCalls.length === 0) throw new TypeError(`${at}.reply.toolCalls must be a non-empty array of { name, arguments }`);
+  if (!Array.isArray(reply.toolCalls) || reply.toolCalls.length === 0)
+    throw new TypeError(`${at}.reply.toolCalls must be a non-empty array of { name, arguments }`);
   reply.toolCalls.forEach((call: unknown, i) => {
     const here = `${at}.reply.toolCalls[${i}]`;
     if (!isPlainObject(call)) throw new TypeError(`${here} must be { name, arguments }`);
     for (const k of Object.keys(call)) if (!CALL_FIELDS.includes(k)) throw new TypeError(`${here}.${k} is not a field (known: ${CALL_FIELDS.join(', ')})`);
-    if (typeof call.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(call.name)) throw new TypeError(`${here}.name must be a function name (letters, digits, _ or -, at most 64)`);
+    if (typeof call.name !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(call.name))
+      throw new TypeError(`${here}.name must be a function name (letters, digits, _ or -, at most 64)`);
     if (call.arguments !== undefined && !isPlainObject(call.arguments)) throw new TypeError(`${here}.arguments must be an object`);
   });
 }

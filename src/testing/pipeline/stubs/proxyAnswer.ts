@@ -40,17 +40,21 @@ const DEFAULT_PROXY_BOUND = 10 * 1024 * 1024;
  * string. A problem throws 422 `invalid_params` naming the field under `at` (`answer.proxy`).
  */
 export function checkProxyAnswer(answer: Readonly<Record<string, unknown>>, at: string): void {
-  for (const k of Object.keys(answer)) if (!PROXY_FIELDS.includes(k)) throw invalidParams(`${at}.${k}: a proxy answer takes only ${PROXY_FIELDS.join(' and ')} (the service answers the rest).`, [`${at}.${k}`]);
+  for (const k of Object.keys(answer))
+    if (!PROXY_FIELDS.includes(k))
+      throw invalidParams(`${at}.${k}: a proxy answer takes only ${PROXY_FIELDS.join(' and ')} (the service answers the rest).`, [`${at}.${k}`]);
   let url: URL | null = null;
   try {
     url = typeof answer.proxy === 'string' ? new URL(answer.proxy) : null;
   } catch {
     url = null;
   }
-  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw invalidParams(`${at}.proxy must be an absolute http: or https: URL (got ${JSON.stringify(answer.proxy)}).`, [`${at}.proxy`]);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw invalidParams(`${at}.proxy must be an absolute http: or https: URL (got ${JSON.stringify(answer.proxy)}).`, [`${at}.proxy`]);
   if (url.username || url.password) throw invalidParams(`${at}.proxy must not hold credentials: give the key as ${at}.proxyApiKey.`, [`${at}.proxy`]);
   if (url.search || url.hash) throw invalidParams(`${at}.proxy is a base URL: no query or fragment (the request's own are appended).`, [`${at}.proxy`]);
-  if (answer.proxyApiKey !== undefined && (typeof answer.proxyApiKey !== 'string' || answer.proxyApiKey === '')) throw invalidParams(`${at}.proxyApiKey must be a non-empty string.`, [`${at}.proxyApiKey`]);
+  if (answer.proxyApiKey !== undefined && (typeof answer.proxyApiKey !== 'string' || answer.proxyApiKey === ''))
+    throw invalidParams(`${at}.proxyApiKey must be a non-empty string.`, [`${at}.proxyApiKey`]);
 }
 
 /** A proxy answer as stub listings show it: its key cut to its last four characters (`…WxYz`). */

@@ -41,7 +41,10 @@ export function responseShape(op: OperationInfo, status: number, at: string): Re
     const ref = typeof schema?.$ref === 'string' ? schema.$ref : null;
     // Interpreted (no code generated at run time, so stubs work on Workers too), with openapi.json's components
     // beside the schema so that its `#/components/...` references resolve.
-    shape = { check: schema ? interpretedCheck({ ...schema, components: OPENAPI_DOCUMENT.components }, at) : null, schemaName: ref ? ref.slice(ref.lastIndexOf('/') + 1) : null };
+    shape = {
+      check: schema ? interpretedCheck({ ...schema, components: OPENAPI_DOCUMENT.components }, at) : null,
+      schemaName: ref ? ref.slice(ref.lastIndexOf('/') + 1) : null,
+    };
   }
   shapes.set(key, shape);
   return shape;
@@ -60,7 +63,10 @@ function statusesOf(op: OperationInfo): string {
  */
 export function checkStubAnswer(op: OperationInfo, status: number, body: unknown, at: string): ResponseShape {
   const shape = responseShape(op, status, `${at}.body`);
-  if (!shape) throw invalidParams(`${at}.status: ${op.id} never answers ${status} in openapi.json (it answers ${statusesOf(op)}); add "unchecked": true to send it anyway.`);
+  if (!shape)
+    throw invalidParams(
+      `${at}.status: ${op.id} never answers ${status} in openapi.json (it answers ${statusesOf(op)}); add "unchecked": true to send it anyway.`,
+    );
   if (shape.check === null) {
     if (body !== undefined && body !== null) throw invalidParams(`${at}.body: ${op.id} answers ${status} without a body.`);
     return shape;

@@ -49,15 +49,18 @@ export function checkEventsShape(events: unknown, cut: unknown, at: string): voi
     const here = `${at}.events[${i}]`;
     if (!isPlainObject(e)) throw new TypeError(`${here} must be an object: { event, data, delayMs }`);
     for (const k of Object.keys(e)) if (!EVENT_FIELDS.includes(k)) throw new TypeError(`${here}.${k} is not a field (known: ${EVENT_FIELDS.join(', ')})`);
-    if (e.event !== undefined && (typeof e.event !== 'string' || !/^[\w.-]+$/.test(e.event))) throw new TypeError(`${here}.event must be a name of letters, digits, _ . or -`);
+    if (e.event !== undefined && (typeof e.event !== 'string' || !/^[\w.-]+$/.test(e.event)))
+      throw new TypeError(`${here}.event must be a name of letters, digits, _ . or -`);
     if (e.data === undefined) throw new TypeError(`${here}.data is required`);
     if (typeof e.data === 'string' && /[\r\n]/.test(e.data)) throw new TypeError(`${here}.data: a string may not hold a line break (give an object)`);
-    if (e.delayMs !== undefined && !(typeof e.delayMs === 'number' && Number.isFinite(e.delayMs) && e.delayMs >= 0)) throw new TypeError(`${here}.delayMs must be a number >= 0`);
+    if (e.delayMs !== undefined && !(typeof e.delayMs === 'number' && Number.isFinite(e.delayMs) && e.delayMs >= 0))
+      throw new TypeError(`${here}.delayMs must be a number >= 0`);
   });
   if (cut === undefined) return;
   if (!isPlainObject(cut) || Object.keys(cut).some((k) => k !== 'afterEvents')) throw new TypeError(`${at}.cut must be { afterEvents }`);
   const after = cut.afterEvents;
-  if (!(Number.isInteger(after) && (after as number) >= 0 && (after as number) <= events.length)) throw new TypeError(`${at}.cut.afterEvents must be an integer from 0 to ${events.length} (the events given)`);
+  if (!(Number.isInteger(after) && (after as number) >= 0 && (after as number) <= events.length))
+    throw new TypeError(`${at}.cut.afterEvents must be an integer from 0 to ${events.length} (the events given)`);
 }
 
 /**

@@ -6,7 +6,6 @@ import { lastUserMessageTest, lastUserText } from './chatScript.js';
 import { requestStreams } from './stubEvents.js';
 import type { StubView } from './stubs.js';
 
-
 /** What of a chat completion's last user message differs from `match.lastUserMessage`. */
 function lastUserDifference(stub: StubView, body: Record<string, unknown>): Difference[] {
   const expected = stub.match.lastUserMessage;

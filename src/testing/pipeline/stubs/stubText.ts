@@ -14,8 +14,10 @@ const TEXT_MEDIA: ReadonlySet<string> = new Set(['text/markdown', 'text/plain'])
  */
 export function checkTextShape(answer: Readonly<Record<string, unknown>>, at: string): void {
   if (typeof answer.text !== 'string') throw new TypeError(`${at}.text must be a string (sent as it is)`);
-  if (typeof answer.contentType !== 'string' || !TEXT_MEDIA.has(mediaType(answer.contentType))) throw new TypeError(`${at}.contentType must be text/markdown or text/plain (with its charset), given with ${at}.text`);
-  if (answer.body !== undefined || answer.events !== undefined || answer.reply !== undefined) throw new TypeError(`Give ${at}.text alone: no body, events or reply beside it`);
+  if (typeof answer.contentType !== 'string' || !TEXT_MEDIA.has(mediaType(answer.contentType)))
+    throw new TypeError(`${at}.contentType must be text/markdown or text/plain (with its charset), given with ${at}.text`);
+  if (answer.body !== undefined || answer.events !== undefined || answer.reply !== undefined)
+    throw new TypeError(`Give ${at}.text alone: no body, events or reply beside it`);
 }
 
 /** A `text` answer's status must be one openapi.json lists for the operation (unless unchecked): 422 otherwise. */
@@ -25,6 +27,9 @@ export function checkTextStatus(op: OperationInfo, status: number, at: string, u
 }
 
 /** The bytes of a `text` answer as they came, with their content type and the server's own headers. */
-export function textReply(ctx: RequestContext, answer: { readonly status: number; readonly text: string; readonly contentType: string; readonly headers?: Readonly<Record<string, string>> }): Reply {
+export function textReply(
+  ctx: RequestContext,
+  answer: { readonly status: number; readonly text: string; readonly contentType: string; readonly headers?: Readonly<Record<string, string>> },
+): Reply {
   return ctx.buffered(answer.status, { ...ctx.headers(answer.contentType), ...answer.headers }, answer.text);
 }

@@ -210,12 +210,14 @@ function checkAnswerShape(answer: unknown, op: OperationInfo, at = 'answer'): as
   if (answer.reply !== undefined) {
     checkChatReply(answer.reply, 'answer', op);
     if (answer.status !== undefined && answer.status !== 200) throw new TypeError('answer.status of a reply is 200 (or left out)');
-    if (answer.body !== undefined || answer.events !== undefined || answer.cut !== undefined) throw new TypeError('Give answer.reply alone: the models plane renders it (no body, events or cut)');
+    if (answer.body !== undefined || answer.events !== undefined || answer.cut !== undefined)
+      throw new TypeError('Give answer.reply alone: the models plane renders it (no body, events or cut)');
     stringRecord(answer.headers, 'answer.headers');
     checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
     return;
   }
-  if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599)) throw new TypeError('answer.status must be an HTTP status from 200 to 599');
+  if (!(Number.isInteger(answer.status) && (answer.status as number) >= 200 && (answer.status as number) <= 599))
+    throw new TypeError('answer.status must be an HTTP status from 200 to 599');
   stringRecord(answer.headers, 'answer.headers');
   checkAnswerHeaders(answer.headers as Record<string, string> | undefined, 'answer.headers');
   if (answer.text !== undefined || answer.contentType !== undefined) return checkTextShape(answer, at);
@@ -278,7 +280,8 @@ function checkSpec(stub: StubData): OperationInfo {
   if (s.respond !== undefined && typeof s.respond !== 'function') throw new TypeError('respond must be a function');
   if (s.answer !== undefined) checkAnswerShape(s.answer, op);
   if (s.answers !== undefined) checkSequence(s.answers, op);
-  if (s.then !== undefined && (s.answers === undefined || !THEN_VALUES.includes(s.then as StubThen))) throw new TypeError(`then goes with answers and is one of: ${THEN_VALUES.join(', ')}`);
+  if (s.then !== undefined && (s.answers === undefined || !THEN_VALUES.includes(s.then as StubThen)))
+    throw new TypeError(`then goes with answers and is one of: ${THEN_VALUES.join(', ')}`);
   if (s.times !== undefined && !(Number.isInteger(s.times) && (s.times as number) >= 1)) throw new TypeError('times must be an integer >= 1');
   if (s.unchecked !== undefined && typeof s.unchecked !== 'boolean') throw new TypeError('unchecked must be true or false');
   const m = s.match;

@@ -26,7 +26,13 @@ export function unusedOf(parts: { readonly faults: Faults; readonly stubs: Stubs
   return {
     faults: parts.faults.list
       .filter((a) => a.hits === 0)
-      .map((a) => ({ ...a.spec, id: a.id, remaining: a.remaining, hits: a.hits, nearMisses: nearMisses(candidates(entries, a.spec), (e) => faultDifferences(e, a.spec)) })),
+      .map((a) => ({
+        ...a.spec,
+        id: a.id,
+        remaining: a.remaining,
+        hits: a.hits,
+        nearMisses: nearMisses(candidates(entries, a.spec), (e) => faultDifferences(e, a.spec)),
+      })),
     stubs: parts.stubs
       .list()
       .filter((s) => s.hits === 0)

@@ -25,7 +25,10 @@ function rawGet(path: string, headers: Record<string, string>): Promise<{ status
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: res.statusCode!, body }));
+      res
+        .setEncoding('utf8')
+        .on('data', (c: string) => (body += c))
+        .on('end', () => resolve({ status: res.statusCode!, body }));
     });
     req.on('error', reject).end();
   });
@@ -47,7 +50,8 @@ async function readFeed(body: ReadableStream<Uint8Array>, until: (text: string) 
   }
 }
 
-const entries = (text: string) => [...text.matchAll(/^event: entry\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { path: string; status: number; account: string | null });
+const entries = (text: string) =>
+  [...text.matchAll(/^event: entry\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { path: string; status: number; account: string | null });
 
 describe('the console page', () => {
   it('serves page, script and style without a token, under a strict CSP, with no data and no external URL', async () => {
@@ -87,7 +91,11 @@ describe('the console page', () => {
 
 describe('the live feed GET /_oz/events', () => {
   it('needs the admin token: 401 without it, with a wrong one, or with a platform key', async () => {
-    for (const headers of <Array<Record<string, string>>>[{}, { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' }, { authorization: `Bearer ${server.apiKey}` }]) {
+    for (const headers of <Array<Record<string, string>>>[
+      {},
+      { authorization: 'Bearer ozadm_WrongWrongWrongWrongWrongWrongWron' },
+      { authorization: `Bearer ${server.apiKey}` },
+    ]) {
       const res = await fetch(`${listener.url}/_oz/events`, { headers });
       expect(res.status).toBe(401);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
@@ -98,7 +106,10 @@ describe('the live feed GET /_oz/events', () => {
     const res = await fetch(`${listener.url}/_oz/events`, { headers: { ...ADMIN, origin: 'https://evil.example' } });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
     await res.body?.cancel();
-    const preflight = await fetch(`${listener.url}/_oz/events`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const preflight = await fetch(`${listener.url}/_oz/events`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     expect(preflight.status).toBe(401);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -144,7 +155,11 @@ describe('the live feed GET /_oz/events', () => {
       // Nobody reads the feed meanwhile: far more than the bound goes to it.
       const sent = Math.ceil((8 * FEED_BUFFER_LIMIT) / big.length);
       for (let i = 0; i < sent; i++) {
-        await quiet.fetch(`${quiet.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${quiet.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ text: big }) });
+        await quiet.fetch(`${quiet.url}/v1/tools/echo/execute`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${quiet.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ text: big }),
+        });
       }
       const { text, ended } = await readFeed(res.body!, () => false);
       expect(ended).toBe(true);

@@ -22,7 +22,12 @@ describe('unusedLines', () => {
     await fetch(`${listener.url}/v1/companies/acme/items/itm_y`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     const lines = unusedLines(await unusedOverHttp(listener.url));
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ kind: 'stub', id: stub.id, title: `stub ${stub.id} (getCompanyItem) never fired`, sequence: 'answer 1 of 2, then repeat' });
+    expect(lines[0]).toMatchObject({
+      kind: 'stub',
+      id: stub.id,
+      title: `stub ${stub.id} (getCompanyItem) never fired`,
+      sequence: 'answer 1 of 2, then repeat',
+    });
     expect(lines[0]!.nearMisses).toHaveLength(1);
     expect(lines[0]!.nearMisses[0]).toMatch(/^GET \/v1\/companies\/acme\/items\/itm_y \(req_\w+\): path\.id expected "itm_x", got "itm_y"$/);
   });

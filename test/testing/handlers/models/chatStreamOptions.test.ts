@@ -15,12 +15,21 @@ describe('chat completions: stream_options without stream: true', () => {
     server = createTestServer();
     const messages = [{ role: 'user', content: 'hi' }];
     for (const extra of [{}, { stream: false }]) {
-      const res = await callJson<ErrorBody>(server, 'POST', '/v1/chat/completions', { body: { model: 'oz-chat', messages, stream_options: { include_usage: true }, ...extra } });
-      expect([res.status, res.body.error.code, res.body.error.type, res.body.error.param]).toEqual([422, 'invalid_params', 'invalid_request_error', 'stream_options']);
+      const res = await callJson<ErrorBody>(server, 'POST', '/v1/chat/completions', {
+        body: { model: 'oz-chat', messages, stream_options: { include_usage: true }, ...extra },
+      });
+      expect([res.status, res.body.error.code, res.body.error.type, res.body.error.param]).toEqual([
+        422,
+        'invalid_params',
+        'invalid_request_error',
+        'stream_options',
+      ]);
       expect(res.body.error.message).toBe('stream_options is only allowed when stream is true.');
     }
     expect((await call(server, 'POST', '/v1/chat/completions', { body: { model: 'oz-chat', messages, stream_options: null } })).status).toBe(200);
-    const streamed = await call(server, 'POST', '/v1/chat/completions', { body: { model: 'oz-chat', messages, stream: true, stream_options: { include_usage: true } } });
+    const streamed = await call(server, 'POST', '/v1/chat/completions', {
+      body: { model: 'oz-chat', messages, stream: true, stream_options: { include_usage: true } },
+    });
     expect(streamed.status).toBe(200);
     await streamed.text();
   });

@@ -19,20 +19,41 @@ const weather = tool(async ({ city }) => JSON.stringify({ city, degrees: 12 }), 
 });
 
 describe.each([
-  ['in process', () => new ChatOpenAI({ model: 'oz-chat', apiKey: running.server.apiKey, maxRetries: 0, configuration: { baseURL: `${running.server.url}/v1`, fetch: running.server.fetch } })],
-  ['over HTTP', () => new ChatOpenAI({ model: 'oz-chat', apiKey: running.server.apiKey, maxRetries: 0, configuration: { baseURL: `${running.listener.url}/v1` } })],
+  [
+    'in process',
+    () =>
+      new ChatOpenAI({
+        model: 'oz-chat',
+        apiKey: running.server.apiKey,
+        maxRetries: 0,
+        configuration: { baseURL: `${running.server.url}/v1`, fetch: running.server.fetch },
+      }),
+  ],
+  [
+    'over HTTP',
+    () => new ChatOpenAI({ model: 'oz-chat', apiKey: running.server.apiKey, maxRetries: 0, configuration: { baseURL: `${running.listener.url}/v1` } }),
+  ],
 ])('ChatOpenAI %s', (_, chat) => {
   it('bindTools: a scripted call, run through the tool, then the answer that reads its result', async () => {
     running.server.stubs.add({
       operationId: 'createChatCompletion',
       match: { lastUserMessage: { contains: 'Oslo' } },
-      answers: [{ reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo', unit: 'celsius' } }] } }, { reply: { content: 'It is 12 degrees in Oslo.' } }],
+      answers: [
+        { reply: { toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo', unit: 'celsius' } }] } },
+        { reply: { content: 'It is 12 degrees in Oslo.' } },
+      ],
     });
     const model = chat().bindTools([weather]);
     const messages: BaseMessage[] = [new HumanMessage('Weather in Oslo?')];
     const first = await model.invoke(messages);
     expect(first.tool_calls?.map((c) => [c.name, c.args])).toEqual([['get_weather', { city: 'Oslo', unit: 'celsius' }]]);
-    messages.push(first, new ToolMessage({ tool_call_id: first.tool_calls![0]!.id!, content: await weather.invoke(first.tool_calls![0]!.args as { city: string; unit: 'celsius' }) }));
+    messages.push(
+      first,
+      new ToolMessage({
+        tool_call_id: first.tool_calls![0]!.id!,
+        content: await weather.invoke(first.tool_calls![0]!.args as { city: string; unit: 'celsius' }),
+      }),
+    );
     const second = await model.invoke(messages);
     expect(second.content).toBe('It is 12 degrees in Oslo.');
   });

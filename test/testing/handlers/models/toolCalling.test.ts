@@ -57,7 +57,11 @@ describe('without a script: deterministic answers', () => {
     expect((required.choices[0]!.message.tool_calls![0] as OpenAI.Chat.ChatCompletionMessageFunctionToolCall).function.name).toBe('get_weather');
     for (const tool_choice of ['auto', 'none', undefined] as const) {
       const answer = await openai.chat.completions.create({ model: 'oz-chat', messages: ask('Hi there'), tools, ...(tool_choice ? { tool_choice } : {}) });
-      expect([answer.choices[0]!.message.content, answer.choices[0]!.finish_reason, answer.choices[0]!.message.tool_calls]).toEqual(['Hello from oz-chat. You said: Hi there', 'stop', undefined]);
+      expect([answer.choices[0]!.message.content, answer.choices[0]!.finish_reason, answer.choices[0]!.message.tool_calls]).toEqual([
+        'Hello from oz-chat. You said: Hi there',
+        'stop',
+        undefined,
+      ]);
     }
   });
 
@@ -106,7 +110,12 @@ describe('streamed tool calls in the delta form', () => {
     const whole = await openai.chat.completions.create(body);
     expect(final.choices[0]!.message.tool_calls).toEqual(whole.choices[0]!.message.tool_calls);
     expect(final.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(deltas[0]).toMatchObject({ index: 0, id: whole.choices[0]!.message.tool_calls![0]!.id, type: 'function', function: { name: 'get_weather', arguments: '' } });
+    expect(deltas[0]).toMatchObject({
+      index: 0,
+      id: whole.choices[0]!.message.tool_calls![0]!.id,
+      type: 'function',
+      function: { name: 'get_weather', arguments: '' },
+    });
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.slice(1).every((d) => d.id === undefined && d.function?.name === undefined)).toBe(true);
     expect(final.usage?.total_tokens).toBe(whole.usage!.total_tokens);
@@ -125,15 +134,74 @@ describe('refused requests: 422 invalid_params naming the field (OpenAI’s para
     ['a tool_choice naming no tool', { tools, tool_choice: { type: 'function', function: { name: 'nope' } } }, 'tool_choice'],
     ['two tools of one name', { tools: [tools[0], tools[0]] }, 'tools[1].function.name'],
     ['a tool message without tool_call_id', { messages: [{ role: 'tool', content: 'x' }] }, 'messages[0].tool_call_id'],
-    ['a tool message answering no call', { messages: [{ role: 'user', content: 'x' }, { role: 'tool', tool_call_id: 'call_x', content: 'x' }] }, 'messages[1].tool_call_id'],
-    ['tool_calls on a user message', { messages: [{ role: 'user', content: 'x', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }] }, 'messages[0].tool_calls'],
+    [
+      'a tool message answering no call',
+      {
+        messages: [
+          { role: 'user', content: 'x' },
+          { role: 'tool', tool_call_id: 'call_x', content: 'x' },
+        ],
+      },
+      'messages[1].tool_call_id',
+    ],
+    [
+      'tool_calls on a user message',
+      { messages: [{ role: 'user', content: 'x', tool_calls: [{ id: 'c', type: 'function', function: { name: 'f', arguments: '{}' } }] }] },
+      'messages[0].tool_calls',
+    ],
     ['max_tokens and max_completion_tokens that disagree', { max_tokens: 2, max_completion_tokens: 3 }, 'max_completion_tokens'],
-    ['parameters oz-chat cannot fill (a pattern)', { tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['code'] } } }], tool_choice: 'required' }, 'tools[0].function.parameters'],
-    ['parameters that are no usable schema', { tools: [{ type: 'function', function: { name: 'f', parameters: { $ref: '#/$defs/none' } } }], tool_choice: 'required' }, 'tools[0].function.parameters'],
-    ['parameters that refer to themselves', { tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { $ref: '#' } }, required: ['a'] } } }], tool_choice: 'required' }, 'tools[0].function.parameters'],
-    ['parameters asking for 100 million items', { tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { type: 'array', minItems: 1e8, items: { type: 'string' } } }, required: ['a'] } } }], tool_choice: 'required' }, 'tools[0].function.parameters'],
-    ['a json_schema asking for a string of 200 million characters', { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', minLength: 2e8 } } } }, 'response_format.json_schema.schema'],
-    ['a json_schema oz-chat cannot fill', { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^a{5}$' } } } }, 'response_format.json_schema.schema'],
+    [
+      'parameters oz-chat cannot fill (a pattern)',
+      {
+        tools: [
+          {
+            type: 'function',
+            function: { name: 'f', parameters: { type: 'object', properties: { code: { type: 'string', pattern: '^[A-Z]{3}$' } }, required: ['code'] } },
+          },
+        ],
+        tool_choice: 'required',
+      },
+      'tools[0].function.parameters',
+    ],
+    [
+      'parameters that are no usable schema',
+      { tools: [{ type: 'function', function: { name: 'f', parameters: { $ref: '#/$defs/none' } } }], tool_choice: 'required' },
+      'tools[0].function.parameters',
+    ],
+    [
+      'parameters that refer to themselves',
+      {
+        tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: { a: { $ref: '#' } }, required: ['a'] } } }],
+        tool_choice: 'required',
+      },
+      'tools[0].function.parameters',
+    ],
+    [
+      'parameters asking for 100 million items',
+      {
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'f',
+              parameters: { type: 'object', properties: { a: { type: 'array', minItems: 1e8, items: { type: 'string' } } }, required: ['a'] },
+            },
+          },
+        ],
+        tool_choice: 'required',
+      },
+      'tools[0].function.parameters',
+    ],
+    [
+      'a json_schema asking for a string of 200 million characters',
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', minLength: 2e8 } } } },
+      'response_format.json_schema.schema',
+    ],
+    [
+      'a json_schema oz-chat cannot fill',
+      { response_format: { type: 'json_schema', json_schema: { name: 'x', schema: { type: 'string', pattern: '^a{5}$' } } } },
+      'response_format.json_schema.schema',
+    ],
     ['n of 0', { n: 0 }, 'n'],
     ['five stop sequences', { stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
   ])('%s', async (_, body, param) => {

@@ -14,7 +14,12 @@ describe('tool fences hold on the REST routes as on MCP (issue 22, point 7)', ()
     expect((await callJson<ToolList>(server, 'GET', '/v1/tools', { key })).body.data.map((t) => t.name)).toEqual(['echo']);
     expect((await callJson<AgentList>(server, 'GET', '/v1/agents', { key })).body.data.map((a) => a.name)).toEqual(['writer']);
     const found = await callJson<DiscoveryList>(server, 'GET', '/v1/discovery?limit=100', { key });
-    expect(found.body.data.filter((r) => r.kind !== 'workflow').map((r) => r.name).sort()).toEqual(['echo', 'writer']);
+    expect(
+      found.body.data
+        .filter((r) => r.kind !== 'workflow')
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(['echo', 'writer']);
     // the unfenced demo key still sees every one
     expect((await callJson<ToolList>(server, 'GET', '/v1/tools')).body.data.map((t) => t.name)).toEqual(['crm_lookup', 'echo', 'slow', 'sum']);
   });
@@ -31,7 +36,10 @@ describe('tool fences hold on the REST routes as on MCP (issue 22, point 7)', ()
     for (const [method, path, body, code] of cases) {
       const res = await callJson<ErrorBody>(server, method, path, { key, body });
       expect([path, res.status, res.body.error.code]).toEqual([path, 404, code]);
-      const absent = await callJson<ErrorBody>(server, method, path.replace(/sum|approver/, 'no_such_name'), { key, body: body && { ...body, agent: 'no_such_name' } });
+      const absent = await callJson<ErrorBody>(server, method, path.replace(/sum|approver/, 'no_such_name'), {
+        key,
+        body: body && { ...body, agent: 'no_such_name' },
+      });
       expect(res.body.error.message.replace(/sum|approver/, 'no_such_name')).toBe(absent.body.error.message);
     }
     expect((await callJson(server, 'POST', '/v1/tools/echo/execute', { key, body: { text: 'in' } })).status).toBe(200);

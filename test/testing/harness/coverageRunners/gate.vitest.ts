@@ -4,9 +4,14 @@ import { afterAll, expect, it } from 'vitest';
 import { createOzServer, expectCoverage } from 'oz-sdk/testing';
 
 const server = createOzServer();
-const send = (path: string, init: RequestInit = {}) => server.fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' } });
+const send = (path: string, init: RequestInit = {}) =>
+  server.fetch(`${server.url}${path}`, { ...init, headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' } });
 
-afterAll(() => expectCoverage(server, { require: ['listTools 200', 'executeTool 424 connection_required', { operationId: 'getTool', status: 404, code: 'tool_not_found' }] }));
+afterAll(() =>
+  expectCoverage(server, {
+    require: ['listTools 200', 'executeTool 424 connection_required', { operationId: 'getTool', status: 404, code: 'tool_not_found' }],
+  }),
+);
 
 it('lists the tools', async () => {
   expect((await send('/v1/tools')).status).toBe(200);

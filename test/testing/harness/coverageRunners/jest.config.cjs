@@ -14,5 +14,7 @@ module.exports = {
     // The sources import their siblings as `.js` (NodeNext): jest finds the `.ts`.
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  transform: { '^.+\\.(ts|m?js)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', importAttributes: true }, target: 'es2022' }, module: { type: 'commonjs' } }] },
+  transform: {
+    '^.+\\.(ts|m?js)$': ['@swc/jest', { jsc: { parser: { syntax: 'typescript', importAttributes: true }, target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
 };

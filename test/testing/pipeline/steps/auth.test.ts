@@ -23,7 +23,18 @@ describe('authentication (spec: Authentication)', () => {
     expect((await call(server, 'GET', '/health', { key: null })).status).toBe(200);
     const doc = await callJson<{ info: { version: string } }>(server, 'GET', '/v1/openapi.json', { key: null });
     expect(doc.body.info.version).toBe('2.4.0');
-    for (const [method, path] of [['GET', '/v1/tools'], ['GET', '/v1/agents'], ['GET', '/v1/executions'], ['GET', '/v1/discovery'], ['GET', '/v1/traces'], ['GET', '/v1/schedules'], ['GET', '/v1/workflows'], ['GET', '/v1/companies/acme/items'], ['GET', '/v1/proxy/crm/x'], ['POST', '/v1/connections/crm/link']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/tools'],
+      ['GET', '/v1/agents'],
+      ['GET', '/v1/executions'],
+      ['GET', '/v1/discovery'],
+      ['GET', '/v1/traces'],
+      ['GET', '/v1/schedules'],
+      ['GET', '/v1/workflows'],
+      ['GET', '/v1/companies/acme/items'],
+      ['GET', '/v1/proxy/crm/x'],
+      ['POST', '/v1/connections/crm/link'],
+    ] as const) {
       await expect401(await call(server, method, path, { key: null }), /key is required/);
     }
   });
@@ -31,7 +42,17 @@ describe('authentication (spec: Authentication)', () => {
   it('rules 2 and 5: the ozk_ key opens every plane, by bearer', async () => {
     server = servers.create();
     server.linkConnection('demo', 'crm');
-    for (const path of ['/v1/tools', '/v1/agents', '/v1/executions', '/v1/discovery', '/v1/traces', '/v1/schedules', '/v1/workflows', '/v1/companies/acme/items', '/v1/proxy/crm/x']) {
+    for (const path of [
+      '/v1/tools',
+      '/v1/agents',
+      '/v1/executions',
+      '/v1/discovery',
+      '/v1/traces',
+      '/v1/schedules',
+      '/v1/workflows',
+      '/v1/companies/acme/items',
+      '/v1/proxy/crm/x',
+    ]) {
       expect((await call(server, 'GET', path)).status).toBe(200);
     }
   });
@@ -57,7 +78,11 @@ describe('authentication (spec: Authentication)', () => {
 
   it('rule 6: the 401 body is the error envelope on the negotiated wire, with X-Error-Code', async () => {
     server = servers.create();
-    for (const [format, start] of [['markdown', '# Error: unauthorized\n\n'], ['text', 'unauthorized: '], ['yaml', 'error:\n  code: unauthorized\n']] as const) {
+    for (const [format, start] of [
+      ['markdown', '# Error: unauthorized\n\n'],
+      ['text', 'unauthorized: '],
+      ['yaml', 'error:\n  code: unauthorized\n'],
+    ] as const) {
       const res = await call(server, 'GET', `/v1/tools?format=${format}`, { key: 'ozk_wrong' });
       expect(res.status).toBe(401);
       expect(res.headers.get('x-error-code')).toBe('unauthorized');
@@ -138,7 +163,11 @@ describe('rate limits', () => {
   it('carries x-ratelimit-* on every keyed answer and answers 429 rate_limited with Retry-After over the limit', async () => {
     server = servers.create({ clock: { frozen: true }, rateLimit: { limit: 2, windowMs: 10_000 } });
     const first = await call(server, 'GET', '/v1/tools');
-    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining'), first.headers.get('x-ratelimit-reset')]).toEqual(['2', '1', '10']);
+    expect([first.headers.get('x-ratelimit-limit'), first.headers.get('x-ratelimit-remaining'), first.headers.get('x-ratelimit-reset')]).toEqual([
+      '2',
+      '1',
+      '10',
+    ]);
     const invalid = await call(server, 'GET', '/v1/tools?limit=0');
     expect([invalid.status, invalid.headers.get('x-ratelimit-remaining')]).toEqual([422, '0']);
     await server.clock.advance(4000);

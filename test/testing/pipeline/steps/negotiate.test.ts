@@ -11,7 +11,11 @@ afterEach(() => server?.close());
 describe('the negotiation step', () => {
   it('leaves the models plane to answer JSON: ?format= and Accept are not read there', async () => {
     server = createTestServer();
-    for (const [query, accept] of [['?format=xml', 'application/json'], ['?format=yaml', 'text/yaml'], ['', 'text/markdown']] as const) {
+    for (const [query, accept] of [
+      ['?format=xml', 'application/json'],
+      ['?format=yaml', 'text/yaml'],
+      ['', 'text/markdown'],
+    ] as const) {
       const res = await call(server, 'POST', `/v1/embeddings${query}`, { body: { model: 'oz-embed', input: 'alpha' }, headers: { accept } });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -60,7 +60,10 @@ describe('the server validates requests with openapi.json’s own schemas', () =
   it('answers 200 exactly for the chat bodies the document accepts, and 422 with OpenAI’s param for the others', async () => {
     server = createTestServer();
     const message = fc.record(
-      { role: fc.constantFrom('user', 'system', 'assistant', 'robot'), content: fc.oneof(fc.string({ maxLength: 5 }), fc.constant(null), fc.constant(4), fc.constant([{ type: 'text', text: 'x' }])) },
+      {
+        role: fc.constantFrom('user', 'system', 'assistant', 'robot'),
+        content: fc.oneof(fc.string({ maxLength: 5 }), fc.constant(null), fc.constant(4), fc.constant([{ type: 'text', text: 'x' }])),
+      },
       { requiredKeys: ['role'] },
     );
     const body = fc.record(
@@ -99,16 +102,21 @@ describe('the server validates requests with openapi.json’s own schemas', () =
     expect((await message('POST', '/v1/companies/acme/items', { building: 'hq', title: 'T', kind: 'epic' })).message).toBe(
       'kind must be one of: feature, bugfix, docs, research, content, task.',
     );
-    expect((await message('POST', '/v1/workflows/execute', { workflow: { name: 'w', tasks: [{ id: 't', type: 'task' }] } }))).toMatchObject({
+    expect(await message('POST', '/v1/workflows/execute', { workflow: { name: 'w', tasks: [{ id: 't', type: 'task' }] } })).toMatchObject({
       message: 'Missing required field: workflow.tasks[0].agent.',
       missing: ['workflow.tasks[0].agent'],
     });
     expect((await message('POST', '/v1/embeddings', { model: 'oz-embed', input: [] })).message).toBe('input must be a string or a non-empty list of strings.');
-    expect((await message('POST', '/v1/embeddings', { model: 'oz-embed', input: 'x', dimensions: 5000 })).message).toBe('dimensions must be an integer from 1 to 4096.');
+    expect((await message('POST', '/v1/embeddings', { model: 'oz-embed', input: 'x', dimensions: 5000 })).message).toBe(
+      'dimensions must be an integer from 1 to 4096.',
+    );
     expect((await message('POST', '/v1/workflows', { name: 'Bad Name', tasks: [{ id: 't', type: 'task', agent: 'writer' }] })).message).toBe(
       'name must match the pattern ^[a-z0-9][a-z0-9-_]*$.',
     );
-    expect((await message('POST', '/v1/connections/maps/link', { method: 'api_key' }))).toMatchObject({ message: 'Missing required field: api_key.', missing: ['api_key'] });
+    expect(await message('POST', '/v1/connections/maps/link', { method: 'api_key' })).toMatchObject({
+      message: 'Missing required field: api_key.',
+      missing: ['api_key'],
+    });
     expect((await message('POST', '/v1/schedules', { name: 's', cron: '0 0 * * *', target: { kind: 'robot', name: 'echo' } })).message).toBe(
       'target.kind must be one of: tool, agent, workflow.',
     );

@@ -15,20 +15,35 @@ const result = { ok: true, content: 'typed', execution_id: 'exe_TypTypTypTypTypT
 async function typedStubs(stubs: OzControls['stubs']) {
   await stubs.add({ operationId: 'executeTool', match: { path: { tool: 'echo' }, body: { text: 'hi' } }, answer: { status: 200, body: result } });
   await stubs.add({ operationId: 'executeTool', answer: { status: 404, body: { error: { code: 'tool_not_found', message: 'No tool.' } } } });
-  await stubs.add({ operationId: 'executeAgent', answer: { status: 200, events: [{ event: 'token', data: { delta: 'Hel' } }, { event: 'result', data: result }] } });
+  await stubs.add({
+    operationId: 'executeAgent',
+    answer: {
+      status: 200,
+      events: [
+        { event: 'token', data: { delta: 'Hel' } },
+        { event: 'result', data: result },
+      ],
+    },
+  });
   await stubs.add({ operationId: 'listTools', answers: [{ status: 200, body: { data: [], next_cursor: null } }], then: 'fallthrough' });
   // unchecked: any answer, to test a client's defences
   await stubs.add({ operationId: 'executeTool', answer: { status: 200, body: { anything: true } }, unchecked: true });
   // a value typed StubSpec (declared apart, as 1.0.0's docs typed a stub)
-  const spec: StubSpec = { operationId: 'getCompanyItem', match: { path: { id: 'itm_x' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_x.' } } } };
+  const spec: StubSpec = {
+    operationId: 'getCompanyItem',
+    match: { path: { id: 'itm_x' } },
+    answer: { status: 404, body: { error: { code: 'item_not_found', message: 'No item itm_x.' } } },
+  };
   await stubs.add(spec);
 }
 
 /** Stubs of the wrong types: none compiles (never called; the type check is the test). */
 export async function wronglyTypedStubs(stubs: OzControls['stubs']) {
-
   // @ts-expect-error a body field the operation's answer does not have
-  await stubs.add({ operationId: 'executeTool', answer: { status: 200, body: { ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1', colour: 'red' } } });
+  await stubs.add({
+    operationId: 'executeTool',
+    answer: { status: 200, body: { ok: true, content: 'x', execution_id: 'exe_1', request_id: 'req_1', colour: 'red' } },
+  });
   // @ts-expect-error a 404's body is the error envelope, not the result
   await stubs.add({ operationId: 'executeTool', answer: { status: 404, body: result } });
   // @ts-expect-error a status the operation never answers
@@ -42,7 +57,11 @@ export async function wronglyTypedStubs(stubs: OzControls['stubs']) {
   // @ts-expect-error a path parameter the operation does not have
   await stubs.add({ operationId: 'executeTool', match: { path: { agent: 'writer' } }, answer: { status: 200, body: result } });
   // @ts-expect-error a body field the operation's request does not have
-  await stubs.add({ operationId: 'createCompanyItem', match: { body: { colour: 'red' } }, answer: { status: 400, body: { error: { code: 'invalid_params', message: 'x' } } } });
+  await stubs.add({
+    operationId: 'createCompanyItem',
+    match: { body: { colour: 'red' } },
+    answer: { status: 400, body: { error: { code: 'invalid_params', message: 'x' } } },
+  });
   // @ts-expect-error an operationId openapi.json does not have
   await stubs.add({ operationId: 'executeTools', answer: { status: 200, body: result } });
 }
@@ -68,7 +87,14 @@ describe('typed stubs', () => {
     const remote = connectOzMock({ url: listener.url, adminToken: server.adminToken! });
     for (const stubs of [server.stubs, session.stubs, remote.stubs]) {
       await typedStubs(stubs);
-      expect((await stubs.list()).map((s) => s.operationId)).toEqual(['executeTool', 'executeTool', 'executeAgent', 'listTools', 'executeTool', 'getCompanyItem']);
+      expect((await stubs.list()).map((s) => s.operationId)).toEqual([
+        'executeTool',
+        'executeTool',
+        'executeAgent',
+        'listTools',
+        'executeTool',
+        'getCompanyItem',
+      ]);
       await stubs.clear();
     }
     await session.close();

@@ -20,7 +20,9 @@ interface Seen {
 }
 
 /** A tiny service on loopback: records what it got, answers with `answer`. */
-async function service(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ url: string; seen: Seen[]; closed: Promise<void>[]; server: Server }> {
+async function service(
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ url: string; seen: Seen[]; closed: Promise<void>[]; server: Server }> {
   const seen: Seen[] = [];
   const closed: Promise<void>[] = [];
   const server = createServer((req, res) => {
@@ -53,16 +55,21 @@ async function target(answer: (req: IncomingMessage, res: ServerResponse) => voi
   return t;
 }
 
-const call = (path: string, init: RequestInit = {}) => oz.fetch(`${oz.url}${path}`, { ...init, headers: { authorization: `Bearer ${oz.apiKey}`, ...init.headers } });
+const call = (path: string, init: RequestInit = {}) =>
+  oz.fetch(`${oz.url}${path}`, { ...init, headers: { authorization: `Bearer ${oz.apiKey}`, ...init.headers } });
 
 describe('in process: server.stubs.add with answer: { proxy }', () => {
-  it('sends the request on (path, query, body, the caller\'s key, the target\'s Host) and answers as it came; the journal marks it proxied', async () => {
+  it("sends the request on (path, query, body, the caller's key, the target's Host) and answers as it came; the journal marks it proxied", async () => {
     const t = await target((_req, res) => {
       res.writeHead(207, { 'content-type': 'text/x-own; charset=utf-8', 'x-from': 'target', connection: 'keep-alive', 'keep-alive': 'timeout=5' });
       res.end('as it came');
     });
     oz.stubs.add({ operationId: 'executeTool', answer: { proxy: `${t.url}/base` } });
-    const res = await call('/v1/tools/echo/execute?x=1', { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify({ text: 'hi' }) });
+    const res = await call('/v1/tools/echo/execute?x=1', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', connection: 'close' },
+      body: JSON.stringify({ text: 'hi' }),
+    });
     expect(res.status).toBe(207);
     expect(res.headers.get('content-type')).toBe('text/x-own; charset=utf-8');
     expect(res.headers.get('x-from')).toBe('target');
@@ -77,7 +84,7 @@ describe('in process: server.stubs.add with answer: { proxy }', () => {
     expect(entry.status).toBe(207);
   });
 
-  it('sends proxyApiKey instead of the caller\'s key; listings show only its last four characters', async () => {
+  it("sends proxyApiKey instead of the caller's key; listings show only its last four characters", async () => {
     const t = await target((_req, res) => res.end('{}'));
     const key = 'sk-real-service-key-0123456789WXYZ';
     oz.stubs.add({ operationId: 'listTools', answer: { proxy: t.url, proxyApiKey: key } });
@@ -161,7 +168,7 @@ describe('in process: server.stubs.add with answer: { proxy }', () => {
     await expect(cut.text()).rejects.toThrow();
   });
 
-  it('the caller\'s abort aborts the proxied request', async () => {
+  it("the caller's abort aborts the proxied request", async () => {
     const t = await target((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.write('start');
@@ -176,10 +183,14 @@ describe('in process: server.stubs.add with answer: { proxy }', () => {
 
   it('refuses a bad proxy URL with 422 naming the field', () => {
     for (const proxy of ['not a url', 'ftp://example.com', 'http://user:pw@example.com', 'http://example.com/?q=1']) {
-      expect(() => oz.stubs.add({ operationId: 'listTools', answer: { proxy } })).toThrow(expect.objectContaining({ status: 422, code: 'invalid_params', fields: { missing: ['answer.proxy'] } }) as Error);
+      expect(() => oz.stubs.add({ operationId: 'listTools', answer: { proxy } })).toThrow(
+        expect.objectContaining({ status: 422, code: 'invalid_params', fields: { missing: ['answer.proxy'] } }) as Error,
+      );
     }
     expect(() => oz.stubs.add({ operationId: 'listTools', answers: [{ proxy: 'nope' }] })).toThrow(/answers\[0\]\.proxy/);
-    expect(() => oz.stubs.add({ operationId: 'listTools', answer: { proxy: 'http://x.test', status: 200 } as never })).toThrow(/answer\.status: a proxy answer takes only proxy and proxyApiKey/);
+    expect(() => oz.stubs.add({ operationId: 'listTools', answer: { proxy: 'http://x.test', status: 200 } as never })).toThrow(
+      /answer\.status: a proxy answer takes only proxy and proxyApiKey/,
+    );
   });
 });
 
@@ -226,13 +237,18 @@ describe('proxy stubs from a stubs file and in the types', () => {
     await oz.close();
     oz = createOzServer({ adminToken: TOKEN, stubs });
     expect(await (await call('/v1/tools')).json()).toEqual({ from: 'file' });
-    expect(() => readStubFile(JSON.stringify([{ operationId: 'listTools', answer: { proxy: 'nope' } }]), 'stubs.json')).toThrow(/stubs\.json: entry \[0\] \(listTools\): answer\.proxy must be an absolute http: or https: URL/);
+    expect(() => readStubFile(JSON.stringify([{ operationId: 'listTools', answer: { proxy: 'nope' } }]), 'stubs.json')).toThrow(
+      /stubs\.json: entry \[0\] \(listTools\): answer\.proxy must be an absolute http: or https: URL/,
+    );
   });
 
   it('types a proxy answer for every operation, and refuses a proxy beside a body', () => {
     const typed = () => {
       oz.stubs.add({ operationId: 'getCompanyItem', match: { path: { id: 'itm_1' } }, answer: { proxy: 'http://127.0.0.1:1', proxyApiKey: 'k' } });
-      oz.stubs.add({ operationId: 'executeAgent', answers: [{ proxy: 'http://127.0.0.1:1' }, { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] }] });
+      oz.stubs.add({
+        operationId: 'executeAgent',
+        answers: [{ proxy: 'http://127.0.0.1:1' }, { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] }],
+      });
       // @ts-expect-error: a proxy answer takes no body (the service answers)
       oz.stubs.add({ operationId: 'listTools', answer: { proxy: 'http://127.0.0.1:1', body: { data: [], next_cursor: null } } });
       // @ts-expect-error: proxy is a URL string
@@ -262,14 +278,20 @@ describe('a stub naming a path parameter its operation lacks', () => {
   it('is refused in process with 422 naming it and the known ones', () => {
     let thrown: unknown;
     try {
-      oz.stubs.add({ operationId: 'getCompanyItem', match: { path: { item: 'itm_1' } as never }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'x' } } } });
+      oz.stubs.add({
+        operationId: 'getCompanyItem',
+        match: { path: { item: 'itm_1' } as never },
+        answer: { status: 404, body: { error: { code: 'item_not_found', message: 'x' } } },
+      });
     } catch (err) {
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(OzMockError);
     expect(thrown).toMatchObject({ status: 422, code: 'invalid_params', fields: { missing: ['match.path.item'] } });
     expect((thrown as Error).message).toMatch(/no path parameter item \(its path parameters: campus, id\)/);
-    expect(() => oz.stubs.add({ operationId: 'listTools', match: { path: { tool: 'x' } as never }, answer: { status: 200, body: { data: [] } } as never })).toThrow(/it has no path parameters/);
+    expect(() =>
+      oz.stubs.add({ operationId: 'listTools', match: { path: { tool: 'x' } as never }, answer: { status: 200, body: { data: [] } } as never }),
+    ).toThrow(/it has no path parameters/);
   });
 
   it('is refused over HTTP with 422 naming it and the known ones', async () => {
@@ -277,7 +299,11 @@ describe('a stub naming a path parameter its operation lacks', () => {
     const res = await fetch(`${listener.url}/_oz/stubs`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ operationId: 'getCompanyItem', match: { path: { item: 'itm_1' } }, answer: { status: 404, body: { error: { code: 'item_not_found', message: 'x' } } } }),
+      body: JSON.stringify({
+        operationId: 'getCompanyItem',
+        match: { path: { item: 'itm_1' } },
+        answer: { status: 404, body: { error: { code: 'item_not_found', message: 'x' } } },
+      }),
     });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { error: { code: string; message: string } };

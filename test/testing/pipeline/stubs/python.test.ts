@@ -12,7 +12,9 @@ it('a Python script (standard library only) scripts a sequence and a stream on o
   try {
     const script = join(ROOT, 'test/testing/pipeline/stubs/python/scripted_answers.py');
     const env = { ...process.env, OZ_BASE_URL: started.line.url, OZ_MOCK_ADMIN_TOKEN: started.line.adminToken!, OZ_API_KEY: started.line.apiKey! };
-    const out = await new Promise<string>((resolve) => execFile('python3', [script], { env, timeout: 60_000 }, (_err, stdout, stderr) => resolve(stdout + stderr)));
+    const out = await new Promise<string>((resolve) =>
+      execFile('python3', [script], { env, timeout: 60_000 }, (_err, stdout, stderr) => resolve(stdout + stderr)),
+    );
     expect(out).toContain('ok - then the server answers as usual');
     expect(out).toContain('ok - the events come in order, as scripted');
     expect(out).toContain('python: all checks passed');

@@ -19,7 +19,8 @@ beforeAll(() => {
 });
 
 const unavailable = { status: 500, body: { error: { code: 'internal_error', message: 'Try again.' } } } as const;
-const echoed = (content: string) => ({ status: 200, body: { ok: true, content, execution_id: 'exe_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe', request_id: 'req_seq' } }) as const;
+const echoed = (content: string) =>
+  ({ status: 200, body: { ok: true, content, execution_id: 'exe_SeqSeqSeqSeqSeqSeqSeqSeqSeqSeqSe', request_id: 'req_seq' } }) as const;
 
 describe('in process', () => {
   it('first a 500, then the answer: a client that retries gets the answer; one that does not, the typed error', async () => {
@@ -81,12 +82,18 @@ describe('in process', () => {
 
   it('refuses a bad sequence with a TypeError, and an answer openapi.json forbids with 422 naming its index', () => {
     expect(() => server.stubs.add({ operationId: 'executeTool', answers: [] })).toThrow(/answers must be a non-empty array/);
-    expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x'), { status: 99 } as never] })).toThrow(/answers\[1\]: answer.status must be an HTTP status/);
+    expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x'), { status: 99 } as never] })).toThrow(
+      /answers\[1\]: answer.status must be an HTTP status/,
+    );
     // @ts-expect-error refused at compile time too
-    expect(() => server.stubs.add({ operationId: 'executeTool', answer: echoed('x'), answers: [echoed('y')] })).toThrow(/Give answer, answers or respond \(one of them\)/);
+    expect(() => server.stubs.add({ operationId: 'executeTool', answer: echoed('x'), answers: [echoed('y')] })).toThrow(
+      /Give answer, answers or respond \(one of them\)/,
+    );
     // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeTool', answer: echoed('x'), then: 'fallthrough' })).toThrow(/then goes with answers/);
-    expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x')], then: 'loop' as never })).toThrow(/then goes with answers and is one of: repeat, fallthrough/);
+    expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x')], then: 'loop' as never })).toThrow(
+      /then goes with answers and is one of: repeat, fallthrough/,
+    );
     // @ts-expect-error refused at compile time too
     expect(() => server.stubs.add({ operationId: 'executeTool', answers: [echoed('x'), { status: 200, body: { ok: 'yes' } }] })).toThrow(/answers\[1\]\.body/);
     expect(server.stubs.list()).toEqual([]);
@@ -95,11 +102,19 @@ describe('in process', () => {
 
 describe('over HTTP', () => {
   async function ozc(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${listener.url}/_oz${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${listener.url}/_oz${path}`, {
+      method,
+      headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   }
   const execute = async () => {
-    const res = await fetch(`${listener.url}/v1/tools/echo/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: '{"text":"real"}' });
+    const res = await fetch(`${listener.url}/v1/tools/echo/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: '{"text":"real"}',
+    });
     return { status: res.status, body: (await res.json()) as Record<string, any> };
   };
 
@@ -130,4 +145,3 @@ describe('over HTTP', () => {
     expect(await mock.stubs.list()).toMatchObject([{ position: 1, hits: 2, then: 'repeat' }]);
   });
 });
-

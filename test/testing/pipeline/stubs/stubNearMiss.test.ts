@@ -9,7 +9,11 @@ describe('stubDifferences via server.unused()', () => {
     const server = createOzServer();
     const h = { authorization: `Bearer ${server.apiKey}` };
     server.stubs.add({ operationId: 'getCompanyItem', match: { path: { campus: 'acme', id: 'itm_x' } }, answer: err });
-    server.stubs.add({ operationId: 'proxyGet', match: { path: { provider: 'github', path: 'repos/a' } }, answer: { status: 404, body: { error: { code: 'not_found', message: 'x' } } } } as never);
+    server.stubs.add({
+      operationId: 'proxyGet',
+      match: { path: { provider: 'github', path: 'repos/a' } },
+      answer: { status: 404, body: { error: { code: 'not_found', message: 'x' } } },
+    } as never);
     await server.fetch(`${server.url}/v1/companies/glob%2Fex/items/itm_x`, { headers: h });
     await server.fetch(`${server.url}/v1/proxy/github/repos/b`, { headers: { authorization: `Bearer ${server.apiKey}` } });
     const [item, proxy] = server.unused().stubs;
@@ -19,8 +23,16 @@ describe('stubDifferences via server.unused()', () => {
 
   it('a streamed stub hit by a request that did not stream names body.stream (before: no near miss)', async () => {
     const server = createOzServer();
-    server.stubs.add({ operationId: 'executeAgent', match: { body: { agent: 'support' } }, answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] } } as never);
-    await server.fetch(`${server.url}/v1/execute`, { method: 'POST', headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ agent: 'support', user_request: 'hi' }) });
+    server.stubs.add({
+      operationId: 'executeAgent',
+      match: { body: { agent: 'support' } },
+      answer: { status: 200, events: [{ event: 'token', data: { delta: 'x' } }] },
+    } as never);
+    await server.fetch(`${server.url}/v1/execute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent: 'support', user_request: 'hi' }),
+    });
     const [stub] = server.unused().stubs;
     expect(stub!.nearMisses).toHaveLength(1);
     expect(stub!.nearMisses[0]!.differences).toEqual([{ path: 'body.stream', expected: true, actual: undefined }]);

@@ -21,8 +21,12 @@ describe('a text answer', () => {
 
   it('is refused with a content type off the markdown and text wires, beside a body, or with a status the operation never answers', () => {
     server = createOzServer();
-    expect(() => server.stubs.add({ operationId: 'getTool', answer: { status: 200, text: '<p>x</p>', contentType: 'text/html' } })).toThrow(/answer\.contentType must be text\/markdown or text\/plain/);
-    expect(() => server.stubs.add({ operationId: 'getTool', answer: { status: 200, text: 'x', contentType: 'text/plain', body: {} } as never })).toThrow(/Give answer\.text alone/);
+    expect(() => server.stubs.add({ operationId: 'getTool', answer: { status: 200, text: '<p>x</p>', contentType: 'text/html' } })).toThrow(
+      /answer\.contentType must be text\/markdown or text\/plain/,
+    );
+    expect(() => server.stubs.add({ operationId: 'getTool', answer: { status: 200, text: 'x', contentType: 'text/plain', body: {} } as never })).toThrow(
+      /Give answer\.text alone/,
+    );
     let thrown: unknown;
     try {
       server.stubs.add({ operationId: 'getTool', answer: { status: 418 as never, text: 'x', contentType: 'text/plain' } });

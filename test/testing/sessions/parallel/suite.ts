@@ -19,10 +19,13 @@ async function sharedServer() {
 }
 
 export async function defineSuite(name: string): Promise<void> {
-  const { controls, apiKey, url } = process.env.OZ_PARALLEL_SHARED === '1' ? await sharedServer() : await (async () => {
-    const session = await useOzSession();
-    return { controls: session, apiKey: session.apiKey, url: session.url };
-  })();
+  const { controls, apiKey, url } =
+    process.env.OZ_PARALLEL_SHARED === '1'
+      ? await sharedServer()
+      : await (async () => {
+          const session = await useOzSession();
+          return { controls: session, apiKey: session.apiKey, url: session.url };
+        })();
   const oz = new Oz({ baseURL: url, apiKey, maxRetries: 0, logLevel: 'off' });
   beforeAll(async () => void (await (await fetch(process.env.OZ_PARALLEL_BARRIER!)).text()), 60_000);
 
