@@ -28,11 +28,14 @@ export class SseParser {
   #pending: string[] = [];
   #pendingLength = 0;
   // The last feed ended with a CR: an LF starting the next feed completes that CRLF.
+  // Stryker disable next-line BooleanLiteral: equivalent (test/mutation/equivalent-mutants.md): a first feed starting with LF loses it, an empty first line that dispatches nothing when nothing is pending
   #afterCR = false;
+  // Stryker disable next-line StringLiteral: equivalent: #data is only read once #dataLines is not 0, and the first data line replaces it
   #data = '';
   #dataLines = 0;
   #event = '';
   // The previous event's name, handed out again when the same name comes (the same string, not a copy).
+  // Stryker disable next-line StringLiteral: equivalent: the shortcut hands out the previous name only when the line's value equals it, and an empty name is the same string
   #lastEvent = 'message';
 
   /** The last event ID the stream set (`id:` lines), as the spec keeps it: it is not reset by each event. */
@@ -59,9 +62,11 @@ export class SseParser {
     }
     let lf = chunk.indexOf('\n', start);
     let cr = chunk.indexOf('\r', start);
+    // Stryker disable next-line BlockStatement: equivalent: the general path joins the pending pieces and keeps the text as the one pending piece, the same line once its end comes
     if (lf === -1 && cr === -1) {
       // No line ends here: keep the piece, join the line once its end comes.
       const piece = start === 0 ? chunk : chunk.slice(start);
+      // Stryker disable next-line StringLiteral: equivalent: the piece is never empty (an empty chunk returned before, a chunk with only an LF has a line end)
       if (piece !== '') {
         this.#pending.push(piece);
         this.#pendingLength += piece.length;
@@ -71,6 +76,8 @@ export class SseParser {
     let text = chunk;
     if (this.#pendingLength > 0) {
       const head = this.#pending.join('');
+      // start is 1 only after a CR ended the feed before, and then nothing was kept pending: here it is always 0.
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,MethodExpression: equivalent: start is always 0 in this block
       text = head + (start === 0 ? chunk : chunk.slice(start));
       this.#pending = [];
       this.#pendingLength = 0;
@@ -86,7 +93,9 @@ export class SseParser {
   reset(): void {
     this.#pending = [];
     this.#pendingLength = 0;
+    // Stryker disable next-line BooleanLiteral: equivalent: after reset nothing is pending, so an LF skipped at the next feed is an empty line that would have dispatched nothing
     this.#afterCR = false;
+    // Stryker disable next-line StringLiteral: equivalent: #data is only read once #dataLines is not 0, and the first data line replaces it
     this.#data = '';
     this.#dataLines = 0;
     this.#event = '';
@@ -105,7 +114,9 @@ export class SseParser {
   // Text with a CR somewhere: lines end with CRLF, LF or CR.
   #lines(text: string, start: number, lf: number, cr: number): void {
     for (;;) {
+      // Stryker disable next-line LogicalOperator: equivalent: it only searches for the next LF again from start, which finds the same one
       if (lf !== -1 && lf < start) lf = text.indexOf('\n', start);
+      // Stryker disable next-line LogicalOperator: equivalent: it only searches for the next CR again from start, which finds the same one
       if (cr !== -1 && cr < start) cr = text.indexOf('\r', start);
       if (lf === -1 && cr === -1) break;
       if (cr === -1 || (lf !== -1 && lf < cr)) {
@@ -136,6 +147,7 @@ export class SseParser {
     if (start === end) return this.#dispatch();
     const first = text.charCodeAt(start);
     // `data:` and `event:` first: nearly every line is one of them.
+    // Stryker disable next-line BlockStatement: equivalent: without the data: fast path the switch reads the field data with the same value start
     if (first === 100 && isData(text, start)) {
       this.#appendData(text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
       return;
@@ -169,6 +181,7 @@ export class SseParser {
         if (/^[0-9]+$/.test(retry)) this.retry = Number(retry);
         return;
       }
+      // Stryker disable next-line ConditionalExpression: equivalent: the switch ends there, the unknown field is ignored all the same
       default:
         // Unknown fields are ignored.
         return;
@@ -177,11 +190,13 @@ export class SseParser {
 
   #appendData(value: string): void {
     this.#data = this.#dataLines === 0 ? value : `${this.#data}\n${value}`;
+    // Stryker disable next-line UpdateOperator: equivalent: the count is only compared with 0, and it leaves 0 at the first data line either way
     this.#dataLines++;
   }
 
   #setEvent(text: string, start: number, end: number): void {
     const last = this.#lastEvent;
+    // Stryker disable next-line ArithmeticOperator: equivalent: the name is then copied from the line, the same string value
     this.#event = end - start === last.length && text.startsWith(last, start) ? last : text.slice(start, end);
   }
 
@@ -189,6 +204,7 @@ export class SseParser {
     const lines = this.#dataLines;
     const data = this.#data;
     const event = this.#event === '' ? 'message' : this.#event;
+    // Stryker disable next-line StringLiteral: equivalent: #data is only read once #dataLines is not 0, and the first data line replaces it
     this.#data = '';
     this.#dataLines = 0;
     this.#event = '';
@@ -198,12 +214,19 @@ export class SseParser {
   }
 }
 
+// The character before a line is a line end, never a letter of the field name: a mutant that reads it, or that
+// answers false (undefined), only sends the line to the general path, which reads the same field.
+// Stryker disable next-line BlockStatement: equivalent: isData undefined, the switch reads the line
 function isData(text: string, i: number): boolean {
-  return text.charCodeAt(i + 1) === 97 && text.charCodeAt(i + 2) === 116 && text.charCodeAt(i + 3) === 97 && text.charCodeAt(i + 4) === COLON;
+  return (
+    // Stryker disable next-line ArithmeticOperator: equivalent: text[i - 1] is a line end, never a
+    text.charCodeAt(i + 1) === 97 && text.charCodeAt(i + 2) === 116 && text.charCodeAt(i + 3) === 97 && text.charCodeAt(i + 4) === COLON
+  );
 }
 
 function isEvent(text: string, i: number): boolean {
   return (
+    // Stryker disable next-line ArithmeticOperator: equivalent: text[i - 1] is a line end, never v
     text.charCodeAt(i + 1) === 118 &&
     text.charCodeAt(i + 2) === 101 &&
     text.charCodeAt(i + 3) === 110 &&
